@@ -1,0 +1,34 @@
+// Command-line contract of kinetic-run (see usage_text()).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ks::cli {
+
+struct Options {
+  std::string preset;
+  std::vector<std::pair<std::string, std::string>> sets;  // --set key=value, in order
+  std::optional<std::string> backend;
+  std::optional<long long> steps;
+  bool until_done = false;
+  std::optional<double> max_seconds;
+  std::optional<long long> seed;
+  std::string out_dir;
+  std::string format = "csv";
+  std::string checkpoint;
+  long long checkpoint_every = 0;
+  std::string restart;
+  bool quiet = false;
+  // one-shot actions
+  bool help = false, version = false, list_methods = false;
+  std::string describe;
+};
+
+// Throws ks::Error (bad input) naming the option and what it allows.
+Options parse_options(int argc, char** argv);
+std::string usage_text();
+
+}  // namespace ks::cli

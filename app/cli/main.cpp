@@ -1,0 +1,159 @@
+// kinetic-run: the headless runner. Same engine as the app; see usage_text().
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+
+#include "cli_options.hpp"
+#include "core/errors.hpp"
+#include "core/registry.hpp"
+#include "io/checkpoint.hpp"
+#include "io/preset.hpp"
+#include "progress_printer.hpp"
+#include "run/runner.hpp"
+#include "run_output.hpp"
+
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+void on_sigint(int) { g_interrupted = true; }
+
+using Clock = std::chrono::steady_clock;
+
+int describe(const std::string& id) {
+  const ks::MethodInfo& info = ks::builtin_registry().info(id);
+  nlohmann::json j = {{"id", info.id}, {"title", info.title}, {"paper", info.paper}, {"series", info.series}};
+  j["params"] = nlohmann::json::array();
+  for (const auto& p : info.params) j["params"].push_back(ks::to_json(p));
+  j["fields"] = nlohmann::json::array();
+  for (const auto& f : info.fields)
+    j["fields"].push_back({{"name", f.name}, {"unit", f.unit}, {"components", f.components}, {"help", f.help}});
+  std::cout << j.dump(2) << '\n';
+  return 0;
+}
+
+ks::ParamSet resolve_params(const ks::cli::Options& o, const ks::Preset& preset) {
+  ks::ParamSet params = preset.params;
+  if (!o.restart.empty()) {
+    const ks::CheckpointHeader h = ks::read_checkpoint_header(o.restart);
+    if (h.method != preset.method)
+      throw ks::bad_input(o.restart, "the checkpoint is of method '" + h.method + "' but the preset runs '" + preset.method + "'",
+                          "a checkpoint of '" + preset.method + "'");
+    params.apply_json(h.params, o.restart + ":/params");
+  }
+  for (const auto& [key, text] : o.sets) {
+    const ks::ParamSpec& spec = params.spec(key);
+    if (!o.restart.empty() && !spec.live)
+      throw ks::bad_input("--set " + key, "'" + key + "' cannot change on a restart (it is not live)", "live parameters only");
+    params.set(key, ks::parse_value(spec, text, "--set " + key));
+  }
+  if (o.seed) {
+    if (!params.has("seed")) throw ks::bad_input("--seed", "method '" + preset.method + "' has no seed", "omit --seed");
+    params.set("seed", ks::parse_value(params.spec("seed"), std::to_string(*o.seed), "--seed"));
+  }
+  return params;
+}
+
+int run(const ks::cli::Options& o) {
+  if (o.help) {
+    std::cout << ks::cli::usage_text();
+    return 0;
+  }
+  if (o.version) {
+    std::cout << "kinetic-run " << KS_VERSION << '\n';
+    return 0;
+  }
+  const ks::Registry& registry = ks::builtin_registry();
+  if (o.list_methods) {
+    for (const auto& id : registry.ids()) std::cout << id << "\t" << registry.info(id).title << '\n';
+    return 0;
+  }
+  if (!o.describe.empty()) return describe(o.describe);
+
+  const ks::Preset preset = ks::load_preset(o.preset, registry);
+  const ks::ParamSet params = resolve_params(o, preset);
+  const ks::BackendRequest request =
+      o.backend ? ks::parse_backend(*o.backend, "--backend") : preset.backend.value_or(ks::BackendRequest::Auto);
+  const ks::ExecutionContext ctx = ks::resolve_backend(request);
+  if (!o.quiet) std::fprintf(stderr, "%s: %s on %s\n", preset.method.c_str(), preset.title.c_str(), ctx.device_name.c_str());
+
+  ks::RunnerOptions ropt;
+  ropt.restart_from = o.restart;
+  if (o.checkpoint_every > 0) {
+    ropt.after_iteration = [path = o.checkpoint, every = o.checkpoint_every](const ks::Method& m, const ks::ExecutionContext& c) {
+      if (m.progress().iteration % every == 0) ks::save_checkpoint(m, c, path);
+    };
+  }
+  ks::Runner runner(registry.create(preset.method), params, ctx, ropt);
+  runner.wait_settled(std::chrono::hours(24));
+  if (runner.state() == ks::RunState::Failed) throw ks::Error(runner.error_kind(), runner.error());
+  for (const auto& [key, text] : o.sets)  // on a restart, live overrides apply after the load
+    if (!o.restart.empty()) runner.set(key, params.value(key));
+
+  std::signal(SIGINT, on_sigint);
+  const auto t0 = Clock::now();
+  const long long start_iteration = runner.progress().iteration;
+  if (o.steps) runner.step(static_cast<int>(*o.steps));
+  else runner.start();
+
+  ks::cli::ProgressPrinter printer(o.quiet);
+  std::string stop_reason = o.steps ? "--steps" : "end condition";
+  while (!runner.wait_settled(std::chrono::milliseconds(200))) {
+    printer.update(runner.progress(), runner.work_per_second());
+    const double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (o.max_seconds && elapsed > *o.max_seconds) {
+      stop_reason = "--max-seconds";
+      runner.pause();
+      runner.wait_settled(std::chrono::hours(24));
+      break;
+    }
+    if (g_interrupted) {
+      stop_reason = "interrupted";
+      runner.pause();
+      runner.wait_settled(std::chrono::hours(24));
+      break;
+    }
+  }
+  if (!o.checkpoint.empty()) runner.checkpoint(o.checkpoint);
+  runner.stop();
+  const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
+  for (const auto& m : runner.take_messages())
+    if (!o.quiet) std::fprintf(stderr, "%s\n", m.c_str());
+
+  const ks::RunState state = runner.state();
+  const bool failed = state == ks::RunState::Failed;
+  if (failed) stop_reason = runner.error();
+  const auto snap = runner.snapshot();
+  const ks::Progress p = snap ? snap->progress : runner.progress();
+  char line[256];
+  std::snprintf(line, sizeof line, "%s after %lld iterations (t = %.4g %s) in %.2f s: %s", ks::to_string(state).c_str(),
+                static_cast<long long>(p.iteration - start_iteration), p.sim_time, p.time_unit.c_str(), wall,
+                stop_reason.c_str());
+  printer.finish(line);
+
+  if (!o.out_dir.empty() && snap) {
+    ks::cli::RunRecord rec{&preset, runner.params(), ctx, ks::to_string(state), stop_reason, wall};
+    ks::cli::write_outputs(o.out_dir, o.format, *snap, rec);
+    if (!o.quiet) std::fprintf(stderr, "outputs written to %s (summary.json and one file per field and series)\n", o.out_dir.c_str());
+  }
+  if (failed) {
+    std::fprintf(stderr, "kinetic-run: the run failed: %s\n", runner.error().c_str());
+    return static_cast<int>(ks::ErrorKind::RunFailed);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(ks::cli::parse_options(argc, argv));
+  } catch (const ks::Error& e) {
+    std::fprintf(stderr, "kinetic-run: error: %s\n", e.what());
+    return e.exit_code();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kinetic-run: unexpected error: %s\n", e.what());
+    return static_cast<int>(ks::ErrorKind::RunFailed);
+  }
+}

@@ -1,0 +1,77 @@
+#include "run_output.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+#include "core/errors.hpp"
+#include "io/field_writer.hpp"
+#include "io/reference.hpp"
+#include "io/vtk_xml_writer.hpp"
+
+namespace ks::cli {
+
+nlohmann::json make_summary(const Snapshot& snap, const RunRecord& rec) {
+  const Preset& p = *rec.preset;
+  nlohmann::json j;
+  j["method"] = p.method;
+  j["preset"] = {{"file", p.file}, {"title", p.title}, {"paper", p.paper}, {"case", p.case_name}};
+  j["params"] = rec.params.to_json();
+  j["backend"] = {{"kind", to_string(rec.ctx.backend)}, {"device", rec.ctx.device_name}};
+  j["state"] = rec.state;
+  j["stop_reason"] = rec.stop_reason;
+  j["converged"] = rec.state == "finished";
+  j["iterations"] = snap.progress.iteration;
+  j["sim_time"] = snap.progress.sim_time;
+  j["time_unit"] = snap.progress.time_unit;
+  j["residual"] = snap.progress.residual;
+  j["work_done"] = snap.progress.work_done;
+  j["work_unit"] = snap.progress.work_unit;
+  j["wall_time_s"] = rec.wall_seconds;
+  nlohmann::json series = nlohmann::json::array();
+  for (const auto& s : snap.series) {
+    nlohmann::json e = {{"name", s.name}, {"x_label", s.x_label}, {"y_label", s.y_label}, {"x", s.x}, {"y", s.y}};
+    if (!s.y_err.empty()) e["y_stderr"] = s.y_err;
+    series.push_back(e);
+  }
+  j["series"] = series;
+  j["diagnostics"] = snap.diagnostics;
+  if (!p.reference.empty()) {
+    for (const auto& s : snap.series) {
+      if (s.name != p.reference.series) continue;
+      const auto ref = evaluate_reference(p.reference, s.x);
+      j["reference"] = {{"series", s.name}, {"source", p.reference.source}, {"y", ref},
+                        {"mean_relative_error", mean_relative_error(s.y, ref)}};
+    }
+  }
+  return j;
+}
+
+nlohmann::json write_outputs(const std::string& dir, const std::string& format, const Snapshot& snap, const RunRecord& rec) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw bad_input(dir, "cannot create the output directory: " + ec.message(), "a writable directory");
+  nlohmann::json summary = make_summary(snap, rec);
+  nlohmann::json files = nlohmann::json::array();
+  for (const auto& f : snap.fields) {
+    const std::string stem = dir + "/" + file_safe(f.desc.name);
+    if (format == "vti") {
+      files.push_back(write_field_vtk(f, stem));
+    } else {
+      write_field_csv(f, stem + ".csv");
+      files.push_back(stem + ".csv");
+    }
+  }
+  for (const auto& s : snap.series) {
+    const std::string path = dir + "/series_" + file_safe(s.name) + ".csv";
+    write_series_csv(s, path);
+    files.push_back(path);
+  }
+  summary["files"] = files;
+  const std::string path = dir + "/summary.json";
+  std::ofstream out(path);
+  out << summary.dump(2) << '\n';
+  if (!out) throw bad_input(path, "writing the summary failed");
+  return summary;
+}
+
+}  // namespace ks::cli

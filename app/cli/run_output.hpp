@@ -1,0 +1,27 @@
+// What `kinetic-run --out DIR` writes: summary.json plus one file per field and series.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/method.hpp"
+#include "io/preset.hpp"
+
+namespace ks::cli {
+
+struct RunRecord {
+  const Preset* preset = nullptr;
+  ParamSet params;
+  ExecutionContext ctx;
+  std::string state;        // finished, paused (stopped early), failed
+  std::string stop_reason;  // "end condition", "--steps", "--max-seconds", "interrupted", the error
+  double wall_seconds = 0.0;
+};
+
+// The summary as JSON (every series in full, the reference comparison when the preset has one).
+nlohmann::json make_summary(const Snapshot& snap, const RunRecord& rec);
+// Writes the summary and the files; returns the summary with the file list added.
+nlohmann::json write_outputs(const std::string& dir, const std::string& format, const Snapshot& snap, const RunRecord& rec);
+
+}  // namespace ks::cli

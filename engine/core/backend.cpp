@@ -1,0 +1,81 @@
+#include "backend.hpp"
+
+#include <omp.h>
+
+#include "errors.hpp"
+
+#ifdef KS_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
+
+namespace ks {
+
+BackendRequest parse_backend(const std::string& text, const std::string& where) {
+  if (text == "auto") return BackendRequest::Auto;
+  if (text == "cpu") return BackendRequest::Cpu;
+  if (text == "cuda") return BackendRequest::Cuda;
+  throw bad_input(where, "unknown backend '" + text + "'", "auto, cuda or cpu");
+}
+
+std::string to_string(BackendKind b) { return b == BackendKind::Cuda ? "cuda" : "cpu"; }
+
+std::string to_string(BackendRequest b) {
+  switch (b) {
+    case BackendRequest::Auto: return "auto";
+    case BackendRequest::Cpu: return "cpu";
+    case BackendRequest::Cuda: return "cuda";
+  }
+  return "?";
+}
+
+CudaAvailability query_cuda() {
+  CudaAvailability a;
+#ifdef KS_HAVE_CUDA
+  a.compiled = true;
+  int count = 0;
+  // Without a GPU the runtime reports an error (e.g. "driver version is insufficient"):
+  // any error means "no usable device".
+  const cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) {
+    a.reason = std::string("no usable CUDA device: ") + cudaGetErrorString(err);
+    cudaGetLastError();
+    return a;
+  }
+  if (count == 0) {
+    a.reason = "no CUDA device found";
+    return a;
+  }
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
+    a.reason = "cannot read the properties of CUDA device 0";
+    return a;
+  }
+  a.usable = true;
+  a.device = 0;
+  a.device_name = prop.name;
+#else
+  a.reason = "this build has no CUDA support (configured with KS_CUDA=OFF or without a CUDA compiler)";
+#endif
+  return a;
+}
+
+ExecutionContext resolve_backend(BackendRequest request) {
+  ExecutionContext ctx;
+  ctx.cpu_threads = omp_get_max_threads();
+  if (request != BackendRequest::Cpu) {
+    const CudaAvailability cuda = query_cuda();
+    if (cuda.usable) {
+      ctx.backend = BackendKind::Cuda;
+      ctx.cuda_device = cuda.device;
+      ctx.device_name = cuda.device_name;
+      return ctx;
+    }
+    if (request == BackendRequest::Cuda)
+      throw backend_unavailable("backend 'cuda' requested but " + cuda.reason + "; use --backend cpu or auto");
+  }
+  ctx.backend = BackendKind::Cpu;
+  ctx.device_name = "CPU, " + std::to_string(ctx.cpu_threads) + " threads";
+  return ctx;
+}
+
+}  // namespace ks

@@ -1,0 +1,36 @@
+// Backend selection: auto picks CUDA only when a device is usable; cuda without
+// one is a clear error; cpu always works (OpenMP).
+#pragma once
+
+#include <string>
+
+namespace ks {
+
+enum class BackendKind { Cpu, Cuda };
+enum class BackendRequest { Auto, Cpu, Cuda };
+
+struct ExecutionContext {
+  BackendKind backend = BackendKind::Cpu;
+  int cuda_device = -1;
+  std::string device_name;  // "NVIDIA H100 80GB HBM3" or "CPU, 16 threads"
+  int cpu_threads = 1;
+};
+
+BackendRequest parse_backend(const std::string& text, const std::string& where);
+std::string to_string(BackendKind b);
+std::string to_string(BackendRequest b);
+
+// Whether this build has CUDA paths and, if so, a usable device (with the reason when not).
+struct CudaAvailability {
+  bool compiled = false;
+  bool usable = false;
+  int device = -1;
+  std::string device_name;
+  std::string reason;  // why not usable
+};
+CudaAvailability query_cuda();
+
+// Throws backend_unavailable for Cuda when no device is usable.
+ExecutionContext resolve_backend(BackendRequest request);
+
+}  // namespace ks

@@ -1,0 +1,47 @@
+// What a method shows: fields on a grid (or a particle list) and x/y series.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ks {
+
+// A uniform Cartesian grid of cells, or a list of particles with positions.
+struct Grid {
+  enum class Kind { Image, Particles };
+  Kind kind = Kind::Image;
+  std::array<int, 3> cells = {1, 1, 1};           // Image: cells per axis; Particles: {count, 1, 1}
+  std::array<double, 3> origin = {0.0, 0.0, 0.0};  // m, lower corner
+  std::array<double, 3> spacing = {1.0, 1.0, 1.0}; // m per cell
+
+  std::int64_t count() const { return std::int64_t(cells[0]) * cells[1] * cells[2]; }
+};
+
+struct FieldDesc {
+  std::string name;  // e.g. "diameter"
+  std::string unit;  // SI
+  int components = 1;
+  std::string help;
+};
+
+// One field's values on the host, cell-major (x fastest), components interleaved.
+struct FieldData {
+  FieldDesc desc;
+  Grid grid;
+  std::vector<double> values;
+  std::vector<std::array<double, 3>> positions;  // Particles only: one per particle, m
+};
+
+// A named x/y history (residual vs iteration, N(t)/N0 vs t/tau, ...).
+struct Series {
+  std::string name;
+  std::string x_label;
+  std::string y_label;
+  std::vector<double> x;
+  std::vector<double> y;
+  std::vector<double> y_err;  // optional: standard error of y (ensembles), same length as y or empty
+};
+
+}  // namespace ks

@@ -1,0 +1,68 @@
+// The one interface every physics method implements. The Runner owns a method on
+// its worker thread; the GUI, the CLI and the tests never call it concurrently.
+#pragma once
+
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "backend.hpp"
+#include "field.hpp"
+#include "param.hpp"
+
+namespace ks {
+
+struct MethodInfo {
+  std::string id;     // "aerosol.coagulation"
+  std::string title;  // "Aerosol coagulation (inverse Monte Carlo)"
+  std::string paper;  // file name in shared/papers
+  std::vector<ParamSpec> params;
+  std::vector<FieldDesc> fields;
+  std::vector<std::string> series;  // names of the series a snapshot carries
+};
+
+struct Progress {
+  std::int64_t iteration = 0;  // completed iterations since setup
+  double sim_time = 0.0;       // in the method's time unit (see time_unit)
+  std::string time_unit;       // e.g. "s", "tau_char", "steps"
+  double residual = 0.0;       // method-defined convergence measure (0 when not meaningful)
+  double fraction_done = 0.0;  // 0..1 towards the method's end condition
+  double work_done = 0.0;      // method-defined work units (events, cell updates, rays) since setup
+  std::string work_unit;       // "events", "cell updates", ...
+};
+
+// A complete, immutable picture of the state after an iteration.
+struct Snapshot {
+  Progress progress;
+  std::vector<FieldData> fields;
+  std::vector<Series> series;
+  nlohmann::json diagnostics = nlohmann::json::object();
+};
+
+class Method {
+ public:
+  virtual ~Method() = default;
+
+  virtual const MethodInfo& info() const = 0;
+
+  // Allocates and initialises the state for `params` on `ctx`; may be called again (reset).
+  virtual void setup(const ParamSet& params, const ExecutionContext& ctx) = 0;
+  // One iteration; throws ks::Error (RunFailed) when the state is no longer physical.
+  virtual void advance() = 0;
+  virtual bool finished() const = 0;
+  // Applies a live parameter (spec.live == true) between iterations.
+  virtual void set_live(const std::string& key, const ParamValue& value) = 0;
+
+  virtual Progress progress() const = 0;
+  virtual Snapshot snapshot() const = 0;
+  virtual const ParamSet& params() const = 0;
+
+  // Full state, bit-exact: a restart continues as if never stopped.
+  virtual void save_state(std::ostream& out) const = 0;
+  virtual void load_state(std::istream& in) = 0;
+};
+
+}  // namespace ks

@@ -1,0 +1,200 @@
+#include "param.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "errors.hpp"
+
+namespace ks {
+
+std::string to_string(ParamType t) {
+  switch (t) {
+    case ParamType::Int: return "int";
+    case ParamType::Real: return "real";
+    case ParamType::Bool: return "bool";
+    case ParamType::Choice: return "choice";
+  }
+  return "?";
+}
+
+std::string to_string(const ParamValue& v) {
+  return std::visit(
+      [](const auto& x) -> std::string {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, std::string>) {
+          return x;
+        } else if constexpr (std::is_same_v<T, bool>) {
+          return x ? "true" : "false";
+        } else if constexpr (std::is_same_v<T, double>) {
+          std::ostringstream os;
+          os.precision(10);
+          os << x;
+          return os.str();
+        } else {
+          return std::to_string(x);
+        }
+      },
+      v);
+}
+
+nlohmann::json to_json(const ParamValue& v) {
+  return std::visit([](const auto& x) { return nlohmann::json(x); }, v);
+}
+
+nlohmann::json to_json(const ParamSpec& s) {
+  nlohmann::json j = {{"key", s.key},   {"label", s.label}, {"unit", s.unit},
+                      {"help", s.help}, {"type", to_string(s.type)},
+                      {"default", to_json(s.default_value)}, {"live", s.live}};
+  if (s.type == ParamType::Int || s.type == ParamType::Real) {
+    j["min"] = s.min;
+    j["max"] = s.max;
+    j["log_scale"] = s.log_scale;
+  }
+  if (s.type == ParamType::Choice) j["choices"] = s.choices;
+  if (s.quick) j["quick"] = true;
+  return j;
+}
+
+std::string allowed_range(const ParamSpec& s) {
+  std::ostringstream os;
+  os.precision(10);
+  switch (s.type) {
+    case ParamType::Int:
+      os << "an integer in [" << static_cast<std::int64_t>(s.min) << ", " << static_cast<std::int64_t>(s.max) << "]";
+      break;
+    case ParamType::Real:
+      os << "a number in [" << s.min << ", " << s.max << "]";
+      break;
+    case ParamType::Bool:
+      os << "true or false";
+      break;
+    case ParamType::Choice:
+      os << "one of ";
+      for (std::size_t i = 0; i < s.choices.size(); ++i) os << (i ? ", " : "") << s.choices[i];
+      break;
+  }
+  if (!s.unit.empty() && s.unit != "1" && (s.type == ParamType::Int || s.type == ParamType::Real))
+    os << " " << s.unit;
+  return os.str();
+}
+
+namespace {
+
+ParamValue check_range(const ParamSpec& s, double x, const std::string& where, const std::string& shown) {
+  if (!std::isfinite(x) || x < s.min || x > s.max)
+    throw bad_input(where, "value " + shown + " for '" + s.key + "' is out of range", allowed_range(s));
+  if (s.type == ParamType::Int) return static_cast<std::int64_t>(x);
+  return x;
+}
+
+}  // namespace
+
+ParamValue validate(const ParamSpec& s, const nlohmann::json& v, const std::string& where) {
+  const std::string shown = v.dump();
+  switch (s.type) {
+    case ParamType::Int:
+      if (v.is_number_integer()) return check_range(s, static_cast<double>(v.get<std::int64_t>()), where, shown);
+      if (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>())
+        return check_range(s, v.get<double>(), where, shown);
+      break;
+    case ParamType::Real:
+      if (v.is_number()) return check_range(s, v.get<double>(), where, shown);
+      break;
+    case ParamType::Bool:
+      if (v.is_boolean()) return v.get<bool>();
+      break;
+    case ParamType::Choice:
+      if (v.is_string()) {
+        for (const auto& c : s.choices)
+          if (c == v.get<std::string>()) return c;
+        throw bad_input(where, "value " + shown + " for '" + s.key + "' is not a known choice", allowed_range(s));
+      }
+      break;
+  }
+  throw bad_input(where, "value " + shown + " for '" + s.key + "' has the wrong type (expected " + to_string(s.type) + ")",
+                  allowed_range(s));
+}
+
+ParamValue parse_value(const ParamSpec& s, const std::string& text, const std::string& where) {
+  switch (s.type) {
+    case ParamType::Int:
+    case ParamType::Real: {
+      char* end = nullptr;
+      const double x = std::strtod(text.c_str(), &end);
+      if (text.empty() || end != text.c_str() + text.size())
+        throw bad_input(where, "'" + text + "' for '" + s.key + "' is not a number", allowed_range(s));
+      if (s.type == ParamType::Int && std::floor(x) != x)
+        throw bad_input(where, "'" + text + "' for '" + s.key + "' is not an integer", allowed_range(s));
+      return check_range(s, x, where, text);
+    }
+    case ParamType::Bool:
+      if (text == "true" || text == "1" || text == "on") return true;
+      if (text == "false" || text == "0" || text == "off") return false;
+      throw bad_input(where, "'" + text + "' for '" + s.key + "' is not a boolean", allowed_range(s));
+    case ParamType::Choice:
+      return validate(s, nlohmann::json(text), where);
+  }
+  return {};
+}
+
+ParamSet::ParamSet(std::vector<ParamSpec> specs) : specs_(std::move(specs)) {
+  for (const auto& s : specs_) values_[s.key] = s.default_value;
+}
+
+bool ParamSet::has(const std::string& key) const { return values_.count(key) != 0; }
+
+const ParamSpec& ParamSet::spec(const std::string& key) const {
+  for (const auto& s : specs_)
+    if (s.key == key) return s;
+  std::string known;
+  for (const auto& s : specs_) known += (known.empty() ? "" : ", ") + s.key;
+  throw bad_input("", "unknown parameter '" + key + "'", "one of " + known);
+}
+
+void ParamSet::set(const std::string& key, const ParamValue& v) {
+  spec(key);
+  values_[key] = v;
+}
+
+const ParamValue& ParamSet::value(const std::string& key) const {
+  spec(key);
+  return values_.at(key);
+}
+
+std::int64_t ParamSet::get_int(const std::string& key) const { return std::get<std::int64_t>(value(key)); }
+
+double ParamSet::get_real(const std::string& key) const {
+  const auto& v = value(key);
+  if (const auto* i = std::get_if<std::int64_t>(&v)) return static_cast<double>(*i);
+  return std::get<double>(v);
+}
+
+bool ParamSet::get_bool(const std::string& key) const { return std::get<bool>(value(key)); }
+
+const std::string& ParamSet::get_choice(const std::string& key) const { return std::get<std::string>(value(key)); }
+
+nlohmann::json ParamSet::to_json() const {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& s : specs_) j[s.key] = ks::to_json(values_.at(s.key));
+  return j;
+}
+
+void ParamSet::apply_json(const nlohmann::json& obj, const std::string& where) {
+  if (!obj.is_object()) throw bad_input(where, "expected an object of parameter values, got " + obj.dump());
+  for (const auto& [key, v] : obj.items()) {
+    const std::string here = where + "/" + key;
+    bool known = false;
+    for (const auto& s : specs_) known = known || s.key == key;
+    if (!known) {
+      std::string names;
+      for (const auto& s : specs_) names += (names.empty() ? "" : ", ") + s.key;
+      throw bad_input(here, "unknown parameter '" + key + "'", "one of " + names);
+    }
+    values_[key] = validate(spec(key), v, here);
+  }
+}
+
+}  // namespace ks

@@ -1,0 +1,74 @@
+// Parameter declarations: every method lists its parameters as ParamSpecs;
+// the GUI panel and `kinetic-run --set key=value` are generated from them.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace ks {
+
+enum class ParamType { Int, Real, Bool, Choice };
+
+using ParamValue = std::variant<std::int64_t, double, bool, std::string>;
+
+struct ParamSpec {
+  std::string key;
+  std::string label;
+  std::string unit;  // SI unit, or "" for dimensionless, "1" for counts
+  std::string help;
+  ParamType type = ParamType::Real;
+  ParamValue default_value = 0.0;
+  double min = 0.0;  // Int/Real only, inclusive
+  double max = 0.0;
+  std::vector<std::string> choices;  // Choice only
+  bool live = false;   // may change while running (applies at the next iteration)
+  bool quick = false;  // shown as a quick slider in the field-view overlay
+  bool log_scale = false;  // a slider for it should move logarithmically
+};
+
+std::string to_string(ParamType t);
+std::string to_string(const ParamValue& v);
+nlohmann::json to_json(const ParamValue& v);
+nlohmann::json to_json(const ParamSpec& spec);
+
+// "[min, max]" or "one of a, b, c" or "true or false".
+std::string allowed_range(const ParamSpec& spec);
+
+// Checks type and range; `where` names the source (file + JSON pointer, or --set).
+ParamValue validate(const ParamSpec& spec, const nlohmann::json& value, const std::string& where);
+// Parses "key=value" text from a command line or a widget.
+ParamValue parse_value(const ParamSpec& spec, const std::string& text, const std::string& where);
+
+// The full set of values for one method, always complete and valid.
+class ParamSet {
+ public:
+  ParamSet() = default;
+  explicit ParamSet(std::vector<ParamSpec> specs);  // every key at its default
+
+  const std::vector<ParamSpec>& specs() const { return specs_; }
+  const ParamSpec& spec(const std::string& key) const;  // throws bad_input for unknown keys
+  bool has(const std::string& key) const;
+
+  void set(const std::string& key, const ParamValue& v);  // v must already be validated
+  const ParamValue& value(const std::string& key) const;
+
+  std::int64_t get_int(const std::string& key) const;
+  double get_real(const std::string& key) const;  // Int values convert
+  bool get_bool(const std::string& key) const;
+  const std::string& get_choice(const std::string& key) const;
+
+  nlohmann::json to_json() const;
+  // Applies the keys of `obj`; unknown keys, wrong types and out-of-range values throw bad_input.
+  void apply_json(const nlohmann::json& obj, const std::string& where);
+
+ private:
+  std::vector<ParamSpec> specs_;
+  std::map<std::string, ParamValue> values_;
+};
+
+}  // namespace ks

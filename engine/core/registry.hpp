@@ -1,0 +1,35 @@
+// Methods by id. The app and the CLI list and create methods only through here.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "method.hpp"
+
+namespace ks {
+
+using MethodFactory = std::function<std::unique_ptr<Method>()>;
+
+class Registry {
+ public:
+  void add(const MethodInfo& info, MethodFactory factory);
+  std::vector<std::string> ids() const;
+  bool has(const std::string& id) const;
+  const MethodInfo& info(const std::string& id) const;  // throws bad_input for unknown ids
+  std::unique_ptr<Method> create(const std::string& id) const;
+
+ private:
+  struct Entry {
+    MethodInfo info;
+    MethodFactory factory;
+  };
+  std::vector<Entry> entries_;
+  const Entry& find(const std::string& id) const;
+};
+
+// The registry with every built-in method (see engine/methods/builtin_methods.cpp).
+const Registry& builtin_registry();
+
+}  // namespace ks

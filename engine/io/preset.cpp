@@ -1,0 +1,142 @@
+#include "preset.hpp"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "core/errors.hpp"
+#include "reference.hpp"
+
+namespace ks {
+
+namespace {
+
+const nlohmann::json* optional_key(const nlohmann::json& obj, const char* key) {
+  auto it = obj.find(key);
+  return it == obj.end() ? nullptr : &*it;
+}
+
+std::string required_string(const nlohmann::json& obj, const char* key, const std::string& where) {
+  const nlohmann::json* v = optional_key(obj, key);
+  if (!v) throw bad_input(where, std::string("missing required key '") + key + "'", "a string");
+  if (!v->is_string()) throw bad_input(where + "/" + key, "expected a string, got " + v->dump(), "a string");
+  return v->get<std::string>();
+}
+
+std::string optional_string(const nlohmann::json& obj, const char* key, const std::string& where) {
+  return optional_key(obj, key) ? required_string(obj, key, where) : std::string();
+}
+
+void reject_unknown_keys(const nlohmann::json& obj, const std::set<std::string>& allowed, const std::string& where) {
+  for (const auto& [key, v] : obj.items()) {
+    if (allowed.count(key)) continue;
+    std::string names;
+    for (const auto& a : allowed) names += (names.empty() ? "" : ", ") + a;
+    throw bad_input(where + "/" + key, "unknown key '" + key + "'", "one of " + names);
+  }
+}
+
+std::vector<double> number_array(const nlohmann::json& v, const std::string& where) {
+  if (!v.is_array()) throw bad_input(where, "expected an array of numbers, got " + v.dump());
+  std::vector<double> out;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (!v[i].is_number()) throw bad_input(where + "/" + std::to_string(i), "expected a number, got " + v[i].dump());
+    out.push_back(v[i].get<double>());
+  }
+  return out;
+}
+
+Reference parse_reference(const nlohmann::json& r, const std::string& where, const MethodInfo& info) {
+  if (!r.is_object()) throw bad_input(where, "expected an object, got " + r.dump());
+  reject_unknown_keys(r, {"series", "analytic", "table"}, where);
+  Reference ref;
+  ref.series = required_string(r, "series", where);
+  bool known_series = false;
+  std::string names;
+  for (const auto& s : info.series) {
+    known_series = known_series || s == ref.series;
+    names += (names.empty() ? "" : ", ") + s;
+  }
+  if (!known_series)
+    throw bad_input(where + "/series", "method '" + info.id + "' has no series '" + ref.series + "'", "one of " + names);
+  const nlohmann::json* analytic = optional_key(r, "analytic");
+  const nlohmann::json* table = optional_key(r, "table");
+  if (bool(analytic) == bool(table)) throw bad_input(where, "needs exactly one of 'analytic' or 'table'");
+  if (analytic) {
+    const std::string here = where + "/analytic";
+    if (!analytic->is_object()) throw bad_input(here, "expected an object, got " + analytic->dump());
+    ref.analytic_id = required_string(*analytic, "id", here);
+    const auto ids = analytic_reference_ids();
+    bool known = false;
+    std::string all;
+    for (const auto& id : ids) {
+      known = known || id == ref.analytic_id;
+      all += (all.empty() ? "" : ", ") + id;
+    }
+    if (!known) throw bad_input(here + "/id", "unknown analytic reference '" + ref.analytic_id + "'", "one of " + all);
+    ref.analytic_params = *analytic;
+    ref.analytic_params.erase("id");
+    ref.source = "analytic: " + ref.analytic_id;
+  } else {
+    const std::string here = where + "/table";
+    if (!table->is_object()) throw bad_input(here, "expected an object, got " + table->dump());
+    reject_unknown_keys(*table, {"x", "y", "source"}, here);
+    if (!optional_key(*table, "x") || !optional_key(*table, "y"))
+      throw bad_input(here, "a table needs arrays 'x' and 'y'");
+    ref.x = number_array((*table)["x"], here + "/x");
+    ref.y = number_array((*table)["y"], here + "/y");
+    if (ref.x.size() != ref.y.size() || ref.x.empty())
+      throw bad_input(here, "'x' and 'y' must be non-empty and of equal length (got " + std::to_string(ref.x.size()) +
+                                " and " + std::to_string(ref.y.size()) + ")");
+    ref.source = required_string(*table, "source", here);
+  }
+  return ref;
+}
+
+}  // namespace
+
+Preset parse_preset(const nlohmann::json& doc, const std::string& file, const Registry& registry) {
+  const std::string root = file + ":";
+  if (!doc.is_object()) throw bad_input(file, "a preset must be a JSON object");
+  reject_unknown_keys(doc, {"method", "title", "description", "paper", "case", "params", "backend", "view", "reference"},
+                      file + ":");
+  Preset p;
+  p.file = file;
+  p.method = required_string(doc, "method", root);
+  if (!registry.has(p.method)) {
+    std::string ids;
+    for (const auto& id : registry.ids()) ids += (ids.empty() ? "" : ", ") + id;
+    throw bad_input(root + "/method", "unknown method '" + p.method + "'", "one of " + ids);
+  }
+  const MethodInfo& info = registry.info(p.method);
+  p.title = required_string(doc, "title", root);
+  p.description = optional_string(doc, "description", root);
+  p.paper = optional_string(doc, "paper", root);
+  p.case_name = optional_string(doc, "case", root);
+  p.params = ParamSet(info.params);
+  if (const auto* params = optional_key(doc, "params")) p.params.apply_json(*params, root + "/params");
+  if (const auto* backend = optional_key(doc, "backend")) {
+    if (!backend->is_string()) throw bad_input(root + "/backend", "expected a string, got " + backend->dump(), "auto, cuda or cpu");
+    p.backend = parse_backend(backend->get<std::string>(), root + "/backend");
+  }
+  if (const auto* view = optional_key(doc, "view")) {
+    if (!view->is_object()) throw bad_input(root + "/view", "expected an object, got " + view->dump());
+    p.view = *view;
+  }
+  if (const auto* ref = optional_key(doc, "reference")) p.reference = parse_reference(*ref, root + "/reference", info);
+  return p;
+}
+
+Preset load_preset(const std::string& path, const Registry& registry) {
+  std::ifstream in(path);
+  if (!in) throw bad_input(path, "cannot open the preset file", "a readable JSON file");
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw bad_input(path, std::string("not valid JSON: ") + e.what());
+  }
+  return parse_preset(doc, path, registry);
+}
+
+}  // namespace ks

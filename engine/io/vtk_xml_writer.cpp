@@ -1,0 +1,57 @@
+#include "vtk_xml_writer.hpp"
+
+#include <fstream>
+
+#include "core/errors.hpp"
+
+namespace ks {
+
+namespace {
+
+void write_array(std::ofstream& out, const FieldData& f) {
+  out << "        <DataArray type=\"Float64\" Name=\"" << f.desc.name << "\" NumberOfComponents=\"" << f.desc.components
+      << "\" format=\"ascii\">\n";
+  for (std::size_t i = 0; i < f.values.size(); ++i) out << f.values[i] << ((i + 1) % 6 ? ' ' : '\n');
+  out << "\n        </DataArray>\n";
+}
+
+}  // namespace
+
+std::string write_field_vtk(const FieldData& f, const std::string& stem) {
+  const bool particles = f.grid.kind == Grid::Kind::Particles;
+  const std::string path = stem + (particles ? ".vtp" : ".vti");
+  std::ofstream out(path);
+  if (!out) throw bad_input(path, "cannot write the file", "a writable path");
+  out.precision(17);
+  out << "<?xml version=\"1.0\"?>\n";
+  if (particles) {
+    const std::int64_t n = f.grid.count();
+    out << "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\">\n  <PolyData>\n"
+        << "    <Piece NumberOfPoints=\"" << n << "\" NumberOfVerts=\"" << n << "\">\n"
+        << "      <Points>\n        <DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n";
+    for (const auto& p : f.positions) out << p[0] << ' ' << p[1] << ' ' << p[2] << '\n';
+    out << "        </DataArray>\n      </Points>\n      <Verts>\n"
+        << "        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n";
+    for (std::int64_t i = 0; i < n; ++i) out << i << '\n';
+    out << "        </DataArray>\n        <DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n";
+    for (std::int64_t i = 1; i <= n; ++i) out << i << '\n';
+    out << "        </DataArray>\n      </Verts>\n      <PointData Scalars=\"" << f.desc.name << "\">\n";
+    write_array(out, f);
+    out << "      </PointData>\n    </Piece>\n  </PolyData>\n</VTKFile>\n";
+  } else {
+    const auto& g = f.grid;
+    out << "<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"LittleEndian\">\n"
+        << "  <ImageData WholeExtent=\"0 " << g.cells[0] << " 0 " << g.cells[1] << " 0 " << g.cells[2] << "\" Origin=\""
+        << g.origin[0] << ' ' << g.origin[1] << ' ' << g.origin[2] << "\" Spacing=\"" << g.spacing[0] << ' '
+        << g.spacing[1] << ' ' << g.spacing[2] << "\">\n"
+        << "    <Piece Extent=\"0 " << g.cells[0] << " 0 " << g.cells[1] << " 0 " << g.cells[2] << "\">\n"
+        << "      <CellData Scalars=\"" << f.desc.name << "\">\n";
+    write_array(out, f);
+    out << "      </CellData>\n    </Piece>\n  </ImageData>\n</VTKFile>\n";
+  }
+  out.flush();
+  if (!out) throw bad_input(path, "writing the file failed (disk full?)");
+  return path;
+}
+
+}  // namespace ks

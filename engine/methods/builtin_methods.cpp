@@ -1,0 +1,16 @@
+// The one place that lists the built-in methods.
+#include "core/registry.hpp"
+#include "methods/coagulation/coagulation_method.hpp"
+
+namespace ks {
+
+const Registry& builtin_registry() {
+  static const Registry registry = [] {
+    Registry r;
+    r.add(coag::CoagulationMethod::static_info(), [] { return std::make_unique<coag::CoagulationMethod>(); });
+    return r;
+  }();
+  return registry;
+}
+
+}  // namespace ks

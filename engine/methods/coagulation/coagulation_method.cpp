@@ -1,0 +1,444 @@
+#include "coagulation_method.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/errors.hpp"
+#include "io/binary_io.hpp"
+#include "units.hpp"
+
+#ifdef KS_HAVE_CUDA
+#include "inverse_mc_cuda.hpp"
+#endif
+#include "inverse_mc_cpu.hpp"
+
+namespace ks::coag {
+
+namespace {
+
+constexpr double kFirstOutputTau = 1e-2;           // first output time after t = 0, in tau_char
+constexpr std::int64_t kRefreshEveryParticles = 4; // full recompute of C' every 4 n_s events
+constexpr std::uint64_t kMaxEventsPerLaunch = 1u << 15;
+constexpr std::uint32_t kPurposePosition = 2;       // RNG draws for the particle cloud view
+constexpr int kHistogramBins = 40;
+
+ParamSpec real_param(const char* key, const char* label, const char* unit, double def, double lo, double hi,
+                     const char* help, bool live = false, bool log_scale = true) {
+  ParamSpec s;
+  s.key = key;
+  s.label = label;
+  s.unit = unit;
+  s.help = help;
+  s.type = ParamType::Real;
+  s.default_value = def;
+  s.min = lo;
+  s.max = hi;
+  s.live = live;
+  s.log_scale = log_scale;
+  return s;
+}
+
+ParamSpec int_param(const char* key, const char* label, std::int64_t def, std::int64_t lo, std::int64_t hi,
+                    const char* help, bool live = false) {
+  ParamSpec s;
+  s.key = key;
+  s.label = label;
+  s.unit = "1";
+  s.help = help;
+  s.type = ParamType::Int;
+  s.default_value = def;
+  s.min = double(lo);
+  s.max = double(hi);
+  s.live = live;
+  return s;
+}
+
+MethodInfo make_info() {
+  MethodInfo info;
+  info.id = "aerosol.coagulation";
+  info.title = "Aerosol coagulation (weighted inverse Monte Carlo)";
+  info.paper = "coagulation-mc-wei-kruis-2013.txt";
+  ParamSpec kernel;
+  kernel.key = "kernel";
+  kernel.label = "Coagulation kernel";
+  kernel.type = ParamType::Choice;
+  kernel.default_value = std::string("free_molecular");
+  kernel.choices = {"free_molecular", "constant", "additive", "continuum", "fuchs"};
+  kernel.help = "free_molecular: Brownian, free-molecule regime (eq. 11); constant: beta = K; additive: beta = B (v_i + v_j); "
+                "continuum: Stokes-Einstein Brownian; fuchs: Fuchs transition-regime interpolation";
+  info.params = {
+      kernel,
+      int_param("n_s", "Simulation particles per run", 2000, 16, 4000000,
+                "Number of weighted simulation particles in each run; constant during the run"),
+      int_param("n_runs", "Runs in the ensemble", 10, 1, 10000,
+                "Independent runs with different random streams; statistics are over runs", true),
+      real_param("t_end", "End time", "tau_char", 1000.0, 1e-3, 1e6,
+                 "Simulated time in units of tau_char (eq. 12 for free_molecular; 2/(beta(d0,d0) N0) otherwise)", true),
+      int_param("outputs_per_decade", "Outputs per decade", 5, 1, 50,
+                "Output times are log-spaced from 0.01 tau_char; 5 per decade gives the paper's 16 times in [1, 1000] tau_char"),
+      real_param("d0", "Initial diameter", "nm", 3.0, 0.1, 1e5, "Geometric mean diameter of the initial population"),
+      real_param("sigma_g0", "Initial geometric std", "", 1.0, 1.0, 3.0,
+                 "1 is monodisperse; above 1 the initial sizes are sampled from a lognormal", false, false),
+      real_param("N0", "Initial number concentration", "1/m^3", 1e17, 1e6, 1e26, "Real particles per cubic metre at t = 0"),
+      real_param("T", "Temperature", "K", 300.0, 1.0, 5000.0, "Gas temperature", false, false),
+      real_param("rho_p", "Particle density", "kg/m^3", 1000.0, 1.0, 25000.0, "Material density of the particles", false, false),
+      real_param("K", "Constant kernel", "m^3/s", 1e-15, 1e-30, 1e-3, "beta = K for kernel = constant"),
+      real_param("B", "Additive kernel", "1/s", 1e10, 1e-10, 1e30, "beta = B (v_i + v_j) for kernel = additive"),
+      real_param("gas_viscosity", "Gas viscosity", "Pa s", 1.81e-5, 1e-7, 1e-2, "For the continuum and Fuchs kernels"),
+      real_param("mean_free_path", "Gas mean free path", "nm", 68.0, 0.1, 1e6, "For the Fuchs kernel (slip correction)"),
+      int_param("seed", "Random seed", 1, 0, 2147483647, "Seed of the Philox streams; the same seed repeats a run exactly"),
+  };
+  info.params[2].quick = true;  // n_runs
+  info.params[3].quick = true;  // t_end
+  info.fields = {{"diameter", "m", 1, "Diameter of each simulation particle of run 0"},
+                 {"weight", "1", 1, "Real particles represented by each simulation particle of run 0"}};
+  info.series = {"N/N0", "d_g", "sigma_g", "N/N0 sectional", "d_g sectional", "sigma_g sectional", "size distribution"};
+  return info;
+}
+
+KernelKind kernel_kind(const std::string& name) {
+  if (name == "free_molecular") return KernelKind::FreeMolecular;
+  if (name == "constant") return KernelKind::Constant;
+  if (name == "additive") return KernelKind::Additive;
+  if (name == "continuum") return KernelKind::Continuum;
+  return KernelKind::Fuchs;
+}
+
+}  // namespace
+
+const MethodInfo& CoagulationMethod::static_info() {
+  static const MethodInfo info = make_info();
+  return info;
+}
+
+CoagulationMethod::CoagulationMethod() : params_(static_info().params) {}
+CoagulationMethod::~CoagulationMethod() = default;
+
+void CoagulationMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
+  params_ = params;
+  ctx_ = ctx;
+  N0_ = params.get_real("N0");
+  d0_ = params.get_real("d0") * 1e-9;
+  sigma_g0_ = params.get_real("sigma_g0");
+  cfg_ = EnsembleConfig{};
+  cfg_.n_s = static_cast<int>(params.get_int("n_s"));
+  cfg_.box_volume = cfg_.n_s / N0_;  // every simulation particle starts with weight 1
+  cfg_.seed = static_cast<std::uint64_t>(params.get_int("seed"));
+  cfg_.refresh_every = kRefreshEveryParticles * cfg_.n_s;
+  KernelParams& k = cfg_.kernel;
+  k.kind = kernel_kind(params.get_choice("kernel"));
+  k.KF = free_molecular_KF(params.get_real("T"), params.get_real("rho_p"));
+  k.K = params.get_real("K");
+  k.B = params.get_real("B");
+  k.kT = kBoltzmann * params.get_real("T");
+  k.mu = params.get_real("gas_viscosity");
+  k.mfp = params.get_real("mean_free_path") * 1e-9;
+  k.rho_p = params.get_real("rho_p");
+  const ParticleAux a0 = make_aux(volume_of_diameter(d0_), k);
+  tau_ = k.kind == KernelKind::FreeMolecular ? free_molecular_tau(k.KF, N0_, d0_) : initial_halving_tau(beta(a0, a0, k), N0_);
+
+  build_schedule();
+  iteration_ = 0;
+  events_ = 0;
+  ens_ = Ensemble{};
+  stats_.assign(t_out_.size(), {});
+  next_out_.clear();
+  gpu_.reset();
+  resize_runs(static_cast<int>(params.get_int("n_runs")));
+  initial_volume_ = total_volume();
+  solve_sectional();
+}
+
+void CoagulationMethod::build_schedule() {
+  const double t_end = params_.get_real("t_end");
+  const double per_decade = double(params_.get_int("outputs_per_decade"));
+  std::vector<double> x = {0.0};
+  for (int m = 0;; ++m) {
+    const double xm = kFirstOutputTau * std::pow(10.0, m / per_decade);
+    if (xm >= t_end * (1.0 - 1e-9)) break;
+    x.push_back(xm);
+  }
+  x.push_back(t_end);
+  t_out_.clear();
+  for (double xi : x) t_out_.push_back(xi * tau_);
+}
+
+void CoagulationMethod::solve_sectional() {
+  const KernelParams kp = cfg_.kernel;
+  SectionalGrid grid;
+  grid.v_min = volume_of_diameter(sigma_g0_ > 1.0 ? d0_ * std::pow(sigma_g0_, -3.0) : d0_);
+  SectionalSolver solver(grid, [kp](double v1, double v2) { return beta(make_aux(v1, kp), make_aux(v2, kp), kp); });
+  if (sigma_g0_ > 1.0) solver.set_lognormal(N0_, d0_, sigma_g0_);
+  else solver.set_monodisperse(N0_, volume_of_diameter(d0_));
+  sectional_.clear();
+  for (double t : t_out_) {
+    solver.advance_to(t);
+    sectional_.push_back(solver.moments());
+  }
+}
+
+// Adds runs (initialised at t = 0, to catch up at the next advance) or drops the last ones.
+void CoagulationMethod::resize_runs(int n_runs) {
+#ifdef KS_HAVE_CUDA
+  if (gpu_) gpu_->download(ens_);
+#endif
+  const int old = ens_.n_runs;
+  const std::size_t count = std::size_t(n_runs) * cfg_.n_s;
+  ens_.n_runs = n_runs;
+  ens_.v.resize(count);
+  ens_.w.resize(count);
+  ens_.C.resize(count);
+  ens_.t.resize(n_runs);
+  ens_.events.resize(n_runs);
+  ens_.since_refresh.resize(n_runs);
+  next_out_.resize(n_runs, 1);
+  for (auto& per_output : stats_)
+    if (int(per_output.size()) > n_runs) per_output.resize(n_runs);
+  for (int r = old; r < n_runs; ++r) {
+    initialise_run(ens_, r, cfg_, N0_, d0_, sigma_g0_);
+    stats_[0].push_back(run_statistics(&ens_.v[std::size_t(r) * cfg_.n_s], &ens_.w[std::size_t(r) * cfg_.n_s], cfg_.n_s,
+                                       cfg_.box_volume));
+  }
+  if (ctx_.backend == BackendKind::Cuda) {
+#ifdef KS_HAVE_CUDA
+    if (!gpu_) gpu_ = std::make_shared<CudaEnsemble>(ctx_.cuda_device);
+    gpu_->upload(ens_, cfg_);
+#else
+    throw backend_unavailable("aerosol.coagulation: this build has no CUDA path");
+#endif
+  }
+}
+
+// Brings every run to output k, recording the statistics of each output it passes
+// (new runs catch up through the outputs they missed).
+void CoagulationMethod::bring_runs_to(int k) {
+  while (true) {
+    std::vector<double> target(ens_.n_runs);
+    bool behind = false;
+    for (int r = 0; r < ens_.n_runs; ++r) {
+      const int next = std::min(next_out_[r], k);
+      behind = behind || next_out_[r] <= k;
+      target[r] = t_out_[next];
+    }
+    if (!behind) return;
+    if (gpu_) {
+#ifdef KS_HAVE_CUDA
+      events_ += gpu_->advance(target, kMaxEventsPerLaunch);
+      gpu_->download(ens_);
+#endif
+    } else {
+      events_ += advance_runs_cpu(ens_, cfg_, target, ~std::uint64_t(0));
+    }
+    for (int r = 0; r < ens_.n_runs; ++r) {
+      if (next_out_[r] > k) continue;
+      const RunStatistics s = run_statistics(&ens_.v[std::size_t(r) * cfg_.n_s], &ens_.w[std::size_t(r) * cfg_.n_s],
+                                             cfg_.n_s, cfg_.box_volume);
+      if (!std::isfinite(s.d_g) || !std::isfinite(s.sigma_g) || !std::isfinite(s.number))
+        throw run_failed("aerosol.coagulation: run " + std::to_string(r) + " has a non-finite size distribution at t = " +
+                         std::to_string(t_out_[next_out_[r]] / tau_) + " tau_char");
+      auto& at = stats_[next_out_[r]];
+      if (int(at.size()) <= r) at.resize(r + 1);
+      at[r] = s;
+      ++next_out_[r];
+    }
+  }
+}
+
+void CoagulationMethod::advance() {
+  if (finished()) return;
+  bring_runs_to(iteration_ + 1);
+  ++iteration_;
+}
+
+bool CoagulationMethod::finished() const { return iteration_ + 1 >= int(t_out_.size()); }
+
+void CoagulationMethod::set_live(const std::string& key, const ParamValue& value) {
+  if (key == "n_runs") {
+    params_.set(key, value);
+    resize_runs(static_cast<int>(std::get<std::int64_t>(value)));
+    return;
+  }
+  if (key == "t_end") {
+    const double t_end = std::get<double>(value);
+    const double now = t_out_[iteration_] / tau_;
+    if (t_end < now) throw bad_input("t_end", "the run is already at " + std::to_string(now) + " tau_char", "t_end >= the current time");
+    params_.set(key, value);
+    const std::vector<double> done(t_out_.begin(), t_out_.begin() + iteration_ + 1);
+    build_schedule();
+    // Keep the outputs already reached; continue on the new grid after them.
+    std::vector<double> merged = done;
+    for (double t : t_out_)
+      if (t > done.back() * (1.0 + 1e-12)) merged.push_back(t);
+    t_out_ = merged;
+    stats_.resize(t_out_.size());
+    solve_sectional();
+    return;
+  }
+  throw bad_input(key, "'" + key + "' is not a live parameter of aerosol.coagulation", "n_runs, t_end");
+}
+
+MeanAndError CoagulationMethod::ensemble_mean(int k, double RunStatistics::*field, double scale) const {
+  std::vector<double> x;
+  for (const auto& s : stats_.at(k)) x.push_back(s.*field * scale);
+  return mean_and_error(x);
+}
+
+MeanAndError CoagulationMethod::mean_number_ratio(int k) const { return ensemble_mean(k, &RunStatistics::number, 1.0 / N0_); }
+MeanAndError CoagulationMethod::mean_dg(int k) const { return ensemble_mean(k, &RunStatistics::d_g, 1.0); }
+MeanAndError CoagulationMethod::mean_sigma_g(int k) const { return ensemble_mean(k, &RunStatistics::sigma_g, 1.0); }
+
+double CoagulationMethod::total_volume() const {
+  double s = 0.0;
+  for (std::size_t k = 0; k < ens_.v.size(); ++k) s += ens_.w[k] * ens_.v[k];
+  return s / cfg_.box_volume;
+}
+
+Progress CoagulationMethod::progress() const {
+  Progress p;
+  p.iteration = iteration_;
+  p.sim_time = t_out_[iteration_] / tau_;
+  p.time_unit = "tau_char";
+  const MeanAndError dg = mean_dg(iteration_);
+  p.residual = dg.mean > 0.0 ? dg.stderr_ / dg.mean : 0.0;  // relative statistical error of d_g
+  const double t_end = t_out_.back() / tau_;
+  p.fraction_done = iteration_ == 0 ? 0.0
+                                    : std::log(p.sim_time / kFirstOutputTau + 1.0) / std::log(t_end / kFirstOutputTau + 1.0);
+  if (finished()) p.fraction_done = 1.0;
+  p.work_done = double(events_);
+  p.work_unit = "events";
+  return p;
+}
+
+Snapshot CoagulationMethod::snapshot() const {
+  Snapshot snap;
+  snap.progress = progress();
+  const int n = cfg_.n_s;
+
+  FieldData diameter, weight;
+  diameter.desc = static_info().fields[0];
+  weight.desc = static_info().fields[1];
+  Grid g;
+  g.kind = Grid::Kind::Particles;
+  g.cells = {n, 1, 1};
+  diameter.grid = weight.grid = g;
+  const double side = std::cbrt(cfg_.box_volume);
+  const PhiloxStream rng = run_stream(cfg_.seed, 0);
+  for (int k = 0; k < n; ++k) {
+    diameter.values.push_back(diameter_of_volume(ens_.v[k]));
+    weight.values.push_back(ens_.w[k]);
+    // The box is well mixed: positions are only for the particle-cloud view.
+    const PhiloxCounter c = rng.draw(std::uint64_t(k), kPurposePosition);
+    diameter.positions.push_back({side * uniform_open01(c.v[0], 0), side * uniform_open01(c.v[1], 0),
+                                  side * uniform_open01(c.v[2], 0)});
+  }
+  weight.positions = diameter.positions;
+  snap.fields = {std::move(diameter), std::move(weight)};
+
+  Series N{"N/N0", "t/tau_char", "N/N0"}, dg{"d_g", "t/tau_char", "d_g (nm)"}, sg{"sigma_g", "t/tau_char", "sigma_g"};
+  Series Ns{"N/N0 sectional", "t/tau_char", "N/N0"}, dgs{"d_g sectional", "t/tau_char", "d_g (nm)"},
+      sgs{"sigma_g sectional", "t/tau_char", "sigma_g"};
+  double err_dg = 0.0, err_sg = 0.0;
+  int err_points = 0;
+  for (int k = 0; k <= iteration_; ++k) {
+    const double x = t_out_[k] / tau_;
+    const MeanAndError a = mean_number_ratio(k), b = mean_dg(k), c = mean_sigma_g(k);
+    for (Series* s : {&N, &dg, &sg, &Ns, &dgs, &sgs}) s->x.push_back(x);
+    N.y.push_back(a.mean);
+    N.y_err.push_back(a.stderr_);
+    dg.y.push_back(b.mean * 1e9);
+    dg.y_err.push_back(b.stderr_ * 1e9);
+    sg.y.push_back(c.mean);
+    sg.y_err.push_back(c.stderr_);
+    const SectionalMoments& m = sectional_[k];
+    Ns.y.push_back(m.number / N0_);
+    dgs.y.push_back(m.d_g * 1e9);
+    sgs.y.push_back(m.sigma_g);
+    if (x >= 1.0 * (1 - 1e-9)) {  // eq. (13): mean relative error over the outputs in [tau_char, t_end]
+      err_dg += std::abs(b.mean - m.d_g) / m.d_g;
+      err_sg += std::abs(c.mean - m.sigma_g) / m.sigma_g;
+      ++err_points;
+    }
+  }
+
+  // Size distribution of all runs now: number fraction per unit log10 d, in log-spaced bins.
+  Series hist{"size distribution", "d (nm)", "dN/dlog10(d) / N"};
+  double lo = 1e300, hi = 0.0, wsum = 0.0;
+  for (double v : ens_.v) {
+    lo = std::min(lo, diameter_of_volume(v));
+    hi = std::max(hi, diameter_of_volume(v));
+  }
+  if (hi > lo * (1 + 1e-9)) {
+    const double l0 = std::log10(lo), dl = (std::log10(hi) - l0) / kHistogramBins * (1 + 1e-12);
+    std::vector<double> bins(kHistogramBins, 0.0);
+    for (std::size_t k = 0; k < ens_.v.size(); ++k) {
+      const int b = std::min(kHistogramBins - 1, int((std::log10(diameter_of_volume(ens_.v[k])) - l0) / dl));
+      bins[b] += ens_.w[k];
+      wsum += ens_.w[k];
+    }
+    for (int b = 0; b < kHistogramBins; ++b) {
+      hist.x.push_back(std::pow(10.0, l0 + (b + 0.5) * dl) * 1e9);
+      hist.y.push_back(bins[b] / wsum / dl);
+    }
+  }
+  snap.series = {N, dg, sg, Ns, dgs, sgs, hist};
+
+  const double vol = total_volume();
+  snap.diagnostics = {{"tau_char_s", tau_},
+                      {"events", events_},
+                      {"runs", ens_.n_runs},
+                      {"simulation_particles", n},
+                      {"box_volume_m3", cfg_.box_volume},
+                      {"volume_fraction_relative_change", initial_volume_ > 0 ? (vol - initial_volume_) / initial_volume_ : 0.0},
+                      {"eq13_points", err_points}};
+  if (err_points > 0) {
+    snap.diagnostics["eq13_mean_error_d_g"] = err_dg / err_points;
+    snap.diagnostics["eq13_mean_error_sigma_g"] = err_sg / err_points;
+  }
+  return snap;
+}
+
+void CoagulationMethod::save_state(std::ostream& out) const {
+  bin::write_tag(out, "aerosol.coagulation", 1);
+  bin::write<std::int32_t>(out, iteration_);
+  bin::write<std::uint64_t>(out, events_);
+  bin::write<double>(out, initial_volume_);
+  bin::write_vector(out, t_out_);
+  bin::write_vector(out, next_out_);
+  bin::write<std::int32_t>(out, ens_.n_runs);
+  bin::write_vector(out, ens_.v);
+  bin::write_vector(out, ens_.w);
+  bin::write_vector(out, ens_.C);
+  bin::write_vector(out, ens_.t);
+  bin::write_vector(out, ens_.events);
+  bin::write_vector(out, ens_.since_refresh);
+  bin::write<std::uint64_t>(out, stats_.size());
+  for (const auto& per_output : stats_) bin::write_vector(out, per_output);
+}
+
+void CoagulationMethod::load_state(std::istream& in) {
+  bin::expect_tag(in, "aerosol.coagulation", 1);
+  iteration_ = bin::read<std::int32_t>(in);
+  events_ = bin::read<std::uint64_t>(in);
+  initial_volume_ = bin::read<double>(in);
+  t_out_ = bin::read_vector<double>(in);
+  next_out_ = bin::read_vector<int>(in);
+  ens_.n_runs = bin::read<std::int32_t>(in);
+  ens_.v = bin::read_vector<double>(in);
+  ens_.w = bin::read_vector<double>(in);
+  ens_.C = bin::read_vector<double>(in);
+  ens_.t = bin::read_vector<double>(in);
+  ens_.events = bin::read_vector<std::uint64_t>(in);
+  ens_.since_refresh = bin::read_vector<std::uint64_t>(in);
+  stats_.resize(bin::read<std::uint64_t>(in));
+  for (auto& per_output : stats_) per_output = bin::read_vector<RunStatistics>(in);
+  const std::size_t count = std::size_t(ens_.n_runs) * cfg_.n_s;
+  if (ens_.v.size() != count || ens_.w.size() != count || ens_.C.size() != count || int(next_out_.size()) != ens_.n_runs ||
+      stats_.size() != t_out_.size() || iteration_ < 0 || iteration_ >= int(t_out_.size()))
+    throw bad_input("checkpoint", "the aerosol.coagulation state does not match its parameters (n_s, n_runs)");
+  solve_sectional();
+#ifdef KS_HAVE_CUDA
+  if (gpu_) gpu_->upload(ens_, cfg_);
+#endif
+}
+
+}  // namespace ks::coag

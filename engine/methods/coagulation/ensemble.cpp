@@ -1,0 +1,45 @@
+#include "ensemble.hpp"
+
+#include <cmath>
+
+#include "units.hpp"
+
+namespace ks::coag {
+
+void initialise_run(Ensemble& e, int run, const EnsembleConfig& cfg, double N0, double d0, double sigma_g0) {
+  const std::size_t base = std::size_t(run) * cfg.n_s;
+  const double weight = N0 * cfg.box_volume / cfg.n_s;
+  const PhiloxStream rng = run_stream(cfg.seed, run);
+  for (int k = 0; k < cfg.n_s; ++k) {
+    double d = d0;
+    if (sigma_g0 > 1.0) {  // Box-Muller normal in ln d
+      double u0, u1;
+      rng.uniform2(static_cast<std::uint64_t>(k), kPurposeInitial, u0, u1);
+      const double z = std::sqrt(-2.0 * std::log(u0)) * std::cos(2.0 * kPi * u1);
+      d = d0 * std::exp(z * std::log(sigma_g0));
+    }
+    e.v[base + k] = volume_of_diameter(d);
+    e.w[base + k] = weight;
+  }
+  e.t[run] = 0.0;
+  e.events[run] = 0;
+  e.since_refresh[run] = 0;
+  recompute_rates(e, run, cfg);
+}
+
+void recompute_rates(Ensemble& e, int run, const EnsembleConfig& cfg) {
+  const std::size_t base = std::size_t(run) * cfg.n_s;
+  const int n = cfg.n_s;
+  std::vector<ParticleAux> aux(n);
+  for (int k = 0; k < n; ++k) aux[k] = make_aux(e.v[base + k], cfg.kernel);
+#pragma omp parallel for schedule(static) if (n >= 2048)
+  for (int i = 0; i < n; ++i) {
+    double sum = 0.0;
+    const double wi = e.w[base + i];
+    for (int j = 0; j < n; ++j)
+      if (j != i) sum += beta(aux[i], aux[j], cfg.kernel) * weight_factor(wi, e.w[base + j]);
+    e.C[base + i] = sum;
+  }
+}
+
+}  // namespace ks::coag

@@ -1,0 +1,44 @@
+// The state of an ensemble of independent inverse-MC runs, host side. Run r's
+// particles occupy [r*n_s, (r+1)*n_s) of every array.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/philox.hpp"
+#include "kernels.hpp"
+
+namespace ks::coag {
+
+struct EnsembleConfig {
+  int n_s = 0;                 // simulation particles per run (constant, see coalesce())
+  double box_volume = 0.0;     // V, m^3: sum(w) / V is the number concentration
+  KernelParams kernel;
+  std::uint64_t seed = 0;
+  std::int64_t refresh_every = 0;  // recompute every C'_k from eq. (2) after this many events (bounds round-off drift)
+};
+
+struct Ensemble {
+  int n_runs = 0;
+  std::vector<double> v, w, C;  // volume (m^3), weight (real particles), C'_k = sum_j beta'_kj (m^3/s)
+  std::vector<double> t;        // per run: simulated time, s
+  std::vector<std::uint64_t> events;        // per run: coagulation events so far (the RNG counter)
+  std::vector<std::uint64_t> since_refresh; // per run: events since the last full recompute of C'
+};
+
+// The RNG stream of run r: key (seed, r), counter = event index; draw purpose 0 for events,
+// purpose 1 for the initial size distribution.
+KS_HD PhiloxStream run_stream(std::uint64_t seed, int run) { return PhiloxStream{seed, static_cast<std::uint32_t>(run)}; }
+constexpr std::uint32_t kPurposeEvent = 0;
+constexpr std::uint32_t kPurposeInitial = 1;
+
+// Initial particles of run r: monodisperse (sigma_g0 == 1) or sampled from a lognormal,
+// all with weight N0 V / n_s; C' from eq. (2).
+void initialise_run(Ensemble& e, int run, const EnsembleConfig& cfg, double N0, double d0, double sigma_g0);
+// C'_k of every particle of run r from eq. (2) (O(n_s^2)).
+void recompute_rates(Ensemble& e, int run, const EnsembleConfig& cfg);
+
+// Mean waiting time between events, eq. (4) with C' summed over ordered pairs: dt = 2V / sum_k C'_k.
+KS_HD double waiting_time(double sum_C, double box_volume) { return 2.0 * box_volume / sum_C; }
+
+}  // namespace ks::coag

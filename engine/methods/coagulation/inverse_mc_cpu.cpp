@@ -1,0 +1,122 @@
+#include "inverse_mc_cpu.hpp"
+
+#include <omp.h>
+
+namespace ks::coag {
+
+int select_by_cumulative(const double* values, int n, double target) {
+  double acc = 0.0;
+  int last_positive = n - 1;
+  for (int k = 0; k < n; ++k) {
+    if (values[k] <= 0.0) continue;
+    acc += values[k];
+    last_positive = k;
+    if (target < acc) return k;
+  }
+  return last_positive;
+}
+
+namespace {
+
+// Work arrays of one run: the kernel rows of the selected pair before the event (raw beta),
+// and the weighted row of i used to select j.
+struct Scratch {
+  std::vector<ParticleAux> aux;
+  std::vector<double> row_i, row_j, weighted_i;
+};
+
+}  // namespace
+
+std::uint64_t advance_run_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, double t_target, std::uint64_t max_events) {
+  const int n = cfg.n_s;
+  const std::size_t base = std::size_t(run) * n;
+  double* v = e.v.data() + base;
+  double* w = e.w.data() + base;
+  double* C = e.C.data() + base;
+  const KernelParams& kp = cfg.kernel;
+  const PhiloxStream rng = run_stream(cfg.seed, run);
+  // Inner loops go parallel only for one large run; several runs are parallel over runs.
+  const bool inner_parallel = n >= 4096 && !omp_in_parallel();
+
+  Scratch s;
+  s.aux.resize(n);
+  s.row_i.resize(n);
+  s.row_j.resize(n);
+  s.weighted_i.resize(n);
+  for (int k = 0; k < n; ++k) s.aux[k] = make_aux(v[k], kp);
+
+  std::uint64_t done = 0;
+  while (done < max_events) {
+    double sum_C = 0.0;
+    for (int k = 0; k < n; ++k) sum_C += C[k];
+    const double dt = waiting_time(sum_C, cfg.box_volume);
+    if (!(e.t[run] + dt <= t_target)) break;
+
+    double u_i, u_j;
+    rng.uniform2(e.events[run], kPurposeEvent, u_i, u_j);
+    // Eq. (5a): the first particle by inverse transform on the cumulative C'.
+    const int i = select_by_cumulative(C, n, u_i * sum_C);
+    const ParticleAux ai = s.aux[i];
+    const double wi_old = w[i];
+    // Eq. (5b): the second on the cumulative beta'_i. over k != i.
+#pragma omp parallel for schedule(static) if (inner_parallel)
+    for (int k = 0; k < n; ++k) {
+      s.row_i[k] = k == i ? 0.0 : beta(ai, s.aux[k], kp);
+      s.weighted_i[k] = s.row_i[k] * weight_factor(wi_old, w[k]);
+    }
+    double sum_i = 0.0;
+    for (int k = 0; k < n; ++k) sum_i += s.weighted_i[k];
+    const int j = select_by_cumulative(s.weighted_i.data(), n, u_j * sum_i);
+    const ParticleAux aj = s.aux[j];
+    const double wj_old = w[j];
+#pragma omp parallel for schedule(static) if (inner_parallel)
+    for (int k = 0; k < n; ++k) s.row_j[k] = k == j ? 0.0 : beta(aj, s.aux[k], kp);
+
+    coalesce(v[i], w[i], v[j], w[j]);
+    s.aux[i] = make_aux(v[i], kp);
+    s.aux[j] = make_aux(v[j], kp);
+    const ParticleAux ni = s.aux[i], nj = s.aux[j];
+    const double wi = w[i], wj = w[j];
+
+    // Smart bookkeeping, eq. (6): only the terms with i and j change in C'_k.
+    // The new rows are kept in row_i/row_j (k != i, j) to sum C'_i and C'_j afterwards.
+#pragma omp parallel for schedule(static) if (inner_parallel)
+    for (int k = 0; k < n; ++k) {
+      if (k == i || k == j) continue;
+      const double wk = w[k];
+      const double bi = beta(s.aux[k], ni, kp), bj = beta(s.aux[k], nj, kp);
+      C[k] += bi * weight_factor(wk, wi) - s.row_i[k] * weight_factor(wk, wi_old) + bj * weight_factor(wk, wj) -
+              s.row_j[k] * weight_factor(wk, wj_old);
+      s.row_i[k] = bi * weight_factor(wi, wk);
+      s.row_j[k] = bj * weight_factor(wj, wk);
+    }
+    const double bij = beta(ni, nj, kp);
+    double Ci = bij * weight_factor(wi, wj), Cj = bij * weight_factor(wj, wi);
+    for (int k = 0; k < n; ++k) {
+      if (k == i || k == j) continue;
+      Ci += s.row_i[k];
+      Cj += s.row_j[k];
+    }
+    C[i] = Ci;
+    C[j] = Cj;
+
+    e.t[run] += dt;
+    ++e.events[run];
+    ++done;
+    if (++e.since_refresh[run] >= static_cast<std::uint64_t>(cfg.refresh_every)) {
+      recompute_rates(e, run, cfg);
+      e.since_refresh[run] = 0;
+    }
+  }
+  return done;
+}
+
+std::uint64_t advance_runs_cpu(Ensemble& e, const EnsembleConfig& cfg, const std::vector<double>& t_target,
+                               std::uint64_t max_events_per_run) {
+  std::uint64_t total = 0;
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : total) if (e.n_runs > 1)
+  for (int r = 0; r < e.n_runs; ++r) total += advance_run_cpu(e, r, cfg, t_target[r], max_events_per_run);
+  return total;
+}
+
+}  // namespace ks::coag

@@ -1,0 +1,31 @@
+// The inverse Monte Carlo event loop on the GPU (Wei & Kruis 2013, section 3,
+// Algorithms 1-3). Host interface only: no CUDA types here.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "ensemble.hpp"
+
+namespace ks::coag {
+
+class CudaEnsemble {
+ public:
+  explicit CudaEnsemble(int device);
+  ~CudaEnsemble();
+  CudaEnsemble(const CudaEnsemble&) = delete;
+  CudaEnsemble& operator=(const CudaEnsemble&) = delete;
+
+  void upload(const Ensemble& e, const EnsembleConfig& cfg);  // (re)allocates for e.n_runs runs
+  void download(Ensemble& e) const;                            // every array, all runs
+  // Advances every run to its own target on the device, the whole event loop in one
+  // kernel launch per batch of events; returns the number of events done.
+  std::uint64_t advance(const std::vector<double>& t_target, std::uint64_t max_events_per_launch);
+
+ private:
+  struct Device;
+  std::unique_ptr<Device> d_;
+};
+
+}  // namespace ks::coag

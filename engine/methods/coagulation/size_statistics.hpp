@@ -1,0 +1,23 @@
+// Moments of the size distribution of one run and of an ensemble of runs.
+#pragma once
+
+#include <vector>
+
+namespace ks::coag {
+
+struct RunStatistics {
+  double number = 0.0;   // N, 1/m^3
+  double d_g = 0.0;      // number-weighted geometric mean diameter, m
+  double sigma_g = 1.0;  // geometric standard deviation
+};
+
+// Over n particles with volumes v and weights w in a box of volume V.
+RunStatistics run_statistics(const double* v, const double* w, int n, double box_volume);
+
+struct MeanAndError {
+  double mean = 0.0;
+  double stderr_ = 0.0;  // standard error of the mean (0 for one sample)
+};
+MeanAndError mean_and_error(const std::vector<double>& samples);
+
+}  // namespace ks::coag

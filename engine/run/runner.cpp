@@ -1,0 +1,341 @@
+#include "runner.hpp"
+
+#include <cmath>
+
+#include "core/errors.hpp"
+#include "io/checkpoint.hpp"
+
+namespace ks {
+
+std::string to_string(RunState s) {
+  switch (s) {
+    case RunState::Idle: return "idle";
+    case RunState::Running: return "running";
+    case RunState::Paused: return "paused";
+    case RunState::Finished: return "finished";
+    case RunState::Failed: return "failed";
+  }
+  return "?";
+}
+
+Runner::Runner(std::unique_ptr<Method> method, ParamSet params, ExecutionContext ctx, RunnerOptions options)
+    : method_(std::move(method)),
+      info_(method_->info()),
+      ctx_(std::move(ctx)),
+      options_(std::move(options)),
+      params_(params),
+      pending_(std::move(params)) {
+  busy_ = true;  // the setup below counts as pending work for wait_settled
+  commands_.push_back({Command::Kind::Setup});
+  worker_ = std::thread([this] { worker_loop(); });
+}
+
+Runner::~Runner() {
+  {
+    std::lock_guard lock(mutex_);
+    quit_ = true;
+    steps_left_ = 0;
+  }
+  cv_.notify_all();
+  if (worker_.joinable()) worker_.join();
+}
+
+void Runner::post(Command c) {
+  {
+    std::lock_guard lock(mutex_);
+    commands_.push_back(std::move(c));
+  }
+  cv_.notify_all();
+}
+
+void Runner::start() { post({Command::Kind::Start}); }
+void Runner::pause() { post({Command::Kind::Pause}); }
+void Runner::step(int n) { post({Command::Kind::Step, n}); }
+void Runner::reset() { post({Command::Kind::Reset}); }
+void Runner::checkpoint(const std::string& path) { post({Command::Kind::Checkpoint, 0, path}); }
+
+void Runner::stop() {
+  post({Command::Kind::Stop});
+  if (worker_.joinable() && std::this_thread::get_id() != worker_.get_id()) worker_.join();
+}
+
+SetResult Runner::set(const std::string& key, const ParamValue& value) {
+  std::lock_guard lock(mutex_);
+  const ParamSpec* spec = nullptr;
+  try {
+    spec = &params_.spec(key);
+    // Re-validate: the GUI and the CLI validate too, but the Runner is the last gate.
+    validate(*spec, to_json(value), "parameter '" + key + "'");
+  } catch (const Error& e) {
+    return {SetResult::Status::Refused, e.what()};
+  }
+  pending_.set(key, value);
+  if (spec->live) {
+    commands_.push_back({Command::Kind::SetLive, 0, key, value});
+    cv_.notify_all();
+    return {SetResult::Status::Applied, key + " = " + to_string(value) + " applies at the next iteration"};
+  }
+  if (state_ == RunState::Idle && progress_.iteration == 0) {
+    commands_.push_back({Command::Kind::Reset});
+    cv_.notify_all();
+    return {SetResult::Status::Applied, key + " = " + to_string(value) + " applied (the simulation is set up again)"};
+  }
+  return {SetResult::Status::Deferred,
+          "'" + key + "' cannot change while a simulation is in progress; " + to_string(value) + " applies on Reset"};
+}
+
+RunState Runner::state() const {
+  std::lock_guard lock(mutex_);
+  return state_;
+}
+
+Progress Runner::progress() const {
+  std::lock_guard lock(mutex_);
+  return progress_;
+}
+
+std::shared_ptr<const Snapshot> Runner::snapshot() const {
+  std::lock_guard lock(mutex_);
+  return snapshot_;
+}
+
+std::string Runner::error() const {
+  std::lock_guard lock(mutex_);
+  return error_;
+}
+
+ErrorKind Runner::error_kind() const {
+  std::lock_guard lock(mutex_);
+  return error_kind_;
+}
+
+std::vector<std::string> Runner::take_messages() {
+  std::lock_guard lock(mutex_);
+  return std::exchange(messages_, {});
+}
+
+double Runner::iterations_per_second() const {
+  std::lock_guard lock(mutex_);
+  return iter_rate_;
+}
+
+double Runner::work_per_second() const {
+  std::lock_guard lock(mutex_);
+  return work_rate_;
+}
+
+ParamSet Runner::params() const {
+  std::lock_guard lock(mutex_);
+  return params_;
+}
+
+bool Runner::wait_until(const std::function<bool(RunState)>& pred, std::chrono::milliseconds timeout) const {
+  std::unique_lock lock(mutex_);
+  return cv_.wait_for(lock, timeout, [&] { return pred(state_); });
+}
+
+bool Runner::wait_settled(std::chrono::milliseconds timeout) const {
+  std::unique_lock lock(mutex_);
+  return cv_.wait_for(lock, timeout, [&] {
+    return quit_ || (commands_.empty() && !busy_ && state_ != RunState::Running && steps_left_ == 0);
+  });
+}
+
+void Runner::log(const std::string& line) { messages_.push_back(line); }
+
+void Runner::fail(const std::string& why, ErrorKind kind) {
+  state_ = RunState::Failed;
+  error_ = why;
+  error_kind_ = kind;
+  steps_left_ = 0;
+  log("run failed: " + why);
+}
+
+void Runner::worker_loop() {
+  std::unique_lock lock(mutex_);
+  while (true) {
+    cv_.wait(lock, [&] {
+      return quit_ || !commands_.empty() || state_ == RunState::Running || steps_left_ > 0;
+    });
+    if (quit_) break;
+    busy_ = true;
+    if (!commands_.empty()) {
+      Command c = std::move(commands_.front());
+      commands_.pop_front();
+      handle(c, lock);
+    } else if (state_ == RunState::Running || steps_left_ > 0) {
+      iterate(lock);
+    }
+    busy_ = false;
+    cv_.notify_all();
+  }
+  busy_ = false;
+  cv_.notify_all();
+}
+
+void Runner::run_setup(std::unique_lock<std::mutex>& lock, const std::string& checkpoint) {
+  params_ = pending_;
+  const ParamSet params = params_;
+  steps_left_ = 0;
+  lock.unlock();
+  std::string why;
+  ErrorKind kind = ErrorKind::RunFailed;
+  try {
+    method_->setup(params, ctx_);
+    if (!checkpoint.empty()) load_checkpoint(*method_, checkpoint);
+  } catch (const Error& e) {
+    why = e.what();
+    kind = e.kind();
+  } catch (const std::exception& e) {
+    why = e.what();
+  }
+  lock.lock();
+  if (!why.empty()) {
+    fail("setup failed: " + why, kind);
+    return;
+  }
+  state_ = RunState::Idle;
+  error_.clear();
+  iter_rate_ = work_rate_ = 0.0;
+  progress_ = method_->progress();
+  if (!checkpoint.empty()) log("restarted from " + checkpoint + " at iteration " + std::to_string(progress_.iteration));
+  if (method_->finished()) state_ = RunState::Finished;
+  publish(true);
+}
+
+void Runner::handle(const Command& c, std::unique_lock<std::mutex>& lock) {
+  using K = Command::Kind;
+  switch (c.kind) {
+    case K::Setup:
+      run_setup(lock, options_.restart_from);
+      break;
+    case K::Reset:
+      run_setup(lock, {});
+      log("reset: set up again");
+      break;
+    case K::Start:
+      if (state_ == RunState::Idle || state_ == RunState::Paused) state_ = RunState::Running;
+      else if (state_ == RunState::Finished) log("already finished: change the end condition or Reset");
+      else if (state_ == RunState::Failed) log("the run failed (" + error_ + "): Reset to start again");
+      break;
+    case K::Pause:
+      steps_left_ = 0;
+      if (state_ == RunState::Running) {
+        state_ = RunState::Paused;
+        publish(true);
+      }
+      break;
+    case K::Step:
+      if (state_ == RunState::Failed) {
+        log("the run failed (" + error_ + "): Reset to start again");
+      } else {
+        steps_left_ += c.count;
+        if (state_ == RunState::Idle || state_ == RunState::Finished) state_ = RunState::Paused;
+      }
+      break;
+    case K::SetLive: {
+      lock.unlock();
+      std::string why;
+      try {
+        method_->set_live(c.key, c.value);
+      } catch (const std::exception& e) {
+        why = e.what();
+      }
+      lock.lock();
+      if (!why.empty()) {
+        log("could not apply " + c.key + ": " + why);
+        break;
+      }
+      params_.set(c.key, c.value);
+      log(c.key + " = " + to_string(c.value) + " applied at iteration " + std::to_string(progress_.iteration));
+      // A finished run may have more to do after a live change (a later end time).
+      if (state_ == RunState::Finished && !method_->finished()) state_ = RunState::Paused;
+      if (state_ == RunState::Paused && method_->finished()) state_ = RunState::Finished;
+      progress_ = method_->progress();
+      publish(true);
+      break;
+    }
+    case K::Checkpoint: {
+      lock.unlock();
+      std::string why;
+      try {
+        save_checkpoint(*method_, ctx_, c.key);
+      } catch (const std::exception& e) {
+        why = e.what();
+      }
+      lock.lock();
+      log(why.empty() ? "checkpoint written: " + c.key : "checkpoint failed: " + why);
+      break;
+    }
+    case K::Stop:
+      steps_left_ = 0;
+      if (state_ == RunState::Running) state_ = RunState::Paused;
+      publish(true);
+      quit_ = true;
+      break;
+  }
+}
+
+void Runner::iterate(std::unique_lock<std::mutex>& lock) {
+  if (method_->finished()) {
+    state_ = RunState::Finished;
+    steps_left_ = 0;
+    publish(true);
+    return;
+  }
+  const Progress before = progress_;
+  lock.unlock();
+  const auto t0 = std::chrono::steady_clock::now();
+  std::string why;
+  Progress after;
+  try {
+    method_->advance();
+    after = method_->progress();
+    if (!std::isfinite(after.sim_time) || !std::isfinite(after.residual))
+      throw run_failed("the state is no longer finite (NaN or Inf) at iteration " + std::to_string(after.iteration));
+    if (options_.after_iteration) options_.after_iteration(*method_, ctx_);
+  } catch (const std::exception& e) {
+    why = e.what();
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  lock.lock();
+  if (!why.empty()) {
+    fail(why);  // the last good snapshot stays published
+    return;
+  }
+  progress_ = after;
+  if (seconds > 0.0) {
+    const double a = 0.3;  // exponential moving average over a few iterations
+    const double ir = 1.0 / seconds, wr = (after.work_done - before.work_done) / seconds;
+    iter_rate_ = iter_rate_ == 0.0 ? ir : (1 - a) * iter_rate_ + a * ir;
+    work_rate_ = work_rate_ == 0.0 ? wr : (1 - a) * work_rate_ + a * wr;
+  }
+  if (steps_left_ > 0 && --steps_left_ == 0 && state_ != RunState::Running) state_ = RunState::Paused;
+  if (method_->finished()) {
+    state_ = RunState::Finished;
+    steps_left_ = 0;
+  }
+  publish(state_ != RunState::Running);
+}
+
+// Builds the snapshot with the lock released: readers keep the previous one meanwhile.
+void Runner::publish(bool force) {
+  const auto now = std::chrono::steady_clock::now();
+  if (!force && now - last_publish_ < options_.snapshot_interval) return;
+  last_publish_ = now;
+  std::unique_lock<std::mutex> lock(mutex_, std::adopt_lock);
+  lock.unlock();
+  std::shared_ptr<const Snapshot> snap;
+  std::string why;
+  try {
+    snap = std::make_shared<const Snapshot>(method_->snapshot());
+  } catch (const std::exception& e) {
+    why = e.what();
+  }
+  lock.lock();
+  lock.release();
+  if (snap) snapshot_ = std::move(snap);
+  else log("snapshot failed: " + why);
+}
+
+}  // namespace ks

@@ -1,0 +1,116 @@
+// The Runner owns one method on a worker thread. Clients (GUI, CLI, tests) post
+// commands and read progress and the latest complete snapshot; they never call
+// the method and never wait for a solver step.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/errors.hpp"
+#include "core/method.hpp"
+
+namespace ks {
+
+enum class RunState { Idle, Running, Paused, Finished, Failed };
+std::string to_string(RunState s);
+
+struct SetResult {
+  enum class Status { Applied, Deferred, Refused };
+  Status status = Status::Refused;
+  std::string message;
+};
+
+struct RunnerOptions {
+  // Minimum time between published snapshots while running (paused/finished/failed always publish).
+  std::chrono::milliseconds snapshot_interval{100};
+  // Called on the worker thread after every completed iteration (checkpoints, logging).
+  std::function<void(const Method&, const ExecutionContext&)> after_iteration;
+  // When set, the state is loaded from this checkpoint after setup (a restart).
+  std::string restart_from;
+};
+
+class Runner {
+ public:
+  // Sets the method up on the worker thread; state is Idle when that is done (or Failed).
+  Runner(std::unique_ptr<Method> method, ParamSet params, ExecutionContext ctx, RunnerOptions options = {});
+  ~Runner();
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
+
+  // Commands: non-blocking, applied in order on the worker.
+  void start();          // run until finished (from idle or paused)
+  void pause();          // after the current iteration
+  void step(int n = 1);  // n iterations, then paused
+  void reset();          // set up again with the current and deferred parameters
+  void stop();           // finish the current iteration, publish, end the worker
+  void checkpoint(const std::string& path);  // written between iterations; failures are logged
+  // Validated at once. Live parameters apply at the next iteration; others apply at once while
+  // idle, and are deferred to the next reset otherwise (Deferred, with a message saying so).
+  SetResult set(const std::string& key, const ParamValue& value);
+
+  RunState state() const;
+  Progress progress() const;
+  std::shared_ptr<const Snapshot> snapshot() const;  // latest complete one (null before setup)
+  std::string error() const;                          // why it failed
+  ErrorKind error_kind() const;                       // bad input (e.g. a checkpoint) or a run failure
+  std::vector<std::string> take_messages();           // log lines since the last call
+  double iterations_per_second() const;
+  double work_per_second() const;
+  const ExecutionContext& context() const { return ctx_; }
+  const MethodInfo& info() const { return info_; }
+  ParamSet params() const;  // what the method runs with now
+
+  // Waits until pred(state) holds or the timeout passes; returns pred's final value.
+  bool wait_until(const std::function<bool(RunState)>& pred, std::chrono::milliseconds timeout) const;
+  // Blocks until no command is pending and the worker is idle, paused, finished or failed.
+  bool wait_settled(std::chrono::milliseconds timeout) const;
+
+ private:
+  struct Command {
+    enum class Kind { Setup, Start, Pause, Step, Reset, SetLive, Checkpoint, Stop } kind;
+    int count = 0;
+    std::string key;
+    ParamValue value;
+  };
+  void post(Command c);
+  void worker_loop();
+  void handle(const Command& c, std::unique_lock<std::mutex>& lock);
+  void run_setup(std::unique_lock<std::mutex>& lock, const std::string& checkpoint);
+  void iterate(std::unique_lock<std::mutex>& lock);
+  void publish(bool force);
+  void fail(const std::string& why, ErrorKind kind = ErrorKind::RunFailed);
+  void log(const std::string& line);
+
+  std::unique_ptr<Method> method_;
+  const MethodInfo info_;
+  ExecutionContext ctx_;
+  RunnerOptions options_;
+
+  mutable std::mutex mutex_;
+  mutable std::condition_variable cv_;
+  std::deque<Command> commands_;
+  bool busy_ = false;  // the worker is executing a command or an iteration
+  RunState state_ = RunState::Idle;
+  ParamSet params_;    // what the method was set up with, plus live changes
+  ParamSet pending_;   // applies at the next reset
+  int steps_left_ = 0;
+  bool quit_ = false;
+  Progress progress_;
+  std::shared_ptr<const Snapshot> snapshot_;
+  std::chrono::steady_clock::time_point last_publish_{};
+  std::string error_;
+  ErrorKind error_kind_ = ErrorKind::RunFailed;
+  std::vector<std::string> messages_;
+  double iter_rate_ = 0.0, work_rate_ = 0.0;
+
+  std::thread worker_;  // last: starts after every member above exists
+};
+
+}  // namespace ks
