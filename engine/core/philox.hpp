@@ -55,7 +55,10 @@ KS_HD PhiloxCounter philox4x32_10(PhiloxCounter c, PhiloxKey k) {
 // Uniform double in (0, 1) from two 32-bit words (53 random bits, never 0 or 1).
 KS_HD double uniform_open01(std::uint32_t hi, std::uint32_t lo) {
   const std::uint64_t bits = ((static_cast<std::uint64_t>(hi) << 32) | lo) >> 11;  // 53 bits
-  return (static_cast<double>(bits) + 0.5) * (1.0 / 9007199254740992.0);         // 2^-53
+  const double u = (static_cast<double>(bits) + 0.5) * (1.0 / 9007199254740992.0);  // 2^-53
+  // For bits = 2^53 - 1, bits + 0.5 is not representable and rounds to 2^53, i.e. u == 1:
+  // return the largest double below 1 instead (every other value is unchanged).
+  return u < 1.0 ? u : 1.0 - 1.0 / 9007199254740992.0;
 }
 
 // A stream: key = (seed, stream id); counter = (index lo, index hi, purpose, 0).

@@ -36,14 +36,28 @@ RawCheckpoint read_raw(const std::string& path, bool with_state) {
   } catch (const nlohmann::json::parse_error& e) {
     throw bad_input(path, std::string("the checkpoint header is not valid JSON: ") + e.what());
   }
-  const int version = raw.header.value("format_version", -1);
-  if (version != kCheckpointFormatVersion)
-    throw bad_input(path, "checkpoint format version " + std::to_string(version) + " is not supported",
+  // A header that parses but has the wrong shape is bad input too, not a JSON type_error.
+  if (!raw.header.is_object()) throw bad_input(path, "the checkpoint header is not a JSON object");
+  const nlohmann::json version = raw.header.value("format_version", nlohmann::json(-1));
+  if (!version.is_number_integer() || version != kCheckpointFormatVersion)
+    throw bad_input(path, "checkpoint format version " + version.dump() + " is not supported",
                     "version " + std::to_string(kCheckpointFormatVersion));
   for (const char* key : {"method", "params", "iteration", "backend", "state_bytes"})
     if (!raw.header.contains(key)) throw bad_input(path, std::string("the checkpoint header lacks '") + key + "'");
+  const nlohmann::json& h = raw.header;
+  if (!h["method"].is_string() || !h["params"].is_object() || !h["iteration"].is_number_integer() ||
+      !h["backend"].is_string() || !h["state_bytes"].is_number_unsigned())
+    throw bad_input(path, "the checkpoint header is corrupt (a value has the wrong type)");
   if (!with_state) return raw;
   const auto bytes = raw.header["state_bytes"].get<std::uint64_t>();
+  // Never allocate more than the file holds: a corrupt size is a truncated file, not bad_alloc.
+  const std::streamoff here = in.tellg();
+  in.seekg(0, std::ios::end);
+  const std::streamoff end = in.tellg();
+  in.seekg(here);
+  if (here < 0 || end < here || bytes > static_cast<std::uint64_t>(end - here))
+    throw bad_input(path, "the checkpoint is truncated: " + std::to_string(end - here) + " of " + std::to_string(bytes) +
+                              " state bytes present");
   raw.state.resize(bytes);
   in.read(raw.state.data(), static_cast<std::streamsize>(bytes));
   if (static_cast<std::uint64_t>(in.gcount()) != bytes)

@@ -59,13 +59,15 @@ void Runner::stop() {
   if (worker_.joinable() && std::this_thread::get_id() != worker_.get_id()) worker_.join();
 }
 
-SetResult Runner::set(const std::string& key, const ParamValue& value) {
+SetResult Runner::set(const std::string& key, const ParamValue& given) {
   std::lock_guard lock(mutex_);
   const ParamSpec* spec = nullptr;
+  ParamValue value;
   try {
     spec = &params_.spec(key);
-    // Re-validate: the GUI and the CLI validate too, but the Runner is the last gate.
-    validate(*spec, to_json(value), "parameter '" + key + "'");
+    // Re-validate: the GUI and the CLI validate too, but the Runner is the last gate. Keep the
+    // validated value: it has the declared type (an Int given as 20.0 becomes 20, a Real given as 1 becomes 1.0).
+    value = validate(*spec, to_json(given), "parameter '" + key + "'");
   } catch (const Error& e) {
     return {SetResult::Status::Refused, e.what()};
   }

@@ -300,27 +300,32 @@ void CudaEnsemble::download(Ensemble& e) const {
   d_->since_refresh.download(reinterpret_cast<unsigned long long*>(e.since_refresh.data()), d_->n_runs);
 }
 
-std::uint64_t CudaEnsemble::advance(const std::vector<double>& t_target, std::uint64_t max_events_per_launch) {
+std::uint64_t CudaEnsemble::launch(const std::vector<double>& t_target, std::uint64_t max_events, bool& all_reached) {
   KS_CUDA_CHECK(cudaSetDevice(d_->device));
+  all_reached = true;
   if (d_->n_runs == 0) return 0;
   d_->t_target.upload(t_target.data(), d_->n_runs);
+  advance_kernel<<<d_->n_runs, kBlock>>>(
+      Arrays{d_->v.ptr, d_->w.ptr, d_->C.ptr, d_->aux.ptr, d_->row_i.ptr, d_->row_j.ptr, d_->t.ptr, d_->events.ptr,
+             d_->since_refresh.ptr, d_->t_target.ptr, d_->done.ptr},
+      d_->cfg.n_s, d_->cfg.box_volume, d_->cfg.kernel, d_->cfg.seed, static_cast<unsigned long long>(d_->cfg.refresh_every),
+      max_events);
+  KS_CUDA_CHECK_LAUNCH();
   std::vector<unsigned long long> done(d_->n_runs);
+  d_->done.download(done.data(), d_->n_runs);  // synchronises; execution errors surface here
   std::uint64_t total = 0;
-  while (true) {
-    advance_kernel<<<d_->n_runs, kBlock>>>(
-        Arrays{d_->v.ptr, d_->w.ptr, d_->C.ptr, d_->aux.ptr, d_->row_i.ptr, d_->row_j.ptr, d_->t.ptr, d_->events.ptr,
-               d_->since_refresh.ptr, d_->t_target.ptr, d_->done.ptr},
-        d_->cfg.n_s, d_->cfg.box_volume, d_->cfg.kernel, d_->cfg.seed,
-        static_cast<unsigned long long>(d_->cfg.refresh_every), max_events_per_launch);
-    KS_CUDA_CHECK_LAUNCH();
-    d_->done.download(done.data(), d_->n_runs);  // synchronises; execution errors surface here
-    bool all_reached = true;
-    for (const auto d : done) {
-      total += d;
-      all_reached = all_reached && d < max_events_per_launch;
-    }
-    if (all_reached) return total;
+  for (const auto d : done) {
+    total += d;
+    all_reached = all_reached && d < max_events;
   }
+  return total;
+}
+
+std::uint64_t CudaEnsemble::advance(const std::vector<double>& t_target, std::uint64_t max_events_per_launch) {
+  std::uint64_t total = 0;
+  bool all_reached = false;
+  while (!all_reached) total += launch(t_target, max_events_per_launch, all_reached);
+  return total;
 }
 
 }  // namespace ks::coag

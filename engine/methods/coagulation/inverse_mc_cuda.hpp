@@ -22,6 +22,9 @@ class CudaEnsemble {
   // Advances every run to its own target on the device, the whole event loop in one
   // kernel launch per batch of events; returns the number of events done.
   std::uint64_t advance(const std::vector<double>& t_target, std::uint64_t max_events_per_launch);
+  // One launch: every run does events until t_target or max_events; returns the events done and
+  // sets all_reached when no run stopped on max_events.
+  std::uint64_t launch(const std::vector<double>& t_target, std::uint64_t max_events, bool& all_reached);
 
  private:
   struct Device;

@@ -68,8 +68,8 @@ class SectionalSolver {
   // dn = dN/dt at state n; loss[i] = sum_k beta_ik n_k (per-particle loss rate, 1/s).
   void derivative(const std::vector<double>& n, std::vector<double>& dn,
                   std::vector<double>& loss) const;
-  // Largest loss rate among the sections that hold a non-negligible share of the particles.
-  double max_occupied_loss_rate(const std::vector<double>& loss) const;
+  // RK4 step (s) for the current state, given its loss rates.
+  double step_size(const std::vector<double>& loss) const;
 
   std::vector<double> pivots_;
   std::vector<double> log_diameters_;

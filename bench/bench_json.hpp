@@ -1,0 +1,19 @@
+// Shared by the benchmark drivers: the machine description and a least-squares power-law fit.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/backend.hpp"
+
+namespace ks::bench {
+
+// Device and host description for a result file.
+nlohmann::json machine_description(const ExecutionContext& cpu, const CudaAvailability& cuda);
+// Exponent b of y = a x^b by least squares in log-log space (NaN for fewer than 2 points).
+double power_law_exponent(const std::vector<double>& x, const std::vector<double>& y);
+void write_json(const nlohmann::json& j, const std::string& path);
+
+}  // namespace ks::bench

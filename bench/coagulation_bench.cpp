@@ -1,0 +1,207 @@
+// aerosol.coagulation benchmark (Wei & Kruis 2013, section 4.3, Figs. 7-9): one run of
+// the free-molecular Table 1 case over [tau_char, 1000 tau_char] for each n_s, on the CPU
+// (all cores) and the GPU in one process; time vs n_s and its fitted exponent
+// (paper: CPU ~ n_s^2.08, GPU ~ n_s^1.09; target here: n_s = 12000 under 1 s, exponent <= 1.1).
+// Also the full Table 1 ensemble (n_s 2000, n_r 100, [0, 1000 tau_char]).
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench_json.hpp"
+#include "core/errors.hpp"
+#include "methods/coagulation/ensemble.hpp"
+#include "methods/coagulation/inverse_mc_cpu.hpp"
+#include "methods/coagulation/units.hpp"
+#ifdef KS_HAVE_CUDA
+#include "methods/coagulation/inverse_mc_cuda.hpp"
+#endif
+
+namespace {
+
+using namespace ks::coag;
+using Clock = std::chrono::steady_clock;
+
+constexpr double kN0 = 1e17, kD0 = 3e-9, kT = 300.0, kRho = 1000.0;  // Table 1
+constexpr std::uint64_t kEventsPerLaunch = 1u << 20;
+
+struct Options {
+  std::vector<int> sizes = {1000, 2000, 4000, 8000, 12000, 100000, 1000000};
+  int cpu_max_n = 12000;         // the CPU path is O(n_s^2) per unit time: larger sizes take hours
+  double gpu_max_seconds = 300;  // skip a GPU size whose predicted time exceeds this
+  std::string out = "coagulation_bench.json";
+  bool ensemble = true;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) throw ks::bad_input(a, "needs a value");
+      return argv[++i];
+    };
+    if (a == "--sizes") {
+      o.sizes.clear();
+      std::stringstream ss(next());
+      for (std::string s; std::getline(ss, s, ',');) o.sizes.push_back(std::stoi(s));
+    } else if (a == "--cpu-max-n") o.cpu_max_n = std::stoi(next());
+    else if (a == "--gpu-max-seconds") o.gpu_max_seconds = std::stod(next());
+    else if (a == "--out") o.out = next();
+    else if (a == "--no-ensemble") o.ensemble = false;
+    else throw ks::bad_input(a, "unknown option", "--sizes a,b,c --cpu-max-n N --gpu-max-seconds S --out FILE --no-ensemble");
+  }
+  return o;
+}
+
+EnsembleConfig table1_config(int n_s) {
+  EnsembleConfig cfg;
+  cfg.n_s = n_s;
+  cfg.box_volume = n_s / kN0;
+  cfg.seed = 1;
+  cfg.refresh_every = 4 * std::int64_t(n_s);
+  cfg.kernel.kind = KernelKind::FreeMolecular;
+  cfg.kernel.KF = free_molecular_KF(kT, kRho);
+  return cfg;
+}
+
+Ensemble fresh(const EnsembleConfig& cfg, int runs) {
+  Ensemble e;
+  e.n_runs = runs;
+  for (auto* a : {&e.v, &e.w, &e.C}) a->resize(std::size_t(runs) * cfg.n_s);
+  e.t.resize(runs);
+  e.events.resize(runs);
+  e.since_refresh.resize(runs);
+  for (int r = 0; r < runs; ++r) initialise_run(e, r, cfg, kN0, kD0, 1.0);
+  return e;
+}
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+struct Timing {
+  double seconds = NAN;
+  std::uint64_t events = 0;
+};
+
+// Advances from t_from to t_to (untimed up to t_from).
+Timing time_cpu(const EnsembleConfig& cfg, int runs, double t_from, double t_to) {
+  Ensemble e = fresh(cfg, runs);
+  if (t_from > 0) advance_runs_cpu(e, cfg, std::vector<double>(runs, t_from), ~0ull);
+  const std::uint64_t before = [&] { std::uint64_t s = 0; for (auto x : e.events) s += x; return s; }();
+  const auto t0 = Clock::now();
+  advance_runs_cpu(e, cfg, std::vector<double>(runs, t_to), ~0ull);
+  Timing t;
+  t.seconds = seconds_since(t0);
+  for (auto x : e.events) t.events += x;
+  t.events -= before;
+  return t;
+}
+
+#ifdef KS_HAVE_CUDA
+Timing time_gpu(const EnsembleConfig& cfg, int runs, double t_from, double t_to) {
+  Ensemble e = fresh(cfg, runs);
+  CudaEnsemble gpu(0);
+  gpu.upload(e, cfg);
+  if (t_from > 0) gpu.advance(std::vector<double>(runs, t_from), kEventsPerLaunch);
+  const auto t0 = Clock::now();
+  Timing t;
+  t.events = gpu.advance(std::vector<double>(runs, t_to), kEventsPerLaunch);
+  t.seconds = seconds_since(t0);
+  return t;
+}
+#endif
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const Options o = parse(argc, argv);
+  const ks::ExecutionContext cpu = ks::resolve_backend(ks::BackendRequest::Cpu);
+  const ks::CudaAvailability cuda = ks::query_cuda();
+  const double KF = free_molecular_KF(kT, kRho);
+  const double tau = free_molecular_tau(KF, kN0, kD0);
+  nlohmann::json result = {{"benchmark", "aerosol.coagulation"},
+                           {"case", "Table 1, free molecular, one run over [tau_char, 1000 tau_char]"},
+                           {"machine", ks::bench::machine_description(cpu, cuda)},
+                           {"tau_char_s", tau}};
+  std::printf("aerosol.coagulation benchmark on %s / %s\n", cpu.device_name.c_str(),
+              cuda.usable ? cuda.device_name.c_str() : "no GPU");
+  std::printf("%9s %10s %10s %10s %9s %14s %14s\n", "n_s", "events", "cpu_s", "gpu_s", "speedup", "cpu_ev/s", "gpu_ev/s");
+  nlohmann::json rows = nlohmann::json::array();
+  std::vector<double> cpu_n, cpu_t, gpu_n, gpu_t;
+  for (int n : o.sizes) {
+    const EnsembleConfig cfg = table1_config(n);
+    nlohmann::json row = {{"n_s", n}};
+    Timing c, g;
+    if (n <= o.cpu_max_n) {
+      c = time_cpu(cfg, 1, tau, 1000 * tau);
+      row["cpu_s"] = c.seconds;
+      row["events"] = c.events;
+      cpu_n.push_back(n);
+      cpu_t.push_back(c.seconds);
+    } else {
+      row["cpu_s"] = nullptr;
+      row["cpu_note"] = "not run: n_s above --cpu-max-n";
+    }
+#ifdef KS_HAVE_CUDA
+    if (cuda.usable) {
+      // Predict from the last size with the measured exponent (or 2 before there are two points).
+      double predicted = 0.0;
+      if (!gpu_n.empty()) {
+        const double b = gpu_n.size() >= 2 ? ks::bench::power_law_exponent(gpu_n, gpu_t) : 2.0;
+        predicted = gpu_t.back() * std::pow(n / gpu_n.back(), std::max(b, 1.0));
+      }
+      if (predicted > o.gpu_max_seconds) {
+        row["gpu_note"] = "not run: predicted " + std::to_string(predicted) + " s > --gpu-max-seconds";
+      } else {
+        g = time_gpu(cfg, 1, tau, 1000 * tau);
+        row["gpu_s"] = g.seconds;
+        row["gpu_events"] = g.events;
+        gpu_n.push_back(n);
+        gpu_t.push_back(g.seconds);
+        if (c.events) row["speedup"] = c.seconds / g.seconds;
+      }
+    }
+#endif
+    const std::uint64_t events = c.events ? c.events : g.events;
+    // One event evaluates the kernel 4 n_s times (rows of i and j before and after, eq. 6).
+    row["kernel_evaluations_per_event"] = 4.0 * n;
+    if (c.events) row["cpu_events_per_s"] = c.events / c.seconds;
+    if (g.events) row["gpu_events_per_s"] = g.events / g.seconds;
+    std::printf("%9d %10llu %10.3f %10.3f %9.1f %14.4g %14.4g\n", n, static_cast<unsigned long long>(events), c.seconds,
+                g.seconds, c.seconds / g.seconds, c.events / c.seconds, g.events / g.seconds);
+    std::fflush(stdout);
+    rows.push_back(row);
+  }
+  result["sizes"] = rows;
+  result["cpu_exponent"] = ks::bench::power_law_exponent(cpu_n, cpu_t);
+  result["gpu_exponent"] = ks::bench::power_law_exponent(gpu_n, gpu_t);
+  std::printf("fitted exponent of time vs n_s: CPU %.3f, GPU %.3f (paper: 2.08 and 1.09)\n", double(result["cpu_exponent"]),
+              double(result["gpu_exponent"]));
+
+  if (o.ensemble) {
+    // The paper's validation ensemble, whole run from t = 0.
+    const EnsembleConfig cfg = table1_config(2000);
+    const Timing c = time_cpu(cfg, 100, 0.0, 1000 * tau);
+    nlohmann::json ens = {{"n_s", 2000}, {"n_runs", 100}, {"cpu_s", c.seconds}, {"events", c.events}};
+#ifdef KS_HAVE_CUDA
+    if (cuda.usable) {
+      const Timing g = time_gpu(cfg, 100, 0.0, 1000 * tau);
+      ens["gpu_s"] = g.seconds;
+      ens["speedup"] = c.seconds / g.seconds;
+      std::printf("Table 1 ensemble (n_s 2000, n_r 100, [0, 1000 tau]): CPU %.2f s, GPU %.3f s, speedup %.1f\n", c.seconds,
+                  g.seconds, c.seconds / g.seconds);
+    }
+#endif
+    if (!cuda.usable) std::printf("Table 1 ensemble (n_s 2000, n_r 100): CPU %.2f s\n", c.seconds);
+    result["table1_ensemble"] = ens;
+  }
+  ks::bench::write_json(result, o.out);
+  std::printf("written %s\n", o.out.c_str());
+  return 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "bench_coagulation: %s\n", e.what());
+  return 2;
+}

@@ -1,0 +1,91 @@
+// The CUDA path of aerosol.coagulation against the CPU reference. Skips, saying so,
+// where no CUDA device is usable; run on a GPU machine before a release.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "coagulation_test_support.hpp"
+#include "methods/coagulation/inverse_mc_cpu.hpp"
+#include "methods/coagulation/units.hpp"
+#ifdef KS_HAVE_CUDA
+#include "methods/coagulation/inverse_mc_cuda.hpp"
+#endif
+
+namespace ks::coag {
+namespace {
+
+#define KS_REQUIRE_CUDA()                                                             \
+  do {                                                                               \
+    const CudaAvailability cuda = query_cuda();                                      \
+    if (!cuda.usable) GTEST_SKIP() << "CUDA test skipped: " << cuda.reason;          \
+  } while (0)
+
+#ifdef KS_HAVE_CUDA
+TEST(CoagulationCuda, GpuRepeatsTheCpuEventsForTheSameSeed) {
+  KS_REQUIRE_CUDA();
+  EnsembleConfig cfg;
+  cfg.n_s = 1500;
+  cfg.box_volume = cfg.n_s / 1e17;
+  cfg.seed = 3;
+  cfg.refresh_every = 4 * cfg.n_s;
+  cfg.kernel.kind = KernelKind::FreeMolecular;
+  cfg.kernel.KF = free_molecular_KF(300.0, 1000.0);
+  Ensemble cpu;
+  cpu.n_runs = 2;
+  for (auto* a : {&cpu.v, &cpu.w, &cpu.C}) a->resize(2 * cfg.n_s);
+  cpu.t.resize(2);
+  cpu.events.resize(2);
+  cpu.since_refresh.resize(2);
+  for (int r = 0; r < 2; ++r) initialise_run(cpu, r, cfg, 1e17, 3e-9, 1.4);
+  CudaEnsemble gpu(0);
+  gpu.upload(cpu, cfg);
+  constexpr std::uint64_t kEvents = 400;
+  bool reached = false;
+  EXPECT_EQ(gpu.launch({1e300, 1e300}, kEvents, reached), 2 * kEvents);
+  for (int r = 0; r < 2; ++r) advance_run_cpu(cpu, r, cfg, 1e300, kEvents);
+  Ensemble g;
+  gpu.download(g);
+  // Same random numbers, same selections: the pair choices agree unless a sum's rounding order moves
+  // a target across an interval boundary (probability ~1e-13 per event). Volumes then agree to round-off.
+  for (std::size_t k = 0; k < cpu.v.size(); ++k) {
+    ASSERT_NEAR(g.v[k] / cpu.v[k], 1.0, 1e-12) << "particle " << k;
+    ASSERT_EQ(g.w[k], cpu.w[k]) << "particle " << k;
+  }
+  for (int r = 0; r < 2; ++r) EXPECT_NEAR(g.t[r] / cpu.t[r], 1.0, 1e-12);
+}
+#endif
+
+TEST(CoagulationCuda, GpuEnsembleStatisticsMatchTheCpu) {
+  KS_REQUIRE_CUDA();
+  const std::map<std::string, ParamValue> p = {{"n_s", std::int64_t(1000)}, {"n_runs", std::int64_t(32)}, {"t_end", 100.0}};
+  auto cpu = testing::run_to_end(p, BackendRequest::Cpu);
+  auto gpu = testing::run_to_end(p, BackendRequest::Cuda);
+  const int last = int(cpu->output_times().size()) - 1;
+  for (auto stat : {&CoagulationMethod::mean_dg, &CoagulationMethod::mean_sigma_g, &CoagulationMethod::mean_number_ratio}) {
+    const MeanAndError a = ((*cpu).*stat)(last), b = ((*gpu).*stat)(last);
+    // Same seed and streams: equal up to rare selection flips; 3 combined standard errors at most.
+    EXPECT_NEAR(a.mean, b.mean, 3.0 * std::hypot(a.stderr_, b.stderr_));
+  }
+  EXPECT_NEAR(gpu->total_volume() / cpu->total_volume(), 1.0, 1e-10);
+}
+
+TEST(CoagulationCuda, GpuTableOneCaseReachesTheSelfPreservingWidth) {
+  KS_REQUIRE_CUDA();
+  auto m = testing::run_to_end({{"n_s", std::int64_t(2000)}, {"n_runs", std::int64_t(100)}, {"t_end", 1000.0}},
+                               BackendRequest::Cuda);
+  const int last = int(m->output_times().size()) - 1;
+  EXPECT_NEAR(m->mean_sigma_g(last).mean, 1.455, 0.02);
+  EXPECT_LT(testing::eq13_error_dg(*m), 0.03);
+}
+
+TEST(CoagulationCuda, LargeSingleRunConservesVolume) {
+  KS_REQUIRE_CUDA();
+  auto m = testing::run_to_end({{"n_s", std::int64_t(20000)}, {"n_runs", std::int64_t(1)}, {"t_end", 10.0}},
+                               BackendRequest::Cuda);
+  EXPECT_NEAR(m->total_volume() / (1e17 * volume_of_diameter(3e-9)), 1.0, 1e-10);
+  EXPECT_LT(testing::eq13_error_dg(*m), 0.03);
+}
+
+}  // namespace
+}  // namespace ks::coag

@@ -1,0 +1,110 @@
+// Physics of aerosol.coagulation on the CPU: exact solutions, conservation, the
+// paper's self-preserving width and its comparison with the sectional solution.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "coagulation_test_support.hpp"
+#include "methods/coagulation/units.hpp"
+
+namespace ks::coag {
+namespace {
+
+using testing::output_near;
+using testing::run_to_end;
+
+// Free-molecular Table 1 case, shared by the tests below (one run of the ensemble: ~10 s).
+class TableOneCase : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    method_ = run_to_end({{"n_s", std::int64_t(2000)}, {"n_runs", std::int64_t(4)}, {"t_end", 1000.0}}).release();
+  }
+  static void TearDownTestSuite() { delete method_; }
+  static CoagulationMethod* method_;
+};
+CoagulationMethod* TableOneCase::method_ = nullptr;
+
+TEST_F(TableOneCase, SigmaGReachesTheSelfPreservingValue) {
+  const int last = int(method_->output_times().size()) - 1;
+  // Paper Fig. 5: sigma_g -> 1.455; the tolerance 0.02 covers the n_s = 2000 statistics (se ~ 0.003).
+  EXPECT_NEAR(method_->mean_sigma_g(last).mean, 1.455, 0.02);
+}
+
+TEST_F(TableOneCase, MonteCarloDgFollowsTheSectionalSolution) {
+  // Eq. (13) over the 16 outputs in [1, 1000] tau_char; the paper's Fig. 6 shows ~1% for n_s = 1000-12000.
+  EXPECT_LT(testing::eq13_error_dg(*method_), 0.03);
+  int points = 0;
+  for (double t : method_->output_times()) points += t >= method_->tau_char() * (1 - 1e-9);
+  EXPECT_EQ(points, 16);
+}
+
+TEST_F(TableOneCase, TotalParticleVolumeIsConserved) {
+  const auto& e = method_->ensemble();
+  const double expected = e.n_runs * 1e17 * volume_of_diameter(3e-9);  // N0 V_particle per unit volume, per run
+  // Round-off only: tens of thousands of events, each exact up to one rounding of v_i + v_j.
+  EXPECT_NEAR(method_->total_volume() / expected, 1.0, 1e-10);
+}
+
+TEST(ConstantKernel, NumberMatchesSmoluchowski) {
+  auto m = run_to_end({{"kernel", std::string("constant")}, {"n_s", std::int64_t(1000)}, {"n_runs", std::int64_t(16)},
+                       {"t_end", 100.0}});
+  for (double x : {0.5, 2.0, 10.0, 100.0}) {
+    const int k = output_near(*m, x);
+    const double t = m->output_times()[k] / m->tau_char();
+    const MeanAndError N = m->mean_number_ratio(k);
+    const double exact = 1.0 / (1.0 + t);  // N0 / (1 + K N0 t / 2) with tau = 2 / (K N0)
+    // 3 standard errors of the ensemble mean, plus half an event's jump (1 / (2 n_s) relative): the
+    // output is taken after the last event before t.
+    EXPECT_NEAR(N.mean, exact, 3.0 * N.stderr_ + exact / (2.0 * 1000)) << "t/tau = " << t;
+  }
+}
+
+TEST(AdditiveKernel, NumberDecaysExponentially) {
+  auto m = run_to_end({{"kernel", std::string("additive")}, {"n_s", std::int64_t(1000)}, {"n_runs", std::int64_t(16)},
+                       {"t_end", 3.0}});
+  for (double x : {0.5, 1.0, 2.0, 3.0}) {
+    const int k = output_near(*m, x);
+    const double t = m->output_times()[k] / m->tau_char();
+    const MeanAndError N = m->mean_number_ratio(k);
+    const double exact = std::exp(-t);  // N0 exp(-B V_t t), tau = 1 / (B V_t)
+    EXPECT_NEAR(N.mean, exact, 3.0 * N.stderr_ + exact / (2.0 * 1000)) << "t/tau = " << t;
+  }
+}
+
+TEST(SectionalComparison, ErrorFallsWithMoreSimulationParticles) {
+  // Fig. 6: the eq. (13) error shrinks with n_s; 100 vs 2000 particles differ by far more than the noise.
+  auto coarse = run_to_end({{"n_s", std::int64_t(100)}, {"n_runs", std::int64_t(4)}, {"t_end", 100.0}});
+  auto fine = run_to_end({{"n_s", std::int64_t(2000)}, {"n_runs", std::int64_t(4)}, {"t_end", 100.0}});
+  EXPECT_LT(testing::eq13_error_dg(*fine), testing::eq13_error_dg(*coarse));
+}
+
+TEST(Ensemble, SameSeedRepeatsTheRunExactly) {
+  auto a = run_to_end({{"n_s", std::int64_t(200)}, {"n_runs", std::int64_t(2)}, {"t_end", 10.0}, {"seed", std::int64_t(5)}});
+  auto b = run_to_end({{"n_s", std::int64_t(200)}, {"n_runs", std::int64_t(2)}, {"t_end", 10.0}, {"seed", std::int64_t(5)}});
+  auto c = run_to_end({{"n_s", std::int64_t(200)}, {"n_runs", std::int64_t(2)}, {"t_end", 10.0}, {"seed", std::int64_t(6)}});
+  EXPECT_EQ(a->ensemble().v, b->ensemble().v);
+  EXPECT_NE(a->ensemble().v, c->ensemble().v);
+}
+
+TEST(Ensemble, AddedRunsCatchUpThroughTheOutputsTheyMissed) {
+  auto m = std::make_unique<CoagulationMethod>();
+  ParamSet p(CoagulationMethod::static_info().params);
+  p.set("n_s", std::int64_t(200));
+  p.set("n_runs", std::int64_t(2));
+  p.set("t_end", 10.0);
+  m->setup(p, resolve_backend(BackendRequest::Cpu));
+  for (int i = 0; i < 5; ++i) m->advance();
+  m->set_live("n_runs", std::int64_t(5));
+  m->advance();
+  // A run added late equals the same run of an ensemble that had it from the start (same stream:
+  // key = (seed, run index)), and every output so far has the statistics of all five runs.
+  auto ref = std::make_unique<CoagulationMethod>();
+  p.set("n_runs", std::int64_t(5));
+  ref->setup(p, resolve_backend(BackendRequest::Cpu));
+  for (int i = 0; i < 6; ++i) ref->advance();
+  for (int k = 0; k <= 6; ++k) EXPECT_EQ(m->mean_dg(k).mean, ref->mean_dg(k).mean) << "output " << k;
+  EXPECT_EQ(m->ensemble().v, ref->ensemble().v);
+}
+
+}  // namespace
+}  // namespace ks::coag

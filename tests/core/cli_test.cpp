@@ -1,0 +1,295 @@
+// kinetic-run as a user runs it: exit codes, messages on stderr, the files
+// --out writes, and --checkpoint/--restart continuing a run exactly.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/backend.hpp"
+#include "core/registry.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct CliResult {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) {
+    if (c == '\'') q += "'\\''";
+    else q.push_back(c);
+  }
+  return q + "'";
+}
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string teaching_demo() { return std::string(KS_SOURCE_DIR) + "/presets/coagulation/teaching-demo.json"; }
+
+// The small run of the brief: n_s = 100, 2 runs to t_end = 10 tau_char.
+std::vector<std::string> small_run_args() {
+  return {teaching_demo(), "--set", "n_s=100", "--set", "n_runs=2", "--set", "t_end=10"};
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::path(::testing::TempDir()) /
+           ("ks_cli_test_" + std::to_string(::getpid()) + "_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  CliResult run(const std::vector<std::string>& args) const {
+    std::string cmd = quote(KS_KINETIC_RUN);
+    for (const auto& a : args) cmd.append(" ").append(quote(a));
+    const fs::path out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
+    cmd.append(" >").append(quote(out.string())).append(" 2>").append(quote(err.string())).append(" </dev/null");
+    const int status = std::system(cmd.c_str());
+    CliResult r;
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+  }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  static nlohmann::json summary(const std::string& out_dir) {
+    std::ifstream in(fs::path(out_dir) / "summary.json");
+    EXPECT_TRUE(in) << "no summary.json in " << out_dir;
+    return in ? nlohmann::json::parse(in) : nlohmann::json();
+  }
+  static const nlohmann::json& series(const nlohmann::json& summary, const std::string& name) {
+    for (const auto& s : summary.at("series"))
+      if (s.at("name") == name) return s;
+    static const nlohmann::json none;
+    ADD_FAILURE() << "no series '" << name << "' in the summary";
+    return none;
+  }
+
+  fs::path dir_;
+};
+
+#define EXPECT_HAS(text, part) EXPECT_NE((text).find(part), std::string::npos) << "text: " << (text)
+
+std::vector<std::string> operator+(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+}  // namespace
+
+TEST_F(Cli, HelpExitsZeroAndDocumentsTheExitCodes) {
+  const CliResult r = run({"--help"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_HAS(r.out, "usage:");
+  EXPECT_HAS(r.out, "exit codes");
+  EXPECT_HAS(r.out, "0  done");
+  EXPECT_HAS(r.out, "2  bad input");
+  EXPECT_HAS(r.out, "3  backend unavailable");
+  EXPECT_HAS(r.out, "4  the run failed");
+}
+
+TEST_F(Cli, ListMethodsPrintsEveryBuiltinMethod) {
+  const CliResult r = run({"--list-methods"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_HAS(r.out, "aerosol.coagulation");
+  for (const auto& id : ks::builtin_registry().ids()) EXPECT_HAS(r.out, id);
+}
+
+TEST_F(Cli, DescribePrintsJsonWithTheMethodsParams) {
+  const CliResult r = run({"--describe", "aerosol.coagulation"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json j;
+  ASSERT_NO_THROW(j = nlohmann::json::parse(r.out)) << r.out;
+  EXPECT_EQ(j["id"], "aerosol.coagulation");
+  ASSERT_TRUE(j["params"].is_array());
+  const auto& specs = ks::builtin_registry().info("aerosol.coagulation").params;
+  ASSERT_EQ(j["params"].size(), specs.size());
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    EXPECT_EQ(j["params"][i]["key"], specs[i].key);
+    EXPECT_EQ(j["params"][i]["type"], ks::to_string(specs[i].type));
+    EXPECT_EQ(j["params"][i]["live"], specs[i].live);
+  }
+  EXPECT_TRUE(j["series"].is_array());
+  EXPECT_TRUE(j["fields"].is_array());
+}
+
+TEST_F(Cli, DescribeOfUnknownMethodExits2) {
+  const CliResult r = run({"--describe", "fluid.nope"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_HAS(r.err, "unknown method 'fluid.nope'");
+  EXPECT_HAS(r.err, "aerosol.coagulation");
+}
+
+TEST_F(Cli, BadPresetExits2AndStderrNamesFileKeyAndRange) {
+  const std::string preset = path("bad.json");
+  std::ofstream(preset) << R"({ "method": "aerosol.coagulation", "title": "bad", "params": { "n_s": 3 } })";
+  const CliResult r = run({preset, "--quiet"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_HAS(r.err, preset);
+  EXPECT_HAS(r.err, "/params/n_s");
+  EXPECT_HAS(r.err, "[16, 4000000]");
+}
+
+TEST_F(Cli, MissingPresetFileExits2) {
+  const CliResult r = run({path("nope.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_HAS(r.err, path("nope.json"));
+}
+
+TEST_F(Cli, UnknownSetKeyExits2AndNamesTheKey) {
+  const CliResult r = run({teaching_demo(), "--set", "bogus=1", "--quiet"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_HAS(r.err, "bogus");
+  EXPECT_HAS(r.err, "n_s");  // the known keys are listed
+}
+
+TEST_F(Cli, OutOfRangeSetValueExits2AndNamesTheRange) {
+  const CliResult r = run({teaching_demo(), "--set", "n_s=5", "--quiet"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_HAS(r.err, "--set n_s");
+  EXPECT_HAS(r.err, "[16, 4000000]");
+}
+
+TEST_F(Cli, UnknownOptionExits2) {
+  const CliResult r = run({teaching_demo(), "--frobnicate"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_HAS(r.err, "--frobnicate");
+}
+
+TEST_F(Cli, BackendCudaWithoutAUsableDeviceExits3) {
+  const ks::CudaAvailability cuda = ks::query_cuda();
+  if (cuda.usable) GTEST_SKIP() << "a usable CUDA device is present (" << cuda.device_name << "): exit code 3 cannot be provoked";
+  const CliResult r = run(small_run_args() + std::vector<std::string>{"--backend", "cuda", "--quiet"});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_HAS(r.err, "cuda");
+}
+
+TEST_F(Cli, SmallRunExits0AndWritesSummaryAndDiameterCsv) {
+  const std::string out = path("out");
+  const CliResult r = run(small_run_args() + std::vector<std::string>{"--out", out, "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << "--quiet run printed: " << r.err;
+
+  const nlohmann::json s = summary(out);
+  EXPECT_EQ(s["method"], "aerosol.coagulation");
+  EXPECT_EQ(s["params"]["n_s"], 100);
+  EXPECT_EQ(s["params"]["n_runs"], 2);
+  EXPECT_EQ(s["params"]["t_end"], 10.0);
+  EXPECT_EQ(s["params"]["kernel"], "free_molecular");  // from the preset
+  ASSERT_TRUE(s["backend"].is_object());
+  EXPECT_TRUE(s["backend"]["kind"] == "cpu" || s["backend"]["kind"] == "cuda") << s["backend"];
+  EXPECT_GT(s["iterations"].get<long long>(), 0);
+  EXPECT_EQ(s["converged"], true);
+  EXPECT_NEAR(s["sim_time"].get<double>(), 10.0, 1e-9);
+  ASSERT_TRUE(s["series"].is_array());
+  ASSERT_FALSE(s["series"].empty());
+  const nlohmann::json& dg = series(s, "d_g");
+  ASSERT_EQ(dg["y"].size(), s["iterations"].get<std::size_t>() + 1) << "one point per output, t = 0 included";
+  // Particles grow by coagulation.
+  EXPECT_GT(dg["y"].back().get<double>(), dg["y"].front().get<double>());
+
+  std::ifstream csv(fs::path(out) / "diameter.csv");
+  ASSERT_TRUE(csv) << "no diameter.csv";
+  std::string line;
+  std::getline(csv, line);
+  EXPECT_EQ(line, "x,y,z,diameter");
+  int rows = 0;
+  while (std::getline(csv, line)) {
+    if (line.empty()) continue;
+    ++rows;
+    int commas = 0;
+    for (char c : line) commas += c == ',';
+    EXPECT_EQ(commas, 3) << "row " << rows << ": " << line;
+  }
+  EXPECT_EQ(rows, 100);
+}
+
+TEST_F(Cli, FormatVtiWritesDiameterVtp) {
+  const std::string out = path("vtk");
+  const CliResult r = run(small_run_args() + std::vector<std::string>{"--format", "vti", "--out", out, "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const fs::path vtp = fs::path(out) / "diameter.vtp";
+  ASSERT_TRUE(fs::exists(vtp)) << "no diameter.vtp";
+  EXPECT_FALSE(fs::exists(fs::path(out) / "diameter.csv"));
+  const std::string text = slurp(vtp);
+  EXPECT_HAS(text, "<VTKFile type=\"PolyData\"");
+  EXPECT_HAS(text, "NumberOfPoints=\"100\"");
+  EXPECT_HAS(text, "Name=\"diameter\"");
+}
+
+TEST_F(Cli, UnknownFormatExits2) {
+  const CliResult r = run(small_run_args() + std::vector<std::string>{"--format", "hdf5"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_HAS(r.err, "csv or vti");
+}
+
+TEST_F(Cli, CheckpointAndRestartGiveTheSameSeriesAsOneUninterruptedRun) {
+  const std::vector<std::string> cpu = {"--backend", "cpu", "--quiet"};
+  const std::string straight = path("straight"), first = path("first"), rest = path("rest");
+  const std::string ckpt = path("run.ckpt");
+
+  CliResult r = run(small_run_args() + cpu + std::vector<std::string>{"--until-done", "--out", straight});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+
+  r = run(small_run_args() + cpu + std::vector<std::string>{"--steps", "3", "--checkpoint", ckpt, "--out", first});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_TRUE(fs::exists(ckpt));
+  const nlohmann::json s1 = summary(first);
+  EXPECT_EQ(s1["iterations"], 3);
+  EXPECT_EQ(s1["converged"], false);
+
+  // The restart takes every parameter from the checkpoint, whatever the preset says.
+  r = run(std::vector<std::string>{teaching_demo(), "--restart", ckpt, "--until-done", "--out", rest} + cpu);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+
+  const nlohmann::json a = summary(straight), b = summary(rest);
+  EXPECT_EQ(b["params"], a["params"]);
+  EXPECT_EQ(b["iterations"], a["iterations"]);
+  EXPECT_EQ(b["converged"], true);
+  const nlohmann::json& dg_a = series(a, "d_g");
+  const nlohmann::json& dg_b = series(b, "d_g");
+  ASSERT_GT(dg_a["y"].size(), 4u);
+  EXPECT_EQ(dg_b["x"], dg_a["x"]);
+  ASSERT_EQ(dg_b["y"].size(), dg_a["y"].size());
+  for (std::size_t i = 0; i < dg_a["y"].size(); ++i)
+    EXPECT_EQ(dg_b["y"][i].get<double>(), dg_a["y"][i].get<double>()) << "d_g point " << i;
+  EXPECT_EQ(series(b, "N/N0")["y"], series(a, "N/N0")["y"]);
+}
+
+TEST_F(Cli, RestartRefusesANonLiveSetAndAMissingCheckpoint) {
+  const std::string ckpt = path("run.ckpt");
+  CliResult r = run(small_run_args() + std::vector<std::string>{"--backend", "cpu", "--quiet", "--steps", "1",
+                                                                "--checkpoint", ckpt});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run({teaching_demo(), "--restart", ckpt, "--set", "n_s=200", "--quiet"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_HAS(r.err, "n_s");
+  EXPECT_HAS(r.err, "not live");
+  r = run({teaching_demo(), "--restart", path("missing.ckpt"), "--quiet"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_HAS(r.err, path("missing.ckpt"));
+}

@@ -1,0 +1,275 @@
+// ParamSpec / ParamSet: defaults, validation of JSON and text values, and the
+// messages that name the key, the source and what is allowed.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/errors.hpp"
+#include "core/param.hpp"
+
+namespace {
+
+using ks::ParamSpec;
+using ks::ParamType;
+using ks::ParamValue;
+
+ParamSpec int_spec(const std::string& key, std::int64_t def, double lo, double hi) {
+  ParamSpec s;
+  s.key = key;
+  s.unit = "1";
+  s.type = ParamType::Int;
+  s.default_value = def;
+  s.min = lo;
+  s.max = hi;
+  return s;
+}
+
+ParamSpec real_spec(const std::string& key, double def, double lo, double hi, const std::string& unit = "m") {
+  ParamSpec s;
+  s.key = key;
+  s.unit = unit;
+  s.type = ParamType::Real;
+  s.default_value = def;
+  s.min = lo;
+  s.max = hi;
+  return s;
+}
+
+ParamSpec bool_spec(const std::string& key, bool def) {
+  ParamSpec s;
+  s.key = key;
+  s.type = ParamType::Bool;
+  s.default_value = def;
+  return s;
+}
+
+ParamSpec choice_spec(const std::string& key, const std::string& def, std::vector<std::string> choices) {
+  ParamSpec s;
+  s.key = key;
+  s.type = ParamType::Choice;
+  s.default_value = def;
+  s.choices = std::move(choices);
+  return s;
+}
+
+std::vector<ParamSpec> sample_specs() {
+  return {int_spec("n_s", 2000, 16, 4000000), real_spec("length", 0.5, 0.001, 10.0),
+          bool_spec("verbose", false), choice_spec("kernel", "constant", {"constant", "additive", "free_molecular"})};
+}
+
+// Runs `f`, expects a ks::Error of kind BadInput and returns its message.
+template <class F>
+std::string bad_input_message(F&& f) {
+  try {
+    f();
+  } catch (const ks::Error& e) {
+    EXPECT_EQ(e.kind(), ks::ErrorKind::BadInput) << e.what();
+    EXPECT_EQ(e.exit_code(), 2);
+    return e.what();
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "expected ks::Error, got another exception: " << e.what();
+    return {};
+  }
+  ADD_FAILURE() << "expected ks::Error (BadInput), nothing was thrown";
+  return {};
+}
+
+}  // namespace
+
+TEST(ParamSet, NewSetHoldsEveryDefaultWithItsType) {
+  const ks::ParamSet set(sample_specs());
+  EXPECT_EQ(set.specs().size(), 4u);
+  EXPECT_EQ(set.get_int("n_s"), 2000);
+  EXPECT_DOUBLE_EQ(set.get_real("length"), 0.5);
+  EXPECT_FALSE(set.get_bool("verbose"));
+  EXPECT_EQ(set.get_choice("kernel"), "constant");
+  EXPECT_TRUE(set.has("n_s"));
+  EXPECT_FALSE(set.has("nope"));
+  const nlohmann::json j = set.to_json();
+  EXPECT_EQ(j["n_s"], 2000);
+  EXPECT_TRUE(j["n_s"].is_number_integer());
+  EXPECT_EQ(j["length"], 0.5);
+  EXPECT_EQ(j["verbose"], false);
+  EXPECT_EQ(j["kernel"], "constant");
+}
+
+TEST(ParamSet, GetRealOfAnIntParameterConverts) {
+  ks::ParamSet set(sample_specs());
+  set.set("n_s", ParamValue(std::int64_t{12345}));
+  EXPECT_DOUBLE_EQ(set.get_real("n_s"), 12345.0);
+  EXPECT_EQ(set.get_int("n_s"), 12345);
+}
+
+TEST(ParamSet, UnknownKeyNamesKeyAndListsKnownKeys) {
+  const ks::ParamSet set(sample_specs());
+  const std::string msg = bad_input_message([&] { set.spec("n_x"); });
+  EXPECT_NE(msg.find("unknown parameter 'n_x'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("n_s, length, verbose, kernel"), std::string::npos) << msg;
+  // value() and the typed getters go through the same check.
+  const std::string msg2 = bad_input_message([&] { set.get_real("n_x"); });
+  EXPECT_NE(msg2.find("n_x"), std::string::npos) << msg2;
+}
+
+TEST(ParamSet, ApplyJsonSetsKnownKeysAndKeepsOtherDefaults) {
+  ks::ParamSet set(sample_specs());
+  set.apply_json(nlohmann::json{{"n_s", 100}, {"kernel", "additive"}, {"length", 2}}, "file.json:/params");
+  EXPECT_EQ(set.get_int("n_s"), 100);
+  EXPECT_EQ(set.get_choice("kernel"), "additive");
+  // An integer JSON value for a real parameter is stored as a real.
+  EXPECT_TRUE(std::holds_alternative<double>(set.value("length")));
+  EXPECT_DOUBLE_EQ(set.get_real("length"), 2.0);
+  EXPECT_FALSE(set.get_bool("verbose"));  // untouched
+}
+
+TEST(ParamSet, ApplyJsonUnknownKeyNamesPointerAndKnownKeys) {
+  ks::ParamSet set(sample_specs());
+  const std::string msg =
+      bad_input_message([&] { set.apply_json(nlohmann::json{{"n_z", 1}}, "demo.json:/params"); });
+  EXPECT_NE(msg.find("demo.json:/params/n_z"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("unknown parameter 'n_z'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("one of n_s, length, verbose, kernel"), std::string::npos) << msg;
+}
+
+TEST(ParamSet, ApplyJsonOfNonObjectIsRefused) {
+  ks::ParamSet set(sample_specs());
+  const std::string msg = bad_input_message([&] { set.apply_json(nlohmann::json::array({1, 2}), "demo.json:/params"); });
+  EXPECT_NE(msg.find("demo.json:/params"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("expected an object"), std::string::npos) << msg;
+}
+
+TEST(ParamSet, ApplyJsonFailureNamesOffendingKeyNotAnother) {
+  ks::ParamSet set(sample_specs());
+  const std::string msg =
+      bad_input_message([&] { set.apply_json(nlohmann::json{{"length", 0.5}, {"n_s", 1}}, "p.json:/params"); });
+  EXPECT_NE(msg.find("p.json:/params/n_s"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("/params/length"), std::string::npos) << msg;
+}
+
+TEST(ParamValidate, WrongJsonTypeNamesKeyExpectedTypeAndAllowed) {
+  const ParamSpec s = int_spec("n_s", 2000, 16, 4000000);
+  const std::string msg = bad_input_message([&] { ks::validate(s, nlohmann::json("many"), "f.json:/params/n_s"); });
+  EXPECT_NE(msg.find("f.json:/params/n_s"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("wrong type"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("expected int"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("[16, 4000000]"), std::string::npos) << msg;
+
+  const std::string msg_bool = bad_input_message([&] { ks::validate(bool_spec("verbose", false), nlohmann::json(1), "w"); });
+  EXPECT_NE(msg_bool.find("expected bool"), std::string::npos) << msg_bool;
+  EXPECT_NE(msg_bool.find("true or false"), std::string::npos) << msg_bool;
+
+  const std::string msg_real = bad_input_message([&] { ks::validate(real_spec("length", 1, 0, 2), nlohmann::json("1.0"), "w"); });
+  EXPECT_NE(msg_real.find("expected real"), std::string::npos) << msg_real;
+
+  const std::string msg_choice =
+      bad_input_message([&] { ks::validate(choice_spec("kernel", "a", {"a", "b"}), nlohmann::json(3), "w"); });
+  EXPECT_NE(msg_choice.find("expected choice"), std::string::npos) << msg_choice;
+}
+
+TEST(ParamValidate, OutOfRangeValueNamesKeyAndAllowedRange) {
+  const ParamSpec s = real_spec("length", 0.5, 0.001, 10.0, "m");
+  const std::string msg = bad_input_message([&] { ks::validate(s, nlohmann::json(11.5), "f.json:/params/length"); });
+  EXPECT_NE(msg.find("f.json:/params/length"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("11.5"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("'length' is out of range"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("allowed: a number in [0.001, 10] m"), std::string::npos) << msg;
+
+  const std::string low = bad_input_message([&] { ks::validate(int_spec("n_s", 20, 16, 100), nlohmann::json(15), "w"); });
+  EXPECT_NE(low.find("an integer in [16, 100]"), std::string::npos) << low;
+}
+
+TEST(ParamValidate, RangeBoundsAreInclusive) {
+  const ParamSpec s = int_spec("n_s", 20, 16, 100);
+  EXPECT_EQ(std::get<std::int64_t>(ks::validate(s, nlohmann::json(16), "w")), 16);
+  EXPECT_EQ(std::get<std::int64_t>(ks::validate(s, nlohmann::json(100), "w")), 100);
+  EXPECT_THROW(ks::validate(s, nlohmann::json(101), "w"), ks::Error);
+  const ParamSpec r = real_spec("length", 1.0, 0.5, 2.0);
+  EXPECT_DOUBLE_EQ(std::get<double>(ks::validate(r, nlohmann::json(0.5), "w")), 0.5);
+  EXPECT_DOUBLE_EQ(std::get<double>(ks::validate(r, nlohmann::json(2.0), "w")), 2.0);
+  EXPECT_THROW(ks::validate(r, nlohmann::json(0.4999), "w"), ks::Error);
+}
+
+TEST(ParamValidate, UnknownChoiceNamesValueAndListsChoices) {
+  const ParamSpec s = choice_spec("kernel", "constant", {"constant", "additive", "free_molecular"});
+  const std::string msg = bad_input_message([&] { ks::validate(s, nlohmann::json("brownian"), "f.json:/params/kernel"); });
+  EXPECT_NE(msg.find("f.json:/params/kernel"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("\"brownian\""), std::string::npos) << msg;
+  EXPECT_NE(msg.find("not a known choice"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("one of constant, additive, free_molecular"), std::string::npos) << msg;
+  EXPECT_EQ(std::get<std::string>(ks::validate(s, nlohmann::json("additive"), "w")), "additive");
+}
+
+TEST(ParamValidate, NonIntegerForIntIsRefusedButIntegralFloatIsAccepted) {
+  const ParamSpec s = int_spec("n_s", 20, 16, 100);
+  const std::string msg = bad_input_message([&] { ks::validate(s, nlohmann::json(20.5), "f.json:/params/n_s"); });
+  EXPECT_NE(msg.find("f.json:/params/n_s"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("20.5"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("an integer in [16, 100]"), std::string::npos) << msg;
+  const ParamValue v = ks::validate(s, nlohmann::json(32.0), "w");
+  ASSERT_TRUE(std::holds_alternative<std::int64_t>(v));
+  EXPECT_EQ(std::get<std::int64_t>(v), 32);
+}
+
+TEST(ParamParseValue, ParsesEachTypeFromText) {
+  EXPECT_EQ(std::get<std::int64_t>(ks::parse_value(int_spec("n", 20, 16, 100), "42", "--set n")), 42);
+  EXPECT_DOUBLE_EQ(std::get<double>(ks::parse_value(real_spec("x", 1, 0, 10), "2.5e0", "--set x")), 2.5);
+  EXPECT_TRUE(std::get<bool>(ks::parse_value(bool_spec("b", false), "true", "--set b")));
+  EXPECT_FALSE(std::get<bool>(ks::parse_value(bool_spec("b", true), "off", "--set b")));
+  EXPECT_EQ(std::get<std::string>(ks::parse_value(choice_spec("c", "a", {"a", "b"}), "b", "--set c")), "b");
+}
+
+TEST(ParamParseValue, BadNumberTextNamesSourceKeyAndAllowed) {
+  const ParamSpec s = real_spec("length", 0.5, 0.001, 10.0, "m");
+  for (const std::string text : {"abc", "", "1.5x", "1,5"}) {
+    const std::string msg = bad_input_message([&] { ks::parse_value(s, text, "--set length"); });
+    EXPECT_NE(msg.find("--set length"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("'" + text + "' for 'length' is not a number"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("a number in [0.001, 10] m"), std::string::npos) << msg;
+  }
+}
+
+TEST(ParamParseValue, NonIntegerTextForIntIsRefused) {
+  const ParamSpec s = int_spec("n_s", 20, 16, 100);
+  const std::string msg = bad_input_message([&] { ks::parse_value(s, "20.5", "--set n_s"); });
+  EXPECT_NE(msg.find("'20.5' for 'n_s' is not an integer"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("an integer in [16, 100]"), std::string::npos) << msg;
+}
+
+TEST(ParamParseValue, OutOfRangeTextNamesAllowedRange) {
+  const ParamSpec s = int_spec("n_s", 20, 16, 100);
+  const std::string msg = bad_input_message([&] { ks::parse_value(s, "1000", "--set n_s"); });
+  EXPECT_NE(msg.find("--set n_s"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("out of range"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("an integer in [16, 100]"), std::string::npos) << msg;
+  // Non-finite text parses as a number but is never in range.
+  EXPECT_THROW(ks::parse_value(real_spec("x", 1, 0, 10), "inf", "--set x"), ks::Error);
+  EXPECT_THROW(ks::parse_value(real_spec("x", 1, 0, 10), "nan", "--set x"), ks::Error);
+}
+
+TEST(ParamParseValue, BadBoolAndChoiceTextListAllowedValues) {
+  const std::string b = bad_input_message([&] { ks::parse_value(bool_spec("verbose", false), "yes", "--set verbose"); });
+  EXPECT_NE(b.find("'yes' for 'verbose' is not a boolean"), std::string::npos) << b;
+  EXPECT_NE(b.find("true or false"), std::string::npos) << b;
+  const std::string c =
+      bad_input_message([&] { ks::parse_value(choice_spec("kernel", "a", {"a", "b"}), "z", "--set kernel"); });
+  EXPECT_NE(c.find("--set kernel"), std::string::npos) << c;
+  EXPECT_NE(c.find("one of a, b"), std::string::npos) << c;
+}
+
+TEST(ParamSpecJson, DescribesRangeChoicesAndLiveFlag) {
+  ParamSpec s = real_spec("length", 0.5, 0.001, 10.0);
+  s.live = true;
+  const nlohmann::json j = ks::to_json(s);
+  EXPECT_EQ(j["key"], "length");
+  EXPECT_EQ(j["type"], "real");
+  EXPECT_EQ(j["min"], 0.001);
+  EXPECT_EQ(j["max"], 10.0);
+  EXPECT_EQ(j["default"], 0.5);
+  EXPECT_EQ(j["live"], true);
+  const nlohmann::json c = ks::to_json(choice_spec("kernel", "a", {"a", "b"}));
+  EXPECT_EQ(c["choices"], nlohmann::json::array({"a", "b"}));
+  EXPECT_FALSE(c.contains("min"));
+}
