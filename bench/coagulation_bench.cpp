@@ -34,6 +34,7 @@ struct Options {
   double gpu_max_seconds = 300;  // skip a GPU size whose predicted time exceeds this
   std::string out = "coagulation_bench.json";
   bool ensemble = true;
+  int cluster = 0;  // blocks per run on the GPU; 0 chooses
 };
 
 Options parse(int argc, char** argv) {
@@ -52,7 +53,10 @@ Options parse(int argc, char** argv) {
     else if (a == "--gpu-max-seconds") o.gpu_max_seconds = std::stod(next());
     else if (a == "--out") o.out = next();
     else if (a == "--no-ensemble") o.ensemble = false;
-    else throw ks::bad_input(a, "unknown option", "--sizes a,b,c --cpu-max-n N --gpu-max-seconds S --out FILE --no-ensemble");
+    else if (a == "--cluster") o.cluster = std::stoi(next());
+    else
+      throw ks::bad_input(a, "unknown option",
+                          "--sizes a,b,c --cpu-max-n N --gpu-max-seconds S --cluster G --out FILE --no-ensemble");
   }
   return o;
 }
@@ -84,6 +88,7 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 struct Timing {
   double seconds = NAN;
   std::uint64_t events = 0;
+  int cluster = 0;  // GPU blocks per run
 };
 
 // Advances from t_from to t_to (untimed up to t_from).
@@ -101,15 +106,17 @@ Timing time_cpu(const EnsembleConfig& cfg, int runs, double t_from, double t_to)
 }
 
 #ifdef KS_HAVE_CUDA
-Timing time_gpu(const EnsembleConfig& cfg, int runs, double t_from, double t_to) {
+Timing time_gpu(const EnsembleConfig& cfg, int runs, double t_from, double t_to, int cluster) {
   Ensemble e = fresh(cfg, runs);
   CudaEnsemble gpu(0);
+  gpu.set_cluster_size(cluster);
   gpu.upload(e, cfg);
   if (t_from > 0) gpu.advance(std::vector<double>(runs, t_from), kEventsPerLaunch);
   const auto t0 = Clock::now();
   Timing t;
   t.events = gpu.advance(std::vector<double>(runs, t_to), kEventsPerLaunch);
   t.seconds = seconds_since(t0);
+  t.cluster = gpu.cluster_size();
   return t;
 }
 #endif
@@ -128,7 +135,8 @@ int main(int argc, char** argv) try {
                            {"tau_char_s", tau}};
   std::printf("aerosol.coagulation benchmark on %s / %s\n", cpu.device_name.c_str(),
               cuda.usable ? cuda.device_name.c_str() : "no GPU");
-  std::printf("%9s %10s %10s %10s %9s %14s %14s\n", "n_s", "events", "cpu_s", "gpu_s", "speedup", "cpu_ev/s", "gpu_ev/s");
+  std::printf("%9s %10s %10s %10s %9s %14s %14s %7s\n", "n_s", "events", "cpu_s", "gpu_s", "speedup", "cpu_ev/s",
+              "gpu_ev/s", "blocks");
   nlohmann::json rows = nlohmann::json::array();
   std::vector<double> cpu_n, cpu_t, gpu_n, gpu_t;
   for (int n : o.sizes) {
@@ -156,9 +164,10 @@ int main(int argc, char** argv) try {
       if (predicted > o.gpu_max_seconds) {
         row["gpu_note"] = "not run: predicted " + std::to_string(predicted) + " s > --gpu-max-seconds";
       } else {
-        g = time_gpu(cfg, 1, tau, 1000 * tau);
+        g = time_gpu(cfg, 1, tau, 1000 * tau, o.cluster);
         row["gpu_s"] = g.seconds;
         row["gpu_events"] = g.events;
+        row["gpu_blocks_per_run"] = g.cluster;
         gpu_n.push_back(n);
         gpu_t.push_back(g.seconds);
         if (c.events) row["speedup"] = c.seconds / g.seconds;
@@ -170,8 +179,8 @@ int main(int argc, char** argv) try {
     row["kernel_evaluations_per_event"] = 4.0 * n;
     if (c.events) row["cpu_events_per_s"] = c.events / c.seconds;
     if (g.events) row["gpu_events_per_s"] = g.events / g.seconds;
-    std::printf("%9d %10llu %10.3f %10.3f %9.1f %14.4g %14.4g\n", n, static_cast<unsigned long long>(events), c.seconds,
-                g.seconds, c.seconds / g.seconds, c.events / c.seconds, g.events / g.seconds);
+    std::printf("%9d %10llu %10.3f %10.3f %9.1f %14.4g %14.4g %7d\n", n, static_cast<unsigned long long>(events), c.seconds,
+                g.seconds, c.seconds / g.seconds, c.events / c.seconds, g.events / g.seconds, g.cluster);
     std::fflush(stdout);
     rows.push_back(row);
   }
@@ -188,7 +197,7 @@ int main(int argc, char** argv) try {
     nlohmann::json ens = {{"n_s", 2000}, {"n_runs", 100}, {"cpu_s", c.seconds}, {"events", c.events}};
 #ifdef KS_HAVE_CUDA
     if (cuda.usable) {
-      const Timing g = time_gpu(cfg, 100, 0.0, 1000 * tau);
+      const Timing g = time_gpu(cfg, 100, 0.0, 1000 * tau, 0);
       ens["gpu_s"] = g.seconds;
       ens["speedup"] = c.seconds / g.seconds;
       std::printf("Table 1 ensemble (n_s 2000, n_r 100, [0, 1000 tau]): CPU %.2f s, GPU %.3f s, speedup %.1f\n", c.seconds,

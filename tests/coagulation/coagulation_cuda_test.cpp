@@ -22,13 +22,16 @@ namespace {
   } while (0)
 
 #ifdef KS_HAVE_CUDA
-TEST(CoagulationCuda, GpuRepeatsTheCpuEventsForTheSameSeed) {
+// One run spread over 1, 4 or 16 blocks of a thread-block cluster must make the CPU's choices.
+class GpuClusterSize : public ::testing::TestWithParam<int> {};
+
+TEST_P(GpuClusterSize, GpuRepeatsTheCpuEventsForTheSameSeed) {
   KS_REQUIRE_CUDA();
   EnsembleConfig cfg;
   cfg.n_s = 1500;
   cfg.box_volume = cfg.n_s / 1e17;
   cfg.seed = 3;
-  cfg.refresh_every = 4 * cfg.n_s;
+  cfg.refresh_every = 300;  // a full recompute of C' inside the compared events too
   cfg.kernel.kind = KernelKind::FreeMolecular;
   cfg.kernel.KF = free_molecular_KF(300.0, 1000.0);
   Ensemble cpu;
@@ -39,7 +42,9 @@ TEST(CoagulationCuda, GpuRepeatsTheCpuEventsForTheSameSeed) {
   cpu.since_refresh.resize(2);
   for (int r = 0; r < 2; ++r) initialise_run(cpu, r, cfg, 1e17, 3e-9, 1.4);
   CudaEnsemble gpu(0);
+  gpu.set_cluster_size(GetParam());
   gpu.upload(cpu, cfg);
+  ASSERT_EQ(gpu.cluster_size(), GetParam());
   constexpr std::uint64_t kEvents = 400;
   bool reached = false;
   EXPECT_EQ(gpu.launch({1e300, 1e300}, kEvents, reached), 2 * kEvents);
@@ -51,9 +56,12 @@ TEST(CoagulationCuda, GpuRepeatsTheCpuEventsForTheSameSeed) {
   for (std::size_t k = 0; k < cpu.v.size(); ++k) {
     ASSERT_NEAR(g.v[k] / cpu.v[k], 1.0, 1e-12) << "particle " << k;
     ASSERT_EQ(g.w[k], cpu.w[k]) << "particle " << k;
+    ASSERT_NEAR(g.C[k] / cpu.C[k], 1.0, 1e-9) << "particle " << k;
   }
   for (int r = 0; r < 2; ++r) EXPECT_NEAR(g.t[r] / cpu.t[r], 1.0, 1e-12);
 }
+
+INSTANTIATE_TEST_SUITE_P(CoagulationCuda, GpuClusterSize, ::testing::Values(1, 4, 16));
 #endif
 
 TEST(CoagulationCuda, GpuEnsembleStatisticsMatchTheCpu) {

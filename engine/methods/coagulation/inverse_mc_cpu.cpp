@@ -18,11 +18,11 @@ int select_by_cumulative(const double* values, int n, double target) {
 
 namespace {
 
-// Work arrays of one run: the kernel rows of the selected pair before the event (raw beta),
-// and the weighted row of i used to select j.
+// Work arrays of one run: the kernel rows of the selected pair times their symmetric weight
+// part, beta_ik * pair_weight(w_i, w_k), before the event (then after it, in the update).
 struct Scratch {
   std::vector<ParticleAux> aux;
-  std::vector<double> row_i, row_j, weighted_i;
+  std::vector<double> row_i, row_j;
 };
 
 }  // namespace
@@ -42,7 +42,6 @@ std::uint64_t advance_run_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, d
   s.aux.resize(n);
   s.row_i.resize(n);
   s.row_j.resize(n);
-  s.weighted_i.resize(n);
   for (int k = 0; k < n; ++k) s.aux[k] = make_aux(v[k], kp);
 
   std::uint64_t done = 0;
@@ -58,19 +57,17 @@ std::uint64_t advance_run_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, d
     const int i = select_by_cumulative(C, n, u_i * sum_C);
     const ParticleAux ai = s.aux[i];
     const double wi_old = w[i];
-    // Eq. (5b): the second on the cumulative beta'_i. over k != i.
 #pragma omp parallel for schedule(static) if (inner_parallel)
-    for (int k = 0; k < n; ++k) {
-      s.row_i[k] = k == i ? 0.0 : beta(ai, s.aux[k], kp);
-      s.weighted_i[k] = s.row_i[k] * weight_factor(wi_old, w[k]);
-    }
+    for (int k = 0; k < n; ++k) s.row_i[k] = k == i ? 0.0 : beta(ai, s.aux[k], kp) * pair_weight(wi_old, w[k]);
+    // Eq. (5b): the second on the cumulative beta'_ik = 2 w_i row_i[k] over k != i; the common
+    // factor 2 w_i does not change the choice.
     double sum_i = 0.0;
-    for (int k = 0; k < n; ++k) sum_i += s.weighted_i[k];
-    const int j = select_by_cumulative(s.weighted_i.data(), n, u_j * sum_i);
+    for (int k = 0; k < n; ++k) sum_i += s.row_i[k];
+    const int j = select_by_cumulative(s.row_i.data(), n, u_j * sum_i);
     const ParticleAux aj = s.aux[j];
     const double wj_old = w[j];
 #pragma omp parallel for schedule(static) if (inner_parallel)
-    for (int k = 0; k < n; ++k) s.row_j[k] = k == j ? 0.0 : beta(aj, s.aux[k], kp);
+    for (int k = 0; k < n; ++k) s.row_j[k] = k == j ? 0.0 : beta(aj, s.aux[k], kp) * pair_weight(wj_old, w[k]);
 
     coalesce(v[i], w[i], v[j], w[j]);
     s.aux[i] = make_aux(v[i], kp);
@@ -78,27 +75,26 @@ std::uint64_t advance_run_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, d
     const ParticleAux ni = s.aux[i], nj = s.aux[j];
     const double wi = w[i], wj = w[j];
 
-    // Smart bookkeeping, eq. (6): only the terms with i and j change in C'_k.
-    // The new rows are kept in row_i/row_j (k != i, j) to sum C'_i and C'_j afterwards.
+    // Smart bookkeeping, eq. (6): only the terms with i and j change in C'_k, and
+    // beta'_ki = 2 w_k beta_ki pair_weight(w_k, w_i). The new rows replace the old ones.
 #pragma omp parallel for schedule(static) if (inner_parallel)
     for (int k = 0; k < n; ++k) {
       if (k == i || k == j) continue;
       const double wk = w[k];
-      const double bi = beta(s.aux[k], ni, kp), bj = beta(s.aux[k], nj, kp);
-      C[k] += bi * weight_factor(wk, wi) - s.row_i[k] * weight_factor(wk, wi_old) + bj * weight_factor(wk, wj) -
-              s.row_j[k] * weight_factor(wk, wj_old);
-      s.row_i[k] = bi * weight_factor(wi, wk);
-      s.row_j[k] = bj * weight_factor(wj, wk);
+      const double ri = beta(s.aux[k], ni, kp) * pair_weight(wk, wi), rj = beta(s.aux[k], nj, kp) * pair_weight(wk, wj);
+      C[k] += 2.0 * wk * (ri + rj - s.row_i[k] - s.row_j[k]);
+      s.row_i[k] = ri;
+      s.row_j[k] = rj;
     }
-    const double bij = beta(ni, nj, kp);
-    double Ci = bij * weight_factor(wi, wj), Cj = bij * weight_factor(wj, wi);
+    const double rij = beta(ni, nj, kp) * pair_weight(wi, wj);
+    double Ci = rij, Cj = rij;
     for (int k = 0; k < n; ++k) {
       if (k == i || k == j) continue;
       Ci += s.row_i[k];
       Cj += s.row_j[k];
     }
-    C[i] = Ci;
-    C[j] = Cj;
+    C[i] = 2.0 * wi * Ci;
+    C[j] = 2.0 * wj * Cj;
 
     e.t[run] += dt;
     ++e.events[run];
@@ -113,8 +109,11 @@ std::uint64_t advance_run_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, d
 
 std::uint64_t advance_runs_cpu(Ensemble& e, const EnsembleConfig& cfg, const std::vector<double>& t_target,
                                std::uint64_t max_events_per_run) {
+  // One run: no enclosing region, so its inner loops use the thread pool (an inner region nested
+  // in an inactive outer one would start new threads for every event).
+  if (e.n_runs == 1) return advance_run_cpu(e, 0, cfg, t_target[0], max_events_per_run);
   std::uint64_t total = 0;
-#pragma omp parallel for schedule(dynamic, 1) reduction(+ : total) if (e.n_runs > 1)
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : total)
   for (int r = 0; r < e.n_runs; ++r) total += advance_run_cpu(e, r, cfg, t_target[r], max_events_per_run);
   return total;
 }

@@ -1,12 +1,16 @@
 // GPU inverse Monte Carlo with smart bookkeeping (Wei & Kruis 2013, Algorithms 1-3).
-// The paper launches several sub-kernels per event; here one thread block owns one
-// run and keeps the whole event loop on the device, so an event costs a handful of
-// block barriers instead of host round trips and launches:
-//   select i: block prefix sum over C' (Algorithm 2, eq. 5a)
-//   row of i, select j: block prefix sum over beta'_i. (eq. 5b)
-//   coalesce, then one thread per particle updates C'_k (Algorithm 3, eq. 6).
-// The runs of an ensemble are independent blocks running concurrently.
+// The paper launches several sub-kernels per event; here the whole event loop stays in
+// one kernel. A run is one thread-block cluster of G blocks (G = 1 for ensembles that
+// fill the GPU with runs, up to 16 for one large run); block r owns a contiguous slice of
+// the particles, and the cluster shares partial sums through distributed shared memory:
+//   select i: prefix sums over C' within each block, block totals across the cluster (eq. 5a)
+//   row of i, select j over beta'_i. the same way (eq. 5b)
+//   one thread per particle updates C'_k (Algorithm 3, eq. 6); C'_i and C'_j are cluster sums.
+// Every block computes the coalesced pair in registers, so an event needs five cluster
+// barriers and no host round trip; the owners of i and j write them back after the update.
 #include "inverse_mc_cuda.hpp"
+
+#include <cooperative_groups.h>
 
 #include <algorithm>
 
@@ -16,8 +20,12 @@ namespace ks::coag {
 
 namespace {
 
+namespace cg = cooperative_groups;
+
 constexpr int kBlock = 512;
 constexpr int kWarps = kBlock / 32;
+constexpr int kMaxCluster = 16;              // non-portable cluster size on Hopper
+constexpr int kParticlesPerBlockMin = 1024;  // below this a block's share is too small to pay for the barriers
 constexpr unsigned kFullMask = 0xffffffffu;
 
 struct Arrays {
@@ -34,22 +42,31 @@ struct Arrays {
   unsigned long long* done;
 };
 
-// Shared memory of the block-wide prefix sums.
-struct ScanShared {
-  double incl[kBlock];  // inclusive prefix of each thread's chunk sum
+struct Shared {
+  double incl[kBlock];      // inclusive prefix of each thread's chunk sum (block-local)
   double warp[kWarps];
-  int selected;
+  double block_total[2];    // per selection (i, j): this block's sum, read by the cluster
+  int selected[2];          // per selection: the index this block picked, or -1
+  double partial[2];        // this block's share of the new C'_i and C'_j
+  double red[2][kWarps];
 };
 
-// Inverse transform over values(0..n): each thread sums a contiguous chunk, the chunk sums
-// are prefix-summed across the block, and the one thread whose interval [incl[t-1], incl[t])
-// holds the target scans its chunk. The intervals tile [0, total) exactly, so exactly one
-// thread answers. Returns the index (all threads) and the total.
+// The slice of particles a block owns.
+struct Slice {
+  int lo, hi;
+  __device__ bool owns(int k) const { return k >= lo && k < hi; }
+};
+
+// Inverse transform over values(k), k in [0, n), with the values spread over the cluster's
+// slices. Threads sum contiguous chunks, blocks prefix-sum the chunk sums, the cluster
+// prefix-sums the block totals (each block in the same order, so the intervals tile
+// [0, total) exactly), and the one thread whose interval holds the target scans its chunk.
 template <class Value>
-__device__ int block_select(int n, Value value, double u, ScanShared& sh, double& total) {
+__device__ int cluster_select(const cg::cluster_group& cluster, Slice slice, Value value, double u, Shared& sh,
+                              int slot, double& total) {
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  const int per_thread = (n + kBlock - 1) / kBlock;
-  const int lo = min(tid * per_thread, n), hi = min(lo + per_thread, n);
+  const int per_thread = (slice.hi - slice.lo + kBlock - 1) / kBlock;
+  const int lo = min(slice.lo + tid * per_thread, slice.hi), hi = min(lo + per_thread, slice.hi);
   double s = 0.0;
   for (int k = lo; k < hi; ++k) s += value(k);
   double x = s;
@@ -58,7 +75,7 @@ __device__ int block_select(int n, Value value, double u, ScanShared& sh, double
     if (lane >= o) x += y;
   }
   if (lane == 31) sh.warp[warp] = x;
-  if (tid == 0) sh.selected = -1;
+  if (tid == 0) sh.selected[slot] = -1;
   __syncthreads();
   if (warp == 0) {
     double y = lane < kWarps ? sh.warp[lane] : 0.0;
@@ -72,59 +89,57 @@ __device__ int block_select(int n, Value value, double u, ScanShared& sh, double
   if (warp > 0) x += sh.warp[warp - 1];
   sh.incl[tid] = x;
   __syncthreads();
-  total = sh.incl[kBlock - 1];
+  if (tid == 0) sh.block_total[slot] = sh.incl[kBlock - 1];
+  cluster.sync();
+  const unsigned rank = cluster.block_rank();
+  double acc = 0.0, offset = 0.0;
+  for (unsigned q = 0; q < cluster.num_blocks(); ++q) {
+    if (q == rank) offset = acc;
+    acc += *cluster.map_shared_rank(&sh.block_total[slot], q);
+  }
+  total = acc;
   const double target = fmin(u * total, nextafter(total, 0.0));
-  const double excl = tid > 0 ? sh.incl[tid - 1] : 0.0;
-  if (excl <= target && target < x) {
-    double acc = excl;
+  const double excl = offset + (tid > 0 ? sh.incl[tid - 1] : 0.0);
+  if (excl <= target && target < offset + x) {
+    double run = excl;
     int pick = -1, last_positive = lo;
     for (int k = lo; k < hi; ++k) {
       const double val = value(k);
       if (val <= 0.0) continue;
-      acc += val;
+      run += val;
       last_positive = k;
-      if (target < acc) {
+      if (target < run) {
         pick = k;
         break;
       }
     }
-    sh.selected = pick >= 0 ? pick : last_positive;
+    sh.selected[slot] = pick >= 0 ? pick : last_positive;
   }
-  __syncthreads();
-  return sh.selected;
+  cluster.sync();
+  int picked = -1;
+  for (unsigned q = 0; q < cluster.num_blocks(); ++q) picked = max(picked, *cluster.map_shared_rank(&sh.selected[slot], q));
+  return picked;
 }
 
-// Sum of one value per thread over the block (all threads get it).
-__device__ void block_sum2(double& a, double& b, double (*sh)[kWarps]) {
+// Block sums of two values per thread; thread 0 gets them.
+__device__ void block_sum2(double& a, double& b, Shared& sh) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   for (int o = 16; o > 0; o >>= 1) {
     a += __shfl_down_sync(kFullMask, a, o);
     b += __shfl_down_sync(kFullMask, b, o);
   }
   if (lane == 0) {
-    sh[0][warp] = a;
-    sh[1][warp] = b;
+    sh.red[0][warp] = a;
+    sh.red[1][warp] = b;
   }
   __syncthreads();
-  a = b = 0.0;
-  for (int k = 0; k < kWarps; ++k) {
-    a += sh[0][k];
-    b += sh[1][k];
+  if (threadIdx.x == 0) {
+    a = b = 0.0;
+    for (int k = 0; k < kWarps; ++k) {
+      a += sh.red[0][k];
+      b += sh.red[1][k];
+    }
   }
-  __syncthreads();
-}
-
-// Eq. (2) for every particle of the run: C'_k = sum_{l != k} beta'_kl.
-__device__ void recompute_rates(int n, const ParticleAux* aux, const double* w, double* C, const KernelParams& kp) {
-  for (int k = threadIdx.x; k < n; k += kBlock) {
-    const ParticleAux ak = aux[k];
-    const double wk = w[k];
-    double sum = 0.0;
-    for (int l = 0; l < n; ++l)
-      if (l != k) sum += beta(ak, aux[l], kp) * weight_factor(wk, w[l]);
-    C[k] = sum;
-  }
-  __syncthreads();
 }
 
 __global__ void __launch_bounds__(kBlock) make_aux_kernel(const double* v, ParticleAux* aux, std::size_t count,
@@ -136,9 +151,12 @@ __global__ void __launch_bounds__(kBlock) make_aux_kernel(const double* v, Parti
 __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double box_volume, KernelParams kp,
                                                          unsigned long long seed, unsigned long long refresh_every,
                                                          unsigned long long max_events) {
-  __shared__ ScanShared sh;
-  __shared__ double red[2][kWarps];
-  const int run = blockIdx.x;
+  __shared__ Shared sh;
+  const cg::cluster_group cluster = cg::this_cluster();
+  const int G = int(cluster.num_blocks()), rank = int(cluster.block_rank());
+  const int run = blockIdx.x / G;
+  const int per_block = (n + G - 1) / G;
+  const Slice slice{min(rank * per_block, n), min((rank + 1) * per_block, n)};
   const std::size_t base = std::size_t(run) * n;
   double* v = a.v + base;
   double* w = a.w + base;
@@ -152,50 +170,66 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
   unsigned long long ev = a.events[run], since = a.since_refresh[run], done = 0;
 
   while (done < max_events) {
-    double u_i, u_j, total;
+    double u_i, u_j, total, total_j;
     rng.uniform2(ev, kPurposeEvent, u_i, u_j);
     // Eq. (5a) and the waiting time, eq. (4).
-    const int i = block_select(n, [&](int k) { return C[k]; }, u_i, sh, total);
+    const int i = cluster_select(cluster, slice, [&](int k) { return C[k]; }, u_i, sh, 0, total);
     const double dt = waiting_time(total, box_volume);
-    if (!(t + dt <= t_target)) break;  // uniform across the block: total is shared
+    if (!(t + dt <= t_target)) break;  // uniform across the cluster: every block has the same total
 
     const ParticleAux ai = aux[i];
-    const double wi_old = w[i];
-    for (int k = threadIdx.x; k < n; k += kBlock) row_i[k] = k == i ? 0.0 : beta(ai, aux[k], kp);
+    const double vi_old = v[i], wi_old = w[i];
+    for (int k = slice.lo + threadIdx.x; k < slice.hi; k += kBlock)
+      row_i[k] = k == i ? 0.0 : beta(ai, aux[k], kp) * pair_weight(wi_old, w[k]);
     __syncthreads();
-    // Eq. (5b) over the weighted row of i.
-    const int j = block_select(n, [&](int k) { return row_i[k] * weight_factor(wi_old, w[k]); }, u_j, sh, total);
+    // Eq. (5b) over beta'_ik = 2 w_i row_i[k]; the common factor does not change the choice.
+    const int j = cluster_select(cluster, slice, [&](int k) { return row_i[k]; }, u_j, sh, 1, total_j);
     const ParticleAux aj = aux[j];
-    const double wj_old = w[j];
-    for (int k = threadIdx.x; k < n; k += kBlock) row_j[k] = k == j ? 0.0 : beta(aj, aux[k], kp);
-    __syncthreads();
+    const double vj_old = v[j], wj_old = w[j];
+    for (int k = slice.lo + threadIdx.x; k < slice.hi; k += kBlock)
+      row_j[k] = k == j ? 0.0 : beta(aj, aux[k], kp) * pair_weight(wj_old, w[k]);
 
-    if (threadIdx.x == 0) {
-      coalesce(v[i], w[i], v[j], w[j]);
-      aux[i] = make_aux(v[i], kp);
-      aux[j] = make_aux(v[j], kp);
-    }
-    __syncthreads();
+    // Every thread coalesces the pair in registers; memory is written after the update.
+    double vi = vi_old, wi = wi_old, vj = vj_old, wj = wj_old;
+    coalesce(vi, wi, vj, wj);
+    const ParticleAux ni = make_aux(vi, kp), nj = make_aux(vj, kp);
 
-    // Smart bookkeeping, eq. (6), one thread per particle; C'_i and C'_j summed anew.
-    const ParticleAux ni = aux[i], nj = aux[j];
-    const double wi = w[i], wj = w[j];
+    // Smart bookkeeping, eq. (6): beta'_ki = 2 w_k beta_ki pair_weight(w_k, w_i).
     double Ci = 0.0, Cj = 0.0;
-    for (int k = threadIdx.x; k < n; k += kBlock) {
+    for (int k = slice.lo + threadIdx.x; k < slice.hi; k += kBlock) {
       if (k == i || k == j) continue;
       const ParticleAux ak = aux[k];
       const double wk = w[k];
-      const double bi = beta(ak, ni, kp), bj = beta(ak, nj, kp);
-      C[k] += bi * weight_factor(wk, wi) - row_i[k] * weight_factor(wk, wi_old) + bj * weight_factor(wk, wj) -
-              row_j[k] * weight_factor(wk, wj_old);
-      Ci += bi * weight_factor(wi, wk);
-      Cj += bj * weight_factor(wj, wk);
+      const double ri = beta(ak, ni, kp) * pair_weight(wk, wi), rj = beta(ak, nj, kp) * pair_weight(wk, wj);
+      C[k] += 2.0 * wk * (ri + rj - row_i[k] - row_j[k]);
+      Ci += ri;
+      Cj += rj;
     }
-    block_sum2(Ci, Cj, red);
+    block_sum2(Ci, Cj, sh);
     if (threadIdx.x == 0) {
-      const double bij = beta(ni, nj, kp);
-      C[i] = Ci + bij * weight_factor(wi, wj);
-      C[j] = Cj + bij * weight_factor(wj, wi);
+      sh.partial[0] = Ci;
+      sh.partial[1] = Cj;
+    }
+    cluster.sync();
+    if (threadIdx.x == 0 && (slice.owns(i) || slice.owns(j))) {
+      const double rij = beta(ni, nj, kp) * pair_weight(wi, wj);
+      double si = rij, sj = rij;
+      for (int q = 0; q < G; ++q) {
+        si += cluster.map_shared_rank(sh.partial, q)[0];
+        sj += cluster.map_shared_rank(sh.partial, q)[1];
+      }
+      if (slice.owns(i)) {
+        v[i] = vi;
+        w[i] = wi;
+        aux[i] = ni;
+        C[i] = 2.0 * wi * si;
+      }
+      if (slice.owns(j)) {
+        v[j] = vj;
+        w[j] = wj;
+        aux[j] = nj;
+        C[j] = 2.0 * wj * sj;
+      }
     }
     __syncthreads();
 
@@ -203,16 +237,27 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
     ++ev;
     ++done;
     if (++since >= refresh_every) {
-      recompute_rates(n, aux, w, C, kp);
+      // Eq. (2) for the block's slice, with every particle's new state visible.
+      cluster.sync();
+      for (int k = slice.lo + threadIdx.x; k < slice.hi; k += kBlock) {
+        const ParticleAux ak = aux[k];
+        const double wk = w[k];
+        double sum = 0.0;
+        for (int l = 0; l < n; ++l)
+          if (l != k) sum += beta(ak, aux[l], kp) * weight_factor(wk, w[l]);
+        C[k] = sum;
+      }
+      __syncthreads();
       since = 0;
     }
   }
-  if (threadIdx.x == 0) {
+  if (rank == 0 && threadIdx.x == 0) {
     a.t[run] = t;
     a.events[run] = ev;
     a.since_refresh[run] = since;
     a.done[run] = done;
   }
+  cluster.sync();  // no block leaves while others may still read its shared memory
 }
 
 template <class T>
@@ -244,7 +289,10 @@ struct DeviceBuffer {
 
 struct CudaEnsemble::Device {
   int device = 0;
+  int sm_count = 1;
   int n_runs = 0;
+  int cluster = 1;           // blocks per run
+  int requested_cluster = 0; // 0: choose
   EnsembleConfig cfg;
   DeviceBuffer<double> v, w, C, row_i, row_j, t, t_target;
   DeviceBuffer<ParticleAux> aux;
@@ -254,7 +302,27 @@ struct CudaEnsemble::Device {
 CudaEnsemble::CudaEnsemble(int device) : d_(std::make_unique<Device>()) {
   d_->device = device;
   KS_CUDA_CHECK(cudaSetDevice(device));
+  KS_CUDA_CHECK(cudaDeviceGetAttribute(&d_->sm_count, cudaDevAttrMultiProcessorCount, device));
+  KS_CUDA_CHECK(cudaFuncSetAttribute(advance_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
 }
+
+void CudaEnsemble::set_cluster_size(int blocks_per_run) { d_->requested_cluster = blocks_per_run; }
+int CudaEnsemble::cluster_size() const { return d_->cluster; }
+
+namespace {
+
+// Blocks per run: a power of two no larger than the SMs each run can have, the particles
+// per block allow, or the hardware's cluster limit.
+int choose_cluster(int requested, int n_runs, int n_s, int sm_count) {
+  if (requested > 0) return std::min(requested, kMaxCluster);
+  const int by_sms = std::max(1, sm_count / std::max(1, n_runs));
+  const int by_particles = std::max(1, n_s / kParticlesPerBlockMin);
+  int g = 1;
+  while (g * 2 <= std::min({by_sms, by_particles, kMaxCluster})) g *= 2;
+  return g;
+}
+
+}  // namespace
 
 CudaEnsemble::~CudaEnsemble() = default;
 
@@ -275,6 +343,7 @@ void CudaEnsemble::upload(const Ensemble& e, const EnsembleConfig& cfg) {
   d_->since_refresh.upload(reinterpret_cast<const unsigned long long*>(e.since_refresh.data()), e.n_runs);
   d_->done.resize(e.n_runs);
   d_->t_target.resize(e.n_runs);
+  d_->cluster = choose_cluster(d_->requested_cluster, e.n_runs, cfg.n_s, d_->sm_count);
   if (count) {
     const unsigned blocks = static_cast<unsigned>((count + kBlock - 1) / kBlock);
     make_aux_kernel<<<blocks, kBlock>>>(d_->v.ptr, d_->aux.ptr, count, cfg.kernel);
@@ -305,12 +374,22 @@ std::uint64_t CudaEnsemble::launch(const std::vector<double>& t_target, std::uin
   all_reached = true;
   if (d_->n_runs == 0) return 0;
   d_->t_target.upload(t_target.data(), d_->n_runs);
-  advance_kernel<<<d_->n_runs, kBlock>>>(
-      Arrays{d_->v.ptr, d_->w.ptr, d_->C.ptr, d_->aux.ptr, d_->row_i.ptr, d_->row_j.ptr, d_->t.ptr, d_->events.ptr,
-             d_->since_refresh.ptr, d_->t_target.ptr, d_->done.ptr},
-      d_->cfg.n_s, d_->cfg.box_volume, d_->cfg.kernel, d_->cfg.seed, static_cast<unsigned long long>(d_->cfg.refresh_every),
-      max_events);
-  KS_CUDA_CHECK_LAUNCH();
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(unsigned(d_->n_runs * d_->cluster));
+  config.blockDim = dim3(kBlock);
+  cudaLaunchAttribute cluster_dim{};
+  cluster_dim.id = cudaLaunchAttributeClusterDimension;
+  cluster_dim.val.clusterDim.x = unsigned(d_->cluster);
+  cluster_dim.val.clusterDim.y = 1;
+  cluster_dim.val.clusterDim.z = 1;
+  config.attrs = &cluster_dim;
+  config.numAttrs = 1;
+  const Arrays arrays{d_->v.ptr, d_->w.ptr, d_->C.ptr, d_->aux.ptr, d_->row_i.ptr, d_->row_j.ptr, d_->t.ptr,
+                      d_->events.ptr, d_->since_refresh.ptr, d_->t_target.ptr, d_->done.ptr};
+  KS_CUDA_CHECK(cudaLaunchKernelEx(&config, advance_kernel, arrays, d_->cfg.n_s, d_->cfg.box_volume, d_->cfg.kernel,
+                                   static_cast<unsigned long long>(d_->cfg.seed),
+                                   static_cast<unsigned long long>(d_->cfg.refresh_every),
+                                   static_cast<unsigned long long>(max_events)));
   std::vector<unsigned long long> done(d_->n_runs);
   d_->done.download(done.data(), d_->n_runs);  // synchronises; execution errors surface here
   std::uint64_t total = 0;

@@ -18,6 +18,10 @@ class CudaEnsemble {
   CudaEnsemble& operator=(const CudaEnsemble&) = delete;
 
   void upload(const Ensemble& e, const EnsembleConfig& cfg);  // (re)allocates for e.n_runs runs
+  // Thread blocks (one cluster, up to 16 SMs) per run; 0 chooses from the runs, n_s and the GPU.
+  // Takes effect at the next upload.
+  void set_cluster_size(int blocks_per_run);
+  int cluster_size() const;
   void download(Ensemble& e) const;                            // every array, all runs
   // Advances every run to its own target on the device, the whole event loop in one
   // kernel launch per batch of events; returns the number of events done.

@@ -90,7 +90,9 @@ KS_HD double beta(const ParticleAux& i, const ParticleAux& j, const KernelParams
 // The weight factor of the modified kernel, eq. (3): beta'_ij = beta_ij * 2 w_i max(w_i, w_j) / (w_i + w_j).
 // Summed over both orders it gives beta_ij max(w_i, w_j): the pair rate of the differentially
 // weighted scheme, in which one event stands for min(w_i, w_j) real coagulations.
-KS_HD double weight_factor(double wi, double wj) { return 2.0 * wi * (wi > wj ? wi : wj) / (wi + wj); }
+// pair_weight is its symmetric part, max / (w_i + w_j): weight_factor(w_i, w_j) = 2 w_i pair_weight.
+KS_HD double pair_weight(double wi, double wj) { return (wi > wj ? wi : wj) / (wi + wj); }
+KS_HD double weight_factor(double wi, double wj) { return 2.0 * wi * pair_weight(wi, wj); }
 
 // One event between simulation particles i and j (volumes v, weights w). The lighter group
 // coagulates with as many particles of the heavier one: it takes volume v_i + v_j and keeps
