@@ -18,8 +18,9 @@ int select_by_cumulative(const double* values, int n, double target) {
 
 namespace {
 
-// Work arrays of one run: the kernel rows of the selected pair times their symmetric weight
-// part, beta_ik * pair_weight(w_i, w_k), before the event (then after it, in the update).
+// Work arrays of one run: row_i is the kernel row of the first particle times its symmetric
+// weight part, beta_ik * pair_weight(w_i, w_k), before the event; the update overwrites it
+// and fills row_j with the new rows of i and j, summed afterwards into C'_i and C'_j.
 struct Scratch {
   std::vector<ParticleAux> aux;
   std::vector<double> row_i, row_j;
@@ -66,8 +67,6 @@ std::uint64_t advance_run_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, d
     const int j = select_by_cumulative(s.row_i.data(), n, u_j * sum_i);
     const ParticleAux aj = s.aux[j];
     const double wj_old = w[j];
-#pragma omp parallel for schedule(static) if (inner_parallel)
-    for (int k = 0; k < n; ++k) s.row_j[k] = k == j ? 0.0 : beta(aj, s.aux[k], kp) * pair_weight(wj_old, w[k]);
 
     coalesce(v[i], w[i], v[j], w[j]);
     s.aux[i] = make_aux(v[i], kp);
@@ -76,13 +75,15 @@ std::uint64_t advance_run_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, d
     const double wi = w[i], wj = w[j];
 
     // Smart bookkeeping, eq. (6): only the terms with i and j change in C'_k, and
-    // beta'_ki = 2 w_k beta_ki pair_weight(w_k, w_i). The new rows replace the old ones.
+    // beta'_ki = 2 w_k beta_ki pair_weight(w_k, w_i); the old terms of j are computed here.
 #pragma omp parallel for schedule(static) if (inner_parallel)
     for (int k = 0; k < n; ++k) {
       if (k == i || k == j) continue;
       const double wk = w[k];
-      const double ri = beta(s.aux[k], ni, kp) * pair_weight(wk, wi), rj = beta(s.aux[k], nj, kp) * pair_weight(wk, wj);
-      C[k] += 2.0 * wk * (ri + rj - s.row_i[k] - s.row_j[k]);
+      const ParticleAux ak = s.aux[k];
+      const double rj_old = beta(aj, ak, kp) * pair_weight(wj_old, wk);
+      const double ri = beta(ak, ni, kp) * pair_weight(wk, wi), rj = beta(ak, nj, kp) * pair_weight(wk, wj);
+      C[k] += 2.0 * wk * (ri + rj - s.row_i[k] - rj_old);
       s.row_i[k] = ri;
       s.row_j[k] = rj;
     }

@@ -34,7 +34,6 @@ struct Arrays {
   double* C;
   ParticleAux* aux;
   double* row_i;
-  double* row_j;
   double* t;
   unsigned long long* events;
   unsigned long long* since_refresh;
@@ -57,32 +56,57 @@ struct Slice {
   __device__ bool owns(int k) const { return k >= lo && k < hi; }
 };
 
-// Inverse transform over values(k), k in [0, n), with the values spread over the cluster's
-// slices. Threads sum contiguous chunks, blocks prefix-sum the chunk sums, the cluster
-// prefix-sums the block totals (each block in the same order, so the intervals tile
-// [0, total) exactly), and the one thread whose interval holds the target scans its chunk.
-template <class Value>
-__device__ int cluster_select(const cg::cluster_group& cluster, Slice slice, Value value, double u, Shared& sh,
-                              int slot, double& total) {
+// A run is a cluster of blocks (kClustered) or one block: barriers and shared-memory
+// access across the run go through here, so one block pays no cluster-scope fences.
+template <bool kClustered>
+struct Run {
+  cg::cluster_group cluster;
+  int blocks, rank;
+  __device__ Run() : cluster(cg::this_cluster()) {
+    blocks = kClustered ? int(cluster.num_blocks()) : 1;
+    rank = kClustered ? int(cluster.block_rank()) : 0;
+  }
+  __device__ void sync() const {
+    if constexpr (kClustered) cluster.sync();
+    else __syncthreads();
+  }
+  template <class T>
+  __device__ T* peer(T* local, int q) const {
+    if constexpr (kClustered) return cluster.map_shared_rank(local, q);
+    else return local;
+  }
+};
+
+// Inclusive prefix sum over the lanes of a warp.
+__device__ double warp_inclusive_scan(double x) {
+  const int lane = threadIdx.x & 31;
+  for (int o = 1; o < 32; o <<= 1) {
+    const double y = __shfl_up_sync(kFullMask, x, o);
+    if (lane >= o) x += y;
+  }
+  return x;
+}
+
+// Inverse transform over values(k), k in [0, n), with the values spread over the run's
+// slices. Threads sum contiguous chunks and blocks prefix-sum the chunk sums; every warp
+// reads the blocks' totals in parallel (lane q from block q) and prefix-sums them the same
+// way, so all blocks agree on where each block's interval starts and ends. The intervals
+// tile [0, total) without gaps (a block ends exactly where the next begins); the thread whose
+// interval holds the target scans its chunk, and the warps read the picks back in parallel.
+template <bool kClustered, class Value>
+__device__ int run_select(const Run<kClustered>& run, Slice slice, Value value, double u, Shared& sh, int slot,
+                          double& total) {
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   const int per_thread = (slice.hi - slice.lo + kBlock - 1) / kBlock;
   const int lo = min(slice.lo + tid * per_thread, slice.hi), hi = min(lo + per_thread, slice.hi);
   double s = 0.0;
   for (int k = lo; k < hi; ++k) s += value(k);
-  double x = s;
-  for (int o = 1; o < 32; o <<= 1) {
-    const double y = __shfl_up_sync(kFullMask, x, o);
-    if (lane >= o) x += y;
-  }
+  double x = warp_inclusive_scan(s);
   if (lane == 31) sh.warp[warp] = x;
   if (tid == 0) sh.selected[slot] = -1;
   __syncthreads();
   if (warp == 0) {
-    double y = lane < kWarps ? sh.warp[lane] : 0.0;
-    for (int o = 1; o < 32; o <<= 1) {
-      const double z = __shfl_up_sync(kFullMask, y, o);
-      if (lane >= o) y += z;
-    }
+    const double y = warp_inclusive_scan(lane < kWarps ? sh.warp[lane] : 0.0);
     if (lane < kWarps) sh.warp[lane] = y;
   }
   __syncthreads();
@@ -90,34 +114,32 @@ __device__ int cluster_select(const cg::cluster_group& cluster, Slice slice, Val
   sh.incl[tid] = x;
   __syncthreads();
   if (tid == 0) sh.block_total[slot] = sh.incl[kBlock - 1];
-  cluster.sync();
-  const unsigned rank = cluster.block_rank();
-  double acc = 0.0, offset = 0.0;
-  for (unsigned q = 0; q < cluster.num_blocks(); ++q) {
-    if (q == rank) offset = acc;
-    acc += *cluster.map_shared_rank(&sh.block_total[slot], q);
-  }
-  total = acc;
+  run.sync();
+  const double ends = warp_inclusive_scan(lane < run.blocks ? *run.peer(&sh.block_total[slot], lane) : 0.0);
+  total = __shfl_sync(kFullMask, ends, run.blocks - 1);
+  const double start = run.rank > 0 ? __shfl_sync(kFullMask, ends, max(run.rank - 1, 0)) : 0.0;
+  const double end = __shfl_sync(kFullMask, ends, run.rank);
   const double target = fmin(u * total, nextafter(total, 0.0));
-  const double excl = offset + (tid > 0 ? sh.incl[tid - 1] : 0.0);
-  if (excl <= target && target < offset + x) {
-    double run = excl;
+  const double excl = start + (tid > 0 ? sh.incl[tid - 1] : 0.0);
+  const double incl = tid == kBlock - 1 ? end : start + x;
+  if (excl <= target && target < incl) {
+    double acc = excl;
     int pick = -1, last_positive = lo;
     for (int k = lo; k < hi; ++k) {
       const double val = value(k);
       if (val <= 0.0) continue;
-      run += val;
+      acc += val;
       last_positive = k;
-      if (target < run) {
+      if (target < acc) {
         pick = k;
         break;
       }
     }
     sh.selected[slot] = pick >= 0 ? pick : last_positive;
   }
-  cluster.sync();
-  int picked = -1;
-  for (unsigned q = 0; q < cluster.num_blocks(); ++q) picked = max(picked, *cluster.map_shared_rank(&sh.selected[slot], q));
+  run.sync();
+  int picked = lane < run.blocks ? *run.peer(&sh.selected[slot], lane) : -1;
+  for (int o = 16; o > 0; o >>= 1) picked = max(picked, __shfl_xor_sync(kFullMask, picked, o));
   return picked;
 }
 
@@ -148,34 +170,33 @@ __global__ void __launch_bounds__(kBlock) make_aux_kernel(const double* v, Parti
   if (k < count) aux[k] = make_aux(v[k], kp);
 }
 
+template <bool kClustered>
 __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double box_volume, KernelParams kp,
                                                          unsigned long long seed, unsigned long long refresh_every,
                                                          unsigned long long max_events) {
   __shared__ Shared sh;
-  const cg::cluster_group cluster = cg::this_cluster();
-  const int G = int(cluster.num_blocks()), rank = int(cluster.block_rank());
-  const int run = blockIdx.x / G;
-  const int per_block = (n + G - 1) / G;
-  const Slice slice{min(rank * per_block, n), min((rank + 1) * per_block, n)};
-  const std::size_t base = std::size_t(run) * n;
+  const Run<kClustered> run;
+  const int run_index = blockIdx.x / run.blocks;
+  const int per_block = (n + run.blocks - 1) / run.blocks;
+  const Slice slice{min(run.rank * per_block, n), min((run.rank + 1) * per_block, n)};
+  const std::size_t base = std::size_t(run_index) * n;
   double* v = a.v + base;
   double* w = a.w + base;
   double* C = a.C + base;
   ParticleAux* aux = a.aux + base;
   double* row_i = a.row_i + base;
-  double* row_j = a.row_j + base;
-  const double t_target = a.t_target[run];
-  const PhiloxStream rng = run_stream(seed, run);
-  double t = a.t[run];
-  unsigned long long ev = a.events[run], since = a.since_refresh[run], done = 0;
+  const double t_target = a.t_target[run_index];
+  const PhiloxStream rng = run_stream(seed, run_index);
+  double t = a.t[run_index];
+  unsigned long long ev = a.events[run_index], since = a.since_refresh[run_index], done = 0;
 
   while (done < max_events) {
     double u_i, u_j, total, total_j;
     rng.uniform2(ev, kPurposeEvent, u_i, u_j);
     // Eq. (5a) and the waiting time, eq. (4).
-    const int i = cluster_select(cluster, slice, [&](int k) { return C[k]; }, u_i, sh, 0, total);
+    const int i = run_select(run, slice, [&](int k) { return C[k]; }, u_i, sh, 0, total);
     const double dt = waiting_time(total, box_volume);
-    if (!(t + dt <= t_target)) break;  // uniform across the cluster: every block has the same total
+    if (!(t + dt <= t_target)) break;  // uniform across the run: every block has the same total
 
     const ParticleAux ai = aux[i];
     const double vi_old = v[i], wi_old = w[i];
@@ -183,25 +204,25 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
       row_i[k] = k == i ? 0.0 : beta(ai, aux[k], kp) * pair_weight(wi_old, w[k]);
     __syncthreads();
     // Eq. (5b) over beta'_ik = 2 w_i row_i[k]; the common factor does not change the choice.
-    const int j = cluster_select(cluster, slice, [&](int k) { return row_i[k]; }, u_j, sh, 1, total_j);
+    const int j = run_select(run, slice, [&](int k) { return row_i[k]; }, u_j, sh, 1, total_j);
     const ParticleAux aj = aux[j];
     const double vj_old = v[j], wj_old = w[j];
-    for (int k = slice.lo + threadIdx.x; k < slice.hi; k += kBlock)
-      row_j[k] = k == j ? 0.0 : beta(aj, aux[k], kp) * pair_weight(wj_old, w[k]);
 
     // Every thread coalesces the pair in registers; memory is written after the update.
     double vi = vi_old, wi = wi_old, vj = vj_old, wj = wj_old;
     coalesce(vi, wi, vj, wj);
     const ParticleAux ni = make_aux(vi, kp), nj = make_aux(vj, kp);
 
-    // Smart bookkeeping, eq. (6): beta'_ki = 2 w_k beta_ki pair_weight(w_k, w_i).
+    // Smart bookkeeping, eq. (6): beta'_ki = 2 w_k beta_ki pair_weight(w_k, w_i); the old
+    // terms of j are computed here rather than stored.
     double Ci = 0.0, Cj = 0.0;
     for (int k = slice.lo + threadIdx.x; k < slice.hi; k += kBlock) {
       if (k == i || k == j) continue;
       const ParticleAux ak = aux[k];
       const double wk = w[k];
+      const double rj_old = beta(aj, ak, kp) * pair_weight(wj_old, wk);
       const double ri = beta(ak, ni, kp) * pair_weight(wk, wi), rj = beta(ak, nj, kp) * pair_weight(wk, wj);
-      C[k] += 2.0 * wk * (ri + rj - row_i[k] - row_j[k]);
+      C[k] += 2.0 * wk * (ri + rj - row_i[k] - rj_old);
       Ci += ri;
       Cj += rj;
     }
@@ -210,25 +231,29 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
       sh.partial[0] = Ci;
       sh.partial[1] = Cj;
     }
-    cluster.sync();
-    if (threadIdx.x == 0 && (slice.owns(i) || slice.owns(j))) {
-      const double rij = beta(ni, nj, kp) * pair_weight(wi, wj);
-      double si = rij, sj = rij;
-      for (int q = 0; q < G; ++q) {
-        si += cluster.map_shared_rank(sh.partial, q)[0];
-        sj += cluster.map_shared_rank(sh.partial, q)[1];
+    run.sync();
+    if (threadIdx.x < 32 && (slice.owns(i) || slice.owns(j))) {
+      const int lane = threadIdx.x;
+      double si = lane < run.blocks ? run.peer(sh.partial, lane)[0] : 0.0;
+      double sj = lane < run.blocks ? run.peer(sh.partial, lane)[1] : 0.0;
+      for (int o = 16; o > 0; o >>= 1) {
+        si += __shfl_xor_sync(kFullMask, si, o);
+        sj += __shfl_xor_sync(kFullMask, sj, o);
       }
-      if (slice.owns(i)) {
-        v[i] = vi;
-        w[i] = wi;
-        aux[i] = ni;
-        C[i] = 2.0 * wi * si;
-      }
-      if (slice.owns(j)) {
-        v[j] = vj;
-        w[j] = wj;
-        aux[j] = nj;
-        C[j] = 2.0 * wj * sj;
+      if (lane == 0) {
+        const double rij = beta(ni, nj, kp) * pair_weight(wi, wj);
+        if (slice.owns(i)) {
+          v[i] = vi;
+          w[i] = wi;
+          aux[i] = ni;
+          C[i] = 2.0 * wi * (rij + si);
+        }
+        if (slice.owns(j)) {
+          v[j] = vj;
+          w[j] = wj;
+          aux[j] = nj;
+          C[j] = 2.0 * wj * (rij + sj);
+        }
       }
     }
     __syncthreads();
@@ -238,7 +263,7 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
     ++done;
     if (++since >= refresh_every) {
       // Eq. (2) for the block's slice, with every particle's new state visible.
-      cluster.sync();
+      run.sync();
       for (int k = slice.lo + threadIdx.x; k < slice.hi; k += kBlock) {
         const ParticleAux ak = aux[k];
         const double wk = w[k];
@@ -251,13 +276,13 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
       since = 0;
     }
   }
-  if (rank == 0 && threadIdx.x == 0) {
-    a.t[run] = t;
-    a.events[run] = ev;
-    a.since_refresh[run] = since;
-    a.done[run] = done;
+  if (run.rank == 0 && threadIdx.x == 0) {
+    a.t[run_index] = t;
+    a.events[run_index] = ev;
+    a.since_refresh[run_index] = since;
+    a.done[run_index] = done;
   }
-  cluster.sync();  // no block leaves while others may still read its shared memory
+  run.sync();  // no block leaves while others may still read its shared memory
 }
 
 template <class T>
@@ -294,7 +319,7 @@ struct CudaEnsemble::Device {
   int cluster = 1;           // blocks per run
   int requested_cluster = 0; // 0: choose
   EnsembleConfig cfg;
-  DeviceBuffer<double> v, w, C, row_i, row_j, t, t_target;
+  DeviceBuffer<double> v, w, C, row_i, t, t_target;
   DeviceBuffer<ParticleAux> aux;
   DeviceBuffer<unsigned long long> events, since_refresh, done;
 };
@@ -303,7 +328,7 @@ CudaEnsemble::CudaEnsemble(int device) : d_(std::make_unique<Device>()) {
   d_->device = device;
   KS_CUDA_CHECK(cudaSetDevice(device));
   KS_CUDA_CHECK(cudaDeviceGetAttribute(&d_->sm_count, cudaDevAttrMultiProcessorCount, device));
-  KS_CUDA_CHECK(cudaFuncSetAttribute(advance_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  KS_CUDA_CHECK(cudaFuncSetAttribute(advance_kernel<true>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
 }
 
 void CudaEnsemble::set_cluster_size(int blocks_per_run) { d_->requested_cluster = blocks_per_run; }
@@ -335,7 +360,6 @@ void CudaEnsemble::upload(const Ensemble& e, const EnsembleConfig& cfg) {
   d_->w.upload(e.w.data(), count);
   d_->C.upload(e.C.data(), count);
   d_->row_i.resize(count);
-  d_->row_j.resize(count);
   d_->aux.resize(count);
   d_->t.upload(e.t.data(), e.n_runs);
   static_assert(sizeof(unsigned long long) == sizeof(std::uint64_t));
@@ -384,9 +408,9 @@ std::uint64_t CudaEnsemble::launch(const std::vector<double>& t_target, std::uin
   cluster_dim.val.clusterDim.z = 1;
   config.attrs = &cluster_dim;
   config.numAttrs = 1;
-  const Arrays arrays{d_->v.ptr, d_->w.ptr, d_->C.ptr, d_->aux.ptr, d_->row_i.ptr, d_->row_j.ptr, d_->t.ptr,
+  const Arrays arrays{d_->v.ptr, d_->w.ptr, d_->C.ptr, d_->aux.ptr, d_->row_i.ptr, d_->t.ptr,
                       d_->events.ptr, d_->since_refresh.ptr, d_->t_target.ptr, d_->done.ptr};
-  KS_CUDA_CHECK(cudaLaunchKernelEx(&config, advance_kernel, arrays, d_->cfg.n_s, d_->cfg.box_volume, d_->cfg.kernel,
+  KS_CUDA_CHECK(cudaLaunchKernelEx(&config, d_->cluster > 1 ? advance_kernel<true> : advance_kernel<false>, arrays, d_->cfg.n_s, d_->cfg.box_volume, d_->cfg.kernel,
                                    static_cast<unsigned long long>(d_->cfg.seed),
                                    static_cast<unsigned long long>(d_->cfg.refresh_every),
                                    static_cast<unsigned long long>(max_events)));
