@@ -35,6 +35,7 @@ struct Options {
   std::string out = "coagulation_bench.json";
   bool ensemble = true;
   int cluster = 0;  // blocks per run on the GPU; 0 chooses
+  bool cluster_sweep = false;
 };
 
 Options parse(int argc, char** argv) {
@@ -54,9 +55,10 @@ Options parse(int argc, char** argv) {
     else if (a == "--out") o.out = next();
     else if (a == "--no-ensemble") o.ensemble = false;
     else if (a == "--cluster") o.cluster = std::stoi(next());
+    else if (a == "--cluster-sweep") o.cluster_sweep = true;
     else
       throw ks::bad_input(a, "unknown option",
-                          "--sizes a,b,c --cpu-max-n N --gpu-max-seconds S --cluster G --out FILE --no-ensemble");
+                          "--sizes a,b,c --cpu-max-n N --gpu-max-seconds S --cluster G --cluster-sweep --out FILE --no-ensemble");
   }
   return o;
 }
@@ -190,6 +192,24 @@ int main(int argc, char** argv) try {
   std::printf("fitted exponent of time vs n_s: CPU %.3f, GPU %.3f (paper: 2.08 and 1.09)\n", double(result["cpu_exponent"]),
               double(result["gpu_exponent"]));
 
+#ifdef KS_HAVE_CUDA
+  if (o.cluster_sweep && cuda.usable) {
+    // GPU time of one run over [tau, 1000 tau] for each number of blocks per run (tunes the choice).
+    nlohmann::json sweep = nlohmann::json::array();
+    for (int n : o.sizes) {
+      if (n > 30000) continue;
+      std::printf("cluster sweep n_s %6d:", n);
+      for (int g = 1; g <= 16; g *= 2) {
+        const Timing t = time_gpu(table1_config(n), 1, tau, 1000 * tau, g);
+        sweep.push_back({{"n_s", n}, {"blocks_per_run", g}, {"gpu_s", t.seconds}});
+        std::printf("  %d: %.3f s", g, t.seconds);
+        std::fflush(stdout);
+      }
+      std::printf("\n");
+    }
+    result["cluster_sweep"] = sweep;
+  }
+#endif
   if (o.ensemble) {
     // The paper's validation ensemble, whole run from t = 0.
     const EnsembleConfig cfg = table1_config(2000);

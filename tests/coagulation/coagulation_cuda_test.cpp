@@ -22,13 +22,17 @@ namespace {
   } while (0)
 
 #ifdef KS_HAVE_CUDA
-// One run spread over 1, 4 or 16 blocks of a thread-block cluster must make the CPU's choices.
-class GpuClusterSize : public ::testing::TestWithParam<int> {};
+// One run spread over the blocks of a thread-block cluster, with its particles in shared memory
+// (up to 3200 per block) or in global memory, must make the CPU's choices.
+struct Layout {
+  int blocks, n_s;
+};
+class GpuClusterSize : public ::testing::TestWithParam<Layout> {};
 
 TEST_P(GpuClusterSize, GpuRepeatsTheCpuEventsForTheSameSeed) {
   KS_REQUIRE_CUDA();
   EnsembleConfig cfg;
-  cfg.n_s = 1500;
+  cfg.n_s = GetParam().n_s;
   cfg.box_volume = cfg.n_s / 1e17;
   cfg.seed = 3;
   cfg.refresh_every = 300;  // a full recompute of C' inside the compared events too
@@ -42,9 +46,9 @@ TEST_P(GpuClusterSize, GpuRepeatsTheCpuEventsForTheSameSeed) {
   cpu.since_refresh.resize(2);
   for (int r = 0; r < 2; ++r) initialise_run(cpu, r, cfg, 1e17, 3e-9, 1.4);
   CudaEnsemble gpu(0);
-  gpu.set_cluster_size(GetParam());
+  gpu.set_cluster_size(GetParam().blocks);
   gpu.upload(cpu, cfg);
-  ASSERT_EQ(gpu.cluster_size(), GetParam());
+  ASSERT_EQ(gpu.cluster_size(), GetParam().blocks);
   constexpr std::uint64_t kEvents = 400;
   bool reached = false;
   EXPECT_EQ(gpu.launch({1e300, 1e300}, kEvents, reached), 2 * kEvents);
@@ -61,7 +65,12 @@ TEST_P(GpuClusterSize, GpuRepeatsTheCpuEventsForTheSameSeed) {
   for (int r = 0; r < 2; ++r) EXPECT_NEAR(g.t[r] / cpu.t[r], 1.0, 1e-12);
 }
 
-INSTANTIATE_TEST_SUITE_P(CoagulationCuda, GpuClusterSize, ::testing::Values(1, 4, 16));
+INSTANTIATE_TEST_SUITE_P(CoagulationCuda, GpuClusterSize,
+                         ::testing::Values(Layout{1, 1500}, Layout{4, 1500}, Layout{16, 1500},  // shared memory
+                                           Layout{1, 4000}, Layout{2, 8000}),                   // global memory
+                         [](const auto& info) {
+                           return std::to_string(info.param.blocks) + "blocks_" + std::to_string(info.param.n_s);
+                         });
 #endif
 
 TEST(CoagulationCuda, GpuEnsembleStatisticsMatchTheCpu) {

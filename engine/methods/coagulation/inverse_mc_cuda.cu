@@ -25,7 +25,7 @@ namespace cg = cooperative_groups;
 constexpr int kBlock = 512;
 constexpr int kWarps = kBlock / 32;
 constexpr int kMaxCluster = 16;              // non-portable cluster size on Hopper
-constexpr int kParticlesPerBlockMin = 1024;  // below this a block's share is too small to pay for the barriers
+constexpr int kTargetParticlesPerBlock = 1536;  // tuned on the H100 (bench --cluster-sweep)
 constexpr unsigned kFullMask = 0xffffffffu;
 
 struct Arrays {
@@ -170,21 +170,67 @@ __global__ void __launch_bounds__(kBlock) make_aux_kernel(const double* v, Parti
   if (k < count) aux[k] = make_aux(v[k], kp);
 }
 
-template <bool kClustered>
+// Where a run's particle data lives during a launch. Resident: each block copies its slice
+// into shared memory at the start and back at the end, and reads the selected pair from the
+// owner block's shared memory (after a cluster barrier global memory would be re-read from
+// L2 every phase). Otherwise everything stays in global memory (runs too large for shared memory).
+template <bool kResident>
+struct Particles {
+  ParticleAux* aux;
+  double* w;
+  double* C;
+  double* row_i;
+  int offset;  // index of the slice's first particle in these arrays' numbering
+  __device__ int at(int k) const { return k - offset; }
+};
+
+constexpr int kResidentBytesPerParticle = sizeof(ParticleAux) + 3 * sizeof(double);  // aux, w, C, row_i
+constexpr int kResidentMaxParticles = 3200;  // 3200 * 64 B = 200 KB of the 227 KB a block may have
+
+template <bool kClustered, bool kResident>
 __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double box_volume, KernelParams kp,
                                                          unsigned long long seed, unsigned long long refresh_every,
                                                          unsigned long long max_events) {
   __shared__ Shared sh;
+  extern __shared__ __align__(16) unsigned char resident[];
   const Run<kClustered> run;
   const int run_index = blockIdx.x / run.blocks;
   const int per_block = (n + run.blocks - 1) / run.blocks;
   const Slice slice{min(run.rank * per_block, n), min((run.rank + 1) * per_block, n)};
   const std::size_t base = std::size_t(run_index) * n;
-  double* v = a.v + base;
-  double* w = a.w + base;
-  double* C = a.C + base;
-  ParticleAux* aux = a.aux + base;
-  double* row_i = a.row_i + base;
+  Particles<kResident> p;
+  if constexpr (kResident) {
+    p.aux = reinterpret_cast<ParticleAux*>(resident);
+    p.w = reinterpret_cast<double*>(p.aux + per_block);
+    p.C = p.w + per_block;
+    p.row_i = p.C + per_block;
+    p.offset = slice.lo;
+    for (int k = slice.lo + threadIdx.x; k < slice.hi; k += kBlock) {
+      p.aux[p.at(k)] = a.aux[base + k];
+      p.w[p.at(k)] = a.w[base + k];
+      p.C[p.at(k)] = a.C[base + k];
+    }
+    __syncthreads();
+  } else {
+    p = {a.aux + base, a.w + base, a.C + base, a.row_i + base, 0};
+  }
+  // The state of any particle of the run (the selected pair may live in another block).
+  auto aux_of = [&](int k) -> ParticleAux {
+    if constexpr (kResident) {
+      const int owner = k / per_block;
+      return run.peer(p.aux, owner)[k - owner * per_block];
+    } else {
+      return p.aux[k];
+    }
+  };
+  auto w_of = [&](int k) -> double {
+    if constexpr (kResident) {
+      const int owner = k / per_block;
+      return run.peer(p.w, owner)[k - owner * per_block];
+    } else {
+      return p.w[k];
+    }
+  };
   const double t_target = a.t_target[run_index];
   const PhiloxStream rng = run_stream(seed, run_index);
   double t = a.t[run_index];
@@ -194,22 +240,22 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
     double u_i, u_j, total, total_j;
     rng.uniform2(ev, kPurposeEvent, u_i, u_j);
     // Eq. (5a) and the waiting time, eq. (4).
-    const int i = run_select(run, slice, [&](int k) { return C[k]; }, u_i, sh, 0, total);
+    const int i = run_select(run, slice, [&](int k) { return p.C[p.at(k)]; }, u_i, sh, 0, total);
     const double dt = waiting_time(total, box_volume);
     if (!(t + dt <= t_target)) break;  // uniform across the run: every block has the same total
 
-    const ParticleAux ai = aux[i];
-    const double vi_old = v[i], wi_old = w[i];
+    const ParticleAux ai = aux_of(i);
+    const double wi_old = w_of(i);
     for (int k = slice.lo + threadIdx.x; k < slice.hi; k += kBlock)
-      row_i[k] = k == i ? 0.0 : beta(ai, aux[k], kp) * pair_weight(wi_old, w[k]);
+      p.row_i[p.at(k)] = k == i ? 0.0 : beta(ai, p.aux[p.at(k)], kp) * pair_weight(wi_old, p.w[p.at(k)]);
     __syncthreads();
     // Eq. (5b) over beta'_ik = 2 w_i row_i[k]; the common factor does not change the choice.
-    const int j = run_select(run, slice, [&](int k) { return row_i[k]; }, u_j, sh, 1, total_j);
-    const ParticleAux aj = aux[j];
-    const double vj_old = v[j], wj_old = w[j];
+    const int j = run_select(run, slice, [&](int k) { return p.row_i[p.at(k)]; }, u_j, sh, 1, total_j);
+    const ParticleAux aj = aux_of(j);
+    const double wj_old = w_of(j);
 
     // Every thread coalesces the pair in registers; memory is written after the update.
-    double vi = vi_old, wi = wi_old, vj = vj_old, wj = wj_old;
+    double vi = ai.v, wi = wi_old, vj = aj.v, wj = wj_old;
     coalesce(vi, wi, vj, wj);
     const ParticleAux ni = make_aux(vi, kp), nj = make_aux(vj, kp);
 
@@ -218,11 +264,11 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
     double Ci = 0.0, Cj = 0.0;
     for (int k = slice.lo + threadIdx.x; k < slice.hi; k += kBlock) {
       if (k == i || k == j) continue;
-      const ParticleAux ak = aux[k];
-      const double wk = w[k];
+      const ParticleAux ak = p.aux[p.at(k)];
+      const double wk = p.w[p.at(k)];
       const double rj_old = beta(aj, ak, kp) * pair_weight(wj_old, wk);
       const double ri = beta(ak, ni, kp) * pair_weight(wk, wi), rj = beta(ak, nj, kp) * pair_weight(wk, wj);
-      C[k] += 2.0 * wk * (ri + rj - row_i[k] - rj_old);
+      p.C[p.at(k)] += 2.0 * wk * (ri + rj - p.row_i[p.at(k)] - rj_old);
       Ci += ri;
       Cj += rj;
     }
@@ -243,16 +289,14 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
       if (lane == 0) {
         const double rij = beta(ni, nj, kp) * pair_weight(wi, wj);
         if (slice.owns(i)) {
-          v[i] = vi;
-          w[i] = wi;
-          aux[i] = ni;
-          C[i] = 2.0 * wi * (rij + si);
+          p.aux[p.at(i)] = ni;
+          p.w[p.at(i)] = wi;
+          p.C[p.at(i)] = 2.0 * wi * (rij + si);
         }
         if (slice.owns(j)) {
-          v[j] = vj;
-          w[j] = wj;
-          aux[j] = nj;
-          C[j] = 2.0 * wj * (rij + sj);
+          p.aux[p.at(j)] = nj;
+          p.w[p.at(j)] = wj;
+          p.C[p.at(j)] = 2.0 * wj * (rij + sj);
         }
       }
     }
@@ -265,16 +309,29 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
       // Eq. (2) for the block's slice, with every particle's new state visible.
       run.sync();
       for (int k = slice.lo + threadIdx.x; k < slice.hi; k += kBlock) {
-        const ParticleAux ak = aux[k];
-        const double wk = w[k];
+        const ParticleAux ak = p.aux[p.at(k)];
+        const double wk = p.w[p.at(k)];
         double sum = 0.0;
         for (int l = 0; l < n; ++l)
-          if (l != k) sum += beta(ak, aux[l], kp) * weight_factor(wk, w[l]);
-        C[k] = sum;
+          if (l != k) sum += beta(ak, aux_of(l), kp) * weight_factor(wk, w_of(l));
+        p.C[p.at(k)] = sum;
       }
       __syncthreads();
       since = 0;
     }
+  }
+  if constexpr (kResident) {
+    __syncthreads();
+    for (int k = slice.lo + threadIdx.x; k < slice.hi; k += kBlock) {
+      const ParticleAux ak = p.aux[p.at(k)];
+      a.aux[base + k] = ak;
+      a.v[base + k] = ak.v;
+      a.w[base + k] = p.w[p.at(k)];
+      a.C[base + k] = p.C[p.at(k)];
+    }
+  } else {
+    // The global arrays are the state; v follows aux.
+    for (int k = slice.lo + threadIdx.x; k < slice.hi; k += kBlock) a.v[base + k] = a.aux[base + k].v;
   }
   if (run.rank == 0 && threadIdx.x == 0) {
     a.t[run_index] = t;
@@ -283,6 +340,15 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
     a.done[run_index] = done;
   }
   run.sync();  // no block leaves while others may still read its shared memory
+}
+
+template <bool kClustered, bool kResident>
+void configure_kernel() {
+  auto* kernel = advance_kernel<kClustered, kResident>;
+  if (kClustered) KS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  if (kResident)
+    KS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       kResidentMaxParticles * kResidentBytesPerParticle));
 }
 
 template <class T>
@@ -328,7 +394,10 @@ CudaEnsemble::CudaEnsemble(int device) : d_(std::make_unique<Device>()) {
   d_->device = device;
   KS_CUDA_CHECK(cudaSetDevice(device));
   KS_CUDA_CHECK(cudaDeviceGetAttribute(&d_->sm_count, cudaDevAttrMultiProcessorCount, device));
-  KS_CUDA_CHECK(cudaFuncSetAttribute(advance_kernel<true>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  configure_kernel<false, false>();
+  configure_kernel<false, true>();
+  configure_kernel<true, false>();
+  configure_kernel<true, true>();
 }
 
 void CudaEnsemble::set_cluster_size(int blocks_per_run) { d_->requested_cluster = blocks_per_run; }
@@ -336,14 +405,14 @@ int CudaEnsemble::cluster_size() const { return d_->cluster; }
 
 namespace {
 
-// Blocks per run: a power of two no larger than the SMs each run can have, the particles
-// per block allow, or the hardware's cluster limit.
+// Blocks per run: the smallest power of two that brings a block's share under
+// kTargetParticlesPerBlock (shared-memory residency and enough threads per particle),
+// no more than the SMs each run can have or the hardware's cluster limit.
 int choose_cluster(int requested, int n_runs, int n_s, int sm_count) {
   if (requested > 0) return std::min(requested, kMaxCluster);
   const int by_sms = std::max(1, sm_count / std::max(1, n_runs));
-  const int by_particles = std::max(1, n_s / kParticlesPerBlockMin);
   int g = 1;
-  while (g * 2 <= std::min({by_sms, by_particles, kMaxCluster})) g *= 2;
+  while (g * 2 <= std::min(by_sms, kMaxCluster) && (n_s + g - 1) / g > kTargetParticlesPerBlock) g *= 2;
   return g;
 }
 
@@ -410,7 +479,12 @@ std::uint64_t CudaEnsemble::launch(const std::vector<double>& t_target, std::uin
   config.numAttrs = 1;
   const Arrays arrays{d_->v.ptr, d_->w.ptr, d_->C.ptr, d_->aux.ptr, d_->row_i.ptr, d_->t.ptr,
                       d_->events.ptr, d_->since_refresh.ptr, d_->t_target.ptr, d_->done.ptr};
-  KS_CUDA_CHECK(cudaLaunchKernelEx(&config, d_->cluster > 1 ? advance_kernel<true> : advance_kernel<false>, arrays, d_->cfg.n_s, d_->cfg.box_volume, d_->cfg.kernel,
+  const int per_block = (d_->cfg.n_s + d_->cluster - 1) / d_->cluster;
+  const bool resident = per_block <= kResidentMaxParticles;
+  config.dynamicSmemBytes = resident ? std::size_t(per_block) * kResidentBytesPerParticle : 0;
+  auto* kernel = d_->cluster > 1 ? (resident ? advance_kernel<true, true> : advance_kernel<true, false>)
+                                 : (resident ? advance_kernel<false, true> : advance_kernel<false, false>);
+  KS_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, arrays, d_->cfg.n_s, d_->cfg.box_volume, d_->cfg.kernel,
                                    static_cast<unsigned long long>(d_->cfg.seed),
                                    static_cast<unsigned long long>(d_->cfg.refresh_every),
                                    static_cast<unsigned long long>(max_events)));
