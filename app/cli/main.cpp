@@ -43,6 +43,11 @@ ks::ParamSet resolve_params(const ks::cli::Options& o, const ks::Preset& preset)
     params.apply_json(h.params, o.restart + ":/params");
   }
   for (const auto& [key, text] : o.sets) {
+    if (!params.has(key)) {
+      std::string known;
+      for (const auto& s : params.specs()) known += (known.empty() ? "" : ", ") + s.key;
+      throw ks::bad_input("--set " + key, "method '" + preset.method + "' has no parameter '" + key + "'", "one of " + known);
+    }
     const ks::ParamSpec& spec = params.spec(key);
     if (!o.restart.empty() && !spec.live)
       throw ks::bad_input("--set " + key, "'" + key + "' cannot change on a restart (it is not live)", "live parameters only");

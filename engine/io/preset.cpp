@@ -18,7 +18,7 @@ const nlohmann::json* optional_key(const nlohmann::json& obj, const char* key) {
 
 std::string required_string(const nlohmann::json& obj, const char* key, const std::string& where) {
   const nlohmann::json* v = optional_key(obj, key);
-  if (!v) throw bad_input(where, std::string("missing required key '") + key + "'", "a string");
+  if (!v) throw bad_input(where + "/" + key, std::string("missing required key '") + key + "'", "a string");
   if (!v->is_string()) throw bad_input(where + "/" + key, "expected a string, got " + v->dump(), "a string");
   return v->get<std::string>();
 }

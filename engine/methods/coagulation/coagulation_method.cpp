@@ -426,25 +426,36 @@ void CoagulationMethod::save_state(std::ostream& out) const {
 }
 
 void CoagulationMethod::load_state(std::istream& in) {
+  // Read everything first: a refused state leaves the method as it was.
   bin::expect_tag(in, "aerosol.coagulation", 1);
-  iteration_ = bin::read<std::int32_t>(in);
-  events_ = bin::read<std::uint64_t>(in);
-  initial_volume_ = bin::read<double>(in);
-  t_out_ = bin::read_vector<double>(in);
-  next_out_ = bin::read_vector<int>(in);
-  ens_.n_runs = bin::read<std::int32_t>(in);
-  ens_.v = bin::read_vector<double>(in);
-  ens_.w = bin::read_vector<double>(in);
-  ens_.C = bin::read_vector<double>(in);
-  ens_.t = bin::read_vector<double>(in);
-  ens_.events = bin::read_vector<std::uint64_t>(in);
-  ens_.since_refresh = bin::read_vector<std::uint64_t>(in);
-  stats_.resize(bin::read<std::uint64_t>(in));
-  for (auto& per_output : stats_) per_output = bin::read_vector<RunStatistics>(in);
-  const std::size_t count = std::size_t(ens_.n_runs) * cfg_.n_s;
-  if (ens_.v.size() != count || ens_.w.size() != count || ens_.C.size() != count || int(next_out_.size()) != ens_.n_runs ||
-      stats_.size() != t_out_.size() || iteration_ < 0 || iteration_ >= int(t_out_.size()))
+  const int iteration = bin::read<std::int32_t>(in);
+  const std::uint64_t events = bin::read<std::uint64_t>(in);
+  const double initial_volume = bin::read<double>(in);
+  std::vector<double> t_out = bin::read_vector<double>(in);
+  std::vector<int> next_out = bin::read_vector<int>(in);
+  Ensemble e;
+  e.n_runs = bin::read<std::int32_t>(in);
+  e.v = bin::read_vector<double>(in);
+  e.w = bin::read_vector<double>(in);
+  e.C = bin::read_vector<double>(in);
+  e.t = bin::read_vector<double>(in);
+  e.events = bin::read_vector<std::uint64_t>(in);
+  e.since_refresh = bin::read_vector<std::uint64_t>(in);
+  const auto outputs = bin::read<std::uint64_t>(in);
+  if (outputs != t_out.size()) throw bad_input("checkpoint", "the aerosol.coagulation state is corrupt (output count)");
+  std::vector<std::vector<RunStatistics>> stats(outputs);
+  for (auto& per_output : stats) per_output = bin::read_vector<RunStatistics>(in);
+  const std::size_t count = std::size_t(e.n_runs) * cfg_.n_s;
+  if (e.n_runs < 1 || e.v.size() != count || e.w.size() != count || e.C.size() != count || int(next_out.size()) != e.n_runs ||
+      int(e.t.size()) != e.n_runs || stats.size() != t_out.size() || iteration < 0 || iteration >= int(t_out.size()))
     throw bad_input("checkpoint", "the aerosol.coagulation state does not match its parameters (n_s, n_runs)");
+  iteration_ = iteration;
+  events_ = events;
+  initial_volume_ = initial_volume;
+  t_out_ = std::move(t_out);
+  next_out_ = std::move(next_out);
+  ens_ = std::move(e);
+  stats_ = std::move(stats);
   solve_sectional();
 #ifdef KS_HAVE_CUDA
   if (gpu_) gpu_->upload(ens_, cfg_);
