@@ -1,12 +1,8 @@
 #!/usr/bin/env bash
-# One command: install, build and run Kinetic Studio on its default preset.
-# The desktop app is not built yet: this runs the default preset headless with
-# kinetic-run and says where the output went. Extra arguments go to kinetic-run.
+# One command: install, build and launch Kinetic Studio on its default preset (the teaching demo).
+# Extra arguments go to kinetic-studio (e.g. --preset FILE, --backend cpu).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh --gui
 scripts/build.sh
-preset=presets/coagulation/teaching-demo.json
-out=out/teaching-demo
-build/app/cli/kinetic-run "$preset" --out "$out" "$@"
-echo "Done. Series and fields (CSV) and summary.json are in $out/; open the CSVs in any plotting tool."
+exec build/app/gui/kinetic-studio --preset presets/coagulation/teaching-demo.json "$@"

@@ -1,0 +1,152 @@
+// The field view: one field of the latest snapshot drawn with OpenGL 3.3 core. Image fields
+// (2D, or a z slice of 3D) become a scalar texture on a quad, particle fields a cloud of
+// round points; the shaders (shaders/image.*, shaders/points.*) map values to colours.
+// A QPainter overlay adds the colour bar, the frame rate and the value under the cursor.
+#pragma once
+
+#include <QElapsedTimer>
+#include <QOpenGLFunctions_3_3_Core>
+#include <QOpenGLWidget>
+#include <QPointF>
+#include <QRectF>
+#include <QString>
+#include <QStringList>
+#include <QVector4D>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/method.hpp"
+
+class QOpenGLShaderProgram;
+class QPainter;
+
+namespace ks::gui {
+
+// The shown values of one field on the host, as uploaded to the GPU: what auto range, the
+// overlay and the hover text read.
+struct PackedField {
+  enum class Kind { None, Image, Particles };
+  Kind kind = Kind::None;
+  int width = 0;   // Image: cells along x; Particles: particle count
+  int height = 0;  // Image: cells along y; Particles: 1
+  // Image: one scalar per cell, row-major from the lowest y.
+  // Particles: (x, y, value) per particle, x and y in [0, 1] over the rectangle below.
+  std::vector<float> data;
+  // The data's rectangle in metres, y up: lower corner (x0, y0), size w x h. It is the unit
+  // square that the shaders place on screen.
+  double x0 = 0.0, y0 = 0.0, w = 1.0, h = 1.0;
+  // Over the finite values: min, max and the smallest positive one (0 if none).
+  double min = 0.0, max = 0.0, min_positive = 0.0;
+};
+
+class FieldView : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
+  Q_OBJECT
+ public:
+  explicit FieldView(QWidget* parent = nullptr);
+  ~FieldView() override;  // frees the GL objects in the widget's context
+
+  // Keeps the snapshot; its data is packed and uploaded at the next paint.
+  void showSnapshot(std::shared_ptr<const ks::Snapshot> snapshot);
+  // A field of the snapshot. A name the snapshot lacks is kept as the wish, and the first
+  // field is shown meanwhile.
+  void setField(const QString& name);
+  // Vector fields: -1 = magnitude (default), else that component.
+  void setComponent(int c);
+  void setColormap(const QString& name);  // one of colormap_names(); others give viridis
+  QString colormap() const { return colormap_; }
+  void setLogScale(bool on);              // values <= 0 take the low end
+  void setAutoRange(bool on);             // on: min/max of the shown values (default)
+  void setRange(double lo, double hi);    // used when auto range is off
+  void setSlice(int z);                   // 3D image fields: the z slice shown (clamped)
+
+  QStringList fieldNames() const;
+  QString field() const;           // the field shown; empty without one
+  double framesPerSecond() const;  // paints over the last second
+  int hostUploads() const;         // host-to-GPU uploads of field data so far
+  QImage grabImage();              // the view as drawn, overlay included
+
+ signals:
+  // "x = …, y = …: <field> = <value> <unit>" under the cursor; empty when outside the data.
+  void hovered(const QString& text);
+
+ protected:
+  void initializeGL() override;
+  void paintGL() override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void leaveEvent(QEvent* event) override;
+
+ private:
+  struct Range {
+    double lo = 0.0;
+    double hi = 1.0;
+  };
+
+  const ks::FieldData* currentField() const;
+  QString displayName() const;  // the field's name with the component: "u", "u[0]", "|u|"
+  void markDataChanged();       // the shown values must be packed and uploaded again
+  const PackedField& packed();  // packs the shown values first when they changed
+  Range displayRange() const;   // the values mapped to the colour map's ends
+
+  bool createPrograms();
+  void createBuffers();
+  void cleanup();
+  void uploadColormap();
+  void uploadPacked();
+  void drawField(const Range& range);
+  void drawColourBar(const Range& range);
+  void setColourUniforms(QOpenGLShaderProgram& program, const Range& range);
+  void drawOverlay(const Range& range);
+  void drawColourBarLabels(QPainter& painter, const Range& range);
+  void drawStatusText(QPainter& painter);
+  void drawCentredMessage(const QString& text);
+
+  QRectF plotArea() const;  // the widget minus margins and the colour bar
+  QRectF dataRect() const;  // where the data's unit square lies, in widget pixels
+  QRectF colourBarRect() const;
+  QVector4D transformFor(const QRectF& pixel_rect) const;  // unit square -> clip space
+  QString hoverTextAt(const QPointF& pos);
+  void updateHover();
+  void recordFrame();
+
+  std::shared_ptr<const ks::Snapshot> snapshot_;
+  QString wanted_field_;
+  int component_ = -1;
+  QString colormap_ = "viridis";
+  bool log_scale_ = false;
+  bool auto_range_ = true;
+  Range manual_range_;
+  int slice_ = 0;
+
+  PackedField packed_;
+  bool pack_dirty_ = false;     // the shown values changed: repack
+  bool upload_dirty_ = false;   // packed_ is newer than the GPU's copy
+  bool colormap_dirty_ = true;  // the colour map texture is stale
+  int host_uploads_ = 0;
+
+  // View: the data fitted into plotArea(), scaled by zoom_ about its centre, moved by pan_.
+  double zoom_ = 1.0;
+  QPointF pan_;  // widget pixels
+  std::optional<QPointF> drag_from_;
+  std::optional<QPointF> cursor_;
+  QString hover_text_;
+
+  QElapsedTimer clock_;
+  std::deque<qint64> frame_times_ms_;  // paints within the last second
+
+  // GL objects, valid between initializeGL() and cleanup().
+  bool gl_ready_ = false;  // functions resolved and shaders linked
+  std::unique_ptr<QOpenGLShaderProgram> image_program_;
+  std::unique_ptr<QOpenGLShaderProgram> points_program_;
+  GLuint quad_vao_ = 0, quad_vbo_ = 0;
+  GLuint points_vao_ = 0, points_vbo_ = 0;
+  GLuint field_texture_ = 0, colormap_texture_ = 0;
+  int texture_width_ = 0, texture_height_ = 0;  // the field texture's allocated size
+};
+
+}  // namespace ks::gui

@@ -1,0 +1,337 @@
+#include "main_window.hpp"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QLabel>
+#include <QPainter>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSettings>
+#include <QSignalBlocker>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+#include <QToolBar>
+#include <cmath>
+
+#include "core/errors.hpp"
+#include "core/registry.hpp"
+#include "colormaps.hpp"
+#include "field_view.hpp"
+#include "io/field_writer.hpp"
+#include "io/vtk_xml_writer.hpp"
+#include "log_panel.hpp"
+#include "parameter_panel.hpp"
+#include "plot_view.hpp"
+#include "preset_browser.hpp"
+
+// The shaders are compiled into the kinetic-studio-lib static library, whose resource
+// initialiser the linker may drop: register them explicitly (must be at global scope).
+static void register_resources() { Q_INIT_RESOURCE(kinetic_studio); }
+
+namespace ks::gui {
+
+namespace {
+
+constexpr int kPollMs = 33;                  // ~30 Hz: snapshots, progress, log
+constexpr int kScreenshotSettleMs = 400;     // lets throttled views draw the final snapshot
+constexpr auto kSnapshotInterval = std::chrono::milliseconds(50);
+
+QString preset_dir() {
+  const QByteArray env = qgetenv("KS_PRESET_DIR");
+  return env.isEmpty() ? QString(KS_PRESET_DIR) : QString::fromLocal8Bit(env);
+}
+
+}  // namespace
+
+MainWindow::MainWindow(AppOptions options, QWidget* parent) : QMainWindow(parent), options_(std::move(options)) {
+  register_resources();
+  setWindowTitle("Kinetic Studio");
+  views_ = new QTabWidget(this);
+  field_ = new FieldView(views_);
+  plot_ = new PlotView(views_);
+  views_->addTab(field_, "Field");
+  views_->addTab(plot_, "Plot");
+  setCentralWidget(views_);
+  buildDocks();
+  buildActions();
+  status_ = new QLabel(this);
+  statusBar()->addWidget(status_, 1);
+  connect(field_, &FieldView::hovered, this, [this](const QString& text) { statusBar()->showMessage(text, 2000); });
+
+  QSettings settings;
+  restoreGeometry(settings.value("window/geometry").toByteArray());
+  restoreState(settings.value("window/state").toByteArray());
+  if (settings.contains("view/colormap")) colormap_box_->setCurrentText(settings.value("view/colormap").toString());
+
+  browser_->scan(preset_dir());
+  QString first = options_.preset;
+  if (first.isEmpty()) first = settings.value("preset/last").toString();
+  if (first.isEmpty() || !QFileInfo::exists(first)) first = preset_dir() + "/coagulation/teaching-demo.json";
+  loadPreset(first);
+
+  timer_ = new QTimer(this);
+  connect(timer_, &QTimer::timeout, this, &MainWindow::poll);
+  timer_->start(kPollMs);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildDocks() {
+  browser_ = new PresetBrowser(this);
+  auto* presets = new QDockWidget("Presets", this);
+  presets->setObjectName("presets");
+  presets->setWidget(browser_);
+  addDockWidget(Qt::LeftDockWidgetArea, presets);
+  connect(browser_, &PresetBrowser::presetActivated, this, [this](const QString& path) { loadPreset(path); });
+
+  params_ = new ParameterPanel(this);
+  auto* params = new QDockWidget("Parameters", this);
+  params->setObjectName("parameters");
+  params->setWidget(params_);
+  addDockWidget(Qt::RightDockWidgetArea, params);
+  connect(params_, &ParameterPanel::parameterEdited, this, &MainWindow::applyParameter);
+
+  log_ = new LogPanel(this);
+  auto* log = new QDockWidget("Log", this);
+  log->setObjectName("log");
+  log->setWidget(log_);
+  addDockWidget(Qt::BottomDockWidgetArea, log);
+}
+
+void MainWindow::buildActions() {
+  QToolBar* bar = addToolBar("Run");
+  bar->setObjectName("run");
+  run_ = bar->addAction("Run", this, [this] { if (runner_) runner_->start(); });
+  pause_ = bar->addAction("Pause", this, [this] { if (runner_) runner_->pause(); });
+  step_ = bar->addAction("Step", this, [this] { if (runner_) runner_->step(1); });
+  reset_ = bar->addAction("Reset", this, [this] { if (runner_) runner_->reset(); });
+  step_->setShortcut(Qt::Key_S);
+  reset_->setShortcut(Qt::Key_R);
+  auto* toggle = new QAction(this);
+  toggle->setShortcut(Qt::Key_Space);
+  connect(toggle, &QAction::triggered, this, [this] {
+    if (!runner_) return;
+    if (runner_->state() == RunState::Running) runner_->pause();
+    else runner_->start();
+  });
+  addAction(toggle);
+  bar->addSeparator();
+  backend_label_ = new QLabel(this);
+  bar->addWidget(backend_label_);
+
+  // How the field view shows the field: which field, colour map, scale, range.
+  QToolBar* view = addToolBar("View");
+  view->setObjectName("view");
+  field_box_ = new QComboBox(this);
+  field_box_->setToolTip("Field shown in the field view");
+  connect(field_box_, &QComboBox::currentTextChanged, this, [this](const QString& name) {
+    if (!name.isEmpty()) field_->setField(name);
+  });
+  view->addWidget(field_box_);
+  auto* colormap = new QComboBox(this);
+  colormap->addItems(colormap_names());
+  colormap->setToolTip("Colour map");
+  connect(colormap, &QComboBox::currentTextChanged, field_, &FieldView::setColormap);
+  view->addWidget(colormap);
+  auto* log_scale = new QCheckBox("log", this);
+  connect(log_scale, &QCheckBox::toggled, field_, &FieldView::setLogScale);
+  view->addWidget(log_scale);
+  auto* auto_range = new QCheckBox("auto range", this);
+  auto_range->setChecked(true);
+  connect(auto_range, &QCheckBox::toggled, field_, &FieldView::setAutoRange);
+  view->addWidget(auto_range);
+  colormap_box_ = colormap;
+
+  QMenu* file = menuBar()->addMenu("&File");
+  file->addAction("Screenshot…", QKeySequence("Ctrl+S"), this, &MainWindow::saveScreenshotDialog);
+  file->addAction("Export fields and series…", QKeySequence("Ctrl+E"), this, &MainWindow::exportDialog);
+  file->addSeparator();
+  file->addAction("Quit", QKeySequence::Quit, this, &QWidget::close);
+}
+
+bool MainWindow::loadPreset(const QString& path) {
+  try {
+    auto preset = std::make_unique<Preset>(load_preset(path.toStdString(), builtin_registry()));
+    const bool first_load = !runner_;
+    if (first_load) {
+      for (const auto& [key, text] : options_.sets) {
+        const std::string k = key.toStdString();
+        if (!preset->params.has(k)) throw bad_input("--set " + k, "unknown parameter '" + k + "'");
+        preset->params.set(k, parse_value(preset->params.spec(k), text.toStdString(), "--set " + k));
+      }
+    }
+    BackendRequest request = preset->backend.value_or(BackendRequest::Auto);
+    if (first_load && !options_.backend.isEmpty()) request = parse_backend(options_.backend.toStdString(), "--backend");
+    ExecutionContext ctx;
+    try {
+      ctx = resolve_backend(request);
+    } catch (const Error& e) {
+      log_->appendError(QString("%1; running on the CPU instead").arg(e.what()));
+      ctx = resolve_backend(BackendRequest::Cpu);
+    }
+    // The new simulation replaces the old one only once everything above succeeded.
+    RunnerOptions ropt;
+    ropt.snapshot_interval = kSnapshotInterval;
+    runner_ = std::make_unique<Runner>(builtin_registry().create(preset->method), preset->params, ctx, ropt);
+    preset_ = std::move(preset);
+    shown_.reset();
+    params_->setParameters(preset_->params);
+    plot_->setReference(preset_->reference);
+    if (preset_->view.contains("field")) field_->setField(QString::fromStdString(preset_->view["field"].get<std::string>()));
+    if (preset_->view.contains("series")) plot_->setSeries(QString::fromStdString(preset_->view["series"].get<std::string>()));
+    backend_label_->setText(" " + QString::fromStdString(ctx.device_name) + " ");
+    browser_->select(QFileInfo(path).canonicalFilePath());
+    setWindowTitle(QString("Kinetic Studio — %1").arg(QString::fromStdString(preset_->title)));
+    log_->appendMessage(QString("loaded %1 (%2) on %3")
+                            .arg(path, QString::fromStdString(preset_->method), QString::fromStdString(ctx.device_name)));
+    QSettings().setValue("preset/last", path);
+    return true;
+  } catch (const std::exception& e) {
+    log_->appendError(QString("%1 (the current simulation is kept)").arg(e.what()));
+    return false;
+  }
+}
+
+void MainWindow::applyParameter(const QString& key, const ParamValue& value) {
+  if (!runner_) return;
+  const SetResult r = runner_->set(key.toStdString(), value);
+  if (r.status == SetResult::Status::Refused) log_->appendError(QString::fromStdString(r.message));
+  else log_->appendMessage(QString::fromStdString(r.message));
+}
+
+void MainWindow::poll() {
+  if (!runner_) return;
+  for (const auto& m : runner_->take_messages()) {
+    if (m.rfind("run failed", 0) == 0 || m.rfind("could not", 0) == 0) log_->appendError(QString::fromStdString(m));
+    else log_->appendMessage(QString::fromStdString(m));
+  }
+  const auto snap = runner_->snapshot();
+  if (snap && snap != shown_) {
+    shown_ = snap;
+    field_->showSnapshot(snap);
+    plot_->showSnapshot(snap);
+    if (field_box_->count() != field_->fieldNames().size()) {
+      const QSignalBlocker block(field_box_);
+      field_box_->clear();
+      field_box_->addItems(field_->fieldNames());
+      field_box_->setCurrentText(field_->field());
+    }
+    params_->showValues(runner_->params());
+  }
+  const RunState state = runner_->state();
+  run_->setEnabled(state == RunState::Idle || state == RunState::Paused);
+  pause_->setEnabled(state == RunState::Running);
+  step_->setEnabled(state != RunState::Running && state != RunState::Failed);
+  params_->setRunning(state == RunState::Running);
+  updateStatus();
+  runScriptStep();
+}
+
+void MainWindow::updateStatus() {
+  const Progress p = runner_->progress();
+  QString text = QString("%1  |  iteration %2  |  t = %3 %4  |  residual %5  |  %6 %7/s  |  view %8 fps  |  uploads %9")
+                     .arg(QString::fromStdString(to_string(runner_->state())))
+                     .arg(p.iteration)
+                     .arg(p.sim_time, 0, 'g', 5)
+                     .arg(QString::fromStdString(p.time_unit))
+                     .arg(p.residual, 0, 'g', 3)
+                     .arg(runner_->work_per_second(), 0, 'g', 3)
+                     .arg(QString::fromStdString(p.work_unit))
+                     .arg(field_->framesPerSecond(), 0, 'f', 0)
+                     .arg(field_->hostUploads());
+  if (runner_->state() == RunState::Failed) text += "  |  " + QString::fromStdString(runner_->error());
+  status_->setText(text);
+}
+
+// --steps / --screenshot / --export / --exit, in that order, once the runner is set up.
+void MainWindow::runScriptStep() {
+  const bool scripted = options_.steps >= 0 || !options_.screenshot.isEmpty() || !options_.export_dir.isEmpty() || options_.exit;
+  if (!scripted || script_stage_ >= 3 || !runner_->wait_settled(std::chrono::milliseconds(0)) || !shown_) return;
+  if (script_stage_ == 0) {
+    script_stage_ = 1;
+    if (options_.steps > 0) {
+      runner_->step(options_.steps);
+      return;
+    }
+  }
+  if (script_stage_ == 1) {
+    script_stage_ = 2;
+    QTimer::singleShot(kScreenshotSettleMs, this, [this] {
+      bool ok = true;
+      if (!options_.screenshot.isEmpty()) ok = saveScreenshot(options_.screenshot, options_.view) && ok;
+      if (!options_.export_dir.isEmpty()) ok = exportTo(options_.export_dir) && ok;
+      script_stage_ = 3;
+      if (options_.exit) QApplication::exit(ok && runner_->state() != RunState::Failed ? 0 : 1);
+    });
+  }
+}
+
+bool MainWindow::saveScreenshot(const QString& path, const QString& view) {
+  bool ok = false;
+  if (view == "field") {
+    views_->setCurrentWidget(field_);
+    ok = field_->grabImage().save(path);
+  } else if (view == "plot") {
+    views_->setCurrentWidget(plot_);
+    ok = plot_->saveScreenshot(path);
+  } else {
+    // QWidget::grab leaves out what the OpenGL views paint over their frames (colour bar,
+    // labels): draw the visible view's own grab over it.
+    QPixmap window = grab();
+    QPainter painter(&window);
+    if (field_->isVisible()) painter.drawImage(field_->mapTo(this, QPoint(0, 0)), field_->grabImage());
+    painter.end();
+    ok = window.save(path);
+  }
+  if (ok) log_->appendMessage("screenshot saved: " + path);
+  else log_->appendError("could not save the screenshot " + path);
+  return ok;
+}
+
+bool MainWindow::exportTo(const QString& dir) {
+  if (!shown_) return false;
+  try {
+    QDir().mkpath(dir);
+    QStringList written;
+    for (const auto& f : shown_->fields)
+      written << QString::fromStdString(write_field_vtk(f, (dir + "/" + QString::fromStdString(file_safe(f.desc.name))).toStdString()));
+    for (const auto& s : shown_->series) {
+      const QString path = dir + "/series_" + QString::fromStdString(file_safe(s.name)) + ".csv";
+      write_series_csv(s, path.toStdString());
+      written << path;
+    }
+    log_->appendMessage(QString("exported %1 files to %2").arg(written.size()).arg(dir));
+    return true;
+  } catch (const std::exception& e) {
+    log_->appendError(e.what());
+    return false;
+  }
+}
+
+void MainWindow::saveScreenshotDialog() {
+  const QString path = QFileDialog::getSaveFileName(this, "Save screenshot", "screenshot.png", "PNG images (*.png)");
+  if (path.isEmpty()) return;
+  saveScreenshot(path, views_->currentWidget() == plot_ ? "plot" : "field");
+}
+
+void MainWindow::exportDialog() {
+  const QString dir = QFileDialog::getExistingDirectory(this, "Export fields (.vti/.vtp) and series (.csv) to");
+  if (!dir.isEmpty()) exportTo(dir);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  QSettings settings;
+  settings.setValue("window/geometry", saveGeometry());
+  settings.setValue("window/state", saveState());
+  settings.setValue("view/colormap", field_->colormap());
+  runner_.reset();  // stops the worker after its current iteration
+  event->accept();
+}
+
+}  // namespace ks::gui

@@ -1,0 +1,119 @@
+#include "parameter_panel.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalBlocker>
+
+#include "core/errors.hpp"
+
+namespace ks::gui {
+
+ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
+  form_ = new QFormLayout(this);
+  form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+}
+
+void ParameterPanel::setParameters(const ParamSet& params) {
+  while (form_->rowCount() > 0) form_->removeRow(0);
+  editors_.clear();
+  shown_.clear();
+  specs_ = params.specs();
+  for (const ParamSpec& spec : specs_) {
+    QString label = QString::fromStdString(spec.label);
+    if (!spec.unit.empty() && spec.unit != "1") label += QString(" [%1]").arg(QString::fromStdString(spec.unit));
+    auto* name = new QLabel(label);
+    const QString tip = QString("<b>%1</b> (%2)<br>%3<br>allowed: %4%5")
+                            .arg(QString::fromStdString(spec.key), QString::fromStdString(to_string(spec.type)),
+                                 QString::fromStdString(spec.help).toHtmlEscaped(),
+                                 QString::fromStdString(allowed_range(spec)).toHtmlEscaped(),
+                                 spec.live ? "<br>changes apply at the next iteration" : "<br>applies on Reset while a run is in progress");
+    name->setToolTip(tip);
+    QWidget* editor = makeEditor(spec, params.value(spec.key));
+    editor->setToolTip(tip);
+    tips_[spec.key] = tip;
+    editors_[spec.key] = editor;
+    shown_[spec.key] = params.value(spec.key);
+    form_->addRow(name, editor);
+  }
+}
+
+QWidget* ParameterPanel::makeEditor(const ParamSpec& spec, const ParamValue& value) {
+  QWidget* editor = nullptr;
+  switch (spec.type) {
+    case ParamType::Bool: {
+      auto* box = new QCheckBox;
+      connect(box, &QCheckBox::toggled, this, [this, spec](bool on) { emit parameterEdited(QString::fromStdString(spec.key), on); });
+      editor = box;
+      break;
+    }
+    case ParamType::Choice: {
+      auto* combo = new QComboBox;
+      for (const auto& c : spec.choices) combo->addItem(QString::fromStdString(c));
+      connect(combo, &QComboBox::currentTextChanged, this,
+              [this, spec](const QString& text) { emit parameterEdited(QString::fromStdString(spec.key), text.toStdString()); });
+      editor = combo;
+      break;
+    }
+    case ParamType::Int:
+    case ParamType::Real: {
+      // A line edit validated by the engine's own parser: exponents (1e-15) and the exact
+      // range message, which spin boxes cannot give.
+      auto* line = new QLineEdit;
+      connect(line, &QLineEdit::editingFinished, this, [this, spec, line] { commitText(spec, line, line->text()); });
+      editor = line;
+      break;
+    }
+  }
+  setEditorValue(editor, spec, value);
+  return editor;
+}
+
+void ParameterPanel::commitText(const ParamSpec& spec, QWidget* editor, const QString& text) {
+  auto* line = static_cast<QLineEdit*>(editor);
+  try {
+    const ParamValue v = parse_value(spec, text.trimmed().toStdString(), spec.key);
+    line->setStyleSheet({});
+    if (to_string(v) == to_string(shown_[spec.key])) return;
+    shown_[spec.key] = v;
+    emit parameterEdited(QString::fromStdString(spec.key), v);
+  } catch (const Error& e) {
+    // Refused in the widget: red frame, the reason in the tooltip, the last good value back.
+    line->setStyleSheet("QLineEdit { border: 2px solid #c0392b; }");
+    line->setToolTip(QString::fromStdString(e.what()));
+    setEditorValue(editor, spec, shown_[spec.key]);
+  }
+}
+
+void ParameterPanel::setEditorValue(QWidget* editor, const ParamSpec& spec, const ParamValue& value) {
+  const QSignalBlocker block(editor);
+  switch (spec.type) {
+    case ParamType::Bool: static_cast<QCheckBox*>(editor)->setChecked(std::get<bool>(value)); break;
+    case ParamType::Choice:
+      static_cast<QComboBox*>(editor)->setCurrentText(QString::fromStdString(std::get<std::string>(value)));
+      break;
+    default: static_cast<QLineEdit*>(editor)->setText(QString::fromStdString(to_string(value))); break;
+  }
+}
+
+void ParameterPanel::showValues(const ParamSet& params) {
+  for (const ParamSpec& spec : specs_) {
+    auto it = editors_.find(spec.key);
+    if (it == editors_.end() || !params.has(spec.key)) continue;
+    if (it->second->hasFocus()) continue;  // never overwrite what the user is typing
+    shown_[spec.key] = params.value(spec.key);
+    setEditorValue(it->second, spec, params.value(spec.key));
+  }
+}
+
+void ParameterPanel::setRunning(bool running) {
+  for (const ParamSpec& spec : specs_) {
+    QWidget* editor = editors_[spec.key];
+    editor->setEnabled(spec.live || !running);
+    editor->setToolTip(!spec.live && running ? "Not live: pause, change it, then Reset to apply" : tips_[spec.key]);
+  }
+}
+
+}  // namespace ks::gui

@@ -1,0 +1,37 @@
+// Parameter widgets generated from a method's ParamSpecs: the right widget per type,
+// units and ranges in the label, help as tooltips. Non-live parameters are disabled
+// while running; invalid input is refused in the widget with the allowed range shown.
+#pragma once
+
+#include <QWidget>
+#include <map>
+
+#include "core/param.hpp"
+
+class QFormLayout;
+
+namespace ks::gui {
+
+class ParameterPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit ParameterPanel(QWidget* parent = nullptr);
+  void setParameters(const ParamSet& params);  // rebuilds the widgets
+  void showValues(const ParamSet& params);     // updates the values without rebuilding
+  void setRunning(bool running);
+ signals:
+  void parameterEdited(const QString& key, const ks::ParamValue& value);
+
+ private:
+  QWidget* makeEditor(const ParamSpec& spec, const ParamValue& value);
+  void commitText(const ParamSpec& spec, QWidget* editor, const QString& text);
+  void setEditorValue(QWidget* editor, const ParamSpec& spec, const ParamValue& value);
+
+  QFormLayout* form_;
+  std::vector<ParamSpec> specs_;
+  std::map<std::string, QWidget*> editors_;
+  std::map<std::string, ParamValue> shown_;
+  std::map<std::string, QString> tips_;
+};
+
+}  // namespace ks::gui

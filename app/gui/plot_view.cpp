@@ -1,0 +1,415 @@
+#include "plot_view.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QOpenGLContext>
+#include <QOpenGLWidget>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <vtkAxis.h>
+#include <vtkChartLegend.h>
+#include <vtkChartXY.h>
+#include <vtkContextScene.h>
+#include <vtkContextView.h>
+#include <vtkDoubleArray.h>
+#include <vtkGenericOpenGLRenderWindow.h>
+#include <vtkNew.h>
+#include <vtkOpenGLState.h>
+#include <vtkPNGWriter.h>
+#include <vtkPen.h>
+#include <vtkPlotLine.h>
+#include <vtkPlotPoints.h>
+#include <vtkRenderer.h>
+#include <vtkSmartPointer.h>
+#include <vtkTable.h>
+#include <vtkWindowToImageFilter.h>
+
+#include "core/errors.hpp"
+#include "io/reference.hpp"
+
+namespace ks::gui {
+
+// Hosts a vtkContextView in a Qt 6 QOpenGLWidget through vtkGenericOpenGLRenderWindow
+// (Debian's VTK Qt module is built for Qt 5; see shared/DESIGN.md, "Toolchain facts").
+// VTK renders into its own framebuffer and blits into the widget's one in paintGL.
+// No Q_OBJECT: it has no signals or slots of its own.
+class ChartCanvas final : public QOpenGLWidget {
+ public:
+  explicit ChartCanvas(QWidget* parent) : QOpenGLWidget(parent) {
+    // VTK leaves alpha < 1 where it blends (grid, antialiased lines); QWidget::grab reads
+    // the framebuffer as premultiplied ARGB and would garble those pixels. An opaque
+    // framebuffer keeps window grabs equal to the screen.
+    setTextureFormat(GL_RGB8);
+    view_->SetRenderWindow(window_);
+    view_->GetRenderer()->SetBackground(1.0, 1.0, 1.0);
+    view_->GetScene()->AddItem(chart_);
+  }
+
+  ~ChartCanvas() override {
+    // The context outlives this object's members: release VTK's GL objects now, and stop
+    // the context's destruction from calling back into a half-destroyed object.
+    if (context()) disconnect(context(), nullptr, this, nullptr);
+    releaseGraphics();
+  }
+
+  vtkChartXY* chart() const { return chart_; }
+
+  bool savePng(const QString& path) {
+    if (!isValid()) return false;  // never shown: no context to render in
+    makeCurrent();
+    renderChart();
+    vtkNew<vtkWindowToImageFilter> grab;
+    grab->SetInput(window_);
+    grab->ShouldRerenderOff();  // read back the frame just rendered
+    window_->SetReadyForRendering(true);  // the generic window refuses to read pixels otherwise
+    grab->Update();
+    window_->SetReadyForRendering(false);
+    doneCurrent();
+    update();  // the render above drew into the widget's framebuffer outside paintGL
+
+    vtkNew<vtkPNGWriter> writer;
+    writer->SetFileName(QFile::encodeName(path).constData());
+    writer->SetInputConnection(grab->GetOutputPort());
+    writer->Write();
+    return writer->GetErrorCode() == 0;
+  }
+
+ protected:
+  void initializeGL() override {
+    // A reparented QOpenGLWidget gets a new context: drop VTK's objects with the old one.
+    connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &ChartCanvas::releaseGraphics,
+            Qt::UniqueConnection);
+    window_->SetOwnContext(false);
+    window_->SetIsCurrent(true);  // Qt makes the context current before calling into VTK
+    window_->SetFrameBlitModeToBlitToCurrent();
+    window_->OpenGLInitContext();
+  }
+
+  void resizeGL(int w, int h) override {
+    const qreal dpr = devicePixelRatioF();
+    window_->SetSize(int(std::lround(w * dpr)), int(std::lround(h * dpr)));
+  }
+
+  void paintGL() override { renderChart(); }
+
+ private:
+  // Renders into VTK's framebuffer and blits the frame into the one Qt has bound;
+  // the widget's context must be current.
+  void renderChart() {
+    // Qt binds its own framebuffer for the widget: VTK's state cache must learn about it.
+    window_->GetState()->ResetFramebufferBindings();
+    window_->SetReadyForRendering(true);
+    window_->Render();
+    window_->SetReadyForRendering(false);
+  }
+
+  void releaseGraphics() {
+    if (!isValid()) return;
+    makeCurrent();
+    window_->Finalize();
+    doneCurrent();
+  }
+
+  vtkNew<vtkGenericOpenGLRenderWindow> window_;
+  vtkNew<vtkContextView> view_;
+  vtkNew<vtkChartXY> chart_;
+};
+
+namespace {
+
+constexpr int kRedrawIntervalMs = 100;  // at most 10 redraws per second
+
+struct Rgba {
+  unsigned char r, g, b, a;
+};
+constexpr Rgba kSeriesColour{31, 119, 180, 255};    // blue
+constexpr Rgba kErrorColour{31, 119, 180, 110};     // the series colour, light
+constexpr Rgba kSectionalColour{214, 39, 40, 255};  // red, dashed
+constexpr Rgba kReferenceColour{30, 30, 30, 255};   // near black symbols
+
+enum class LineStyle { Solid, Dashed, Thin };
+
+// What a pair of axes can show: on a log axis only positive values.
+struct AxisScales {
+  bool log_x = false;
+  bool log_y = false;
+  bool shows(double x, double y) const {
+    return std::isfinite(x) && std::isfinite(y) && (!log_x || x > 0.0) && (!log_y || y > 0.0);
+  }
+};
+
+struct Points {
+  std::vector<double> x, y;
+};
+
+// A table of equally long columns, in the order given.
+vtkSmartPointer<vtkTable> makeTable(const std::vector<std::pair<const char*, const std::vector<double>*>>& columns) {
+  auto table = vtkSmartPointer<vtkTable>::New();
+  for (const auto& [name, values] : columns) {
+    vtkNew<vtkDoubleArray> column;
+    column->SetName(name);
+    column->SetNumberOfValues(vtkIdType(values->size()));
+    for (std::size_t i = 0; i < values->size(); ++i) column->SetValue(vtkIdType(i), (*values)[i]);
+    table->AddColumn(column);
+  }
+  return table;
+}
+
+// Fills a cleared chart with one picture's plots, keeping only the points the axes can
+// show, then sets the axes. It gives the axes the data's range itself: vtkChartXY builds
+// a plot's points before it fits the axes to them, so the first frame after an axis turns
+// logarithmic (or in a tab never shown) would otherwise put linear points on a log axis.
+class ChartBuilder {
+ public:
+  ChartBuilder(vtkChartXY* chart, AxisScales scales) : chart_(chart), scales_(scales) { chart_->ClearPlots(); }
+
+  // A line through (x, y); an empty label keeps it out of the legend.
+  void addLine(const std::vector<double>& x, const std::vector<double>& y, const std::string& label, Rgba colour,
+               LineStyle style) {
+    const Points p = visible(x, y);
+    if (p.x.size() < 2) return;
+    vtkNew<vtkPlotLine> line;
+    line->SetInputData(makeTable({{"x", &p.x}, {"y", &p.y}}), "x", "y");
+    line->SetLabel(label);
+    line->SetLegendVisibility(!label.empty());
+    line->SetColor(colour.r, colour.g, colour.b, colour.a);
+    line->SetWidth(style == LineStyle::Thin ? 1.0 : 2.0);
+    if (style == LineStyle::Dashed) line->GetPen()->SetLineType(vtkPen::DASH_LINE);
+    chart_->AddPlot(line);
+  }
+
+  void addSymbols(const std::vector<double>& x, const std::vector<double>& y, const std::string& label, Rgba colour) {
+    const Points p = visible(x, y);
+    if (p.x.empty()) return;
+    vtkNew<vtkPlotPoints> symbols;
+    symbols->SetInputData(makeTable({{"x", &p.x}, {"y", &p.y}}), "x", "y");
+    symbols->SetLabel(label);
+    symbols->SetColor(colour.r, colour.g, colour.b, colour.a);
+    symbols->SetMarkerStyle(vtkPlotPoints::CIRCLE);
+    symbols->SetMarkerSize(7.0);
+    chart_->AddPlot(symbols);
+  }
+
+  // Titles, scales and ranges of the axes; the legend goes to the right-hand corner
+  // (where time series end) farther from the end of the first line or symbols added.
+  void finish(const std::string& x_title, const std::string& y_title) {
+    setAxis(vtkAxis::BOTTOM, x_title, scales_.log_x, x_range_);
+    setAxis(vtkAxis::LEFT, y_title, scales_.log_y, y_range_);
+    const bool end_is_high = scaled(end_y_, scales_.log_y) > 0.5 * (scaled(y_range_.lo, scales_.log_y) +
+                                                                   scaled(y_range_.hi, scales_.log_y));
+    chart_->GetLegend()->SetVerticalAlignment(end_is_high ? vtkChartLegend::BOTTOM : vtkChartLegend::TOP);
+    chart_->RecalculateBounds();
+  }
+
+ private:
+  struct Range {
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -std::numeric_limits<double>::infinity();
+    void add(double v) {
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+  };
+
+  static double scaled(double v, bool log) { return log ? std::log10(v) : v; }
+
+  Points visible(const std::vector<double>& x, const std::vector<double>& y) {
+    Points p;
+    for (std::size_t i = 0; i < x.size() && i < y.size(); ++i) {
+      if (!scales_.shows(x[i], y[i])) continue;
+      p.x.push_back(x[i]);
+      p.y.push_back(y[i]);
+      x_range_.add(x[i]);
+      y_range_.add(y[i]);
+    }
+    if (!p.y.empty() && std::isnan(end_y_)) end_y_ = p.y.back();
+    return p;
+  }
+
+  void setAxis(int location, const std::string& title, bool log, const Range& range) {
+    vtkAxis* axis = chart_->GetAxis(location);
+    axis->SetTitle(title);
+    axis->SetLogScale(log);
+    if (range.lo < range.hi) axis->SetUnscaledRange(range.lo, range.hi);  // the chart still rounds it (auto)
+  }
+
+  vtkChartXY* chart_;
+  AxisScales scales_;
+  Range x_range_, y_range_;
+  double end_y_ = std::numeric_limits<double>::quiet_NaN();
+};
+
+// y ± y_err as two thin light lines, one legend entry. (A vtkPlotArea band would look nicer,
+// but VTK 9.1's vtkPlotArea reports unscaled bounds on a log axis, which the chart reads as
+// log10 values: the axis range runs away to 1e308.)
+void addErrorLines(ChartBuilder& chart, const Series& s) {
+  if (s.y_err.size() != s.y.size()) return;
+  std::vector<double> lo(s.y.size()), hi(s.y.size());
+  for (std::size_t i = 0; i < s.y.size(); ++i) {
+    lo[i] = s.y[i] - s.y_err[i];
+    hi[i] = s.y[i] + s.y_err[i];
+  }
+  chart.addLine(s.x, hi, "± standard error", kErrorColour, LineStyle::Thin);
+  chart.addLine(s.x, lo, "", kErrorColour, LineStyle::Thin);
+}
+
+// "reference: paper Fig. 5 (mean rel. error 1.23 %)"; the error is left out where the
+// reference does not overlap the series.
+std::string referenceLabel(const Reference& ref, double mean_rel_error) {
+  std::string label = "reference: " + (ref.source.empty() ? ref.analytic_id : ref.source);
+  if (std::isfinite(mean_rel_error)) {
+    label += QString(" (mean rel. error %1 %)").arg(100.0 * mean_rel_error, 0, 'f', 2).toStdString();
+  }
+  return label;
+}
+
+// The reference evaluated at the series' x, as symbols (NaN where it does not exist).
+void addReference(ChartBuilder& chart, const Reference& ref, const Series& s) {
+  std::vector<double> ref_y;
+  try {
+    ref_y = evaluate_reference(ref, s.x);
+  } catch (const Error&) {
+    return;  // an unknown analytic id was already reported when the preset was loaded
+  }
+  chart.addSymbols(s.x, ref_y, referenceLabel(ref, mean_relative_error(s.y, ref_y)), kReferenceColour);
+}
+
+}  // namespace
+
+PlotView::PlotView(QWidget* parent)
+    : QWidget(parent),
+      series_box_(new QComboBox(this)),
+      log_x_(new QCheckBox("log x", this)),
+      log_y_(new QCheckBox("log y", this)),
+      canvas_(new ChartCanvas(this)) {
+  series_box_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  auto* controls = new QHBoxLayout;
+  controls->addWidget(new QLabel("Series", this));
+  controls->addWidget(series_box_);
+  controls->addWidget(log_x_);
+  controls->addWidget(log_y_);
+  controls->addStretch(1);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(controls);
+  layout->addWidget(canvas_, 1);
+
+  vtkChartXY* chart = canvas_->chart();
+  chart->SetShowLegend(true);
+  chart->SetRenderEmpty(true);  // axes even without data:
+  chart->SetAutoAxes(false);    // (automatic axes hide when no plot uses them)
+  chart->GetLegend()->SetHorizontalAlignment(vtkChartLegend::RIGHT);
+
+  throttle_.setSingleShot(true);
+  throttle_.setInterval(kRedrawIntervalMs);
+  connect(&throttle_, &QTimer::timeout, this, &PlotView::applyPendingSnapshot);
+  connect(series_box_, &QComboBox::textActivated, this, &PlotView::setSeries);
+  connect(log_x_, &QCheckBox::toggled, this, &PlotView::redraw);
+  connect(log_y_, &QCheckBox::toggled, this, &PlotView::redraw);
+}
+
+PlotView::~PlotView() = default;
+
+void PlotView::showSnapshot(std::shared_ptr<const ks::Snapshot> snapshot) {
+  pending_ = std::move(snapshot);
+  if (!throttle_.isActive()) applyPendingSnapshot();
+}
+
+// Draws the newest snapshot, if one is waiting, and holds the next ones back for an interval.
+void PlotView::applyPendingSnapshot() {
+  if (!pending_) return;
+  snapshot_ = std::move(pending_);  // leaves pending_ empty
+  updateSeriesBox();
+  redraw();
+  throttle_.start();
+}
+
+void PlotView::setReference(const ks::Reference& ref) {
+  reference_ = ref;
+  redraw();
+}
+
+void PlotView::setSeries(const QString& name) {
+  if (name == wanted_) return;
+  wanted_ = name;
+  updateSeriesBox();
+  redraw();
+  emit seriesChanged(name);
+}
+
+QString PlotView::series() const {
+  const Series* s = shownSeries();
+  return s ? QString::fromStdString(s->name) : wanted_;
+}
+
+bool PlotView::saveScreenshot(const QString& png_path) {
+  applyPendingSnapshot();  // the picture shows the newest data, not the one 100 ms old
+  return canvas_->savePng(png_path);
+}
+
+// Lists the snapshot's series in its order (rebuilt only when the names change) and selects the shown one.
+void PlotView::updateSeriesBox() {
+  QStringList names;
+  if (snapshot_) {
+    for (const Series& s : snapshot_->series) names << QString::fromStdString(s.name);
+  }
+  const QSignalBlocker block(series_box_);
+  QStringList listed;
+  for (int i = 0; i < series_box_->count(); ++i) listed << series_box_->itemText(i);
+  if (listed != names) {
+    series_box_->clear();
+    series_box_->addItems(names);
+  }
+  series_box_->setCurrentIndex(names.indexOf(series()));
+}
+
+const Series* PlotView::findSeries(const std::string& name) const {
+  if (!snapshot_) return nullptr;
+  for (const Series& s : snapshot_->series) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+// The wanted series, or the snapshot's first one while the wanted one is absent.
+const Series* PlotView::shownSeries() const {
+  if (const Series* s = findSeries(wanted_.toStdString())) return s;
+  return snapshot_ && !snapshot_->series.empty() ? &snapshot_->series.front() : nullptr;
+}
+
+// Times are log-spaced: log x is the default for "t/..." axes. The user's choice then
+// stands until another series is shown.
+void PlotView::applyDefaultScale(const Series& s) {
+  const QString name = QString::fromStdString(s.name);
+  if (name == scaled_for_) return;
+  scaled_for_ = name;
+  const QSignalBlocker block(log_x_);
+  log_x_->setChecked(s.x_label.rfind("t/", 0) == 0);
+}
+
+void PlotView::redraw() {
+  const Series* s = shownSeries();
+  if (s) applyDefaultScale(*s);
+  ChartBuilder chart(canvas_->chart(), {log_x_->isChecked(), log_y_->isChecked()});
+  if (s) {
+    chart.addLine(s->x, s->y, s->name, kSeriesColour, LineStyle::Solid);
+    addErrorLines(chart, *s);
+    if (const Series* sectional = findSeries(s->name + " sectional")) {
+      chart.addLine(sectional->x, sectional->y, "sectional", kSectionalColour, LineStyle::Dashed);
+    }
+    if (!reference_.empty() && reference_.series == s->name) addReference(chart, reference_, *s);
+  }
+  chart.finish(s ? s->x_label : std::string(), s ? s->y_label : std::string());
+  canvas_->update();
+}
+
+}  // namespace ks::gui

@@ -1,0 +1,65 @@
+// The plot view: one series of the latest snapshot as a VTK chart, with its
+// sectional companion, its error band and the preset's reference.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <QTimer>
+#include <QWidget>
+#include <memory>
+
+#include "core/method.hpp"
+#include "io/preset.hpp"
+
+class QCheckBox;
+class QComboBox;
+
+namespace ks::gui {
+
+class ChartCanvas;  // the OpenGL widget that hosts the VTK chart (plot_view.cpp)
+
+class PlotView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit PlotView(QWidget* parent = nullptr);
+  ~PlotView() override;
+
+  // Latest snapshot; redraws at most every 100 ms (keep the newest, drop intermediate ones)
+  // so a fast simulation never floods the GUI thread.
+  void showSnapshot(std::shared_ptr<const ks::Snapshot> snapshot);
+  // The preset's reference (may be empty: ref.series empty). Drawn as symbols on its series;
+  // the legend entry shows its mean relative error vs the series.
+  void setReference(const ks::Reference& ref);
+  // Which series to show. A name the snapshot lacks is kept as the wish (the first series
+  // is shown meanwhile), so a preset's default view can be set before its first snapshot.
+  void setSeries(const QString& name);
+  QString series() const;
+  // Renders the chart with vtkWindowToImageFilter + vtkPNGWriter; false when the chart was
+  // never shown (no OpenGL context yet) or the file cannot be written.
+  bool saveScreenshot(const QString& png_path);
+
+ signals:
+  void seriesChanged(const QString& name);
+
+ private:
+  void applyPendingSnapshot();
+  void updateSeriesBox();
+  const ks::Series* shownSeries() const;
+  const ks::Series* findSeries(const std::string& name) const;
+  void applyDefaultScale(const ks::Series& s);
+  void redraw();
+
+  QComboBox* series_box_;
+  QCheckBox* log_x_;
+  QCheckBox* log_y_;
+  ChartCanvas* canvas_;
+
+  QTimer throttle_;  // single shot: while active, new snapshots wait in pending_
+  std::shared_ptr<const ks::Snapshot> snapshot_;  // the one drawn
+  std::shared_ptr<const ks::Snapshot> pending_;   // the newest not yet drawn
+  ks::Reference reference_;
+  QString wanted_;       // the series asked for (setSeries or the combo box)
+  QString scaled_for_;   // the series the default log-x choice was last made for
+};
+
+}  // namespace ks::gui

@@ -1,0 +1,96 @@
+#include "preset_browser.hpp"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QHeaderView>
+#include <QTextBrowser>
+#include <QTreeWidget>
+
+#include "core/registry.hpp"
+#include "io/preset.hpp"
+
+namespace ks::gui {
+
+namespace {
+constexpr int kPathRole = Qt::UserRole;
+}
+
+PresetBrowser::PresetBrowser(QWidget* parent) : QSplitter(Qt::Vertical, parent) {
+  tree_ = new QTreeWidget(this);
+  tree_->setHeaderHidden(true);
+  text_ = new QTextBrowser(this);
+  text_->setOpenExternalLinks(false);
+  addWidget(tree_);
+  addWidget(text_);
+  setStretchFactor(0, 1);
+  setStretchFactor(1, 1);
+  connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
+    if (item && !item->data(0, kPathRole).toString().isEmpty()) describe(item->data(0, kPathRole).toString());
+  });
+  connect(tree_, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
+    const QString path = item->data(0, kPathRole).toString();
+    if (!path.isEmpty()) emit presetActivated(path);
+  });
+}
+
+void PresetBrowser::scan(const QString& dir) {
+  tree_->clear();
+  const Registry& registry = builtin_registry();
+  QMap<QString, QTreeWidgetItem*> methods;
+  QStringList files;
+  QDirIterator it(dir, {"*.json"}, QDir::Files, QDirIterator::Subdirectories);
+  while (it.hasNext()) files << QFileInfo(it.next()).canonicalFilePath();
+  files.sort();
+  for (const QString& path : files) {
+    QString method, title, problem;
+    try {
+      const Preset p = load_preset(path.toStdString(), registry);
+      method = QString::fromStdString(p.method);
+      title = QString::fromStdString(p.title);
+    } catch (const std::exception& e) {
+      method = "(presets with errors)";
+      title = QFileInfo(path).fileName();
+      problem = e.what();
+    }
+    if (!methods.contains(method)) {
+      QString label = method;
+      if (registry.has(method.toStdString())) label = QString::fromStdString(registry.info(method.toStdString()).title);
+      auto* top = new QTreeWidgetItem(tree_, {label});
+      top->setExpanded(true);
+      methods[method] = top;
+    }
+    auto* item = new QTreeWidgetItem(methods[method], {title});
+    item->setData(0, kPathRole, path);
+    if (!problem.isEmpty()) {
+      item->setForeground(0, Qt::gray);
+      item->setToolTip(0, problem);
+    }
+  }
+}
+
+void PresetBrowser::select(const QString& path) {
+  for (QTreeWidgetItemIterator it(tree_); *it; ++it)
+    if ((*it)->data(0, kPathRole).toString() == path) tree_->setCurrentItem(*it);
+}
+
+void PresetBrowser::describe(const QString& path) {
+  try {
+    const Preset p = load_preset(path.toStdString(), builtin_registry());
+    QString html = QString("<h3>%1</h3>").arg(QString::fromStdString(p.title).toHtmlEscaped());
+    if (!p.paper.empty())
+      html += QString("<p><b>Paper:</b> %1<br><b>Case:</b> %2</p>")
+                  .arg(QString::fromStdString(p.paper).toHtmlEscaped(), QString::fromStdString(p.case_name).toHtmlEscaped());
+    html += QString("<p>%1</p>").arg(QString::fromStdString(p.description).toHtmlEscaped());
+    if (!p.reference.empty())
+      html += QString("<p><b>Reference:</b> %1 (series %2)</p>")
+                  .arg(QString::fromStdString(p.reference.source).toHtmlEscaped(),
+                       QString::fromStdString(p.reference.series).toHtmlEscaped());
+    html += QString("<p style='color:#888'>%1 — double-click to load</p>").arg(path.toHtmlEscaped());
+    text_->setHtml(html);
+  } catch (const std::exception& e) {
+    text_->setHtml(QString("<p style='color:#c0392b'><b>This preset cannot be loaded:</b><br>%1</p>")
+                       .arg(QString(e.what()).toHtmlEscaped()));
+  }
+}
+
+}  // namespace ks::gui
