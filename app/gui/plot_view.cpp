@@ -264,9 +264,14 @@ void addErrorLines(ChartBuilder& chart, const Series& s) {
 }
 
 // "reference: paper Fig. 5 (mean rel. error 1.23 %)"; the error is left out where the
-// reference does not overlap the series.
+// reference does not overlap the series. Long sources are cut at their first ':' or at
+// kLegendSourceChars so the legend never covers the chart.
+constexpr std::size_t kLegendSourceChars = 40;
 std::string referenceLabel(const Reference& ref, double mean_rel_error) {
-  std::string label = "reference: " + (ref.source.empty() ? ref.analytic_id : ref.source);
+  std::string source = ref.source.empty() ? ref.analytic_id : ref.source;
+  source = source.substr(0, source.find(':'));
+  if (source.size() > kLegendSourceChars) source = source.substr(0, kLegendSourceChars) + "…";
+  std::string label = "reference: " + source;
   if (std::isfinite(mean_rel_error)) {
     label += QString(" (mean rel. error %1 %)").arg(100.0 * mean_rel_error, 0, 'f', 2).toStdString();
   }

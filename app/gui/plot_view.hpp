@@ -1,12 +1,12 @@
 // The plot view: one series of the latest snapshot as a VTK chart, with its
-// sectional companion, its error band and the preset's reference.
+// sectional companion, its ± standard error and the preset's reference.
 #pragma once
 
 #include <QString>
-#include <QStringList>
 #include <QTimer>
 #include <QWidget>
 #include <memory>
+#include <string>
 
 #include "core/method.hpp"
 #include "io/preset.hpp"

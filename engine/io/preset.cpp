@@ -76,7 +76,7 @@ Reference parse_reference(const nlohmann::json& r, const std::string& where, con
     if (!known) throw bad_input(here + "/id", "unknown analytic reference '" + ref.analytic_id + "'", "one of " + all);
     ref.analytic_params = *analytic;
     ref.analytic_params.erase("id");
-    ref.source = "analytic: " + ref.analytic_id;
+    ref.source = ref.analytic_id + " (exact solution)";
   } else {
     const std::string here = where + "/table";
     if (!table->is_object()) throw bad_input(here, "expected an object, got " + table->dump());

@@ -81,7 +81,8 @@ TEST(GuiScripted, ExportedParticlesReadBackEqualToTheEngine) {
   p.set("n_runs", std::int64_t(2));
   m.setup(p, ks::resolve_backend(ks::BackendRequest::Cpu));
   for (int i = 0; i < 4; ++i) m.advance();
-  const ks::FieldData& engine = m.snapshot().fields.at(0);
+  const ks::Snapshot snap = m.snapshot();
+  const ks::FieldData& engine = snap.fields.at(0);
   ASSERT_EQ(read->GetNumberOfTuples(), static_cast<vtkIdType>(engine.values.size()));
   for (std::size_t k = 0; k < engine.values.size(); ++k)
     ASSERT_EQ(read->GetTuple1(static_cast<vtkIdType>(k)), engine.values[k]) << "particle " << k;  // 17 digits: exact
