@@ -10,6 +10,50 @@
 
 namespace ks {
 
+ParamSpec real_param(std::string key, std::string label, std::string unit, double def, double lo, double hi,
+                     std::string help, bool live, bool log_scale) {
+  ParamSpec s;
+  s.key = std::move(key);
+  s.label = std::move(label);
+  s.unit = std::move(unit);
+  s.help = std::move(help);
+  s.type = ParamType::Real;
+  s.default_value = def;
+  s.min = lo;
+  s.max = hi;
+  s.live = live;
+  s.log_scale = log_scale;
+  return s;
+}
+
+ParamSpec int_param(std::string key, std::string label, std::int64_t def, std::int64_t lo, std::int64_t hi,
+                    std::string help, bool live) {
+  ParamSpec s;
+  s.key = std::move(key);
+  s.label = std::move(label);
+  s.unit = "1";
+  s.help = std::move(help);
+  s.type = ParamType::Int;
+  s.default_value = def;
+  s.min = double(lo);
+  s.max = double(hi);
+  s.live = live;
+  return s;
+}
+
+ParamSpec choice_param(std::string key, std::string label, std::string def, std::vector<std::string> choices,
+                       std::string help, bool live) {
+  ParamSpec s;
+  s.key = std::move(key);
+  s.label = std::move(label);
+  s.help = std::move(help);
+  s.type = ParamType::Choice;
+  s.default_value = std::move(def);
+  s.choices = std::move(choices);
+  s.live = live;
+  return s;
+}
+
 std::string to_string(ParamType t) {
   switch (t) {
     case ParamType::Int: return "int";

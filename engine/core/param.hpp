@@ -31,6 +31,14 @@ struct ParamSpec {
   bool log_scale = false;  // a slider for it should move logarithmically
 };
 
+// Builders for method declarations (flags such as quick are set on the result).
+ParamSpec real_param(std::string key, std::string label, std::string unit, double def, double lo, double hi,
+                     std::string help, bool live = false, bool log_scale = true);
+ParamSpec int_param(std::string key, std::string label, std::int64_t def, std::int64_t lo, std::int64_t hi,
+                    std::string help, bool live = false);
+ParamSpec choice_param(std::string key, std::string label, std::string def, std::vector<std::string> choices,
+                       std::string help, bool live = false);
+
 std::string to_string(ParamType t);
 std::string to_string(const ParamValue& v);
 nlohmann::json to_json(const ParamValue& v);

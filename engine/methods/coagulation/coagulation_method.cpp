@@ -23,52 +23,16 @@ constexpr std::uint64_t kMaxEventsPerLaunch = 1u << 15;
 constexpr std::uint32_t kPurposePosition = 2;       // RNG draws for the particle cloud view
 constexpr int kHistogramBins = 40;
 
-ParamSpec real_param(const char* key, const char* label, const char* unit, double def, double lo, double hi,
-                     const char* help, bool live = false, bool log_scale = true) {
-  ParamSpec s;
-  s.key = key;
-  s.label = label;
-  s.unit = unit;
-  s.help = help;
-  s.type = ParamType::Real;
-  s.default_value = def;
-  s.min = lo;
-  s.max = hi;
-  s.live = live;
-  s.log_scale = log_scale;
-  return s;
-}
-
-ParamSpec int_param(const char* key, const char* label, std::int64_t def, std::int64_t lo, std::int64_t hi,
-                    const char* help, bool live = false) {
-  ParamSpec s;
-  s.key = key;
-  s.label = label;
-  s.unit = "1";
-  s.help = help;
-  s.type = ParamType::Int;
-  s.default_value = def;
-  s.min = double(lo);
-  s.max = double(hi);
-  s.live = live;
-  return s;
-}
-
 MethodInfo make_info() {
   MethodInfo info;
   info.id = "aerosol.coagulation";
   info.title = "Aerosol coagulation (weighted inverse Monte Carlo)";
   info.paper = "coagulation-mc-wei-kruis-2013.txt";
-  ParamSpec kernel;
-  kernel.key = "kernel";
-  kernel.label = "Coagulation kernel";
-  kernel.type = ParamType::Choice;
-  kernel.default_value = std::string("free_molecular");
-  kernel.choices = {"free_molecular", "constant", "additive", "continuum", "fuchs"};
-  kernel.help = "free_molecular: Brownian, free-molecule regime (eq. 11); constant: beta = K; additive: beta = B (v_i + v_j); "
-                "continuum: Stokes-Einstein Brownian; fuchs: Fuchs transition-regime interpolation";
   info.params = {
-      kernel,
+      choice_param("kernel", "Coagulation kernel", "free_molecular",
+                   {"free_molecular", "constant", "additive", "continuum", "fuchs"},
+                   "free_molecular: Brownian, free-molecule regime (eq. 11); constant: beta = K; additive: beta = B "
+                   "(v_i + v_j); continuum: Stokes-Einstein Brownian; fuchs: Fuchs transition-regime interpolation"),
       int_param("n_s", "Simulation particles per run", 2000, 16, 4000000,
                 "Number of weighted simulation particles in each run; constant during the run"),
       int_param("n_runs", "Runs in the ensemble", 10, 1, 10000,
