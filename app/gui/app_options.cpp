@@ -6,7 +6,7 @@ namespace ks::gui {
 
 QString app_usage() {
   return "usage: kinetic-studio [--preset FILE] [--set key=value]... [--backend auto|cuda|cpu] [--steps N]\n"
-         "                      [--screenshot FILE.png] [--view field|plot|window] [--export DIR] [--exit]\n"
+         "                      [--screenshot FILE.png] [--view field|plot|scene|window] [--export DIR] [--exit]\n"
          "Opens the window with the preset, runs N iterations, saves the screenshot and the exported\n"
          "fields, and with --exit closes when done.\n";
 }
@@ -33,8 +33,8 @@ AppOptions parse_app_options(const QStringList& args) {
     } else if (a == "--screenshot") o.screenshot = value();
     else if (a == "--view") {
       o.view = value();
-      if (o.view != "field" && o.view != "plot" && o.view != "window")
-        throw bad_input("--view", "unknown view '" + o.view.toStdString() + "'", "field, plot or window");
+      if (o.view != "field" && o.view != "plot" && o.view != "scene" && o.view != "window")
+        throw bad_input("--view", "unknown view '" + o.view.toStdString() + "'", "field, plot, scene or window");
     } else if (a == "--export") o.export_dir = value();
     else if (a == "--exit") o.exit = true;
     else throw bad_input(a.toStdString(), "unknown option", app_usage().toStdString());

@@ -14,7 +14,7 @@ struct AppOptions {
   QString backend;                                 // --backend auto|cuda|cpu
   int steps = -1;                                  // --steps N
   QString screenshot;                              // --screenshot FILE.png
-  QString view = "window";                         // --view field|plot|window
+  QString view = "window";                         // --view field|plot|scene|window
   QString export_dir;                              // --export DIR: fields (.vti/.vtp) and series (.csv)
   bool exit = false;                               // --exit when the script is done
 };

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "colormaps.hpp"
+#include "imgui_overlay.hpp"
 
 namespace ks::gui {
 
@@ -198,8 +199,9 @@ double valueAt(double t, double lo, double hi, bool log_scale) {
 
 // --- public interface ----------------------------------------------------------------------
 
-FieldView::FieldView(QWidget* parent) : QOpenGLWidget(parent) {
-  setMouseTracking(true);  // hover text without a button held
+FieldView::FieldView(QWidget* parent) : QOpenGLWidget(parent), overlay_(std::make_unique<ImGuiOverlay>()) {
+  setMouseTracking(true);          // hover text without a button held
+  setFocusPolicy(Qt::ClickFocus);  // keys for a slider's typed value (Ctrl+click)
   setMinimumSize(240, 180);
   clock_.start();
 }
@@ -250,6 +252,23 @@ void FieldView::setRange(double lo, double hi) {
 void FieldView::setSlice(int z) {
   slice_ = std::max(z, 0);  // the upper clamp needs the field: done when packing
   markDataChanged();
+}
+
+void FieldView::setSimulationRate(double iterations_per_s, double work_per_s, const QString& work_unit) {
+  if (iterations_per_s == iterations_per_s_ && work_per_s == work_per_s_ && work_unit == work_unit_) return;
+  iterations_per_s_ = iterations_per_s;
+  work_per_s_ = work_per_s;
+  work_unit_ = work_unit;
+  update();
+}
+
+void FieldView::setQuickParameters(const std::vector<ks::ParamSpec>& specs, const ks::ParamSet& values) {
+  overlay_->setQuickParameters(specs, values);
+  update();
+}
+
+void FieldView::showValues(const ks::ParamSet& values) {
+  if (overlay_->showValues(values)) update();
 }
 
 QStringList FieldView::fieldNames() const {
@@ -360,6 +379,7 @@ void FieldView::initializeGL() {
   createBuffers();
   colormap_dirty_ = true;
   upload_dirty_ = true;
+  if (!overlay_->initializeGL()) qWarning() << "FieldView: the Dear ImGui OpenGL 3 backend failed; no overlay";
 }
 
 bool FieldView::createPrograms() {
@@ -422,6 +442,7 @@ void FieldView::cleanup() {
     glDeleteBuffers(2, buffers);
     glDeleteTextures(2, textures);
     quad_vao_ = quad_vbo_ = points_vao_ = points_vbo_ = field_texture_ = colormap_texture_ = 0;
+    overlay_->cleanupGL();
   }
   image_program_.reset();
   points_program_.reset();
@@ -471,6 +492,7 @@ void FieldView::paintGL() {
   }
   if (data.kind == PackedField::Kind::None) {
     drawCentredMessage(tr("no field"));
+    drawImGuiOverlay();
     return;
   }
   if (colormap_dirty_) uploadColormap();
@@ -544,10 +566,12 @@ void FieldView::drawColourBar(const Range& range) {
 }
 
 void FieldView::drawOverlay(const Range& range) {
-  QPainter painter(this);
-  painter.setRenderHint(QPainter::Antialiasing);
-  drawColourBarLabels(painter, range);
-  drawStatusText(painter);
+  {
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::Antialiasing);
+    drawColourBarLabels(painter, range);
+  }  // the painter ends here: ImGui draws with OpenGL after it
+  drawImGuiOverlay();
 }
 
 void FieldView::drawColourBarLabels(QPainter& painter, const Range& range) {
@@ -575,17 +599,11 @@ void FieldView::drawColourBarLabels(QPainter& painter, const Range& range) {
   }
 }
 
-// Frame rate and hover text at the top left, on a dark box so they read over any colour.
-void FieldView::drawStatusText(QPainter& painter) {
-  QString text = tr("%1 fps").arg(framesPerSecond(), 0, 'f', 0);
-  if (!hover_text_.isEmpty()) text += "\n" + hover_text_;
-  const QRectF bounds(kMargin, kMargin, width() - kBarAreaWidth - 2.0 * kMargin, height());
-  const QRectF used = painter.boundingRect(bounds, Qt::AlignLeft | Qt::AlignTop, text);
-  painter.setPen(Qt::NoPen);
-  painter.setBrush(QColor(0, 0, 0, 150));
-  painter.drawRoundedRect(used.adjusted(-4.0, -2.0, 4.0, 2.0), 3.0, 3.0);
-  painter.setPen(kOverlayText);
-  painter.drawText(bounds, Qt::AlignLeft | Qt::AlignTop, text);
+void FieldView::drawImGuiOverlay() {
+  const OverlayStatus status{framesPerSecond(), iterations_per_s_, work_per_s_, work_unit_, hover_text_, host_uploads_};
+  for (const QuickChange& change : overlay_->draw(status, size(), devicePixelRatioF()))
+    emit quickParameterChanged(change.key, change.value);
+  if (overlay_->needsAnotherFrame()) update();
 }
 
 void FieldView::drawCentredMessage(const QString& text) {
@@ -628,6 +646,15 @@ QVector4D FieldView::transformFor(const QRectF& r) const {
 }
 
 // --- interaction -----------------------------------------------------------------------------
+
+bool FieldView::event(QEvent* event) {
+  const ImGuiOverlay::InputUse use = overlay_->handleInput(*event);
+  if (use == ImGuiOverlay::InputUse::NotInput) return QOpenGLWidget::event(event);
+  update();  // the overlay shows the input in its next frame
+  if (use == ImGuiOverlay::InputUse::Shared) return QOpenGLWidget::event(event);
+  event->accept();  // the overlay's alone: no pan, zoom or shortcut
+  return true;
+}
 
 void FieldView::mousePressEvent(QMouseEvent* event) {
   if (event->button() == Qt::LeftButton) drag_from_ = event->position();

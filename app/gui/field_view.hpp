@@ -1,7 +1,9 @@
 // The field view: one field of the latest snapshot drawn with OpenGL 3.3 core. Image fields
 // (2D, or a z slice of 3D) become a scalar texture on a quad, particle fields a cloud of
 // round points; the shaders (shaders/image.*, shaders/points.*) map values to colours.
-// A QPainter overlay adds the colour bar, the frame rate and the value under the cursor.
+// A QPainter overlay labels the colour bar (ticks, units); a Dear ImGui overlay
+// (imgui_overlay.hpp) shows the frame and simulation rates, the value under the cursor and
+// the method's quick parameters as sliders.
 #pragma once
 
 #include <QElapsedTimer>
@@ -18,11 +20,14 @@
 #include <vector>
 
 #include "core/method.hpp"
+#include "core/param.hpp"
 
 class QOpenGLShaderProgram;
 class QPainter;
 
 namespace ks::gui {
+
+class ImGuiOverlay;
 
 // The shown values of one field on the host, as uploaded to the GPU: what auto range, the
 // overlay and the hover text read.
@@ -60,6 +65,11 @@ class FieldView : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   void setAutoRange(bool on);             // on: min/max of the shown values (default)
   void setRange(double lo, double hi);    // used when auto range is off
   void setSlice(int z);                   // 3D image fields: the z slice shown (clamped)
+  // The simulation's rates for the overlay: iterations and work (in `work_unit`) per second.
+  void setSimulationRate(double iterations_per_s, double work_per_s, const QString& work_unit);
+  // The overlay's sliders: one per spec that is quick and live, at its value in `values`.
+  void setQuickParameters(const std::vector<ks::ParamSpec>& specs, const ks::ParamSet& values);
+  void showValues(const ks::ParamSet& values);  // the values the simulation runs with
 
   QStringList fieldNames() const;
   QString field() const;           // the field shown; empty without one
@@ -70,8 +80,11 @@ class FieldView : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
  signals:
   // "x = …, y = …: <field> = <value> <unit>" under the cursor; empty when outside the data.
   void hovered(const QString& text);
+  // A quick slider set a new value (on release, or at most every 200 ms while dragged).
+  void quickParameterChanged(const QString& key, const ks::ParamValue& value);
 
  protected:
+  bool event(QEvent* event) override;  // input goes to the ImGui overlay first
   void initializeGL() override;
   void paintGL() override;
   void mousePressEvent(QMouseEvent* event) override;
@@ -103,7 +116,7 @@ class FieldView : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   void setColourUniforms(QOpenGLShaderProgram& program, const Range& range);
   void drawOverlay(const Range& range);
   void drawColourBarLabels(QPainter& painter, const Range& range);
-  void drawStatusText(QPainter& painter);
+  void drawImGuiOverlay();
   void drawCentredMessage(const QString& text);
 
   QRectF plotArea() const;  // the widget minus margins and the colour bar
@@ -138,6 +151,9 @@ class FieldView : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
 
   QElapsedTimer clock_;
   std::deque<qint64> frame_times_ms_;  // paints within the last second
+  double iterations_per_s_ = 0.0, work_per_s_ = 0.0;
+  QString work_unit_;
+  std::unique_ptr<ImGuiOverlay> overlay_;  // its GL objects live with those below
 
   // GL objects, valid between initializeGL() and cleanup().
   bool gl_ready_ = false;  // functions resolved and shaders linked

@@ -29,6 +29,7 @@
 #include "parameter_panel.hpp"
 #include "plot_view.hpp"
 #include "preset_browser.hpp"
+#include "scene_view.hpp"
 
 // The shaders are compiled into the kinetic-studio-lib static library, whose resource
 // initialiser the linker may drop: register them explicitly (must be at global scope).
@@ -55,14 +56,17 @@ MainWindow::MainWindow(AppOptions options, QWidget* parent) : QMainWindow(parent
   views_ = new QTabWidget(this);
   field_ = new FieldView(views_);
   plot_ = new PlotView(views_);
+  scene_ = new SceneView(views_);
   views_->addTab(field_, "Field");
   views_->addTab(plot_, "Plot");
+  views_->addTab(scene_, "Scene");
   setCentralWidget(views_);
   buildDocks();
   buildActions();
   status_ = new QLabel(this);
   statusBar()->addWidget(status_, 1);
   connect(field_, &FieldView::hovered, this, [this](const QString& text) { statusBar()->showMessage(text, 2000); });
+  connect(field_, &FieldView::quickParameterChanged, this, &MainWindow::applyParameter);
 
   QSettings settings;
   restoreGeometry(settings.value("window/geometry").toByteArray());
@@ -129,9 +133,11 @@ void MainWindow::buildActions() {
   QToolBar* view = addToolBar("View");
   view->setObjectName("view");
   field_box_ = new QComboBox(this);
-  field_box_->setToolTip("Field shown in the field view");
+  field_box_->setToolTip("Field shown in the field and scene views");
   connect(field_box_, &QComboBox::currentTextChanged, this, [this](const QString& name) {
-    if (!name.isEmpty()) field_->setField(name);
+    if (name.isEmpty()) return;
+    field_->setField(name);
+    scene_->setField(name);
   });
   view->addWidget(field_box_);
   auto* colormap = new QComboBox(this);
@@ -182,8 +188,13 @@ bool MainWindow::loadPreset(const QString& path) {
     preset_ = std::move(preset);
     shown_.reset();
     params_->setParameters(preset_->params);
+    field_->setQuickParameters(preset_->params.specs(), preset_->params);
     plot_->setReference(preset_->reference);
-    if (preset_->view.contains("field")) field_->setField(QString::fromStdString(preset_->view["field"].get<std::string>()));
+    if (preset_->view.contains("field")) {
+      const QString field = QString::fromStdString(preset_->view["field"].get<std::string>());
+      field_->setField(field);
+      scene_->setField(field);
+    }
     if (preset_->view.contains("series")) plot_->setSeries(QString::fromStdString(preset_->view["series"].get<std::string>()));
     backend_label_->setText(" " + QString::fromStdString(ctx.device_name) + " ");
     browser_->select(QFileInfo(path).canonicalFilePath());
@@ -216,6 +227,7 @@ void MainWindow::poll() {
     shown_ = snap;
     field_->showSnapshot(snap);
     plot_->showSnapshot(snap);
+    scene_->showSnapshot(snap);
     if (field_box_->count() != field_->fieldNames().size()) {
       const QSignalBlocker block(field_box_);
       field_box_->clear();
@@ -223,7 +235,10 @@ void MainWindow::poll() {
       field_box_->setCurrentText(field_->field());
     }
     params_->showValues(runner_->params());
+    field_->showValues(runner_->params());
   }
+  field_->setSimulationRate(runner_->iterations_per_second(), runner_->work_per_second(),
+                            QString::fromStdString(runner_->progress().work_unit));
   const RunState state = runner_->state();
   run_->setEnabled(state == RunState::Idle || state == RunState::Paused);
   pause_->setEnabled(state == RunState::Running);
@@ -280,6 +295,9 @@ bool MainWindow::saveScreenshot(const QString& path, const QString& view) {
   } else if (view == "plot") {
     views_->setCurrentWidget(plot_);
     ok = plot_->saveScreenshot(path);
+  } else if (view == "scene") {
+    views_->setCurrentWidget(scene_);
+    ok = scene_->saveScreenshot(path);
   } else {
     // QWidget::grab leaves out what the OpenGL views paint over their frames (colour bar,
     // labels): draw the visible view's own grab over it.
@@ -317,7 +335,8 @@ bool MainWindow::exportTo(const QString& dir) {
 void MainWindow::saveScreenshotDialog() {
   const QString path = QFileDialog::getSaveFileName(this, "Save screenshot", "screenshot.png", "PNG images (*.png)");
   if (path.isEmpty()) return;
-  saveScreenshot(path, views_->currentWidget() == plot_ ? "plot" : "field");
+  const QWidget* current = views_->currentWidget();
+  saveScreenshot(path, current == plot_ ? "plot" : current == scene_ ? "scene" : "field");
 }
 
 void MainWindow::exportDialog() {

@@ -1,4 +1,4 @@
-// The main window: preset browser, parameter panel, run toolbar, field and plot views,
+// The main window: preset browser, parameter panel, run toolbar, field, plot and scene views,
 // log. It drives the engine's Runner by commands and polls its snapshots; it never
 // calls a method directly and never waits for a solver step.
 #pragma once
@@ -24,6 +24,7 @@ class LogPanel;
 class ParameterPanel;
 class PlotView;
 class PresetBrowser;
+class SceneView;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -32,7 +33,7 @@ class MainWindow : public QMainWindow {
   ~MainWindow() override;
 
   bool loadPreset(const QString& path);  // false (and a log entry) when the preset is refused
-  // Screenshot of a view ("field", "plot") or the whole window; false on failure.
+  // Screenshot of a view ("field", "plot", "scene") or the whole window; false on failure.
   bool saveScreenshot(const QString& path, const QString& view);
   // Fields as VTK XML (.vti/.vtp) and series as CSV into dir; false on failure.
   bool exportTo(const QString& dir);
@@ -64,6 +65,7 @@ class MainWindow : public QMainWindow {
   QTabWidget* views_ = nullptr;
   FieldView* field_ = nullptr;
   PlotView* plot_ = nullptr;
+  SceneView* scene_ = nullptr;
   QAction *run_ = nullptr, *pause_ = nullptr, *step_ = nullptr, *reset_ = nullptr;
   QLabel *backend_label_ = nullptr, *status_ = nullptr;
   QComboBox *field_box_ = nullptr, *colormap_box_ = nullptr;

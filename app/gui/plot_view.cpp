@@ -2,11 +2,8 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFile>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QOpenGLContext>
-#include <QOpenGLWidget>
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -24,103 +21,31 @@
 #include <vtkDoubleArray.h>
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkNew.h>
-#include <vtkOpenGLState.h>
-#include <vtkPNGWriter.h>
 #include <vtkPen.h>
 #include <vtkPlotLine.h>
 #include <vtkPlotPoints.h>
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
 #include <vtkTable.h>
-#include <vtkWindowToImageFilter.h>
 
 #include "core/errors.hpp"
 #include "io/reference.hpp"
+#include "vtk_gl_widget.hpp"
 
 namespace ks::gui {
 
-// Hosts a vtkContextView in a Qt 6 QOpenGLWidget through vtkGenericOpenGLRenderWindow
-// (Debian's VTK Qt module is built for Qt 5; see shared/DESIGN.md, "Toolchain facts").
-// VTK renders into its own framebuffer and blits into the widget's one in paintGL.
-// No Q_OBJECT: it has no signals or slots of its own.
-class ChartCanvas final : public QOpenGLWidget {
+// The chart in its OpenGL widget (see vtk_gl_widget.hpp for the embedding of VTK in Qt 6).
+class ChartCanvas final : public VtkGlWidget {
  public:
-  explicit ChartCanvas(QWidget* parent) : QOpenGLWidget(parent) {
-    // VTK leaves alpha < 1 where it blends (grid, antialiased lines); QWidget::grab reads
-    // the framebuffer as premultiplied ARGB and would garble those pixels. An opaque
-    // framebuffer keeps window grabs equal to the screen.
-    setTextureFormat(GL_RGB8);
-    view_->SetRenderWindow(window_);
+  explicit ChartCanvas(QWidget* parent) : VtkGlWidget(parent) {
+    view_->SetRenderWindow(renderWindow());
     view_->GetRenderer()->SetBackground(1.0, 1.0, 1.0);
     view_->GetScene()->AddItem(chart_);
   }
 
-  ~ChartCanvas() override {
-    // The context outlives this object's members: release VTK's GL objects now, and stop
-    // the context's destruction from calling back into a half-destroyed object.
-    if (context()) disconnect(context(), nullptr, this, nullptr);
-    releaseGraphics();
-  }
-
   vtkChartXY* chart() const { return chart_; }
 
-  bool savePng(const QString& path) {
-    if (!isValid()) return false;  // never shown: no context to render in
-    makeCurrent();
-    renderChart();
-    vtkNew<vtkWindowToImageFilter> grab;
-    grab->SetInput(window_);
-    grab->ShouldRerenderOff();  // read back the frame just rendered
-    window_->SetReadyForRendering(true);  // the generic window refuses to read pixels otherwise
-    grab->Update();
-    window_->SetReadyForRendering(false);
-    doneCurrent();
-    update();  // the render above drew into the widget's framebuffer outside paintGL
-
-    vtkNew<vtkPNGWriter> writer;
-    writer->SetFileName(QFile::encodeName(path).constData());
-    writer->SetInputConnection(grab->GetOutputPort());
-    writer->Write();
-    return writer->GetErrorCode() == 0;
-  }
-
- protected:
-  void initializeGL() override {
-    // A reparented QOpenGLWidget gets a new context: drop VTK's objects with the old one.
-    connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &ChartCanvas::releaseGraphics,
-            Qt::UniqueConnection);
-    window_->SetOwnContext(false);
-    window_->SetIsCurrent(true);  // Qt makes the context current before calling into VTK
-    window_->SetFrameBlitModeToBlitToCurrent();
-    window_->OpenGLInitContext();
-  }
-
-  void resizeGL(int w, int h) override {
-    const qreal dpr = devicePixelRatioF();
-    window_->SetSize(int(std::lround(w * dpr)), int(std::lround(h * dpr)));
-  }
-
-  void paintGL() override { renderChart(); }
-
  private:
-  // Renders into VTK's framebuffer and blits the frame into the one Qt has bound;
-  // the widget's context must be current.
-  void renderChart() {
-    // Qt binds its own framebuffer for the widget: VTK's state cache must learn about it.
-    window_->GetState()->ResetFramebufferBindings();
-    window_->SetReadyForRendering(true);
-    window_->Render();
-    window_->SetReadyForRendering(false);
-  }
-
-  void releaseGraphics() {
-    if (!isValid()) return;
-    makeCurrent();
-    window_->Finalize();
-    doneCurrent();
-  }
-
-  vtkNew<vtkGenericOpenGLRenderWindow> window_;
   vtkNew<vtkContextView> view_;
   vtkNew<vtkChartXY> chart_;
 };

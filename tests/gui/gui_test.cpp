@@ -65,6 +65,14 @@ TEST(GuiScripted, PlotScreenshotIsNotBlank) {
   EXPECT_GE(distinct_colours(image), 8);  // axes, labels, curves and legend in several colours
 }
 
+TEST(GuiScripted, SceneScreenshotIsNotBlank) {
+  const std::string dir = temp_dir("scene");
+  ASSERT_EQ(run_app(kSmall + "--screenshot " + dir + "/scene.png --view scene --exit"), 0);
+  const QImage image(QString::fromStdString(dir + "/scene.png"));
+  ASSERT_FALSE(image.isNull());
+  EXPECT_GE(distinct_colours(image), 8);  // shaded particles, colour bar, outline, axes and labels
+}
+
 TEST(GuiScripted, ExportedParticlesReadBackEqualToTheEngine) {
   const std::string dir = temp_dir("export");
   ASSERT_EQ(run_app(kSmall + "--export " + dir + " --exit"), 0);

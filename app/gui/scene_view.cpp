@@ -1,0 +1,550 @@
+#include "scene_view.hpp"
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QMouseEvent>
+#include <QPointF>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include <vtkActor.h>
+#include <vtkAxesActor.h>
+#include <vtkCamera.h>
+#include <vtkCellData.h>
+#include <vtkCellDataToPointData.h>
+#include <vtkColorTransferFunction.h>
+#include <vtkCommand.h>
+#include <vtkContourFilter.h>
+#include <vtkDataArray.h>
+#include <vtkDataSet.h>
+#include <vtkGenericOpenGLRenderWindow.h>
+#include <vtkImageData.h>
+#include <vtkImageDataGeometryFilter.h>
+#include <vtkLookupTable.h>
+#include <vtkNew.h>
+#include <vtkOutlineFilter.h>
+#include <vtkPiecewiseFunction.h>
+#include <vtkPointData.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkRenderer.h>
+#include <vtkScalarBarActor.h>
+#include <vtkSmartPointer.h>
+#include <vtkSmartVolumeMapper.h>
+#include <vtkTextActor.h>
+#include <vtkTextProperty.h>
+#include <vtkVolume.h>
+#include <vtkVolumeProperty.h>
+
+#include "colormaps.hpp"
+#include "core/errors.hpp"
+#include "snapshot_to_vtk.hpp"
+#include "vtk_gl_widget.hpp"
+
+namespace ks::gui {
+
+namespace {
+
+constexpr int kRedrawIntervalMs = 250;          // at most 4 scene updates per second
+constexpr double kDegreesPerPixel = 0.4;        // trackball: a 900 px drag turns the scene once around
+constexpr double kZoomPerNotch = 1.1;           // dolly factor per wheel notch
+constexpr double kWheelNotch = 120.0;           // QWheelEvent::angleDelta units per notch
+constexpr double kViewAzimuth = 30.0;           // degrees: 3D scenes are first seen from the front right
+constexpr double kViewElevation = 20.0;         // and a little above
+constexpr double kPointSizePx = 6.0;            // particle spheres, diameter on screen
+constexpr double kVolumeOpacityPerCell = 0.3;   // volume rendering: opacity of one cell at the top of the range
+constexpr int kLookupColours = 256;
+constexpr int kBarFontPx = 14;                  // colour bar title and labels
+constexpr double kCornerSize = 0.25;            // orientation axes: fraction of the view's width and height
+constexpr int kMessageFontPx = 24;
+// The camera is reset when the data's bounds move by more than this fraction of the diagonal
+// of the bounds it was last reset for.
+constexpr double kReframeTolerance = 0.1;
+
+using Rgb = std::array<double, 3>;
+constexpr Rgb kBackgroundLow{0.10, 0.11, 0.14};  // a dark gradient, as in ParaView, for light text
+constexpr Rgb kBackgroundHigh{0.30, 0.32, 0.40};
+constexpr Rgb kOutlineColour{0.85, 0.85, 0.85};
+constexpr Rgb kMessageColour{0.75, 0.75, 0.75};
+
+// What the scene draws for the data it was given.
+enum class Shape {
+  None,       // no field: the message alone
+  Particles,  // a point cloud
+  Plane,      // an image one cell thick along some axis
+  Volume,     // a 3D image
+};
+
+// Viridis, the default map of the field view, for every coloured part of the scene.
+void fillLookupTable(vtkLookupTable* lut) {
+  const auto table = colormap_table("viridis", kLookupColours);
+  lut->SetNumberOfTableValues(vtkIdType(table.size()));
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    lut->SetTableValue(vtkIdType(i), table[i][0], table[i][1], table[i][2]);
+  }
+  lut->SetVectorModeToMagnitude();  // vector fields are coloured by their length
+  lut->Build();
+}
+
+// A mapper coloured through the scene's lookup table over the table's range; vectors by
+// their length (the table's vector mode applies where no component is chosen).
+void colourThrough(vtkMapper* mapper, vtkLookupTable* lut) {
+  mapper->SetLookupTable(lut);
+  mapper->UseLookupTableScalarRangeOn();
+  mapper->SetArrayComponent(-1);
+}
+
+// The values to colour by: point scalars (particles) or cell scalars (images).
+vtkDataArray* valuesOf(vtkDataSet* data) {
+  vtkDataArray* values = data->GetPointData()->GetScalars();
+  return values ? values : data->GetCellData()->GetScalars();
+}
+
+// Finite min and max (of the length for vectors), widened where all values are equal so
+// that the colour bar keeps a scale.
+std::array<double, 2> colourRange(vtkDataArray* values) {
+  double r[2];
+  values->GetFiniteRange(r, values->GetNumberOfComponents() == 1 ? 0 : -1);
+  if (!(r[0] <= r[1])) return {0.0, 1.0};  // no finite value at all
+  if (r[0] == r[1]) {
+    const double pad = r[0] != 0.0 ? 0.01 * std::abs(r[0]) : 1.0;
+    return {r[0] - pad, r[1] + pad};
+  }
+  return {r[0], r[1]};
+}
+
+// The mean of the finite values of a one-component array (0 when there is none).
+double finiteMean(vtkDataArray* values) {
+  double sum = 0.0;
+  vtkIdType n = 0;
+  for (vtkIdType i = 0; i < values->GetNumberOfTuples(); ++i) {
+    const double v = values->GetTuple1(i);
+    if (!std::isfinite(v)) continue;
+    sum += v;
+    ++n;
+  }
+  return n > 0 ? sum / double(n) : 0.0;
+}
+
+// The axis along which an image is one cell thick (the last such), or -1 for a 3D image.
+int flatAxis(vtkImageData* image) {
+  const int* dims = image->GetDimensions();  // points: cells + 1
+  for (int axis = 2; axis >= 0; --axis) {
+    if (dims[axis] == 2) return axis;
+  }
+  return -1;
+}
+
+// "diameter (m)"; vector fields are shown by their length: "|u| (m/s)". (Brackets, as in the
+// field view, would look like parentheses anyway in VTK's font as Debian ships it.)
+std::string colourBarTitle(const FieldDesc& desc) {
+  std::string title = desc.components > 1 ? "|" + desc.name + "|" : desc.name;
+  if (!desc.unit.empty()) title += " (" + desc.unit + ")";
+  return title;
+}
+
+}  // namespace
+
+// The VTK scene in its OpenGL widget (see vtk_gl_widget.hpp for the embedding in Qt 6), and
+// the trackball that turns its camera: VTK's own interactor is not wired to Qt here.
+// Every part of the scene is built once and stays in the renderer; a new data set only
+// changes the parts' inputs and visibility, so no GL object is freed outside the context.
+// The camera is reset when the shape of the data changes or its bounds move (a new box or
+// grid); otherwise the user's turning and zooming stay from one snapshot to the next.
+class SceneCanvas final : public VtkGlWidget {
+ public:
+  explicit SceneCanvas(QWidget* parent);
+
+  // Draws `data` (from to_vtk) coloured by its scalars, with `title` over the colour bar.
+  void showData(vtkDataSet* data, const std::string& title);
+  // An empty scene with `text` in its middle.
+  void showMessage(const std::string& text);
+  // Whether the data shown is a 3D image of one component: what the iso-surface and the
+  // volume rendering need.
+  bool isVolumetric() const { return shape_ == Shape::Volume && volume_values_; }
+  void setIsoSurface(bool on);
+  void setVolume(bool on);
+
+ protected:
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+
+ private:
+  void buildRenderers();
+  void buildParts();
+  void colourBy(vtkDataArray* values, const std::string& title);
+  void showImage(vtkImageData* image);
+  void updateVolumeColours(const std::array<double, 2>& range, double cell_size);
+  void updateVisibility();
+  bool boundsMoved(const double* bounds) const;
+  void resetCamera();
+  void alignAxesCamera();
+  void cameraMoved();
+
+  vtkNew<vtkRenderer> renderer_;
+  vtkNew<vtkRenderer> axes_renderer_;  // a corner of the view, drawn over the scene
+  vtkNew<vtkAxesActor> axes_;
+  vtkNew<vtkLookupTable> lut_;
+  vtkNew<vtkScalarBarActor> colour_bar_;
+  vtkNew<vtkTextActor> message_;
+
+  vtkNew<vtkOutlineFilter> outline_;  // the particles' bounding box or the image's extent
+  vtkNew<vtkActor> outline_actor_;
+  vtkNew<vtkPolyDataMapper> particle_mapper_;
+  vtkNew<vtkActor> particles_;
+  std::array<vtkNew<vtkImageDataGeometryFilter>, 3> slice_filters_;  // planes normal to x, y, z
+  std::array<vtkNew<vtkActor>, 3> slices_;
+  vtkNew<vtkCellDataToPointData> to_points_;  // contour and volume mapper need point data
+  vtkNew<vtkContourFilter> contour_;
+  vtkNew<vtkActor> iso_surface_;
+  vtkNew<vtkSmartVolumeMapper> volume_mapper_;
+  vtkNew<vtkVolume> volume_;
+
+  Shape shape_ = Shape::None;
+  int flat_axis_ = -1;           // Shape::Plane: the axis the plane is normal to
+  bool volume_values_ = false;   // the image's values have one component
+  bool iso_surface_on_ = false;  // the user's choices
+  bool volume_on_ = false;
+  std::array<double, 6> framed_bounds_{};  // the data's bounds when the camera was last reset
+  QPointF last_drag_;
+};
+
+SceneCanvas::SceneCanvas(QWidget* parent) : VtkGlWidget(parent) {
+  buildRenderers();
+  buildParts();
+  showMessage("no field");
+}
+
+void SceneCanvas::buildRenderers() {
+  vtkGenericOpenGLRenderWindow* window = renderWindow();
+  window->SetNumberOfLayers(2);
+  window->AddRenderer(renderer_);
+  window->AddRenderer(axes_renderer_);
+  renderer_->GradientBackgroundOn();
+  renderer_->SetBackground(kBackgroundLow[0], kBackgroundLow[1], kBackgroundLow[2]);
+  renderer_->SetBackground2(kBackgroundHigh[0], kBackgroundHigh[1], kBackgroundHigh[2]);
+  // The axes' corner is a second renderer on the layer above (it keeps the scene's pixels),
+  // looking at the axes from the direction of the main camera just before each frame.
+  axes_renderer_->SetLayer(1);
+  axes_renderer_->SetViewport(0.0, 0.0, kCornerSize, kCornerSize);
+  axes_renderer_->InteractiveOff();
+  axes_renderer_->AddActor(axes_);
+  renderer_->AddObserver(vtkCommand::StartEvent, this, &SceneCanvas::alignAxesCamera);
+}
+
+void SceneCanvas::buildParts() {
+  fillLookupTable(lut_);
+  colour_bar_->SetLookupTable(lut_);
+  colour_bar_->SetNumberOfLabels(5);
+  colour_bar_->SetLabelFormat("%.3g");
+  colour_bar_->UnconstrainedFontSizeOn();  // the sizes below in pixels, whatever the title's length
+  for (vtkTextProperty* text : {colour_bar_->GetTitleTextProperty(), colour_bar_->GetLabelTextProperty()}) {
+    text->ItalicOff();
+    text->ShadowOff();
+    text->SetFontSize(kBarFontPx);
+  }
+  colour_bar_->SetPosition(0.83, 0.08);  // normalised viewport coordinates: near the right-hand edge
+  colour_bar_->SetWidth(0.12);
+  colour_bar_->SetHeight(0.8);
+  colour_bar_->SetTextPositionToPrecedeScalarBar();  // labels left of the bar, never past the edge
+  colour_bar_->SetVerticalTitleSeparation(kBarFontPx / 2);
+  renderer_->AddActor2D(colour_bar_);
+
+  message_->GetTextProperty()->SetFontSize(kMessageFontPx);
+  message_->GetTextProperty()->SetColor(kMessageColour[0], kMessageColour[1], kMessageColour[2]);
+  message_->GetTextProperty()->SetJustificationToCentered();
+  message_->GetTextProperty()->SetVerticalJustificationToCentered();
+  message_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+  message_->SetPosition(0.5, 0.5);
+  renderer_->AddActor2D(message_);
+
+  vtkNew<vtkPolyDataMapper> outline_mapper;
+  outline_mapper->SetInputConnection(outline_->GetOutputPort());
+  outline_actor_->SetMapper(outline_mapper);
+  outline_actor_->GetProperty()->SetColor(kOutlineColour[0], kOutlineColour[1], kOutlineColour[2]);
+  renderer_->AddActor(outline_actor_);
+
+  particle_mapper_->SetScalarModeToUsePointData();
+  colourThrough(particle_mapper_, lut_);
+  particles_->SetMapper(particle_mapper_);
+  particles_->GetProperty()->SetPointSize(kPointSizePx);
+  particles_->GetProperty()->RenderPointsAsSpheresOn();
+  renderer_->AddActor(particles_);
+
+  for (std::size_t axis = 0; axis < slices_.size(); ++axis) {
+    vtkNew<vtkPolyDataMapper> mapper;
+    mapper->SetInputConnection(slice_filters_[axis]->GetOutputPort());
+    mapper->SetScalarModeToUseCellData();  // one flat colour per cell, as the field is stored
+    colourThrough(mapper, lut_);
+    slices_[axis]->SetMapper(mapper);
+    slices_[axis]->GetProperty()->LightingOff();  // colours as on the colour bar, from any side
+    renderer_->AddActor(slices_[axis]);
+  }
+
+  contour_->SetInputConnection(to_points_->GetOutputPort());
+  vtkNew<vtkPolyDataMapper> contour_mapper;
+  contour_mapper->SetInputConnection(contour_->GetOutputPort());
+  colourThrough(contour_mapper, lut_);
+  iso_surface_->SetMapper(contour_mapper);
+  renderer_->AddActor(iso_surface_);
+
+  volume_mapper_->SetInputConnection(to_points_->GetOutputPort());
+  volume_->SetMapper(volume_mapper_);
+  vtkNew<vtkVolumeProperty> volume_property;
+  volume_property->SetInterpolationTypeToLinear();
+  volume_->SetProperty(volume_property);
+  renderer_->AddVolume(volume_);
+}
+
+void SceneCanvas::showData(vtkDataSet* data, const std::string& title) {
+  const Shape shown_before = shape_;
+  colourBy(valuesOf(data), title);
+  outline_->SetInputData(data);
+  if (auto* cloud = vtkPolyData::SafeDownCast(data)) {
+    particle_mapper_->SetInputData(cloud);
+    shape_ = Shape::Particles;
+  } else {
+    showImage(vtkImageData::SafeDownCast(data));
+  }
+  updateVisibility();
+  const double* bounds = data->GetBounds();
+  if (shape_ != shown_before || boundsMoved(bounds)) {
+    std::copy(bounds, bounds + 6, framed_bounds_.begin());
+    resetCamera();
+  }
+}
+
+// Whether a face of `bounds` lies farther than kReframeTolerance of the framed diagonal
+// from where it was when the camera was last reset.
+bool SceneCanvas::boundsMoved(const double* bounds) const {
+  const auto& b = framed_bounds_;
+  const double diagonal = std::sqrt(std::pow(b[1] - b[0], 2) + std::pow(b[3] - b[2], 2) + std::pow(b[5] - b[4], 2));
+  const double tolerance = kReframeTolerance * diagonal;
+  for (int i = 0; i < 6; ++i) {
+    if (std::abs(bounds[i] - b[std::size_t(i)]) > tolerance) return true;
+  }
+  return false;
+}
+
+void SceneCanvas::showMessage(const std::string& text) {
+  message_->SetInput(text.c_str());
+  shape_ = Shape::None;
+  updateVisibility();
+}
+
+void SceneCanvas::colourBy(vtkDataArray* values, const std::string& title) {
+  const auto range = colourRange(values);
+  lut_->SetTableRange(range[0], range[1]);
+  colour_bar_->SetTitle(title.c_str());
+}
+
+// A 2D image is one plane; a 3D image three planes through its centre, whose cell values
+// the planes carry as they are (vtkImageDataGeometryFilter copies cell data).
+void SceneCanvas::showImage(vtkImageData* image) {
+  int extent[6];
+  image->GetExtent(extent);
+  for (int axis = 0; axis < 3; ++axis) {
+    int plane[6];
+    std::copy(extent, extent + 6, plane);
+    plane[2 * axis] = plane[2 * axis + 1] = (extent[2 * axis] + extent[2 * axis + 1]) / 2;  // the middle point index
+    slice_filters_[axis]->SetInputData(image);
+    slice_filters_[axis]->SetExtent(plane);
+  }
+  flat_axis_ = flatAxis(image);
+  shape_ = flat_axis_ >= 0 ? Shape::Plane : Shape::Volume;
+
+  vtkDataArray* values = image->GetCellData()->GetScalars();
+  volume_values_ = values->GetNumberOfComponents() == 1;
+  to_points_->SetInputData(image);
+  if (shape_ == Shape::Volume && volume_values_) {
+    contour_->SetValue(0, finiteMean(values));
+    const double* spacing = image->GetSpacing();
+    updateVolumeColours(colourRange(values), std::min({spacing[0], spacing[1], spacing[2]}));
+  }
+}
+
+// The volume takes the lookup table's colours; low values are transparent, the opacity
+// rising linearly to kVolumeOpacityPerCell per cell at the top of the range.
+void SceneCanvas::updateVolumeColours(const std::array<double, 2>& range, double cell_size) {
+  vtkNew<vtkColorTransferFunction> colours;
+  for (vtkIdType i = 0; i < lut_->GetNumberOfTableValues(); ++i) {
+    const double* rgba = lut_->GetTableValue(i);
+    const double t = double(i) / double(lut_->GetNumberOfTableValues() - 1);
+    colours->AddRGBPoint(range[0] + t * (range[1] - range[0]), rgba[0], rgba[1], rgba[2]);
+  }
+  vtkNew<vtkPiecewiseFunction> opacity;
+  opacity->AddPoint(range[0], 0.0);
+  opacity->AddPoint(range[1], kVolumeOpacityPerCell);
+  vtkVolumeProperty* property = volume_->GetProperty();
+  property->SetColor(colours);
+  property->SetScalarOpacity(opacity);
+  property->SetScalarOpacityUnitDistance(cell_size);
+}
+
+void SceneCanvas::setIsoSurface(bool on) {
+  iso_surface_on_ = on;
+  updateVisibility();
+}
+
+void SceneCanvas::setVolume(bool on) {
+  volume_on_ = on;
+  updateVisibility();
+}
+
+void SceneCanvas::updateVisibility() {
+  const bool volume_rendered = isVolumetric() && volume_on_;
+  const bool three_slices = shape_ == Shape::Volume && !volume_rendered;  // the volume replaces them
+  message_->SetVisibility(shape_ == Shape::None);
+  colour_bar_->SetVisibility(shape_ != Shape::None);
+  outline_actor_->SetVisibility(shape_ != Shape::None);
+  particles_->SetVisibility(shape_ == Shape::Particles);
+  for (int axis = 0; axis < 3; ++axis) {
+    slices_[axis]->SetVisibility(three_slices || (shape_ == Shape::Plane && axis == flat_axis_));
+  }
+  iso_surface_->SetVisibility(isVolumetric() && iso_surface_on_);
+  volume_->SetVisibility(volume_rendered);
+  update();
+}
+
+// Fits the scene into the view, seen from the default direction.
+void SceneCanvas::resetCamera() {
+  vtkCamera* camera = renderer_->GetActiveCamera();
+  // A plane is seen face on, along its normal; anything else from the default direction.
+  const int normal = shape_ == Shape::Plane ? flat_axis_ : 2;
+  double position[3] = {0.0, 0.0, 0.0};
+  double up[3] = {0.0, 0.0, 0.0};
+  position[normal] = 1.0;
+  up[normal == 2 ? 1 : 2] = 1.0;  // y up when looking along z, else z up
+  camera->SetFocalPoint(0.0, 0.0, 0.0);
+  camera->SetPosition(position);
+  camera->SetViewUp(up);
+  if (shape_ != Shape::Plane) {
+    camera->Azimuth(kViewAzimuth);
+    camera->Elevation(kViewElevation);
+    camera->OrthogonalizeViewUp();
+  }
+  renderer_->ResetCamera();  // keeps the direction, fits the visible parts into the view
+  update();
+}
+
+// The corner's camera looks at the axes along the main camera's direction, with its up.
+void SceneCanvas::alignAxesCamera() {
+  vtkCamera* scene = renderer_->GetActiveCamera();
+  vtkCamera* corner = axes_renderer_->GetActiveCamera();
+  double direction[3];
+  scene->GetDirectionOfProjection(direction);
+  corner->SetFocalPoint(0.0, 0.0, 0.0);
+  corner->SetPosition(-direction[0], -direction[1], -direction[2]);
+  corner->SetViewUp(scene->GetViewUp());
+  axes_renderer_->ResetCamera();
+}
+
+void SceneCanvas::mousePressEvent(QMouseEvent* event) { last_drag_ = event->position(); }
+
+// Left drag: horizontal turns the scene about the view-up axis, vertical tilts it.
+void SceneCanvas::mouseMoveEvent(QMouseEvent* event) {
+  if (!(event->buttons() & Qt::LeftButton)) return;
+  const QPointF delta = event->position() - last_drag_;
+  last_drag_ = event->position();
+  vtkCamera* camera = renderer_->GetActiveCamera();
+  camera->Azimuth(-delta.x() * kDegreesPerPixel);
+  camera->Elevation(delta.y() * kDegreesPerPixel);
+  camera->OrthogonalizeViewUp();
+  cameraMoved();
+}
+
+void SceneCanvas::mouseDoubleClickEvent(QMouseEvent*) { resetCamera(); }  // back to the first view
+
+// Wheel forward moves the camera towards the focal point.
+void SceneCanvas::wheelEvent(QWheelEvent* event) {
+  renderer_->GetActiveCamera()->Dolly(std::pow(kZoomPerNotch, event->angleDelta().y() / kWheelNotch));
+  cameraMoved();
+}
+
+void SceneCanvas::cameraMoved() {
+  renderer_->ResetCameraClippingRange();
+  update();
+}
+
+SceneView::SceneView(QWidget* parent)
+    : QWidget(parent),
+      iso_surface_(new QCheckBox("iso-surface", this)),
+      volume_(new QCheckBox("volume", this)),
+      canvas_(new SceneCanvas(this)) {
+  iso_surface_->setToolTip("3D fields: the surface where the field equals its mean");
+  volume_->setToolTip("3D fields: volume rendering instead of the slices, low values transparent");
+  auto* controls = new QHBoxLayout;
+  controls->addWidget(iso_surface_);
+  controls->addWidget(volume_);
+  controls->addStretch(1);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(controls);
+  layout->addWidget(canvas_, 1);
+
+  throttle_.setSingleShot(true);
+  throttle_.setInterval(kRedrawIntervalMs);
+  connect(&throttle_, &QTimer::timeout, this, &SceneView::applyPendingSnapshot);
+  connect(iso_surface_, &QCheckBox::toggled, canvas_, &SceneCanvas::setIsoSurface);
+  connect(volume_, &QCheckBox::toggled, canvas_, &SceneCanvas::setVolume);
+  redraw();
+}
+
+SceneView::~SceneView() = default;
+
+void SceneView::showSnapshot(std::shared_ptr<const ks::Snapshot> snapshot) {
+  pending_ = std::move(snapshot);
+  if (!throttle_.isActive()) applyPendingSnapshot();
+}
+
+// Draws the newest snapshot, if one is waiting, and holds the next ones back for an interval.
+void SceneView::applyPendingSnapshot() {
+  if (!pending_) return;
+  snapshot_ = std::move(pending_);  // leaves pending_ empty
+  redraw();
+  throttle_.start();
+}
+
+void SceneView::setField(const QString& name) {
+  if (name == wanted_) return;
+  wanted_ = name;
+  redraw();
+}
+
+bool SceneView::saveScreenshot(const QString& png_path) {
+  applyPendingSnapshot();  // the picture shows the newest data, not the one 250 ms old
+  return canvas_->savePng(png_path);
+}
+
+// The wanted field, or the snapshot's first one while the wanted one is absent.
+const FieldData* SceneView::shownField() const {
+  if (!snapshot_ || snapshot_->fields.empty()) return nullptr;
+  for (const FieldData& f : snapshot_->fields) {
+    if (QString::fromStdString(f.desc.name) == wanted_) return &f;
+  }
+  return &snapshot_->fields.front();
+}
+
+void SceneView::redraw() {
+  const FieldData* f = shownField();
+  if (!f || f->grid.count() == 0) {
+    canvas_->showMessage("no field");
+  } else {
+    try {
+      canvas_->showData(to_vtk(*f), colourBarTitle(f->desc));
+    } catch (const Error& e) {
+      canvas_->showMessage(e.what());  // a field that does not match its grid
+    }
+  }
+  iso_surface_->setEnabled(canvas_->isVolumetric());
+  volume_->setEnabled(canvas_->isVolumetric());
+}
+
+}  // namespace ks::gui

@@ -1,0 +1,52 @@
+// The scene view: one field of the latest snapshot as a 3D VTK scene. Particles are
+// spheres coloured by the field inside their box's outline; 3D image fields are three
+// orthogonal slices through the centre (optionally an iso-surface at the mean value, and a
+// volume rendering instead of the slices), 2D image fields one plane. Orientation axes and a colour bar with the
+// field's name and unit; the mouse turns (left drag) and zooms (wheel) the camera.
+#pragma once
+
+#include <QString>
+#include <QTimer>
+#include <QWidget>
+#include <memory>
+
+#include "core/method.hpp"
+
+class QCheckBox;
+
+namespace ks::gui {
+
+class SceneCanvas;  // the OpenGL widget that hosts the VTK scene (scene_view.cpp)
+
+class SceneView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit SceneView(QWidget* parent = nullptr);
+  ~SceneView() override;
+
+  // Latest snapshot; redraws at most every 250 ms (keep the newest, drop intermediate ones)
+  // so a fast simulation never floods the GUI thread.
+  void showSnapshot(std::shared_ptr<const ks::Snapshot> snapshot);
+  // Which field to show. A name the snapshot lacks is kept as the wish (the first field is
+  // shown meanwhile), so a preset's default view can be set before its first snapshot.
+  void setField(const QString& name);
+  // Renders the scene with vtkWindowToImageFilter + vtkPNGWriter; false when the view was
+  // never shown (no OpenGL context yet) or the file cannot be written.
+  bool saveScreenshot(const QString& png_path);
+
+ private:
+  void applyPendingSnapshot();
+  const ks::FieldData* shownField() const;
+  void redraw();
+
+  QCheckBox* iso_surface_;
+  QCheckBox* volume_;
+  SceneCanvas* canvas_;
+
+  QTimer throttle_;  // single shot: while active, new snapshots wait in pending_
+  std::shared_ptr<const ks::Snapshot> snapshot_;  // the one drawn
+  std::shared_ptr<const ks::Snapshot> pending_;   // the newest not yet drawn
+  QString wanted_;  // the field asked for (setField)
+};
+
+}  // namespace ks::gui
