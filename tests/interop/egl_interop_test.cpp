@@ -1,0 +1,117 @@
+// Headless CUDA-OpenGL interop (no window, EGL): a GL buffer registered with CUDA receives a
+// known device field device-to-device and reads back equal through glGetBufferSubData.
+// Skips, saying why, without a CUDA device or an EGL display; run it on an NVIDIA machine.
+#include <gtest/gtest.h>
+
+#define GL_GLEXT_PROTOTYPES
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GL/gl.h>
+#include <GL/glext.h>
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "core/backend.hpp"
+#include "cuda_gl_buffer.hpp"
+
+namespace {
+
+// An OpenGL context without a window: the default EGL display, else each EGL device in turn
+// (NVIDIA's headless platform), the first that gives a desktop-GL 3.3 context wins.
+struct HeadlessGl {
+  EGLDisplay display = EGL_NO_DISPLAY;
+  EGLContext context = EGL_NO_CONTEXT;
+  std::string problem;
+
+  HeadlessGl() {
+    std::vector<EGLDisplay> candidates = {eglGetDisplay(EGL_DEFAULT_DISPLAY)};
+    auto query = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(eglGetProcAddress("eglQueryDevicesEXT"));
+    auto platform = reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(eglGetProcAddress("eglGetPlatformDisplayEXT"));
+    EGLDeviceEXT devices[8];
+    EGLint count = 0;
+    if (query && platform && query(8, devices, &count))
+      for (EGLint d = 0; d < count; ++d) candidates.push_back(platform(EGL_PLATFORM_DEVICE_EXT, devices[d], nullptr));
+    for (EGLDisplay candidate : candidates)
+      if (try_display(candidate)) return;
+    problem = "no EGL display gave a desktop OpenGL 3.3 context (" + problem + ")";
+  }
+
+  bool try_display(EGLDisplay candidate) {
+    EGLint major = 0, minor = 0;
+    if (candidate == EGL_NO_DISPLAY || !eglInitialize(candidate, &major, &minor)) {
+      problem = "eglInitialize failed";
+      return false;
+    }
+    // Headless: pbuffer configs (the default surface type, window, does not exist here).
+    const EGLint config_attribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
+    EGLConfig config;
+    EGLint configs = 0;
+    if (!eglBindAPI(EGL_OPENGL_API) || !eglChooseConfig(candidate, config_attribs, &config, 1, &configs) || configs < 1) {
+      problem = "no EGL config for desktop OpenGL";
+      eglTerminate(candidate);
+      return false;
+    }
+    const EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3, EGL_NONE};
+    const EGLContext created = eglCreateContext(candidate, config, EGL_NO_CONTEXT, context_attribs);
+    // Surfaceless (EGL_KHR_surfaceless_context): buffer objects need no framebuffer.
+    if (created == EGL_NO_CONTEXT || !eglMakeCurrent(candidate, EGL_NO_SURFACE, EGL_NO_SURFACE, created)) {
+      problem = "cannot make a surfaceless OpenGL 3.3 context current";
+      if (created != EGL_NO_CONTEXT) eglDestroyContext(candidate, created);
+      eglTerminate(candidate);
+      return false;
+    }
+    display = candidate;
+    context = created;
+    return true;
+  }
+
+  ~HeadlessGl() {
+    if (context != EGL_NO_CONTEXT) eglDestroyContext(display, context);
+    if (display != EGL_NO_DISPLAY) eglTerminate(display);
+  }
+};
+
+TEST(CudaGlInterop, DeviceFieldCopiedIntoAGlBufferReadsBackEqual) {
+  const ks::CudaAvailability cuda = ks::query_cuda();
+  if (!cuda.usable) GTEST_SKIP() << "CUDA-GL interop test skipped: " << cuda.reason;
+  HeadlessGl gl;
+  if (!gl.problem.empty()) GTEST_SKIP() << "CUDA-GL interop test skipped: " << gl.problem;
+  std::printf("OpenGL %s on %s\n", reinterpret_cast<const char*>(glGetString(GL_VERSION)),
+              reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
+
+  constexpr int kCount = 1 << 20;  // a 1024 x 1024 float field
+  GLuint buffer = 0;
+  glGenBuffers(1, &buffer);
+  glBindBuffer(GL_ARRAY_BUFFER, buffer);
+  glBufferData(GL_ARRAY_BUFFER, kCount * sizeof(float), nullptr, GL_DYNAMIC_DRAW);
+  ASSERT_EQ(glGetError(), GLenum(GL_NO_ERROR));
+
+  float* field = nullptr;
+  ASSERT_EQ(cudaMalloc(&field, kCount * sizeof(float)), cudaSuccess);
+  cudaEvent_t ready;
+  ASSERT_EQ(cudaEventCreateWithFlags(&ready, cudaEventDisableTiming), cudaSuccess);
+  {
+    ks::interop::CudaGlBuffer interop(buffer);
+    // Two frames with different data: the registration is reused, every copy lands.
+    for (int frame = 0; frame < 2; ++frame) {
+      std::vector<float> known(kCount);
+      for (int k = 0; k < kCount; ++k) known[k] = std::sin(0.001f * k) * (frame + 1) + 0.25f * frame;
+      ASSERT_EQ(cudaMemcpy(field, known.data(), kCount * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
+      ASSERT_EQ(cudaEventRecord(ready, nullptr), cudaSuccess);  // the producer's "snapshot ready"
+      interop.copy_from_device(field, kCount * sizeof(float), ready);
+      std::vector<float> back(kCount, -1.0f);
+      glGetBufferSubData(GL_ARRAY_BUFFER, 0, kCount * sizeof(float), back.data());
+      ASSERT_EQ(glGetError(), GLenum(GL_NO_ERROR));
+      EXPECT_EQ(back, known) << "frame " << frame;  // bit-exact: a copy, no arithmetic
+    }
+    EXPECT_EQ(interop.copies(), 2u);
+  }
+  cudaEventDestroy(ready);
+  cudaFree(field);
+  glDeleteBuffers(1, &buffer);
+}
+
+}  // namespace
