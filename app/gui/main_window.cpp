@@ -8,6 +8,8 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QLabel>
+#include <QLineEdit>
+#include <QSlider>
 #include <QPainter>
 #include <QMenu>
 #include <QMenuBar>
@@ -138,6 +140,7 @@ void MainWindow::buildActions() {
     if (name.isEmpty()) return;
     field_->setField(name);
     scene_->setField(name);
+    if (shown_) updateSliceRange();
   });
   view->addWidget(field_box_);
   auto* colormap = new QComboBox(this);
@@ -150,8 +153,32 @@ void MainWindow::buildActions() {
   view->addWidget(log_scale);
   auto* auto_range = new QCheckBox("auto range", this);
   auto_range->setChecked(true);
-  connect(auto_range, &QCheckBox::toggled, field_, &FieldView::setAutoRange);
   view->addWidget(auto_range);
+  // Fixed range: two bounds, refused in place (red) unless both are numbers with min < max.
+  range_lo_ = new QLineEdit(this);
+  range_hi_ = new QLineEdit(this);
+  for (QLineEdit* edit : {range_lo_, range_hi_}) {
+    edit->setFixedWidth(80);
+    edit->setEnabled(false);
+    edit->setToolTip("Colour range used when auto range is off");
+    view->addWidget(edit);
+    connect(edit, &QLineEdit::editingFinished, this, &MainWindow::applyFixedRange);
+  }
+  range_lo_->setPlaceholderText("min");
+  range_hi_->setPlaceholderText("max");
+  connect(auto_range, &QCheckBox::toggled, this, [this](bool on) {
+    field_->setAutoRange(on);
+    range_lo_->setEnabled(!on);
+    range_hi_->setEnabled(!on);
+    if (!on) applyFixedRange();
+  });
+  // z slice of 3D image fields (hidden for 2D fields and particles).
+  slice_ = new QSlider(Qt::Horizontal, this);
+  slice_->setFixedWidth(140);
+  slice_->setToolTip("z slice of a 3D field");
+  connect(slice_, &QSlider::valueChanged, field_, &FieldView::setSlice);
+  slice_action_ = view->addWidget(slice_);
+  slice_action_->setVisible(false);
   colormap_box_ = colormap;
 
   QMenu* file = menuBar()->addMenu("&File");
@@ -228,6 +255,7 @@ void MainWindow::poll() {
     field_->showSnapshot(snap);
     plot_->showSnapshot(snap);
     scene_->showSnapshot(snap);
+    updateSliceRange();
     if (field_box_->count() != field_->fieldNames().size()) {
       const QSignalBlocker block(field_box_);
       field_box_->clear();
@@ -284,6 +312,28 @@ void MainWindow::runScriptStep() {
       script_stage_ = 3;
       if (options_.exit) QApplication::exit(ok && runner_->state() != RunState::Failed ? 0 : 1);
     });
+  }
+}
+
+void MainWindow::applyFixedRange() {
+  bool ok_lo = false, ok_hi = false;
+  const double lo = range_lo_->text().toDouble(&ok_lo), hi = range_hi_->text().toDouble(&ok_hi);
+  const bool valid = ok_lo && ok_hi && std::isfinite(lo) && std::isfinite(hi) && lo < hi;
+  const QString style = valid ? QString() : QString("QLineEdit { border: 2px solid #c0392b; }");
+  range_lo_->setStyleSheet(range_lo_->text().isEmpty() ? QString() : style);
+  range_hi_->setStyleSheet(range_hi_->text().isEmpty() ? QString() : style);
+  if (valid) field_->setRange(lo, hi);
+}
+
+// The slider follows the shown field: visible for 3D image fields, range 0 .. nz - 1.
+void MainWindow::updateSliceRange() {
+  int nz = 1;
+  for (const auto& f : shown_->fields)
+    if (QString::fromStdString(f.desc.name) == field_->field() && f.grid.kind == Grid::Kind::Image) nz = f.grid.cells[2];
+  slice_action_->setVisible(nz > 1);
+  if (nz > 1 && slice_->maximum() != nz - 1) {
+    slice_->setRange(0, nz - 1);
+    slice_->setValue(nz / 2);
   }
 }
 

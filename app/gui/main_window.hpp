@@ -13,6 +13,8 @@
 
 class QAction;
 class QComboBox;
+class QLineEdit;
+class QSlider;
 class QLabel;
 class QTabWidget;
 class QTimer;
@@ -48,6 +50,8 @@ class MainWindow : public QMainWindow {
   void buildActions();
   void buildDocks();
   void poll();
+  void applyFixedRange();
+  void updateSliceRange();
   void updateStatus();
   void runScriptStep();
   void saveScreenshotDialog();
@@ -69,6 +73,9 @@ class MainWindow : public QMainWindow {
   QAction *run_ = nullptr, *pause_ = nullptr, *step_ = nullptr, *reset_ = nullptr;
   QLabel *backend_label_ = nullptr, *status_ = nullptr;
   QComboBox *field_box_ = nullptr, *colormap_box_ = nullptr;
+  QLineEdit *range_lo_ = nullptr, *range_hi_ = nullptr;
+  QSlider* slice_ = nullptr;
+  QAction* slice_action_ = nullptr;
   QTimer* timer_ = nullptr;
 };
 
