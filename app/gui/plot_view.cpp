@@ -221,7 +221,11 @@ PlotView::PlotView(QWidget* parent)
       series_box_(new QComboBox(this)),
       log_x_(new QCheckBox("log x", this)),
       log_y_(new QCheckBox("log y", this)),
-      canvas_(new ChartCanvas(this)) {
+      canvas_(new ChartCanvas(this)),
+      snapshots_(kRedrawIntervalMs, [this] {
+        updateSeriesBox();
+        redraw();
+      }) {
   series_box_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   auto* controls = new QHBoxLayout;
   controls->addWidget(new QLabel("Series", this));
@@ -239,9 +243,6 @@ PlotView::PlotView(QWidget* parent)
   chart->SetAutoAxes(false);    // (automatic axes hide when no plot uses them)
   chart->GetLegend()->SetHorizontalAlignment(vtkChartLegend::RIGHT);
 
-  throttle_.setSingleShot(true);
-  throttle_.setInterval(kRedrawIntervalMs);
-  connect(&throttle_, &QTimer::timeout, this, &PlotView::applyPendingSnapshot);
   connect(series_box_, &QComboBox::textActivated, this, &PlotView::setSeries);
   connect(log_x_, &QCheckBox::toggled, this, &PlotView::redraw);
   connect(log_y_, &QCheckBox::toggled, this, &PlotView::redraw);
@@ -249,19 +250,7 @@ PlotView::PlotView(QWidget* parent)
 
 PlotView::~PlotView() = default;
 
-void PlotView::showSnapshot(std::shared_ptr<const ks::Snapshot> snapshot) {
-  pending_ = std::move(snapshot);
-  if (!throttle_.isActive()) applyPendingSnapshot();
-}
-
-// Draws the newest snapshot, if one is waiting, and holds the next ones back for an interval.
-void PlotView::applyPendingSnapshot() {
-  if (!pending_) return;
-  snapshot_ = std::move(pending_);  // leaves pending_ empty
-  updateSeriesBox();
-  redraw();
-  throttle_.start();
-}
+void PlotView::showSnapshot(std::shared_ptr<const ks::Snapshot> snapshot) { snapshots_.offer(std::move(snapshot)); }
 
 void PlotView::setReference(const ks::Reference& ref) {
   reference_ = ref;
@@ -282,15 +271,15 @@ QString PlotView::series() const {
 }
 
 bool PlotView::saveScreenshot(const QString& png_path) {
-  applyPendingSnapshot();  // the picture shows the newest data, not the one 100 ms old
+  snapshots_.flush();  // the picture shows the newest data, not the one 100 ms old
   return canvas_->savePng(png_path);
 }
 
 // Lists the snapshot's series in its order (rebuilt only when the names change) and selects the shown one.
 void PlotView::updateSeriesBox() {
   QStringList names;
-  if (snapshot_) {
-    for (const Series& s : snapshot_->series) names << QString::fromStdString(s.name);
+  if (snapshots_.current()) {
+    for (const Series& s : snapshots_.current()->series) names << QString::fromStdString(s.name);
   }
   const QSignalBlocker block(series_box_);
   QStringList listed;
@@ -303,8 +292,8 @@ void PlotView::updateSeriesBox() {
 }
 
 const Series* PlotView::findSeries(const std::string& name) const {
-  if (!snapshot_) return nullptr;
-  for (const Series& s : snapshot_->series) {
+  if (!snapshots_.current()) return nullptr;
+  for (const Series& s : snapshots_.current()->series) {
     if (s.name == name) return &s;
   }
   return nullptr;
@@ -313,7 +302,7 @@ const Series* PlotView::findSeries(const std::string& name) const {
 // The wanted series, or the snapshot's first one while the wanted one is absent.
 const Series* PlotView::shownSeries() const {
   if (const Series* s = findSeries(wanted_.toStdString())) return s;
-  return snapshot_ && !snapshot_->series.empty() ? &snapshot_->series.front() : nullptr;
+  return snapshots_.current() && !snapshots_.current()->series.empty() ? &snapshots_.current()->series.front() : nullptr;
 }
 
 // Times are log-spaced: log x is the default for "t/..." axes. The user's choice then

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/method.hpp"
+#include "snapshot_throttle.hpp"
 #include "io/preset.hpp"
 
 class QCheckBox;
@@ -42,7 +43,6 @@ class PlotView : public QWidget {
   void seriesChanged(const QString& name);
 
  private:
-  void applyPendingSnapshot();
   void updateSeriesBox();
   const ks::Series* shownSeries() const;
   const ks::Series* findSeries(const std::string& name) const;
@@ -54,9 +54,7 @@ class PlotView : public QWidget {
   QCheckBox* log_y_;
   ChartCanvas* canvas_;
 
-  QTimer throttle_;  // single shot: while active, new snapshots wait in pending_
-  std::shared_ptr<const ks::Snapshot> snapshot_;  // the one drawn
-  std::shared_ptr<const ks::Snapshot> pending_;   // the newest not yet drawn
+  SnapshotThrottle snapshots_;
   ks::Reference reference_;
   QString wanted_;       // the series asked for (setSeries or the combo box)
   QString scaled_for_;   // the series the default log-x choice was last made for

@@ -478,7 +478,8 @@ SceneView::SceneView(QWidget* parent)
     : QWidget(parent),
       iso_surface_(new QCheckBox("iso-surface", this)),
       volume_(new QCheckBox("volume", this)),
-      canvas_(new SceneCanvas(this)) {
+      canvas_(new SceneCanvas(this)),
+      snapshots_(kRedrawIntervalMs, [this] { redraw(); }) {
   iso_surface_->setToolTip("3D fields: the surface where the field equals its mean");
   volume_->setToolTip("3D fields: volume rendering instead of the slices, low values transparent");
   auto* controls = new QHBoxLayout;
@@ -489,9 +490,6 @@ SceneView::SceneView(QWidget* parent)
   layout->addLayout(controls);
   layout->addWidget(canvas_, 1);
 
-  throttle_.setSingleShot(true);
-  throttle_.setInterval(kRedrawIntervalMs);
-  connect(&throttle_, &QTimer::timeout, this, &SceneView::applyPendingSnapshot);
   connect(iso_surface_, &QCheckBox::toggled, canvas_, &SceneCanvas::setIsoSurface);
   connect(volume_, &QCheckBox::toggled, canvas_, &SceneCanvas::setVolume);
   redraw();
@@ -499,18 +497,7 @@ SceneView::SceneView(QWidget* parent)
 
 SceneView::~SceneView() = default;
 
-void SceneView::showSnapshot(std::shared_ptr<const ks::Snapshot> snapshot) {
-  pending_ = std::move(snapshot);
-  if (!throttle_.isActive()) applyPendingSnapshot();
-}
-
-// Draws the newest snapshot, if one is waiting, and holds the next ones back for an interval.
-void SceneView::applyPendingSnapshot() {
-  if (!pending_) return;
-  snapshot_ = std::move(pending_);  // leaves pending_ empty
-  redraw();
-  throttle_.start();
-}
+void SceneView::showSnapshot(std::shared_ptr<const ks::Snapshot> snapshot) { snapshots_.offer(std::move(snapshot)); }
 
 void SceneView::setField(const QString& name) {
   if (name == wanted_) return;
@@ -519,17 +506,17 @@ void SceneView::setField(const QString& name) {
 }
 
 bool SceneView::saveScreenshot(const QString& png_path) {
-  applyPendingSnapshot();  // the picture shows the newest data, not the one 250 ms old
+  snapshots_.flush();  // the picture shows the newest data, not the one 250 ms old
   return canvas_->savePng(png_path);
 }
 
 // The wanted field, or the snapshot's first one while the wanted one is absent.
 const FieldData* SceneView::shownField() const {
-  if (!snapshot_ || snapshot_->fields.empty()) return nullptr;
-  for (const FieldData& f : snapshot_->fields) {
+  if (!snapshots_.current() || snapshots_.current()->fields.empty()) return nullptr;
+  for (const FieldData& f : snapshots_.current()->fields) {
     if (QString::fromStdString(f.desc.name) == wanted_) return &f;
   }
-  return &snapshot_->fields.front();
+  return &snapshots_.current()->fields.front();
 }
 
 void SceneView::redraw() {

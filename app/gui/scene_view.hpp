@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "core/method.hpp"
+#include "snapshot_throttle.hpp"
 
 class QCheckBox;
 
@@ -35,7 +36,6 @@ class SceneView : public QWidget {
   bool saveScreenshot(const QString& png_path);
 
  private:
-  void applyPendingSnapshot();
   const ks::FieldData* shownField() const;
   void redraw();
 
@@ -43,9 +43,7 @@ class SceneView : public QWidget {
   QCheckBox* volume_;
   SceneCanvas* canvas_;
 
-  QTimer throttle_;  // single shot: while active, new snapshots wait in pending_
-  std::shared_ptr<const ks::Snapshot> snapshot_;  // the one drawn
-  std::shared_ptr<const ks::Snapshot> pending_;   // the newest not yet drawn
+  SnapshotThrottle snapshots_;
   QString wanted_;  // the field asked for (setField)
 };
 
