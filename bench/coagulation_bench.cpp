@@ -27,6 +27,7 @@ using Clock = std::chrono::steady_clock;
 
 constexpr double kN0 = 1e17, kD0 = 3e-9, kT = 300.0, kRho = 1000.0;  // Table 1
 constexpr std::uint64_t kEventsPerLaunch = 1u << 20;
+constexpr std::uint64_t kExtrapolationEvents = 5000;  // timed events for sizes too long to run whole
 
 struct Options {
   std::vector<int> sizes = {1000, 2000, 4000, 8000, 12000, 100000, 1000000};
@@ -74,14 +75,15 @@ EnsembleConfig table1_config(int n_s) {
   return cfg;
 }
 
-Ensemble fresh(const EnsembleConfig& cfg, int runs) {
+// Initial runs; with_rates false leaves C' to the GPU's initialisation kernel.
+Ensemble fresh(const EnsembleConfig& cfg, int runs, bool with_rates = true) {
   Ensemble e;
   e.n_runs = runs;
   for (auto* a : {&e.v, &e.w, &e.C}) a->resize(std::size_t(runs) * cfg.n_s);
   e.t.resize(runs);
   e.events.resize(runs);
   e.since_refresh.resize(runs);
-  for (int r = 0; r < runs; ++r) initialise_run(e, r, cfg, kN0, kD0, 1.0);
+  for (int r = 0; r < runs; ++r) initialise_run(e, r, cfg, kN0, kD0, 1.0, with_rates);
   return e;
 }
 
@@ -109,14 +111,32 @@ Timing time_cpu(const EnsembleConfig& cfg, int runs, double t_from, double t_to)
 
 #ifdef KS_HAVE_CUDA
 Timing time_gpu(const EnsembleConfig& cfg, int runs, double t_from, double t_to, int cluster) {
-  Ensemble e = fresh(cfg, runs);
+  Ensemble e = fresh(cfg, runs, false);
   CudaEnsemble gpu(0);
   gpu.set_cluster_size(cluster);
   gpu.upload(e, cfg);
+  gpu.recompute_rates();
   if (t_from > 0) gpu.advance(std::vector<double>(runs, t_from), kEventsPerLaunch);
   const auto t0 = Clock::now();
   Timing t;
   t.events = gpu.advance(std::vector<double>(runs, t_to), kEventsPerLaunch);
+  t.seconds = seconds_since(t0);
+  t.cluster = gpu.cluster_size();
+  return t;
+}
+
+// A fixed number of events from t = 0 (untimed upload and warm-up launch first).
+Timing time_gpu_events(const EnsembleConfig& cfg, std::uint64_t events, int cluster) {
+  Ensemble e = fresh(cfg, 1, false);
+  CudaEnsemble gpu(0);
+  gpu.set_cluster_size(cluster);
+  gpu.upload(e, cfg);
+  gpu.recompute_rates();
+  bool reached = false;
+  gpu.launch({1e300}, 10, reached);  // warm-up
+  const auto t0 = Clock::now();
+  Timing t;
+  t.events = gpu.launch({1e300}, events, reached);
   t.seconds = seconds_since(t0);
   t.cluster = gpu.cluster_size();
   return t;
@@ -140,7 +160,7 @@ int main(int argc, char** argv) try {
   std::printf("%9s %10s %10s %10s %9s %14s %14s %7s\n", "n_s", "events", "cpu_s", "gpu_s", "speedup", "cpu_ev/s",
               "gpu_ev/s", "blocks");
   nlohmann::json rows = nlohmann::json::array();
-  std::vector<double> cpu_n, cpu_t, gpu_n, gpu_t;
+  std::vector<double> cpu_n, cpu_t, gpu_n, gpu_t, gpu_events;
   for (int n : o.sizes) {
     const EnsembleConfig cfg = table1_config(n);
     nlohmann::json row = {{"n_s", n}};
@@ -164,7 +184,21 @@ int main(int argc, char** argv) try {
         predicted = gpu_t.back() * std::pow(n / gpu_n.back(), std::max(b, 1.0));
       }
       if (predicted > o.gpu_max_seconds) {
-        row["gpu_note"] = "not run: predicted " + std::to_string(predicted) + " s > --gpu-max-seconds";
+        // Too long for a full run: time a batch of events from t = 0 (an event costs the same
+        // at any time for a given n_s) and extrapolate with the events per particle of the
+        // largest full run (~11 n_s over [tau, 1000 tau], flat in n_s).
+        const Timing part = time_gpu_events(cfg, kExtrapolationEvents, o.cluster);
+        const double rate = part.events / part.seconds;
+        const double per_particle = gpu_events.back() / gpu_n.back();
+        row["gpu_s_extrapolated"] = per_particle * n / rate;
+        row["gpu_events_per_s"] = rate;
+        row["gpu_blocks_per_run"] = part.cluster;
+        row["gpu_note"] = "extrapolated from " + std::to_string(part.events) + " timed events (" +
+                          std::to_string(part.seconds) + " s); a full run was predicted at " + std::to_string(predicted) + " s";
+        std::printf("%9d %10s %10s %10.1f %9s %14s %14.4g %7d  (extrapolated from %llu events)\n", n, "-", "-",
+                    per_particle * n / rate, "-", "-", rate, part.cluster, static_cast<unsigned long long>(part.events));
+        rows.push_back(row);
+        continue;
       } else {
         g = time_gpu(cfg, 1, tau, 1000 * tau, o.cluster);
         row["gpu_s"] = g.seconds;
@@ -172,6 +206,7 @@ int main(int argc, char** argv) try {
         row["gpu_blocks_per_run"] = g.cluster;
         gpu_n.push_back(n);
         gpu_t.push_back(g.seconds);
+        gpu_events.push_back(double(g.events));
         if (c.events) row["speedup"] = c.seconds / g.seconds;
       }
     }

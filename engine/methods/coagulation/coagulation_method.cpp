@@ -166,8 +166,9 @@ void CoagulationMethod::resize_runs(int n_runs) {
   next_out_.resize(n_runs, 1);
   for (auto& per_output : stats_)
     if (int(per_output.size()) > n_runs) per_output.resize(n_runs);
+  const bool on_gpu = ctx_.backend == BackendKind::Cuda;
   for (int r = old; r < n_runs; ++r) {
-    initialise_run(ens_, r, cfg_, N0_, d0_, sigma_g0_);
+    initialise_run(ens_, r, cfg_, N0_, d0_, sigma_g0_, !on_gpu);  // the GPU computes C' itself
     stats_[0].push_back(run_statistics(&ens_.v[std::size_t(r) * cfg_.n_s], &ens_.w[std::size_t(r) * cfg_.n_s], cfg_.n_s,
                                        cfg_.box_volume));
   }
@@ -175,6 +176,10 @@ void CoagulationMethod::resize_runs(int n_runs) {
 #ifdef KS_HAVE_CUDA
     if (!gpu_) gpu_ = std::make_shared<CudaEnsemble>(ctx_.cuda_device);
     gpu_->upload(ens_, cfg_);
+    if (n_runs > old) {
+      gpu_->recompute_rates(old);  // Algorithm 1 for the new runs
+      gpu_->download(ens_);     // the host copy holds C' too (checkpoints, snapshots)
+    }
 #else
     throw backend_unavailable("aerosol.coagulation: this build has no CUDA path");
 #endif

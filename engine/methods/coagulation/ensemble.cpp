@@ -6,7 +6,8 @@
 
 namespace ks::coag {
 
-void initialise_run(Ensemble& e, int run, const EnsembleConfig& cfg, double N0, double d0, double sigma_g0) {
+void initialise_run(Ensemble& e, int run, const EnsembleConfig& cfg, double N0, double d0, double sigma_g0,
+                    bool with_rates) {
   const std::size_t base = std::size_t(run) * cfg.n_s;
   const double weight = N0 * cfg.box_volume / cfg.n_s;
   const PhiloxStream rng = run_stream(cfg.seed, run);
@@ -24,7 +25,7 @@ void initialise_run(Ensemble& e, int run, const EnsembleConfig& cfg, double N0, 
   e.t[run] = 0.0;
   e.events[run] = 0;
   e.since_refresh[run] = 0;
-  recompute_rates(e, run, cfg);
+  if (with_rates) recompute_rates(e, run, cfg);
 }
 
 void recompute_rates(Ensemble& e, int run, const EnsembleConfig& cfg) {

@@ -33,8 +33,10 @@ constexpr std::uint32_t kPurposeEvent = 0;
 constexpr std::uint32_t kPurposeInitial = 1;
 
 // Initial particles of run r: monodisperse (sigma_g0 == 1) or sampled from a lognormal,
-// all with weight N0 V / n_s; C' from eq. (2).
-void initialise_run(Ensemble& e, int run, const EnsembleConfig& cfg, double N0, double d0, double sigma_g0);
+// all with weight N0 V / n_s; C' from eq. (2) unless with_rates is false (the GPU computes
+// them itself: O(n_s^2), Algorithm 1).
+void initialise_run(Ensemble& e, int run, const EnsembleConfig& cfg, double N0, double d0, double sigma_g0,
+                    bool with_rates = true);
 // C'_k of every particle of run r from eq. (2) (O(n_s^2)).
 void recompute_rates(Ensemble& e, int run, const EnsembleConfig& cfg);
 

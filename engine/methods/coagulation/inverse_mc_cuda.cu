@@ -342,6 +342,34 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
   run.sync();  // no block leaves while others may still read its shared memory
 }
 
+// Algorithm 1 (initialisation): one thread per particle sums its row of eq. (2); the block
+// stages the other particles in shared memory tile by tile. Rows are summed in index order,
+// as on the CPU.
+constexpr int kRateTile = 256;
+__global__ void __launch_bounds__(kRateTile) rates_kernel(const ParticleAux* aux_all, const double* w_all, double* C_all,
+                                                          int n, KernelParams kp) {
+  __shared__ ParticleAux tile_aux[kRateTile];
+  __shared__ double tile_w[kRateTile];
+  const std::size_t base = std::size_t(blockIdx.y) * n;
+  const int k = blockIdx.x * kRateTile + threadIdx.x;
+  const ParticleAux ak = k < n ? aux_all[base + k] : ParticleAux{};
+  const double wk = k < n ? w_all[base + k] : 1.0;
+  double sum = 0.0;
+  for (int start = 0; start < n; start += kRateTile) {
+    const int l = start + threadIdx.x;
+    if (l < n) {
+      tile_aux[threadIdx.x] = aux_all[base + l];
+      tile_w[threadIdx.x] = w_all[base + l];
+    }
+    __syncthreads();
+    const int count = min(kRateTile, n - start);
+    for (int m = 0; m < count; ++m)
+      if (start + m != k) sum += beta(ak, tile_aux[m], kp) * weight_factor(wk, tile_w[m]);
+    __syncthreads();
+  }
+  if (k < n) C_all[base + k] = sum;
+}
+
 template <bool kClustered, bool kResident>
 void configure_kernel() {
   auto* kernel = advance_kernel<kClustered, kResident>;
@@ -460,6 +488,17 @@ void CudaEnsemble::download(Ensemble& e) const {
   d_->t.download(e.t.data(), d_->n_runs);
   d_->events.download(reinterpret_cast<unsigned long long*>(e.events.data()), d_->n_runs);
   d_->since_refresh.download(reinterpret_cast<unsigned long long*>(e.since_refresh.data()), d_->n_runs);
+}
+
+void CudaEnsemble::recompute_rates(int first_run) {
+  KS_CUDA_CHECK(cudaSetDevice(d_->device));
+  if (first_run >= d_->n_runs) return;
+  const std::size_t offset = std::size_t(first_run) * d_->cfg.n_s;
+  const dim3 grid(unsigned((d_->cfg.n_s + kRateTile - 1) / kRateTile), unsigned(d_->n_runs - first_run));
+  rates_kernel<<<grid, kRateTile>>>(d_->aux.ptr + offset, d_->w.ptr + offset, d_->C.ptr + offset, d_->cfg.n_s,
+                                    d_->cfg.kernel);
+  KS_CUDA_CHECK_LAUNCH();
+  KS_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 std::uint64_t CudaEnsemble::launch(const std::vector<double>& t_target, std::uint64_t max_events, bool& all_reached) {

@@ -23,6 +23,9 @@ class CudaEnsemble {
   void set_cluster_size(int blocks_per_run);
   int cluster_size() const;
   void download(Ensemble& e) const;                            // every array, all runs
+  // C' of every particle of runs first_run.. from eq. (2) on the device (Algorithm 1), e.g.
+  // after uploading particles initialised without rates.
+  void recompute_rates(int first_run = 0);
   // Advances every run to its own target on the device, the whole event loop in one
   // kernel launch per batch of events; returns the number of events done.
   std::uint64_t advance(const std::vector<double>& t_target, std::uint64_t max_events_per_launch);
