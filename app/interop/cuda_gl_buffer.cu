@@ -33,8 +33,10 @@ void CudaGlBuffer::copy_from_device(const void* src, std::size_t bytes, CUevent_
                                         std::to_string(size) + " bytes", "at most the buffer size");
   }
   KS_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream_));
-  // Unmapping orders the copy before any OpenGL command issued afterwards.
+  // Unmapping orders the copy before any OpenGL command issued afterwards; waiting for it
+  // here lets the producer reuse `src` as soon as this returns.
   KS_CUDA_CHECK(cudaGraphicsUnmapResources(1, &resource_, stream_));
+  KS_CUDA_CHECK(cudaStreamSynchronize(stream_));
   ++copies_;
 }
 

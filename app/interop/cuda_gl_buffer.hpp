@@ -21,7 +21,8 @@ class CudaGlBuffer {
   CudaGlBuffer& operator=(const CudaGlBuffer&) = delete;
 
   // Maps the buffer, waits on the GPU for `ready` (when given), copies `bytes` from the
-  // device pointer `src`, unmaps. Afterwards OpenGL commands see the new contents.
+  // device pointer `src`, unmaps, and returns when the copy is done. Afterwards OpenGL
+  // commands see the new contents and `src` may change.
   // Throws ks::Error (RunFailed) naming the CUDA call, or bad input when bytes exceed the buffer.
   void copy_from_device(const void* src, std::size_t bytes, CUevent_st* ready = nullptr);
   std::size_t copies() const { return copies_; }

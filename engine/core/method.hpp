@@ -60,6 +60,15 @@ class Method {
   virtual Snapshot snapshot() const = 0;
   virtual const ParamSet& params() const = 0;
 
+  // Zero-copy views (CUDA backend): writes field `name` for display into device memory
+  // `device_dst` and returns the bytes written; with device_dst == nullptr returns the bytes
+  // needed; 0 when the method or backend cannot. Layout: Particles, float4 (x, y, z, value)
+  // per particle in m and the field's unit; Image, one float per cell. Called on the worker.
+  virtual std::size_t write_display_field(const std::string& name, void* device_dst, std::size_t capacity) const {
+    (void)name, (void)device_dst, (void)capacity;
+    return 0;
+  }
+
   // Full state, bit-exact: a restart continues as if never stopped.
   virtual void save_state(std::ostream& out) const = 0;
   virtual void load_state(std::istream& in) = 0;

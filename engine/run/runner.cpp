@@ -25,6 +25,10 @@ Runner::Runner(std::unique_ptr<Method> method, ParamSet params, ExecutionContext
       options_(std::move(options)),
       params_(params),
       pending_(std::move(params)) {
+#ifdef KS_HAVE_CUDA
+  if (ctx_.backend == BackendKind::Cuda && !options_.device_field.empty())
+    device_field_ = std::make_shared<DeviceFieldPublisher>(ctx_.cuda_device);
+#endif
   busy_ = true;  // the setup below counts as pending work for wait_settled
   commands_.push_back({Command::Kind::Setup});
   worker_ = std::thread([this] { worker_loop(); });
@@ -331,6 +335,9 @@ void Runner::publish(bool force) {
   std::string why;
   try {
     snap = std::make_shared<const Snapshot>(method_->snapshot());
+#ifdef KS_HAVE_CUDA
+    if (device_field_) device_field_->publish(*method_, options_.device_field);
+#endif
   } catch (const std::exception& e) {
     why = e.what();
   }

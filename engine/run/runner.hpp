@@ -15,6 +15,7 @@
 
 #include "core/errors.hpp"
 #include "core/method.hpp"
+#include "device_field.hpp"
 
 namespace ks {
 
@@ -34,6 +35,9 @@ struct RunnerOptions {
   std::function<void(const Method&, const ExecutionContext&)> after_iteration;
   // When set, the state is loaded from this checkpoint after setup (a restart).
   std::string restart_from;
+  // CUDA backend: after every snapshot also publish this field in device memory for zero-copy
+  // views (see device_field.hpp); ignored without CUDA.
+  std::string device_field;
 };
 
 class Runner {
@@ -64,6 +68,8 @@ class Runner {
   double iterations_per_second() const;
   double work_per_second() const;
   const ExecutionContext& context() const { return ctx_; }
+  // The device copy of RunnerOptions::device_field, or null (CPU backend, no CUDA, not asked).
+  const DeviceFieldPublisher* device_field() const { return device_field_.get(); }
   const MethodInfo& info() const { return info_; }
   ParamSet params() const;  // what the method runs with now
 
@@ -109,6 +115,9 @@ class Runner {
   ErrorKind error_kind_ = ErrorKind::RunFailed;
   std::vector<std::string> messages_;
   double iter_rate_ = 0.0, work_rate_ = 0.0;
+
+  // shared_ptr: destructible where DeviceFieldPublisher's implementation is absent (CPU-only builds)
+  std::shared_ptr<DeviceFieldPublisher> device_field_;
 
   std::thread worker_;  // last: starts after every member above exists
 };

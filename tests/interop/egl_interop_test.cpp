@@ -15,7 +15,10 @@
 #include <vector>
 
 #include "core/backend.hpp"
+#include "core/registry.hpp"
 #include "cuda_gl_buffer.hpp"
+#include "methods/coagulation/coagulation_method.hpp"
+#include "run/runner.hpp"
 
 namespace {
 
@@ -111,6 +114,59 @@ TEST(CudaGlInterop, DeviceFieldCopiedIntoAGlBufferReadsBackEqual) {
   }
   cudaEventDestroy(ready);
   cudaFree(field);
+  glDeleteBuffers(1, &buffer);
+}
+
+// The whole zero-copy path but Qt: the Runner publishes aerosol.coagulation's particles in
+// device memory, the view copies them into its GL buffer device-to-device, and what OpenGL
+// holds equals the host snapshot of the same moment (positions and diameters as floats).
+TEST(CudaGlInterop, RunnerPublishesTheCoagulationFieldForZeroCopyViews) {
+  const ks::CudaAvailability cuda = ks::query_cuda();
+  if (!cuda.usable) GTEST_SKIP() << "CUDA-GL interop test skipped: " << cuda.reason;
+  HeadlessGl gl;
+  if (!gl.problem.empty()) GTEST_SKIP() << "CUDA-GL interop test skipped: " << gl.problem;
+
+  ks::ParamSet p(ks::coag::CoagulationMethod::static_info().params);
+  p.set("n_s", std::int64_t(3000));
+  p.set("n_runs", std::int64_t(2));
+  p.set("t_end", 10.0);
+  ks::RunnerOptions options;
+  options.snapshot_interval = std::chrono::milliseconds(0);
+  options.device_field = "diameter";
+  ks::Runner runner(ks::builtin_registry().create("aerosol.coagulation"), p, ks::resolve_backend(ks::BackendRequest::Cuda),
+                    options);
+  ASSERT_TRUE(runner.wait_settled(std::chrono::seconds(60)));
+  runner.step(5);
+  ASSERT_TRUE(runner.wait_settled(std::chrono::seconds(60)));
+  ASSERT_NE(runner.device_field(), nullptr);
+
+  constexpr int kParticles = 3000;
+  GLuint buffer = 0;
+  glGenBuffers(1, &buffer);
+  glBindBuffer(GL_ARRAY_BUFFER, buffer);
+  glBufferData(GL_ARRAY_BUFFER, kParticles * 4 * sizeof(float), nullptr, GL_DYNAMIC_DRAW);
+  std::uint64_t version = 0;
+  {
+    ks::interop::CudaGlBuffer interop(buffer);
+    runner.device_field()->read([&](const ks::DeviceFieldView& view) {
+      ASSERT_EQ(view.bytes, kParticles * 4 * sizeof(float));
+      interop.copy_from_device(view.data, view.bytes);
+      version = view.version;
+    });
+  }
+  EXPECT_GE(version, 6u);  // setup and five iterations each published once
+  std::vector<float> gl_values(kParticles * 4, -1.0f);
+  glGetBufferSubData(GL_ARRAY_BUFFER, 0, gl_values.size() * sizeof(float), gl_values.data());
+  ASSERT_EQ(glGetError(), GLenum(GL_NO_ERROR));
+
+  const auto snapshot = runner.snapshot();
+  const ks::FieldData& diameter = snapshot->fields.at(0);
+  ASSERT_EQ(diameter.desc.name, "diameter");
+  for (int k = 0; k < kParticles; ++k) {
+    for (int axis = 0; axis < 3; ++axis)
+      ASSERT_EQ(gl_values[4 * k + axis], float(diameter.positions[k][axis])) << "particle " << k << " axis " << axis;
+    ASSERT_EQ(gl_values[4 * k + 3], float(diameter.values[k])) << "particle " << k;
+  }
   glDeleteBuffers(1, &buffer);
 }
 

@@ -376,6 +376,17 @@ Snapshot CoagulationMethod::snapshot() const {
   return snap;
 }
 
+std::size_t CoagulationMethod::write_display_field(const std::string& name, void* device_dst, std::size_t capacity) const {
+  const std::size_t bytes = std::size_t(cfg_.n_s) * 4 * sizeof(float);
+  if (!gpu_ || (name != "diameter" && name != "weight")) return 0;
+  if (!device_dst) return bytes;
+  if (capacity < bytes) return 0;
+#ifdef KS_HAVE_CUDA
+  gpu_->write_particles(name == "diameter", std::cbrt(cfg_.box_volume), kPurposePosition, device_dst);
+#endif
+  return bytes;
+}
+
 void CoagulationMethod::save_state(std::ostream& out) const {
   bin::write_tag(out, "aerosol.coagulation", 1);
   bin::write<std::int32_t>(out, iteration_);

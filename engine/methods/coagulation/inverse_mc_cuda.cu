@@ -370,6 +370,16 @@ __global__ void __launch_bounds__(kRateTile) rates_kernel(const ParticleAux* aux
   if (k < n) C_all[base + k] = sum;
 }
 
+// Display copy of run 0's particles: the host snapshot's positions and values, as floats.
+__global__ void particles_kernel(const ParticleAux* aux, const double* w, int n, unsigned long long seed, double side,
+                                 unsigned purpose, bool diameter, float4* out) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= n) return;
+  const PhiloxCounter c = run_stream(seed, 0).draw(std::uint64_t(k), purpose);
+  out[k] = make_float4(float(side * uniform_open01(c.v[0], 0)), float(side * uniform_open01(c.v[1], 0)),
+                       float(side * uniform_open01(c.v[2], 0)), float(diameter ? aux[k].d : w[k]));
+}
+
 template <bool kClustered, bool kResident>
 void configure_kernel() {
   auto* kernel = advance_kernel<kClustered, kResident>;
@@ -488,6 +498,15 @@ void CudaEnsemble::download(Ensemble& e) const {
   d_->t.download(e.t.data(), d_->n_runs);
   d_->events.download(reinterpret_cast<unsigned long long*>(e.events.data()), d_->n_runs);
   d_->since_refresh.download(reinterpret_cast<unsigned long long*>(e.since_refresh.data()), d_->n_runs);
+}
+
+void CudaEnsemble::write_particles(bool diameter, double box_side, std::uint32_t position_purpose, void* dst) const {
+  KS_CUDA_CHECK(cudaSetDevice(d_->device));
+  const int n = d_->cfg.n_s;
+  particles_kernel<<<(n + 255) / 256, 256>>>(d_->aux.ptr, d_->w.ptr, n, d_->cfg.seed, box_side, position_purpose, diameter,
+                                             static_cast<float4*>(dst));
+  KS_CUDA_CHECK_LAUNCH();
+  KS_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 void CudaEnsemble::recompute_rates(int first_run) {

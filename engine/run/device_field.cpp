@@ -1,0 +1,53 @@
+#include "device_field.hpp"
+
+#include <mutex>
+
+#include "core/cuda_check.hpp"
+
+namespace ks {
+
+struct DeviceFieldPublisher::Impl {
+  int device = 0;
+  void* buffer[2] = {nullptr, nullptr};
+  std::size_t capacity[2] = {0, 0};
+  std::size_t bytes[2] = {0, 0};
+  int front = 0;
+  std::uint64_t version = 0;
+  mutable std::mutex mutex;  // held by a reader, and by the swap
+};
+
+DeviceFieldPublisher::DeviceFieldPublisher(int cuda_device) : impl_(std::make_unique<Impl>()) {
+  impl_->device = cuda_device;
+}
+
+DeviceFieldPublisher::~DeviceFieldPublisher() {
+  for (void* b : impl_->buffer)
+    if (b) cudaFree(b);
+}
+
+bool DeviceFieldPublisher::publish(const Method& method, const std::string& name) {
+  Impl& d = *impl_;
+  KS_CUDA_CHECK(cudaSetDevice(d.device));
+  const std::size_t needed = method.write_display_field(name, nullptr, 0);
+  if (needed == 0) return false;
+  const int back = 1 - d.front;  // readers only touch the front buffer
+  if (d.capacity[back] < needed) {
+    if (d.buffer[back]) KS_CUDA_CHECK(cudaFree(d.buffer[back]));
+    d.buffer[back] = nullptr;
+    KS_CUDA_CHECK(cudaMalloc(&d.buffer[back], needed));
+    d.capacity[back] = needed;
+  }
+  d.bytes[back] = method.write_display_field(name, d.buffer[back], d.capacity[back]);  // synchronous
+  std::lock_guard lock(d.mutex);
+  d.front = back;
+  ++d.version;
+  return true;
+}
+
+void DeviceFieldPublisher::read(const std::function<void(const DeviceFieldView&)>& read) const {
+  const Impl& d = *impl_;
+  std::lock_guard lock(d.mutex);
+  read(DeviceFieldView{d.buffer[d.front], d.bytes[d.front], d.version});
+}
+
+}  // namespace ks
