@@ -78,11 +78,7 @@ EnsembleConfig table1_config(int n_s) {
 // Initial runs; with_rates false leaves C' to the GPU's initialisation kernel.
 Ensemble fresh(const EnsembleConfig& cfg, int runs, bool with_rates = true) {
   Ensemble e;
-  e.n_runs = runs;
-  for (auto* a : {&e.v, &e.w, &e.C}) a->resize(std::size_t(runs) * cfg.n_s);
-  e.t.resize(runs);
-  e.events.resize(runs);
-  e.since_refresh.resize(runs);
+  e.resize(runs, cfg.n_s);
   for (int r = 0; r < runs; ++r) initialise_run(e, r, cfg, kN0, kD0, 1.0, with_rates);
   return e;
 }

@@ -31,20 +31,9 @@ class GpuClusterSize : public ::testing::TestWithParam<Layout> {};
 
 TEST_P(GpuClusterSize, GpuRepeatsTheCpuEventsForTheSameSeed) {
   KS_REQUIRE_CUDA();
-  EnsembleConfig cfg;
-  cfg.n_s = GetParam().n_s;
-  cfg.box_volume = cfg.n_s / 1e17;
-  cfg.seed = 3;
-  cfg.refresh_every = 300;  // a full recompute of C' inside the compared events too
-  cfg.kernel.kind = KernelKind::FreeMolecular;
-  cfg.kernel.KF = free_molecular_KF(300.0, 1000.0);
-  Ensemble cpu;
-  cpu.n_runs = 2;
-  for (auto* a : {&cpu.v, &cpu.w, &cpu.C}) a->resize(2 * cfg.n_s);
-  cpu.t.resize(2);
-  cpu.events.resize(2);
-  cpu.since_refresh.resize(2);
-  for (int r = 0; r < 2; ++r) initialise_run(cpu, r, cfg, 1e17, 3e-9, 1.4);
+  // refresh_every 300: a full recompute of C' inside the compared events too.
+  const EnsembleConfig cfg = testing::free_molecular_config(GetParam().n_s, 300, 3);
+  Ensemble cpu = testing::make_ensemble(cfg, 2, 1.4);
   CudaEnsemble gpu(0);
   gpu.set_cluster_size(GetParam().blocks);
   gpu.upload(cpu, cfg);
@@ -67,20 +56,8 @@ TEST_P(GpuClusterSize, GpuRepeatsTheCpuEventsForTheSameSeed) {
 
 TEST(CoagulationCuda, DeviceInitialisationMatchesTheCpuRates) {
   KS_REQUIRE_CUDA();
-  EnsembleConfig cfg;
-  cfg.n_s = 3000;
-  cfg.box_volume = cfg.n_s / 1e17;
-  cfg.seed = 9;
-  cfg.refresh_every = 4 * cfg.n_s;
-  cfg.kernel.kind = KernelKind::FreeMolecular;
-  cfg.kernel.KF = free_molecular_KF(300.0, 1000.0);
-  Ensemble cpu;
-  cpu.n_runs = 3;
-  for (auto* a : {&cpu.v, &cpu.w, &cpu.C}) a->resize(3 * cfg.n_s);
-  cpu.t.resize(3);
-  cpu.events.resize(3);
-  cpu.since_refresh.resize(3);
-  for (int r = 0; r < 3; ++r) initialise_run(cpu, r, cfg, 1e17, 3e-9, 1.6);
+  const EnsembleConfig cfg = testing::free_molecular_config(3000, 4 * 3000, 9);
+  const Ensemble cpu = testing::make_ensemble(cfg, 3, 1.6);
   Ensemble bare = cpu;
   for (double& c : bare.C) c = -1.0;  // poisoned: every value must be written by the kernel
   CudaEnsemble gpu(0);

@@ -7,8 +7,33 @@
 
 #include "core/backend.hpp"
 #include "methods/coagulation/coagulation_method.hpp"
+#include "methods/coagulation/ensemble.hpp"
+#include "methods/coagulation/units.hpp"
 
 namespace ks::coag::testing {
+
+constexpr double kN0 = 1e17;  // 1/m^3, Table 1
+constexpr double kD0 = 3e-9;  // m, Table 1
+
+// The Table 1 free-molecular kernel for n_s particles of weight 1.
+inline EnsembleConfig free_molecular_config(int n_s, std::int64_t refresh_every, std::uint64_t seed = 7) {
+  EnsembleConfig cfg;
+  cfg.n_s = n_s;
+  cfg.box_volume = n_s / kN0;
+  cfg.seed = seed;
+  cfg.refresh_every = refresh_every;
+  cfg.kernel.kind = KernelKind::FreeMolecular;
+  cfg.kernel.KF = free_molecular_KF(300.0, 1000.0);
+  return cfg;
+}
+
+// `runs` runs initialised on the host (lognormal for sigma_g0 > 1), with their rates.
+inline Ensemble make_ensemble(const EnsembleConfig& cfg, int runs, double sigma_g0) {
+  Ensemble e;
+  e.resize(runs, cfg.n_s);
+  for (int r = 0; r < runs; ++r) initialise_run(e, r, cfg, kN0, kD0, sigma_g0);
+  return e;
+}
 
 // A method set up with the defaults overridden by `overrides`, run to its end time.
 inline std::unique_ptr<CoagulationMethod> run_to_end(const std::map<std::string, ParamValue>& overrides,

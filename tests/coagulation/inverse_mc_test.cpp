@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "coagulation_test_support.hpp"
 #include "methods/coagulation/ensemble.hpp"
 #include "methods/coagulation/inverse_mc_cpu.hpp"
 #include "methods/coagulation/units.hpp"
@@ -12,33 +13,11 @@
 namespace ks::coag {
 namespace {
 
-constexpr double kN0 = 1e17;     // 1/m^3
-constexpr double kD0 = 3e-9;     // m
-constexpr double kNever = 1e300; // a target time no run reaches
+using testing::free_molecular_config;
+using testing::kD0;
+using testing::make_ensemble;
 
-EnsembleConfig free_molecular_config(int n_s, std::int64_t refresh_every) {
-  EnsembleConfig cfg;
-  cfg.n_s = n_s;
-  cfg.box_volume = n_s / kN0;
-  cfg.seed = 7;
-  cfg.refresh_every = refresh_every;
-  cfg.kernel.kind = KernelKind::FreeMolecular;
-  cfg.kernel.KF = free_molecular_KF(300.0, 1000.0);
-  return cfg;
-}
-
-Ensemble make_ensemble(const EnsembleConfig& cfg, int runs, double sigma_g0) {
-  Ensemble e;
-  e.n_runs = runs;
-  e.v.resize(std::size_t(runs) * cfg.n_s);
-  e.w.resize(e.v.size());
-  e.C.resize(e.v.size());
-  e.t.resize(runs);
-  e.events.resize(runs);
-  e.since_refresh.resize(runs);
-  for (int r = 0; r < runs; ++r) initialise_run(e, r, cfg, kN0, kD0, sigma_g0);
-  return e;
-}
+constexpr double kNever = 1e300;  // a target time no run reaches
 
 double total_volume(const Ensemble& e) {
   double s = 0.0;

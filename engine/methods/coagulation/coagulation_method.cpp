@@ -155,14 +155,7 @@ void CoagulationMethod::resize_runs(int n_runs) {
   if (gpu_) gpu_->download(ens_);
 #endif
   const int old = ens_.n_runs;
-  const std::size_t count = std::size_t(n_runs) * cfg_.n_s;
-  ens_.n_runs = n_runs;
-  ens_.v.resize(count);
-  ens_.w.resize(count);
-  ens_.C.resize(count);
-  ens_.t.resize(n_runs);
-  ens_.events.resize(n_runs);
-  ens_.since_refresh.resize(n_runs);
+  ens_.resize(n_runs, cfg_.n_s);
   next_out_.resize(n_runs, 1);
   for (auto& per_output : stats_)
     if (int(per_output.size()) > n_runs) per_output.resize(n_runs);

@@ -24,6 +24,18 @@ struct Ensemble {
   std::vector<double> t;        // per run: simulated time, s
   std::vector<std::uint64_t> events;        // per run: coagulation events so far (the RNG counter)
   std::vector<std::uint64_t> since_refresh; // per run: events since the last full recompute of C'
+
+  // Sizes every array for n_runs runs of n_s particles (kept runs keep their values).
+  void resize(int runs, int n_s) {
+    const std::size_t count = std::size_t(runs) * n_s;
+    n_runs = runs;
+    v.resize(count);
+    w.resize(count);
+    C.resize(count);
+    t.resize(runs);
+    events.resize(runs);
+    since_refresh.resize(runs);
+  }
 };
 
 // The RNG stream of run r: key (seed, r), counter = event index; draw purpose 0 for events,

@@ -485,13 +485,7 @@ void CudaEnsemble::upload(const Ensemble& e, const EnsembleConfig& cfg) {
 void CudaEnsemble::download(Ensemble& e) const {
   KS_CUDA_CHECK(cudaSetDevice(d_->device));
   const std::size_t count = std::size_t(d_->n_runs) * d_->cfg.n_s;
-  e.n_runs = d_->n_runs;
-  e.v.resize(count);
-  e.w.resize(count);
-  e.C.resize(count);
-  e.t.resize(d_->n_runs);
-  e.events.resize(d_->n_runs);
-  e.since_refresh.resize(d_->n_runs);
+  e.resize(d_->n_runs, d_->cfg.n_s);
   d_->v.download(e.v.data(), count);
   d_->w.download(e.w.data(), count);
   d_->C.download(e.C.data(), count);
