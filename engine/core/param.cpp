@@ -54,6 +54,17 @@ ParamSpec choice_param(std::string key, std::string label, std::string def, std:
   return s;
 }
 
+ParamSpec bool_param(std::string key, std::string label, bool def, std::string help, bool live) {
+  ParamSpec s;
+  s.key = std::move(key);
+  s.label = std::move(label);
+  s.help = std::move(help);
+  s.type = ParamType::Bool;
+  s.default_value = def;
+  s.live = live;
+  return s;
+}
+
 std::string to_string(ParamType t) {
   switch (t) {
     case ParamType::Int: return "int";

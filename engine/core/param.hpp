@@ -38,6 +38,7 @@ ParamSpec int_param(std::string key, std::string label, std::int64_t def, std::i
                     std::string help, bool live = false);
 ParamSpec choice_param(std::string key, std::string label, std::string def, std::vector<std::string> choices,
                        std::string help, bool live = false);
+ParamSpec bool_param(std::string key, std::string label, bool def, std::string help, bool live = false);
 
 std::string to_string(ParamType t);
 std::string to_string(const ParamValue& v);

@@ -5,11 +5,7 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define KS_HD __host__ __device__ __forceinline__
-#else
-#define KS_HD inline
-#endif
+#include "host_device.hpp"
 
 namespace ks {
 

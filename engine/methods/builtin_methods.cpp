@@ -1,5 +1,6 @@
 // The one place that lists the built-in methods.
 #include "core/registry.hpp"
+#include "methods/bgk/bgk_method.hpp"
 #include "methods/coagulation/coagulation_method.hpp"
 
 namespace ks {
@@ -8,6 +9,7 @@ const Registry& builtin_registry() {
   static const Registry registry = [] {
     Registry r;
     r.add(coag::CoagulationMethod::static_info(), [] { return std::make_unique<coag::CoagulationMethod>(); });
+    r.add(bgk::BgkMethod::static_info(), [] { return std::make_unique<bgk::BgkMethod>(); });
     return r;
   }();
   return registry;

@@ -1,0 +1,147 @@
+// kinetic.bgk benchmark (Frezzotti et al., Fig. 7): nanoseconds per phase-space cell per time step
+// vs the number of physical cells N_r (N_x for the 1D shock, N_x + N_y for the square cavity), on the
+// CPU (all cores) and the GPU in one process, for both GPU step variants, with the fraction of the
+// measured device bandwidth each achieves. Bytes per phase-space cell per step: fused 24 (f read in
+// the moment kernel, read again and written in the relaxation kernel); paper 40 (Algorithm 1 reads f
+// and writes f~; Algorithm 2 reads f~ twice and writes f).
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench_json.hpp"
+#include "core/errors.hpp"
+#include "core/param.hpp"
+#include "methods/bgk/bgk_method.hpp"
+#ifdef KS_HAVE_CUDA
+#include "device_bandwidth.hpp"
+#endif
+
+namespace {
+
+using namespace ks::bgk;
+using Clock = std::chrono::steady_clock;
+
+struct Options {
+  std::vector<int> shock_nx = {128, 512, 2048, 6144, 12288, 18432};
+  std::vector<int> cavity_n = {16, 40, 80, 160, 320};  // N_x = N_y; N_r = 2 N
+  long long cpu_max_phase_cells = 80'000'000;
+  double seconds_per_point = 0.3;
+  std::string out = "bgk_bench.json";
+};
+
+std::vector<int> list(const std::string& s) {
+  std::vector<int> v;
+  std::stringstream ss(s);
+  for (std::string x; std::getline(ss, x, ',');) v.push_back(std::stoi(x));
+  return v;
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) throw ks::bad_input(a, "needs a value");
+      return argv[++i];
+    };
+    if (a == "--shock-nx") o.shock_nx = list(next());
+    else if (a == "--cavity-n") o.cavity_n = list(next());
+    else if (a == "--cpu-max-phase-cells") o.cpu_max_phase_cells = std::stoll(next());
+    else if (a == "--seconds") o.seconds_per_point = std::stod(next());
+    else if (a == "--out") o.out = next();
+    else throw ks::bad_input(a, "unknown option", "--shock-nx a,b --cavity-n a,b --cpu-max-phase-cells N --seconds S --out FILE");
+  }
+  return o;
+}
+
+ks::ParamSet case_params(bool shock, int n) {
+  ks::ParamSet p(BgkMethod::static_info().params);
+  auto set = [&](const std::string& k, const std::string& v) { p.set(k, ks::parse_value(p.spec(k), v, "bench")); };
+  if (shock) {  // section 4, M = 1.5: 16^3 velocities
+    set("case", "shock");
+    set("nx", std::to_string(n));
+  } else {  // section 5: 20^3 velocities in [-3, 3]^3, delta = 10, dt at Courant 0.9
+    set("case", "cavity");
+    set("nx", std::to_string(n));
+    set("ny", std::to_string(n));
+    set("nv", "20");
+    set("vx_min", "-3");
+    set("vx_max", "3");
+    set("vt_max", "3");
+    set("delta", "10");
+    set("dt", std::to_string(0.9 * 10.0 / n / 2.85));
+  }
+  return p;
+}
+
+// Seconds per step of `solver`, stepping until seconds_per_point has passed (after one warm-up step).
+double seconds_per_step(BgkSolver& solver, double budget) {
+  solver.step(1);
+  int steps = 1;
+  for (;;) {
+    const auto t0 = Clock::now();
+    solver.step(steps);
+    const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (s >= budget || steps >= (1 << 16)) return s / steps;
+    steps *= s > 0 ? std::max(2, int(budget / s)) : 16;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const Options o = parse(argc, argv);
+  const ks::ExecutionContext cpu = ks::resolve_backend(ks::BackendRequest::Cpu);
+  const ks::CudaAvailability cuda = ks::query_cuda();
+  nlohmann::json result = {{"benchmark", "kinetic.bgk"}, {"machine", ks::bench::machine_description(cpu, cuda)},
+                           {"bytes_per_phase_cell_step", {{"fused", 24}, {"paper", 40}}}};
+  double bandwidth = 0.0;
+#ifdef KS_HAVE_CUDA
+  if (cuda.usable) bandwidth = ks::bench::measured_device_bandwidth(cuda.device);
+#endif
+  result["device_bandwidth_GBps"] = bandwidth / 1e9;
+  std::printf("kinetic.bgk: ns per phase-space cell per step; CPU = %s; GPU = %s (copy bandwidth %.0f GB/s)\n",
+              cpu.device_name.c_str(), cuda.usable ? cuda.device_name.c_str() : "none", bandwidth / 1e9);
+  std::printf("%-7s %7s %12s %10s %10s %10s %8s %8s %9s\n", "case", "N_r", "phase cells", "CPU", "GPU fused", "GPU paper",
+              "fused BW", "paper BW", "GPU/CPU");
+  nlohmann::json rows = nlohmann::json::array();
+  for (bool shock : {true, false}) {
+    for (int n : shock ? o.shock_nx : o.cavity_n) {
+      const BgkConfig c = BgkMethod::make_config(case_params(shock, n));
+      const double cells = double(c.phase_cells());
+      nlohmann::json row = {{"case", shock ? "shock" : "cavity"}, {"N_r", shock ? n : 2 * n}, {"phase_cells", cells}};
+      double ns_cpu = 0, ns_fused = 0, ns_paper = 0;
+      if (c.phase_cells() <= o.cpu_max_phase_cells) {
+        ns_cpu = seconds_per_step(*make_cpu_solver(c), o.seconds_per_point) / cells * 1e9;
+        row["cpu_ns"] = ns_cpu;
+      }
+#ifdef KS_HAVE_CUDA
+      if (cuda.usable) {
+        auto gpu = make_cuda_solver(c, cuda.device);
+        ns_fused = seconds_per_step(*gpu, o.seconds_per_point) / cells * 1e9;
+        gpu->set_variant(StepVariant::Paper);
+        ns_paper = seconds_per_step(*gpu, o.seconds_per_point) / cells * 1e9;
+        row["gpu_fused_ns"] = ns_fused;
+        row["gpu_paper_ns"] = ns_paper;
+        row["fused_bandwidth_fraction"] = 24.0 / (ns_fused * 1e-9) / bandwidth;
+        row["paper_bandwidth_fraction"] = 40.0 / (ns_paper * 1e-9) / bandwidth;
+      }
+#endif
+      const double frac_f = ns_fused > 0 ? 24.0 / (ns_fused * 1e-9) / bandwidth : 0.0;
+      const double frac_p = ns_paper > 0 ? 40.0 / (ns_paper * 1e-9) / bandwidth : 0.0;
+      std::printf("%-7s %7d %12.0f %10.3f %10.4f %10.4f %7.0f%% %7.0f%% %8.0fx\n", shock ? "shock" : "cavity",
+                  shock ? n : 2 * n, cells, ns_cpu, ns_fused, ns_paper, 100 * frac_f, 100 * frac_p,
+                  ns_cpu > 0 && ns_fused > 0 ? ns_cpu / ns_fused : 0.0);
+      std::fflush(stdout);
+      rows.push_back(row);
+    }
+  }
+  result["rows"] = rows;
+  ks::bench::write_json(result, o.out);
+  return 0;
+} catch (const ks::Error& e) {
+  std::fprintf(stderr, "bench_bgk: %s\n", e.what());
+  return e.exit_code();
+}

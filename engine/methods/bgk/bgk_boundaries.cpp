@@ -1,0 +1,86 @@
+#include "bgk_boundaries.hpp"
+
+#include <cmath>
+
+#include "bgk_model.hpp"
+#include "core/errors.hpp"
+
+namespace ks::bgk {
+
+void rankine_hugoniot(double mach, Macro& upstream, Macro& downstream) {
+  const double M2 = mach * mach;
+  upstream = Macro{};
+  upstream.V[0] = mach * std::sqrt(5.0 / 6.0);  // M (gamma R T)^(1/2) / (2 R T)^(1/2), gamma = 5/3
+  downstream = Macro{};
+  downstream.n = 4.0 * M2 / (M2 + 3.0);
+  downstream.V[0] = upstream.V[0] / downstream.n;
+  downstream.T = (5.0 * M2 - 1.0) * (M2 + 3.0) / (16.0 * M2);
+}
+
+double cavity_courant(const BgkConfig& c) {
+  double vmax[2] = {0.0, 0.0};
+  for (int a = 0; a < 2; ++a)
+    vmax[a] = std::max(std::fabs(c.vg.v(a, 0)), std::fabs(c.vg.v(a, c.vg.n[a] - 1)));
+  return std::max(vmax[0] * c.dt / c.dx, vmax[1] * c.dt / c.dy);
+}
+
+std::vector<double> discrete_maxwellian(const VelocityGrid& g, const Macro& m) {
+  std::vector<double> out(g.count());
+  const double pre = maxwellian_prefactor(m);
+  for (int j = 0; j < g.count(); ++j)
+    out[j] = pre * gauss(g.v(0, g.jx(j)), m.V[0], m.T) * gauss(g.v(1, g.jy(j)), m.V[1], m.T) *
+             gauss(g.v(2, g.jz(j)), m.V[2], m.T);
+  return out;
+}
+
+namespace {
+
+// Sum over the velocities with sign(v_axis) == sign of |v_axis| * phi_j.
+double inflow(const VelocityGrid& g, const std::vector<double>& phi, int axis, int sign) {
+  double s = 0.0;
+  for (int j = 0; j < g.count(); ++j) {
+    const double v = g.v(axis, axis == 0 ? g.jx(j) : g.jy(j));
+    if (v * sign > 0.0) s += std::fabs(v) * phi[j];
+  }
+  return s;
+}
+
+}  // namespace
+
+BoundaryData make_boundaries(const BgkConfig& c) {
+  BoundaryData b;
+  if (c.kind == Case::Shock) {
+    b.left = discrete_maxwellian(c.vg, c.upstream);
+    b.right = discrete_maxwellian(c.vg, c.downstream);
+    return b;
+  }
+  const Macro rest;
+  Macro lid;
+  lid.V[0] = c.lid_speed;
+  b.left = b.right = b.bottom = discrete_maxwellian(c.vg, rest);
+  b.top = discrete_maxwellian(c.vg, lid);
+  b.in_left = inflow(c.vg, b.left, 0, +1);
+  b.in_right = inflow(c.vg, b.right, 0, -1);
+  b.in_bottom = inflow(c.vg, b.bottom, 1, +1);
+  b.in_top = inflow(c.vg, b.top, 1, -1);
+  if (!(b.in_left > 0 && b.in_right > 0 && b.in_bottom > 0 && b.in_top > 0))
+    throw bad_input("velocity grid", "no discrete velocity enters the cavity through some wall",
+                    "a velocity box that contains velocities of both signs along x and y");
+  return b;
+}
+
+std::vector<double> initial_distribution(const BgkConfig& c) {
+  const int nv = c.vg.count();
+  std::vector<double> f(std::size_t(nv) * c.cells());
+  const std::vector<double> left = discrete_maxwellian(c.vg, c.kind == Case::Shock ? c.upstream : Macro{});
+  const std::vector<double> right = c.kind == Case::Shock ? discrete_maxwellian(c.vg, c.downstream) : left;
+  for (int j = 0; j < nv; ++j)
+    for (int k = 0; k < c.ny; ++k)
+      for (int i = 0; i < c.nx; ++i) {
+        const double x = c.x0 + (i + 0.5) * c.dx;
+        f[(std::size_t(j) * c.ny + k) * c.nx + i] = x < 0.0 ? left[j] : right[j];
+      }
+  return f;
+}
+
+}  // namespace ks::bgk

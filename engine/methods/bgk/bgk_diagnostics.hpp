@@ -1,0 +1,44 @@
+// kinetic.bgk: fields and figures of merit from the velocity sums of f (bgk_solver.hpp).
+// Units: n by n_ref, V by v_ref, T by T_ref, stresses by p_ref, heat flux by p_ref v_ref.
+#pragma once
+
+#include <vector>
+
+#include "bgk_boundaries.hpp"
+#include "bgk_config.hpp"
+
+namespace ks::bgk {
+
+struct CellFields {
+  std::vector<double> n, Vx, Vy, Vz, T, Pxy, qx, qy;
+};
+CellFields cell_fields(const std::vector<double>& raw, long long cells);
+
+// Normal shock (section 4): far-field states against eq. (18), constancy of the fluxes of mass,
+// momentum and energy, and the inverse thickness lambda^- / delta from the maximum density slope.
+struct ShockAnalysis {
+  Macro upstream, downstream;          // measured at 5 % and 95 % of the domain
+  double rh_error = 0.0;               // largest relative error of n+/n-, V-/V+, T+/T- against eq. (18)
+  double flux[3] = {0.0, 0.0, 0.0};    // mean fluxes of mass, x-momentum and energy
+  double flux_spread[3] = {0.0, 0.0, 0.0};  // (max - min) / |mean| over all cells
+  double inverse_thickness = 0.0;      // lambda^- / delta, delta = (n+ - n-) / max dn/dx
+  double centre = 0.0;                 // x where n is halfway between n- and n+
+};
+ShockAnalysis analyse_shock(const BgkConfig& c, const std::vector<double>& raw);
+
+// Driven cavity (section 5.2). D: shear stress on the lid averaged along it, -P_xy / (p_ref U / v_ref),
+// from the wall distribution (gas arriving from the top row, re-emitted Maxwellian of eq. 23-24).
+// G: flow rate of the main vortex, the integral of V_x / U on the vertical centreline from the
+// vortex centre (V_x = 0) up to the lid, divided by delta.
+struct CavityAnalysis {
+  double D = 0.0, G = 0.0;
+  double vortex_y = 0.0;  // height of the vortex centre on the centreline, lambda_ref
+};
+double lid_drag(const BgkConfig& c, const BoundaryData& b, const std::vector<double>& top_row);
+CavityAnalysis analyse_cavity(const BgkConfig& c, const BoundaryData& b, const std::vector<double>& raw,
+                              const std::vector<double>& top_row);
+
+// Reduced distribution F(x, vx) = sum over vy, vz of f dvy dvz for a row from BgkSolver::row, [jx * nx + i].
+std::vector<double> phase_space(const BgkConfig& c, const std::vector<double>& row);
+
+}  // namespace ks::bgk

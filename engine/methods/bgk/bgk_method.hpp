@@ -1,0 +1,59 @@
+// kinetic.bgk: the explicit BGKW solver of Frezzotti, Ghiroldi & Gibelli as a Method: the 1D3V
+// normal shock (section 4) and the 2D3V rarefied driven cavity (section 5).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "bgk_boundaries.hpp"
+#include "bgk_config.hpp"
+#include "bgk_solver.hpp"
+#include "core/method.hpp"
+
+namespace ks::bgk {
+
+class BgkMethod final : public Method {
+ public:
+  BgkMethod();
+  ~BgkMethod() override;
+
+  static const MethodInfo& static_info();
+
+  const MethodInfo& info() const override { return static_info(); }
+  void setup(const ParamSet& params, const ExecutionContext& ctx) override;
+  void advance() override;
+  bool finished() const override;
+  void set_live(const std::string& key, const ParamValue& value) override;
+  Progress progress() const override;
+  Snapshot snapshot() const override;
+  const ParamSet& params() const override { return params_; }
+  void save_state(std::ostream& out) const override;
+  void load_state(std::istream& in) override;
+
+  // The discretised problem for `p`; throws bad_input (with the allowed range) for what cannot run.
+  static BgkConfig make_config(const ParamSet& p);
+
+  // For tests and benchmarks.
+  const BgkConfig& config() const { return cfg_; }
+  const BoundaryData& boundaries() const { return bounds_; }
+  const BgkSolver& solver() const { return *solver_; }
+  const std::vector<double>& raw_moments() const { return raw_; }  // of the current state
+  double time() const { return time_; }
+  double total_mass() const;  // sum of n over the cells times the cell area (or length)
+
+ private:
+  void apply_config(const BgkConfig& c);
+
+  ParamSet params_;
+  ExecutionContext ctx_;
+  BgkConfig cfg_;
+  BoundaryData bounds_;
+  std::unique_ptr<BgkSolver> solver_;
+  std::int64_t iteration_ = 0, steps_ = 0;
+  double time_ = 0.0;
+  std::vector<double> raw_;                 // velocity sums of f at time_
+  std::vector<double> residual_t_, residual_;
+  std::vector<double> drag_t_, drag_;       // cavity: D(t)
+};
+
+}  // namespace ks::bgk

@@ -1,0 +1,155 @@
+// kinetic.bgk building blocks: Rankine-Hugoniot states, the conservative discrete Maxwellian,
+// the relaxation's collision invariants, wall mass balance and input checks.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "bgk_test_support.hpp"
+#include "core/errors.hpp"
+#include "methods/bgk/bgk_boundaries.hpp"
+#include "methods/bgk/bgk_model.hpp"
+
+namespace ks::bgk {
+namespace {
+
+// Eq. (18) must conserve the fluxes of mass, momentum and energy of a monatomic gas
+// (n V, n (V^2 + T/2), n V (V^2 + 5 T / 2) in this normalisation) exactly.
+TEST(BgkModel, RankineHugoniotStatesConserveTheEulerFluxes) {
+  for (double M : {1.2, 1.5, 3.0, 6.0}) {
+    Macro a, b;
+    rankine_hugoniot(M, a, b);
+    auto fluxes = [](const Macro& m) {
+      const double V = m.V[0];
+      return std::array<double, 3>{m.n * V, m.n * (V * V + 0.5 * m.T), m.n * V * (V * V + 2.5 * m.T)};
+    };
+    const auto fa = fluxes(a), fb = fluxes(b);
+    for (int q = 0; q < 3; ++q) EXPECT_NEAR(fb[q] / fa[q], 1.0, 1e-14) << "M = " << M << ", flux " << q;
+    EXPECT_NEAR(a.V[0] / std::sqrt(5.0 / 6.0 * a.T), M, 1e-14);  // eq. (19)
+  }
+}
+
+VelocityGrid coarse_grid() {
+  VelocityGrid g;
+  for (int a = 0; a < 3; ++a) {
+    g.n[a] = 8;
+    g.lo[a] = -3.0;
+    g.h[a] = 0.75;
+  }
+  return g;
+}
+
+MomentSums sums_of(const VelocityGrid& g, const std::vector<double>& f) {
+  MomentSums m;
+  for (int j = 0; j < g.count(); ++j) m.add(f[j], g.v(0, g.jx(j)), g.v(1, g.jy(j)), g.v(2, g.jz(j)));
+  return m;
+}
+
+// On a coarse box (8 cells on [-3, 3]) the plain discrete Maxwellian misses its own moments by
+// ~1e-4 (truncated tails); the effective parameters of section 2.1 recover them to round-off.
+TEST(BgkModel, ConservativeMaxwellianHasTheMomentsOfF) {
+  const VelocityGrid g = coarse_grid();
+  Macro target;
+  target.n = 1.3;
+  target.V[0] = 0.4;
+  target.V[1] = -0.2;
+  target.T = 1.4;
+  const Macro plain = macro_from_sums(sums_of(g, discrete_maxwellian(g, target)), g.cell_volume());
+  EXPECT_GT(std::fabs(plain.n / target.n - 1.0), 1e-5);
+  const Macro got = macro_from_sums(sums_of(g, discrete_maxwellian(g, effective_maxwellian(target, g))), g.cell_volume());
+  EXPECT_NEAR(got.n / target.n, 1.0, 1e-12);
+  for (int a = 0; a < 3; ++a) EXPECT_NEAR(got.V[a], target.V[a], 1e-12);
+  EXPECT_NEAR(got.T / target.T, 1.0, 1e-12);
+}
+
+// The relaxation of eq. (14) towards the conservative Maxwellian keeps n, V and T of any f.
+TEST(BgkModel, ConservativeRelaxationKeepsTheCollisionInvariants) {
+  BgkConfig c;
+  c.vg = coarse_grid();
+  c.conservative = true;
+  c.dt = 0.3;
+  // Two counter-streaming beams: far from equilibrium.
+  Macro beam1, beam2;
+  beam1.V[0] = 0.8;
+  beam1.T = 0.5;
+  beam2.V[0] = -0.6;
+  beam2.n = 0.7;
+  beam2.T = 0.8;
+  const std::vector<double> f1 = discrete_maxwellian(c.vg, beam1), f2 = discrete_maxwellian(c.vg, beam2);
+  std::vector<double> f(f1.size());
+  for (std::size_t j = 0; j < f.size(); ++j) f[j] = f1[j] + f2[j];
+  const MomentSums before = sums_of(c.vg, f);
+  const CellRelaxation r = cell_relaxation(before, c);
+  EXPECT_GT(1.0 - r.decay, 0.2);  // a real relaxation step
+  const std::vector<double> phi = discrete_maxwellian(c.vg, r.phi);
+  for (std::size_t j = 0; j < f.size(); ++j) f[j] = relax(f[j], phi[j], r.decay);
+  const MomentSums after = sums_of(c.vg, f);
+  EXPECT_NEAR(after.s0 / before.s0, 1.0, 1e-13);
+  for (int a = 0; a < 3; ++a) EXPECT_NEAR(after.s1[a] / before.s0, before.s1[a] / before.s0, 1e-13);
+  EXPECT_NEAR(after.s2 / before.s2, 1.0, 1e-13);
+}
+
+// Eq. (24) discretely: a wall re-emits exactly what arrives, for a gas at rest or moving along it.
+TEST(BgkModel, DiffuseWallsHaveZeroNetMassFlux) {
+  BgkConfig c;
+  c.kind = Case::Cavity;
+  c.vg = coarse_grid();
+  c.lid_speed = 0.1;
+  const BoundaryData b = make_boundaries(c);
+  Macro gas;
+  gas.n = 0.9;
+  gas.V[0] = 0.05;
+  gas.V[1] = 0.03;
+  gas.T = 1.1;
+  const std::vector<double> f = discrete_maxwellian(c.vg, gas);
+  double out = 0.0, in_unit = 0.0;  // through the lid (v_y > 0 arrives)
+  for (int j = 0; j < c.vg.count(); ++j) {
+    const double vy = c.vg.v(1, c.vg.jy(j));
+    if (vy > 0) out += vy * f[j];
+    else in_unit += -vy * b.top[j];
+  }
+  EXPECT_NEAR(in_unit / b.in_top, 1.0, 1e-14);
+  const double nw = wall_density(out, b.in_top);
+  EXPECT_NEAR(nw * b.in_top / out, 1.0, 1e-14);
+  EXPECT_GT(nw, 0.9);  // gas arriving with V_y > 0 piles up: n_w above the mean density
+}
+
+TEST(BgkInput, CavityTimeStepAboveTheCourantLimitIsRefusedWithTheLimit) {
+  BgkMethod m;
+  auto p = testing::small_cavity();
+  p["dt"] = "0.5";
+  try {
+    m.setup(testing::params(p), testing::cpu_context());
+    FAIL() << "dt = 0.5 was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::BadInput);
+    EXPECT_NE(std::string(e.what()).find("dt"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("dt <= 0.031"), std::string::npos) << e.what();
+  }
+}
+
+TEST(BgkInput, VelocityBoxTooNarrowForTheDownstreamStateIsRefused) {
+  BgkMethod m;
+  auto p = testing::small_shock();
+  p["mach"] = "5";  // downstream T = 8.7: its Maxwellian needs vt_max >= 7.4
+  try {
+    m.setup(testing::params(p), testing::cpu_context());
+    FAIL() << "the box [-5, 7] x [-6, 6]^2 was accepted for M = 5";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::BadInput);
+    EXPECT_NE(std::string(e.what()).find("vt_max"), std::string::npos) << e.what();
+  }
+}
+
+TEST(BgkInput, LiveDtAboveTheCavityLimitLeavesTheRunAsItWas) {
+  BgkMethod m;
+  m.setup(testing::params(testing::small_cavity()), testing::cpu_context());
+  m.advance();
+  EXPECT_THROW(m.set_live("dt", 1.0), Error);
+  EXPECT_DOUBLE_EQ(m.config().dt, 0.01);
+  m.advance();  // still runs
+  EXPECT_GT(m.time(), 0.01);
+}
+
+}  // namespace
+}  // namespace ks::bgk
