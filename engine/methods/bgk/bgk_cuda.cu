@@ -5,7 +5,8 @@
 //  - Algorithm 2 (paper's collision kernel): one thread per physical cell computing the moments of f~
 //    and relaxing (eq. 14).
 //  - Fused variant: no f~ array; the moments kernel and the relaxation kernel stream on the fly
-//    from f^n (neighbour reads hit L1/L2), 24 instead of 40 bytes per phase-space cell.
+//    from f^n (neighbour reads hit L1/L2), 24 instead of 40 bytes per phase-space cell, with one
+//    thread per (cell, v_x slice) so that a 1D grid of a few thousand cells still fills the GPU.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -48,39 +49,64 @@ __global__ void wall_y_kernel(BgkConfig c, StreamInputs s, double in_bottom, dou
   nw_top[i] = wall_density(out_top, in_top);
 }
 
-// Fused, pass 1: moments of f~ streamed on the fly (eq. 12, 15, 8), then the cell's relaxation data.
-__global__ void fused_moments_kernel(BgkConfig c, StreamInputs s, CellRelaxation* relaxation) {
+// Fused, pass 1: partial moments of f~ streamed on the fly (eq. 12, 15, 8), one thread per
+// (cell, v_x slice): cells x N_vx threads fill the GPU even for a 1D grid of a few thousand cells.
+__global__ void fused_partial_moments_kernel(BgkConfig c, StreamInputs s, double* partial) {
   const long long cell = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  const int jx = blockIdx.y;
   if (cell >= c.cells()) return;
   const int i = int(cell % c.nx), k = int(cell / c.nx);
+  const int per_slice = c.vg.n[1] * c.vg.n[2];
   MomentSums m;
-  for (int j = 0; j < c.vg.count(); ++j)
-    m.add(streamed(c, s, j, i, k), c.vg.v(0, c.vg.jx(j)), c.vg.v(1, c.vg.jy(j)), c.vg.v(2, c.vg.jz(j)));
+  for (int j = jx * per_slice; j < (jx + 1) * per_slice; ++j)
+    m.add(streamed(c, s, j, i, k), c.vg.v(0, jx), c.vg.v(1, c.vg.jy(j)), c.vg.v(2, c.vg.jz(j)));
+  const long long cells = c.cells();
+  double* out = partial + jx * 5 * cells + cell;
+  out[0] = m.s0;
+  out[cells] = m.s1[0];
+  out[2 * cells] = m.s1[1];
+  out[3 * cells] = m.s1[2];
+  out[4 * cells] = m.s2;
+}
+
+// Fused, pass 1b: the slices' sums (in v_x order) and the cell's relaxation data.
+__global__ void relaxation_kernel(BgkConfig c, const double* partial, CellRelaxation* relaxation) {
+  const long long cell = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (cell >= c.cells()) return;
+  const long long cells = c.cells();
+  MomentSums m;
+  for (int jx = 0; jx < c.vg.n[0]; ++jx) {
+    const double* p = partial + jx * 5 * cells + cell;
+    m.s0 += p[0];
+    m.s1[0] += p[cells];
+    m.s1[1] += p[2 * cells];
+    m.s1[2] += p[3 * cells];
+    m.s2 += p[4 * cells];
+  }
   relaxation[cell] = cell_relaxation(m, c);
 }
 
 // The Maxwellian factorises over the axes, Phi = (ex * ey) * ez with ex carrying the prefactor:
 // one exp per velocity instead of a full evaluation (the CPU uses the same association).
 template <typename Body>
-__device__ __forceinline__ void for_each_velocity(const VelocityGrid& g, const CellRelaxation& r, Body body) {
-  const double pre = maxwellian_prefactor(r.phi);
-  for (int jx = 0; jx < g.n[0]; ++jx) {
-    const double ex = pre * gauss(g.v(0, jx), r.phi.V[0], r.phi.T);
-    for (int jy = 0; jy < g.n[1]; ++jy) {
-      const double exy = ex * gauss(g.v(1, jy), r.phi.V[1], r.phi.T);
-      for (int jz = 0; jz < g.n[2]; ++jz) body((jx * g.n[1] + jy) * g.n[2] + jz, exy * gauss(g.v(2, jz), r.phi.V[2], r.phi.T));
-    }
+__device__ __forceinline__ void for_each_velocity_in_slice(const VelocityGrid& g, const CellRelaxation& r, int jx,
+                                                           Body body) {
+  const double ex = maxwellian_prefactor(r.phi) * gauss(g.v(0, jx), r.phi.V[0], r.phi.T);
+  for (int jy = 0; jy < g.n[1]; ++jy) {
+    const double exy = ex * gauss(g.v(1, jy), r.phi.V[1], r.phi.T);
+    for (int jz = 0; jz < g.n[2]; ++jz) body((jx * g.n[1] + jy) * g.n[2] + jz, exy * gauss(g.v(2, jz), r.phi.V[2], r.phi.T));
   }
 }
 
-// Fused, pass 2: stream again and relax exactly (eq. 14) into the other buffer.
+// Fused, pass 2: stream again and relax exactly (eq. 14) into the other buffer; (cell, v_x slice) per thread.
 __global__ void fused_relax_kernel(BgkConfig c, StreamInputs s, const CellRelaxation* relaxation, double* next) {
   const long long cell = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (cell >= c.cells()) return;
   const int i = int(cell % c.nx), k = int(cell / c.nx);
   const CellRelaxation r = relaxation[cell];
   const long long cells = c.cells();
-  for_each_velocity(c.vg, r, [&](int j, double phi) { next[j * cells + cell] = relax(streamed(c, s, j, i, k), phi, r.decay); });
+  for_each_velocity_in_slice(c.vg, r, blockIdx.y,
+                             [&](int j, double phi) { next[j * cells + cell] = relax(streamed(c, s, j, i, k), phi, r.decay); });
 }
 
 // Loads the x-shifted row k of velocity j for cells [i0, i0 + blockDim) into sh[0 .. blockDim]:
@@ -144,10 +170,11 @@ __global__ void paper_collide_kernel(BgkConfig c, double* tilde) {
   for (int j = 0; j < c.vg.count(); ++j)
     m.add(tilde[j * cells + cell], c.vg.v(0, c.vg.jx(j)), c.vg.v(1, c.vg.jy(j)), c.vg.v(2, c.vg.jz(j)));
   const CellRelaxation r = cell_relaxation(m, c);
-  for_each_velocity(c.vg, r, [&](int j, double phi) {
-    double& f = tilde[j * cells + cell];
-    f = relax(f, phi, r.decay);
-  });
+  for (int jx = 0; jx < c.vg.n[0]; ++jx)
+    for_each_velocity_in_slice(c.vg, r, jx, [&](int j, double phi) {
+      double& f = tilde[j * cells + cell];
+      f = relax(f, phi, r.decay);
+    });
 }
 
 __global__ void raw_moments_kernel(BgkConfig c, const double* f, double* out) {
@@ -219,7 +246,7 @@ class CudaSolver final : public BgkSolver {
     f_.upload(initial_distribution(c));
     next_.resize(phase);
     configure(c);
-    block_cells_ = std::min(block_size_for(fused_relax_kernel), block_size_for(fused_moments_kernel));
+    block_cells_ = std::min(block_size_for(fused_relax_kernel), block_size_for(fused_partial_moments_kernel));
   }
 
   void configure(const BgkConfig& c) override {
@@ -231,6 +258,7 @@ class CudaSolver final : public BgkSolver {
     bottom_.upload(b.bottom);
     top_.upload(b.top);
     relaxation_.resize(c.cells());
+    partial_.resize(std::size_t(5) * c.vg.n[0] * c.cells());
     if (c.kind == Case::Cavity) {
       nw_left_.resize(c.ny);
       nw_right_.resize(c.ny);
@@ -252,9 +280,12 @@ class CudaSolver final : public BgkSolver {
         KS_CUDA_CHECK_LAUNCH();
       }
       if (variant_ == StepVariant::Fused) {
-        fused_moments_kernel<<<blocks_for(cells, block_cells_), block_cells_>>>(c_, in, relaxation_.get());
+        const dim3 slices(blocks_for(cells, block_cells_), c_.vg.n[0]);
+        fused_partial_moments_kernel<<<slices, block_cells_>>>(c_, in, partial_.get());
         KS_CUDA_CHECK_LAUNCH();
-        fused_relax_kernel<<<blocks_for(cells, block_cells_), block_cells_>>>(c_, in, relaxation_.get(), next_.get());
+        relaxation_kernel<<<blocks_for(cells, 128), 128>>>(c_, partial_.get(), relaxation_.get());
+        KS_CUDA_CHECK_LAUNCH();
+        fused_relax_kernel<<<slices, block_cells_>>>(c_, in, relaxation_.get(), next_.get());
         KS_CUDA_CHECK_LAUNCH();
       } else {
         const int nt = std::min(256, (c_.nx + 31) / 32 * 32);
@@ -309,6 +340,7 @@ class CudaSolver final : public BgkSolver {
   StepVariant variant_ = StepVariant::Fused;
   int block_cells_ = 128;
   DeviceArray<double> f_, next_, left_, right_, bottom_, top_, nw_left_, nw_right_, nw_bottom_, nw_top_;
+  DeviceArray<double> partial_;  // fused: moment sums per (v_x slice, cell)
   DeviceArray<CellRelaxation> relaxation_;
 };
 
