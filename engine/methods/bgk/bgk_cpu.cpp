@@ -120,8 +120,9 @@ class CpuSolver final : public BgkSolver {
       double out_bottom = 0.0, out_top = 0.0;
       for (int j = 0; j < g.count(); ++j) {
         const double vy = g.v(1, g.jy(j));
-        if (vy < 0.0) out_bottom += -vy * swept_x(c, s, j, i, 0);
-        else out_top += vy * swept_x(c, s, j, i, c.ny - 1);
+        const double Cx = courant_x(c, g.jx(j));
+        if (vy < 0.0) out_bottom += -vy * swept_x(c, s, j, i, 0, Cx);
+        else out_top += vy * swept_x(c, s, j, i, c.ny - 1, Cx);
       }
       nw_bottom_[i] = wall_density(out_bottom, b_.in_bottom);
       nw_top_[i] = wall_density(out_top, b_.in_top);
@@ -137,7 +138,8 @@ class CpuSolver final : public BgkSolver {
       MomentSums sums[kTile];
       for (int j = 0; j < c.vg.count(); ++j) {
         const double vx = c.vg.v(0, c.vg.jx(j)), vy = c.vg.v(1, c.vg.jy(j)), vz = c.vg.v(2, c.vg.jz(j));
-        for (int i = 0; i < tl.width; ++i) sums[i].add(streamed(c, s, j, tl.i0 + i, tl.k), vx, vy, vz);
+        const Courant C{courant_x(c, c.vg.jx(j)), courant_y(c, c.vg.jy(j))};
+        for (int i = 0; i < tl.width; ++i) sums[i].add(streamed(c, s, j, tl.i0 + i, tl.k, C), vx, vy, vz);
       }
       for (int i = 0; i < tl.width; ++i) relaxation_[tl.first + i] = cell_relaxation(sums[i], c);
     }
@@ -165,8 +167,9 @@ class CpuSolver final : public BgkSolver {
         const double* py = &ey[g.jy(j) * kTile];
         const double* pz = &ez[g.jz(j) * kTile];
         double* out = &next_[std::size_t(j) * cells + tl.first];
+        const Courant C{courant_x(c, g.jx(j)), courant_y(c, g.jy(j))};
         for (int i = 0; i < tl.width; ++i)
-          out[i] = relax(streamed(c, s, j, tl.i0 + i, tl.k), px[i] * py[i] * pz[i], relaxation_[tl.first + i].decay);
+          out[i] = relax(streamed(c, s, j, tl.i0 + i, tl.k, C), px[i] * py[i] * pz[i], relaxation_[tl.first + i].decay);
       }
     }
   }

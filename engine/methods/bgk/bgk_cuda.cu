@@ -42,8 +42,9 @@ __global__ void wall_y_kernel(BgkConfig c, StreamInputs s, double in_bottom, dou
   double out_bottom = 0.0, out_top = 0.0;
   for (int j = 0; j < c.vg.count(); ++j) {
     const double vy = c.vg.v(1, c.vg.jy(j));
-    if (vy < 0.0) out_bottom += -vy * swept_x(c, s, j, i, 0);
-    else out_top += vy * swept_x(c, s, j, i, c.ny - 1);
+    const double Cx = courant_x(c, c.vg.jx(j));
+    if (vy < 0.0) out_bottom += -vy * swept_x(c, s, j, i, 0, Cx);
+    else out_top += vy * swept_x(c, s, j, i, c.ny - 1, Cx);
   }
   nw_bottom[i] = wall_density(out_bottom, in_bottom);
   nw_top[i] = wall_density(out_top, in_top);
@@ -56,10 +57,14 @@ __global__ void fused_partial_moments_kernel(BgkConfig c, StreamInputs s, double
   const int jx = blockIdx.y;
   if (cell >= c.cells()) return;
   const int i = int(cell % c.nx), k = int(cell / c.nx);
-  const int per_slice = c.vg.n[1] * c.vg.n[2];
   MomentSums m;
-  for (int j = jx * per_slice; j < (jx + 1) * per_slice; ++j)
-    m.add(streamed(c, s, j, i, k), c.vg.v(0, jx), c.vg.v(1, c.vg.jy(j)), c.vg.v(2, c.vg.jz(j)));
+  Courant C;
+  C.x = courant_x(c, jx);
+  for (int jy = 0; jy < c.vg.n[1]; ++jy) {
+    C.y = courant_y(c, jy);
+    const int j0 = (jx * c.vg.n[1] + jy) * c.vg.n[2];
+    for (int jz = 0; jz < c.vg.n[2]; ++jz) m.add(streamed(c, s, j0 + jz, i, k, C), c.vg.v(0, jx), c.vg.v(1, jy), c.vg.v(2, jz));
+  }
   const long long cells = c.cells();
   double* out = partial + jx * 5 * cells + cell;
   out[0] = m.s0;
@@ -88,13 +93,15 @@ __global__ void relaxation_kernel(BgkConfig c, const double* partial, CellRelaxa
 
 // The Maxwellian factorises over the axes, Phi = (ex * ey) * ez with ex carrying the prefactor:
 // one exp per velocity instead of a full evaluation (the CPU uses the same association).
+// body(j, jy, Phi_j) for the velocities of slice jx.
 template <typename Body>
 __device__ __forceinline__ void for_each_velocity_in_slice(const VelocityGrid& g, const CellRelaxation& r, int jx,
                                                            Body body) {
   const double ex = maxwellian_prefactor(r.phi) * gauss(g.v(0, jx), r.phi.V[0], r.phi.T);
   for (int jy = 0; jy < g.n[1]; ++jy) {
     const double exy = ex * gauss(g.v(1, jy), r.phi.V[1], r.phi.T);
-    for (int jz = 0; jz < g.n[2]; ++jz) body((jx * g.n[1] + jy) * g.n[2] + jz, exy * gauss(g.v(2, jz), r.phi.V[2], r.phi.T));
+    for (int jz = 0; jz < g.n[2]; ++jz)
+      body((jx * g.n[1] + jy) * g.n[2] + jz, jy, exy * gauss(g.v(2, jz), r.phi.V[2], r.phi.T));
   }
 }
 
@@ -105,14 +112,17 @@ __global__ void fused_relax_kernel(BgkConfig c, StreamInputs s, const CellRelaxa
   const int i = int(cell % c.nx), k = int(cell / c.nx);
   const CellRelaxation r = relaxation[cell];
   const long long cells = c.cells();
-  for_each_velocity_in_slice(c.vg, r, blockIdx.y,
-                             [&](int j, double phi) { next[j * cells + cell] = relax(streamed(c, s, j, i, k), phi, r.decay); });
+  const int jx = blockIdx.y;
+  const double Cx = courant_x(c, jx);
+  for_each_velocity_in_slice(c.vg, r, jx, [&](int j, int jy, double phi) {
+    next[j * cells + cell] = relax(streamed(c, s, j, i, k, Courant{Cx, courant_y(c, jy)}), phi, r.decay);
+  });
 }
 
 // Loads the x-shifted row k of velocity j for cells [i0, i0 + blockDim) into sh[0 .. blockDim]:
 // sh[t + 1] and sh[t] (C >= 0) or sh[t] and sh[t + 1] (C < 0) are the two upwind values of thread t.
 __device__ void load_shifted_row(const BgkConfig& c, const StreamInputs& s, int j, int k, int i0, double* sh) {
-  const double C = c.vg.v(0, c.vg.jx(j)) * c.dt / c.dx;
+  const double C = courant_x(c, c.vg.jx(j));
   const int shift = int(fabs(C));
   const double* row = s.f + ((long long)j * c.ny + k) * c.nx;
   const double ghost = C >= 0.0 ? s.ghost_left[j] * wall_factor(s.nw_left, k) : s.ghost_right[j] * wall_factor(s.nw_right, k);
@@ -136,8 +146,8 @@ __device__ __forceinline__ double swept_from_shared(double C, const double* sh) 
 __global__ void paper_stream_kernel(BgkConfig c, StreamInputs s, double* tilde) {
   extern __shared__ double sh[];  // two rows of blockDim + 1
   const int j = blockIdx.x, k = blockIdx.y, nt = blockDim.x, t = threadIdx.x;
-  const double Cx = c.vg.v(0, c.vg.jx(j)) * c.dt / c.dx;
-  const double Cy = c.ny > 1 ? c.vg.v(1, c.vg.jy(j)) * c.dt / c.dy : 0.0;
+  const double Cx = courant_x(c, c.vg.jx(j));
+  const double Cy = courant_y(c, c.vg.jy(j));
   const int k_up = Cy >= 0.0 ? k - 1 : k + 1;  // the upwind row in y
   const bool up_is_wall = c.ny > 1 && (k_up < 0 || k_up >= c.ny);
   double* sh_up = sh + nt + 1;
@@ -171,7 +181,7 @@ __global__ void paper_collide_kernel(BgkConfig c, double* tilde) {
     m.add(tilde[j * cells + cell], c.vg.v(0, c.vg.jx(j)), c.vg.v(1, c.vg.jy(j)), c.vg.v(2, c.vg.jz(j)));
   const CellRelaxation r = cell_relaxation(m, c);
   for (int jx = 0; jx < c.vg.n[0]; ++jx)
-    for_each_velocity_in_slice(c.vg, r, jx, [&](int j, double phi) {
+    for_each_velocity_in_slice(c.vg, r, jx, [&](int j, int, double phi) {
       double& f = tilde[j * cells + cell];
       f = relax(f, phi, r.decay);
     });

@@ -122,7 +122,7 @@ CavityAnalysis analyse_cavity(const BgkConfig& c, const BoundaryData& b, const s
   double G = 0.5 * u[k0 + 1] * (1.0 - frac) * c.dy;
   for (int k = k0 + 1; k + 1 < c.ny; ++k) G += 0.5 * (u[k] + u[k + 1]) * c.dy;
   G += u[c.ny - 1] * 0.5 * c.dy;
-  a.G = G / (c.ny * c.dy);
+  a.G = 2.0 * G / (c.ny * c.dy);
   return a;
 }
 

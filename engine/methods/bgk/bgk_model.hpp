@@ -25,11 +25,18 @@ struct StreamInputs {
 
 KS_HD double wall_factor(const double* nw, int at) { return nw ? nw[at] : 1.0; }
 
+// Courant numbers of one discrete velocity: v_x dt / dx and v_y dt / dy. Computed once per velocity
+// (or v_x slice) by the callers, outside the loops over cells.
+struct Courant {
+  double x = 0.0, y = 0.0;
+};
+KS_HD double courant_x(const BgkConfig& c, int jx) { return c.vg.v(0, jx) * c.dt / c.dx; }
+KS_HD double courant_y(const BgkConfig& c, int jy) { return c.ny > 1 ? c.vg.v(1, jy) * c.dt / c.dy : 0.0; }
+
 // Free streaming along x over dt for velocity j at cell (i, k): the exact shift by the integer part
 // of the Courant number C = v_x dt / dx followed by first-order upwind for its fraction (eq. 12, 15).
 // Cells beyond the ends take the boundary distribution.
-KS_HD double swept_x(const BgkConfig& c, const StreamInputs& s, int j, int i, int k) {
-  const double C = c.vg.v(0, c.vg.jx(j)) * c.dt / c.dx;
+KS_HD double swept_x(const BgkConfig& c, const StreamInputs& s, int j, int i, int k, double C) {
   const double* row = s.f + ((long long)j * c.ny + k) * c.nx;
   const double aC = fabs(C);
   const int shift = int(aC);
@@ -52,14 +59,13 @@ KS_HD double swept_x(const BgkConfig& c, const StreamInputs& s, int j, int i, in
 
 // The streamed value f~ (before relaxation) for velocity j at cell (i, k). In 2D, dimensional
 // splitting: x first, then y by first-order upwind (the cavity keeps |C| <= 1 on both axes).
-KS_HD double streamed(const BgkConfig& c, const StreamInputs& s, int j, int i, int k) {
-  const double fx = swept_x(c, s, j, i, k);
+KS_HD double streamed(const BgkConfig& c, const StreamInputs& s, int j, int i, int k, Courant C) {
+  const double fx = swept_x(c, s, j, i, k, C.x);
   if (c.ny == 1) return fx;
-  const double Cy = c.vg.v(1, c.vg.jy(j)) * c.dt / c.dy;
   double up;
-  if (Cy >= 0.0) up = k > 0 ? swept_x(c, s, j, i, k - 1) : s.ghost_bottom[j] * wall_factor(s.nw_bottom, i);
-  else up = k < c.ny - 1 ? swept_x(c, s, j, i, k + 1) : s.ghost_top[j] * wall_factor(s.nw_top, i);
-  const double aC = fabs(Cy);
+  if (C.y >= 0.0) up = k > 0 ? swept_x(c, s, j, i, k - 1, C.x) : s.ghost_bottom[j] * wall_factor(s.nw_bottom, i);
+  else up = k < c.ny - 1 ? swept_x(c, s, j, i, k + 1, C.x) : s.ghost_top[j] * wall_factor(s.nw_top, i);
+  const double aC = fabs(C.y);
   return (1.0 - aC) * fx + aC * up;
 }
 
