@@ -76,7 +76,18 @@ ShockAnalysis analyse_shock(const BgkConfig& c, const std::vector<double>& raw) 
   return a;
 }
 
-double lid_drag(const BgkConfig& c, const BoundaryData& b, const std::vector<double>& top_row) {
+double lid_drag(const BgkConfig& c, const std::vector<double>& raw) {
+  const long long cells = c.cells();
+  double sum = 0.0;
+  for (int i = 0; i < c.nx; ++i) {
+    const long long cell = (long long)(c.ny - 1) * c.nx + i;
+    auto s = [&](int q) { return raw[std::size_t(q) * cells + cell]; };
+    sum += 2.0 * (s(kSxy) - s(kSx) * s(kSy) / s(kS0));  // P_xy / p_ref
+  }
+  return -sum / c.nx / c.lid_speed;
+}
+
+double lid_drag_at_wall(const BgkConfig& c, const BoundaryData& b, const std::vector<double>& top_row) {
   const VelocityGrid& g = c.vg;
   double total = 0.0;
   for (int i = 0; i < c.nx; ++i) {
@@ -100,7 +111,8 @@ double lid_drag(const BgkConfig& c, const BoundaryData& b, const std::vector<dou
 CavityAnalysis analyse_cavity(const BgkConfig& c, const BoundaryData& b, const std::vector<double>& raw,
                               const std::vector<double>& top_row) {
   CavityAnalysis a;
-  a.D = lid_drag(c, b, top_row);
+  a.D = lid_drag(c, raw);
+  a.D_wall = lid_drag_at_wall(c, b, top_row);
   const CellFields f = cell_fields(raw, c.cells());
   // V_x on the vertical centreline x = delta / 2 (mean of the two middle columns when nx is even).
   std::vector<double> u(c.ny);

@@ -206,7 +206,7 @@ void BgkMethod::advance() {
   residual_.push_back(r);
   if (cfg_.kind == Case::Cavity) {
     drag_t_.push_back(time_);
-    drag_.push_back(lid_drag(cfg_, bounds_, solver_->row(cfg_.ny - 1)));
+    drag_.push_back(lid_drag(cfg_, raw_));
   }
 }
 
@@ -320,6 +320,7 @@ Snapshot BgkMethod::snapshot() const {
     snap.series.push_back(v);
     snap.series.push_back({"D(t)", "t (1/nu_ref)", "D", drag_t_, drag_, {}});
     d["D"] = a.D;
+    d["D_wall"] = a.D_wall;
     d["G"] = a.G;
     d["vortex_centre_y"] = a.vortex_y;
     const double delta = cfg_.dx * cfg_.nx;
