@@ -63,6 +63,7 @@ __global__ void fused_partial_moments_kernel(BgkConfig c, StreamInputs s, double
   for (int jy = 0; jy < c.vg.n[1]; ++jy) {
     C.y = courant_y(c, jy);
     const int j0 = (jx * c.vg.n[1] + jy) * c.vg.n[2];
+#pragma unroll 4  // several independent loads in flight per thread
     for (int jz = 0; jz < c.vg.n[2]; ++jz) m.add(streamed(c, s, j0 + jz, i, k, C), c.vg.v(0, jx), c.vg.v(1, jy), c.vg.v(2, jz));
   }
   const long long cells = c.cells();
@@ -100,6 +101,7 @@ __device__ __forceinline__ void for_each_velocity_in_slice(const VelocityGrid& g
   const double ex = maxwellian_prefactor(r.phi) * gauss(g.v(0, jx), r.phi.V[0], r.phi.T);
   for (int jy = 0; jy < g.n[1]; ++jy) {
     const double exy = ex * gauss(g.v(1, jy), r.phi.V[1], r.phi.T);
+#pragma unroll 4  // several independent loads in flight per thread
     for (int jz = 0; jz < g.n[2]; ++jz)
       body((jx * g.n[1] + jy) * g.n[2] + jz, jy, exy * gauss(g.v(2, jz), r.phi.V[2], r.phi.T));
   }
