@@ -25,6 +25,7 @@
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkImageData.h>
 #include <vtkImageDataGeometryFilter.h>
+#include <vtkLineSource.h>
 #include <vtkLookupTable.h>
 #include <vtkNew.h>
 #include <vtkOutlineFilter.h>
@@ -37,6 +38,7 @@
 #include <vtkScalarBarActor.h>
 #include <vtkSmartPointer.h>
 #include <vtkSmartVolumeMapper.h>
+#include <vtkStreamTracer.h>
 #include <vtkTextActor.h>
 #include <vtkTextProperty.h>
 #include <vtkVolume.h>
@@ -63,6 +65,8 @@ constexpr int kLookupColours = 256;
 constexpr int kBarFontPx = 14;                  // colour bar title and labels
 constexpr double kCornerSize = 0.25;            // orientation axes: fraction of the view's width and height
 constexpr int kMessageFontPx = 24;
+constexpr int kStreamlineSeeds = 24;            // seeds on the plane's diagonal
+constexpr double kStreamlineWidthPx = 1.5;
 // The camera is reset when the data's bounds move by more than this fraction of the diagonal
 // of the bounds it was last reset for.
 constexpr double kReframeTolerance = 0.1;
@@ -72,6 +76,7 @@ constexpr Rgb kBackgroundLow{0.10, 0.11, 0.14};  // a dark gradient, as in ParaV
 constexpr Rgb kBackgroundHigh{0.30, 0.32, 0.40};
 constexpr Rgb kOutlineColour{0.85, 0.85, 0.85};
 constexpr Rgb kMessageColour{0.75, 0.75, 0.75};
+constexpr Rgb kStreamlineColour{0.95, 0.95, 0.95};
 
 // What the scene draws for the data it was given.
 enum class Shape {
@@ -168,6 +173,8 @@ class SceneCanvas final : public VtkGlWidget {
   // Whether the data shown is a 3D image of one component: what the iso-surface and the
   // volume rendering need.
   bool isVolumetric() const { return shape_ == Shape::Volume && volume_values_; }
+  // Whether the data is a 2D plane of vectors: what the streamlines need.
+  bool hasStreamlines() const { return shape_ == Shape::Plane && plane_vectors_; }
   void setIsoSurface(bool on);
   void setVolume(bool on);
 
@@ -207,10 +214,14 @@ class SceneCanvas final : public VtkGlWidget {
   vtkNew<vtkActor> iso_surface_;
   vtkNew<vtkSmartVolumeMapper> volume_mapper_;
   vtkNew<vtkVolume> volume_;
+  vtkNew<vtkLineSource> seeds_;          // streamlines of a plane's vector field, seeded on its diagonal
+  vtkNew<vtkStreamTracer> streamlines_;
+  vtkNew<vtkActor> streamline_actor_;
 
   Shape shape_ = Shape::None;
   int flat_axis_ = -1;           // Shape::Plane: the axis the plane is normal to
   bool volume_values_ = false;   // the image's values have one component
+  bool plane_vectors_ = false;   // the image's values have three components and it spans two axes
   bool iso_surface_on_ = false;  // the user's choices
   bool volume_on_ = false;
   std::array<double, 6> framed_bounds_{};  // the data's bounds when the camera was last reset
@@ -302,6 +313,23 @@ void SceneCanvas::buildParts() {
   volume_property->SetInterpolationTypeToLinear();
   volume_->SetProperty(volume_property);
   renderer_->AddVolume(volume_);
+
+  streamlines_->SetInputConnection(to_points_->GetOutputPort());
+  streamlines_->SetSourceConnection(seeds_->GetOutputPort());
+  streamlines_->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, vtkDataSetAttributes::SCALARS);
+  streamlines_->SetIntegrationDirectionToBoth();
+  streamlines_->SetIntegratorTypeToRungeKutta45();
+  streamlines_->SetIntegrationStepUnit(vtkStreamTracer::CELL_LENGTH_UNIT);
+  streamlines_->SetInitialIntegrationStep(0.2);
+  streamlines_->SetMaximumNumberOfSteps(4000);
+  vtkNew<vtkPolyDataMapper> streamline_mapper;
+  streamline_mapper->SetInputConnection(streamlines_->GetOutputPort());
+  streamline_mapper->ScalarVisibilityOff();
+  streamline_actor_->SetMapper(streamline_mapper);
+  streamline_actor_->GetProperty()->SetColor(kStreamlineColour[0], kStreamlineColour[1], kStreamlineColour[2]);
+  streamline_actor_->GetProperty()->SetLineWidth(kStreamlineWidthPx);
+  streamline_actor_->GetProperty()->LightingOff();
+  renderer_->AddActor(streamline_actor_);
 }
 
 void SceneCanvas::showData(vtkDataSet* data, const std::string& title) {
@@ -364,6 +392,23 @@ void SceneCanvas::showImage(vtkImageData* image) {
   vtkDataArray* values = image->GetCellData()->GetScalars();
   volume_values_ = values->GetNumberOfComponents() == 1;
   to_points_->SetInputData(image);
+  int cells[3];
+  image->GetCellDims(cells);
+  plane_vectors_ = values->GetNumberOfComponents() == 3 && std::count_if(cells, cells + 3, [](int n) { return n > 1; }) == 2;
+  if (hasStreamlines()) {
+    // The diagonal of the plane, in its middle: it crosses every vortex of a cavity.
+    const double* b = image->GetBounds();
+    double from[3], to[3];
+    for (int axis = 0; axis < 3; ++axis) {
+      const double mid = 0.5 * (b[2 * axis] + b[2 * axis + 1]);
+      from[axis] = axis == flat_axis_ ? mid : b[2 * axis] + 0.02 * (b[2 * axis + 1] - b[2 * axis]);
+      to[axis] = axis == flat_axis_ ? mid : b[2 * axis + 1] - 0.02 * (b[2 * axis + 1] - b[2 * axis]);
+    }
+    seeds_->SetPoint1(from);
+    seeds_->SetPoint2(to);
+    seeds_->SetResolution(kStreamlineSeeds - 1);
+    streamlines_->SetMaximumPropagation(4.0 * std::sqrt(std::pow(b[1] - b[0], 2) + std::pow(b[3] - b[2], 2) + std::pow(b[5] - b[4], 2)));
+  }
   if (shape_ == Shape::Volume && volume_values_) {
     contour_->SetValue(0, finiteMean(values));
     const double* spacing = image->GetSpacing();
@@ -411,6 +456,7 @@ void SceneCanvas::updateVisibility() {
   }
   iso_surface_->SetVisibility(isVolumetric() && iso_surface_on_);
   volume_->SetVisibility(volume_rendered);
+  streamline_actor_->SetVisibility(hasStreamlines());
   update();
 }
 

@@ -21,6 +21,8 @@ struct Case {
   std::map<std::string, std::string> params;
 };
 
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
 class BgkCudaMatchesCpu : public ::testing::TestWithParam<std::tuple<Case, const char*>> {};
 
 TEST_P(BgkCudaMatchesCpu, DistributionAgreesToRoundOff) {

@@ -3,10 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <sstream>
 
 #include "bgk_test_support.hpp"
 #include "core/errors.hpp"
+#include "core/registry.hpp"
+#include "io/preset.hpp"
 #include "methods/bgk/bgk_boundaries.hpp"
 #include "methods/bgk/bgk_model.hpp"
 
@@ -149,6 +152,24 @@ TEST(BgkInput, LiveDtAboveTheCavityLimitLeavesTheRunAsItWas) {
   EXPECT_DOUBLE_EQ(m.config().dt, 0.01);
   m.advance();  // still runs
   EXPECT_GT(m.time(), 0.01);
+}
+
+}  // namespace
+}  // namespace ks::bgk
+
+namespace ks::bgk {
+namespace {
+
+// Every shipped kinetic.bgk preset describes a problem that sets up (grids, Courant limit, velocity box).
+TEST(BgkInput, EveryShippedPresetSetsUp) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(KS_SOURCE_DIR) + "/presets/bgk")) {
+    SCOPED_TRACE(entry.path().string());
+    const Preset p = load_preset(entry.path().string(), builtin_registry());
+    EXPECT_NO_THROW(BgkMethod::make_config(p.params));
+    ++count;
+  }
+  EXPECT_GE(count, 7);
 }
 
 }  // namespace

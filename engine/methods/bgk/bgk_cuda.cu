@@ -20,34 +20,60 @@ namespace ks::bgk {
 
 namespace {
 
+constexpr int kWallThreads = 256;
+
+// Sums a and b over the block (kWallThreads threads); the totals land in thread 0.
+__device__ void block_sum2(double& a, double& b) {
+  __shared__ double sa[kWallThreads], sb[kWallThreads];
+  const int t = threadIdx.x;
+  sa[t] = a;
+  sb[t] = b;
+  __syncthreads();
+  for (int half = kWallThreads / 2; half > 0; half /= 2) {
+    if (t < half) {
+      sa[t] += sa[t + half];
+      sb[t] += sb[t + half];
+    }
+    __syncthreads();
+  }
+  a = sa[0];
+  b = sb[0];
+}
+
+// Eq. (24) for the x walls: one block per row, threads over the velocities.
 __global__ void wall_x_kernel(BgkConfig c, StreamInputs s, double in_left, double in_right, double* nw_left,
                               double* nw_right) {
-  const int k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k >= c.ny) return;
+  const int k = blockIdx.x;
   double out_left = 0.0, out_right = 0.0;
-  for (int j = 0; j < c.vg.count(); ++j) {
+  for (int j = threadIdx.x; j < c.vg.count(); j += kWallThreads) {
     const double vx = c.vg.v(0, c.vg.jx(j));
     const double* row = s.f + ((long long)j * c.ny + k) * c.nx;
     if (vx < 0.0) out_left += -vx * row[0];
     else out_right += vx * row[c.nx - 1];
   }
-  nw_left[k] = wall_density(out_left, in_left);
-  nw_right[k] = wall_density(out_right, in_right);
+  block_sum2(out_left, out_right);
+  if (threadIdx.x == 0) {
+    nw_left[k] = wall_density(out_left, in_left);
+    nw_right[k] = wall_density(out_right, in_right);
+  }
 }
 
+// Eq. (24) for the y walls, from the x-swept edge rows: one block per column.
 __global__ void wall_y_kernel(BgkConfig c, StreamInputs s, double in_bottom, double in_top, double* nw_bottom,
                               double* nw_top) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= c.nx) return;
+  const int i = blockIdx.x;
   double out_bottom = 0.0, out_top = 0.0;
-  for (int j = 0; j < c.vg.count(); ++j) {
+  for (int j = threadIdx.x; j < c.vg.count(); j += kWallThreads) {
     const double vy = c.vg.v(1, c.vg.jy(j));
     const double Cx = courant_x(c, c.vg.jx(j));
     if (vy < 0.0) out_bottom += -vy * swept_x(c, s, j, i, 0, Cx);
     else out_top += vy * swept_x(c, s, j, i, c.ny - 1, Cx);
   }
-  nw_bottom[i] = wall_density(out_bottom, in_bottom);
-  nw_top[i] = wall_density(out_top, in_top);
+  block_sum2(out_bottom, out_top);
+  if (threadIdx.x == 0) {
+    nw_bottom[i] = wall_density(out_bottom, in_bottom);
+    nw_top[i] = wall_density(out_top, in_top);
+  }
 }
 
 // Fused, pass 1: partial moments of f~ streamed on the fly (eq. 12, 15, 8), one thread per
@@ -286,9 +312,9 @@ class CudaSolver final : public BgkSolver {
     for (int s = 0; s < steps; ++s) {
       const StreamInputs in = inputs();
       if (c_.kind == Case::Cavity) {
-        wall_x_kernel<<<blocks_for(c_.ny, 64), 64>>>(c_, in, b_.in_left, b_.in_right, nw_left_.get(), nw_right_.get());
+        wall_x_kernel<<<c_.ny, kWallThreads>>>(c_, in, b_.in_left, b_.in_right, nw_left_.get(), nw_right_.get());
         KS_CUDA_CHECK_LAUNCH();
-        wall_y_kernel<<<blocks_for(c_.nx, 64), 64>>>(c_, in, b_.in_bottom, b_.in_top, nw_bottom_.get(), nw_top_.get());
+        wall_y_kernel<<<c_.nx, kWallThreads>>>(c_, in, b_.in_bottom, b_.in_top, nw_bottom_.get(), nw_top_.get());
         KS_CUDA_CHECK_LAUNCH();
       }
       if (variant_ == StepVariant::Fused) {
