@@ -118,23 +118,28 @@ __global__ void relaxation_kernel(BgkConfig c, const double* partial, CellRelaxa
   relaxation[cell] = cell_relaxation(m, c);
 }
 
-// The Maxwellian factorises over the axes, Phi = (ex * ey) * ez with ex carrying the prefactor:
-// one exp per velocity instead of a full evaluation (the CPU uses the same association).
-// body(j, jy, Phi_j) for the velocities of slice jx.
-template <typename Body>
-__device__ __forceinline__ void for_each_velocity_in_slice(const VelocityGrid& g, const CellRelaxation& r, int jx,
+// The Maxwellian factorises over the axes, Phi = (ex * ey) * ez with ex carrying the prefactor
+// (the CPU uses the same association). body(j, jy, Phi_j) for the velocities of slice jx;
+// ez(jz) gives the z factor.
+template <typename Ez, typename Body>
+__device__ __forceinline__ void for_each_velocity_in_slice(const VelocityGrid& g, const CellRelaxation& r, int jx, Ez ez,
                                                            Body body) {
   const double ex = maxwellian_prefactor(r.phi) * gauss(g.v(0, jx), r.phi.V[0], r.phi.T);
   for (int jy = 0; jy < g.n[1]; ++jy) {
     const double exy = ex * gauss(g.v(1, jy), r.phi.V[1], r.phi.T);
 #pragma unroll 4  // several independent loads in flight per thread
-    for (int jz = 0; jz < g.n[2]; ++jz)
-      body((jx * g.n[1] + jy) * g.n[2] + jz, jy, exy * gauss(g.v(2, jz), r.phi.V[2], r.phi.T));
+    for (int jz = 0; jz < g.n[2]; ++jz) body((jx * g.n[1] + jy) * g.n[2] + jz, jy, exy * ez(jz));
   }
 }
 
-// Fused, pass 2: stream again and relax exactly (eq. 14) into the other buffer; (cell, v_x slice) per thread.
-__global__ void fused_relax_kernel(BgkConfig c, StreamInputs s, const CellRelaxation* relaxation, double* next) {
+// Shared memory of the fused relaxation kernel: one z-factor table per thread.
+std::size_t ez_table_bytes(int threads, const VelocityGrid& g) { return std::size_t(threads) * g.n[2] * sizeof(double); }
+
+// Fused, pass 2: stream again and relax exactly (eq. 14) into the other buffer; (cell, v_x slice) per
+// thread. The thread's z factors of the Maxwellian sit in shared memory: n_z exps instead of n_y n_z.
+__global__ void __launch_bounds__(256) fused_relax_kernel(BgkConfig c, StreamInputs s, const CellRelaxation* relaxation,
+                                                          double* next) {
+  extern __shared__ double ez_table[];  // [jz * blockDim + thread]
   const long long cell = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (cell >= c.cells()) return;
   const int i = int(cell % c.nx), k = int(cell / c.nx);
@@ -142,7 +147,10 @@ __global__ void fused_relax_kernel(BgkConfig c, StreamInputs s, const CellRelaxa
   const long long cells = c.cells();
   const int jx = blockIdx.y;
   const double Cx = courant_x(c, jx);
-  for_each_velocity_in_slice(c.vg, r, jx, [&](int j, int jy, double phi) {
+  double* ez = ez_table + threadIdx.x;
+  for (int jz = 0; jz < c.vg.n[2]; ++jz) ez[jz * blockDim.x] = gauss(c.vg.v(2, jz), r.phi.V[2], r.phi.T);
+  const auto table = [&](int jz) { return ez[jz * blockDim.x]; };
+  for_each_velocity_in_slice(c.vg, r, jx, table, [&](int j, int jy, double phi) {
     next[j * cells + cell] = relax(streamed(c, s, j, i, k, Courant{Cx, courant_y(c, jy)}), phi, r.decay);
   });
 }
@@ -208,8 +216,9 @@ __global__ void paper_collide_kernel(BgkConfig c, double* tilde) {
   for (int j = 0; j < c.vg.count(); ++j)
     m.add(tilde[j * cells + cell], c.vg.v(0, c.vg.jx(j)), c.vg.v(1, c.vg.jy(j)), c.vg.v(2, c.vg.jz(j)));
   const CellRelaxation r = cell_relaxation(m, c);
+  const auto exact = [&](int jz) { return gauss(c.vg.v(2, jz), r.phi.V[2], r.phi.T); };
   for (int jx = 0; jx < c.vg.n[0]; ++jx)
-    for_each_velocity_in_slice(c.vg, r, jx, [&](int j, int, double phi) {
+    for_each_velocity_in_slice(c.vg, r, jx, exact, [&](int j, int, double phi) {
       double& f = tilde[j * cells + cell];
       f = relax(f, phi, r.decay);
     });
@@ -284,7 +293,9 @@ class CudaSolver final : public BgkSolver {
     f_.upload(initial_distribution(c));
     next_.resize(phase);
     configure(c);
-    block_cells_ = std::min(block_size_for(fused_relax_kernel), block_size_for(fused_partial_moments_kernel));
+    block_cells_ = block_size_for(fused_partial_moments_kernel);
+    // The relaxation kernel's z tables fit the default 48 KiB of shared memory per block.
+    block_relax_ = std::clamp(int(48 * 1024 / ez_table_bytes(1, c.vg)) / 32 * 32, 32, block_size_for(fused_relax_kernel));
   }
 
   void configure(const BgkConfig& c) override {
@@ -323,7 +334,8 @@ class CudaSolver final : public BgkSolver {
         KS_CUDA_CHECK_LAUNCH();
         relaxation_kernel<<<blocks_for(cells, 128), 128>>>(c_, partial_.get(), relaxation_.get());
         KS_CUDA_CHECK_LAUNCH();
-        fused_relax_kernel<<<slices, block_cells_>>>(c_, in, relaxation_.get(), next_.get());
+        fused_relax_kernel<<<dim3(blocks_for(cells, block_relax_), c_.vg.n[0]), block_relax_,
+                             ez_table_bytes(block_relax_, c_.vg)>>>(c_, in, relaxation_.get(), next_.get());
         KS_CUDA_CHECK_LAUNCH();
       } else {
         const int nt = std::min(256, (c_.nx + 31) / 32 * 32);
@@ -376,7 +388,7 @@ class CudaSolver final : public BgkSolver {
   BgkConfig c_;
   BoundaryData b_;
   StepVariant variant_ = StepVariant::Fused;
-  int block_cells_ = 128;
+  int block_cells_ = 128, block_relax_ = 128;
   DeviceArray<double> f_, next_, left_, right_, bottom_, top_, nw_left_, nw_right_, nw_bottom_, nw_top_;
   DeviceArray<double> partial_;  // fused: moment sums per (v_x slice, cell)
   DeviceArray<CellRelaxation> relaxation_;
