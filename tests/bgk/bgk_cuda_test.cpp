@@ -5,16 +5,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "require_cuda.hpp"
 #include "bgk_test_support.hpp"
 
 namespace ks::bgk {
 namespace {
-
-#define KS_REQUIRE_CUDA()                                                    \
-  do {                                                                      \
-    const CudaAvailability cuda = query_cuda();                             \
-    if (!cuda.usable) GTEST_SKIP() << "CUDA test skipped: " << cuda.reason; \
-  } while (0)
 
 struct Case {
   const char* name;

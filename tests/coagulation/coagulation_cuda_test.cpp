@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "require_cuda.hpp"
 #include "coagulation_test_support.hpp"
 #include "methods/coagulation/inverse_mc_cpu.hpp"
 #include "methods/coagulation/units.hpp"
@@ -14,12 +15,6 @@
 
 namespace ks::coag {
 namespace {
-
-#define KS_REQUIRE_CUDA()                                                             \
-  do {                                                                               \
-    const CudaAvailability cuda = query_cuda();                                      \
-    if (!cuda.usable) GTEST_SKIP() << "CUDA test skipped: " << cuda.reason;          \
-  } while (0)
 
 #ifdef KS_HAVE_CUDA
 // One run spread over the blocks of a thread-block cluster, with its particles in shared memory
