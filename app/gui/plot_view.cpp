@@ -4,10 +4,13 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMouseEvent>
 #include <QSignalBlocker>
+#include <QWheelEvent>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <string>
 #include <utility>
@@ -30,11 +33,19 @@
 
 #include "core/errors.hpp"
 #include "io/reference.hpp"
+#include "plot_zoom.hpp"
 #include "vtk_gl_widget.hpp"
 
 namespace ks::gui {
 
-// The chart in its OpenGL widget (see vtk_gl_widget.hpp for the embedding of VTK in Qt 6).
+namespace {
+constexpr double kZoomPerNotch = 1.25;  // the wheel shrinks both axes by this factor per notch
+constexpr double kWheelNotch = 120.0;   // QWheelEvent::angleDelta units per notch
+}  // namespace
+
+// The chart in its OpenGL widget (see vtk_gl_widget.hpp for the embedding of VTK in Qt 6), with
+// the mouse: the wheel zooms about the cursor, a left drag pans, a double click shows all data.
+// While zoomed the axes keep the user's window as new data arrive.
 class ChartCanvas final : public VtkGlWidget {
  public:
   explicit ChartCanvas(QWidget* parent) : VtkGlWidget(parent) {
@@ -44,10 +55,73 @@ class ChartCanvas final : public VtkGlWidget {
   }
 
   vtkChartXY* chart() const { return chart_; }
+  bool zoomed() const { return zoomed_; }
+  // Called when the user asks for all the data again (the plot redraws with automatic ranges).
+  void onZoomReset(std::function<void()> f) { on_reset_ = std::move(f); }
+
+  // Zooms both axes by `factor` about the point at (fx, fy), fractions of the plot area from its
+  // lower left corner.
+  void zoomAt(double fx, double fy, double factor) {
+    change(vtkAxis::BOTTOM, [&](const AxisWindow& w, bool log) { return w.zoomed(fx, factor, log); });
+    change(vtkAxis::LEFT, [&](const AxisWindow& w, bool log) { return w.zoomed(fy, factor, log); });
+  }
+  void panBy(double fx, double fy) {
+    change(vtkAxis::BOTTOM, [&](const AxisWindow& w, bool log) { return w.panned(fx, log); });
+    change(vtkAxis::LEFT, [&](const AxisWindow& w, bool log) { return w.panned(fy, log); });
+  }
+  void resetZoom() {
+    zoomed_ = false;
+    for (int location : {vtkAxis::BOTTOM, vtkAxis::LEFT}) chart_->GetAxis(location)->SetBehavior(vtkAxis::AUTO);
+  }
+
+ protected:
+  void wheelEvent(QWheelEvent* event) override {
+    const double notches = event->angleDelta().y() / kWheelNotch;
+    if (notches == 0.0) return;
+    const QPointF f = plotFraction(event->position());
+    zoomAt(f.x(), f.y(), std::pow(kZoomPerNotch, -notches));
+    event->accept();
+  }
+  void mousePressEvent(QMouseEvent* event) override { last_drag_ = event->position(); }
+  void mouseMoveEvent(QMouseEvent* event) override {
+    if (!(event->buttons() & Qt::LeftButton)) return;
+    const QPointF from = plotFraction(last_drag_), to = plotFraction(event->position());
+    last_drag_ = event->position();
+    panBy(from.x() - to.x(), from.y() - to.y());  // the data follow the mouse
+  }
+  void mouseDoubleClickEvent(QMouseEvent*) override {
+    resetZoom();
+    if (on_reset_) on_reset_();
+  }
 
  private:
+  // A widget position as fractions of the plot area (VTK's scene counts device pixels from the bottom).
+  QPointF plotFraction(const QPointF& pos) const {
+    const double dpr = devicePixelRatioF();
+    const int* p1 = chart_->GetPoint1();  // lower left corner of the plot area
+    const int* p2 = chart_->GetPoint2();  // upper right
+    const double x = pos.x() * dpr, y = (height() - pos.y()) * dpr;
+    return {(x - p1[0]) / std::max(1, p2[0] - p1[0]), (y - p1[1]) / std::max(1, p2[1] - p1[1])};
+  }
+
+  template <typename Change>
+  void change(int location, Change how) {
+    vtkAxis* axis = chart_->GetAxis(location);
+    const bool log = axis->GetLogScale();
+    const AxisWindow now{axis->GetUnscaledMinimum(), axis->GetUnscaledMaximum()};
+    const AxisWindow next = how(now, log);
+    if (!next.valid(log)) return;
+    axis->SetBehavior(vtkAxis::FIXED);
+    axis->SetUnscaledRange(next.lo, next.hi);
+    zoomed_ = true;
+    update();
+  }
+
   vtkNew<vtkContextView> view_;
   vtkNew<vtkChartXY> chart_;
+  bool zoomed_ = false;
+  QPointF last_drag_;
+  std::function<void()> on_reset_;
 };
 
 namespace {
@@ -59,7 +133,7 @@ struct Rgba {
 };
 constexpr Rgba kSeriesColour{31, 119, 180, 255};    // blue
 constexpr Rgba kErrorColour{31, 119, 180, 110};     // the series colour, light
-constexpr Rgba kSectionalColour{214, 39, 40, 255};  // red, dashed
+constexpr Rgba kCompanionColour{214, 39, 40, 255};  // red, dashed
 constexpr Rgba kReferenceColour{30, 30, 30, 255};   // near black symbols
 
 enum class LineStyle { Solid, Dashed, Thin };
@@ -96,7 +170,11 @@ vtkSmartPointer<vtkTable> makeTable(const std::vector<std::pair<const char*, con
 // logarithmic (or in a tab never shown) would otherwise put linear points on a log axis.
 class ChartBuilder {
  public:
-  ChartBuilder(vtkChartXY* chart, AxisScales scales) : chart_(chart), scales_(scales) { chart_->ClearPlots(); }
+  // keep_ranges: the user has zoomed; the axes keep their windows.
+  ChartBuilder(vtkChartXY* chart, AxisScales scales, bool keep_ranges)
+      : chart_(chart), scales_(scales), keep_ranges_(keep_ranges) {
+    chart_->ClearPlots();
+  }
 
   // A line through (x, y); an empty label keeps it out of the legend.
   void addLine(const std::vector<double>& x, const std::vector<double>& y, const std::string& label, Rgba colour,
@@ -133,7 +211,7 @@ class ChartBuilder {
     const bool end_is_high = scaled(end_y_, scales_.log_y) > 0.5 * (scaled(y_range_.lo, scales_.log_y) +
                                                                    scaled(y_range_.hi, scales_.log_y));
     chart_->GetLegend()->SetVerticalAlignment(end_is_high ? vtkChartLegend::BOTTOM : vtkChartLegend::TOP);
-    chart_->RecalculateBounds();
+    if (!keep_ranges_) chart_->RecalculateBounds();
   }
 
  private:
@@ -165,11 +243,13 @@ class ChartBuilder {
     vtkAxis* axis = chart_->GetAxis(location);
     axis->SetTitle(title);
     axis->SetLogScale(log);
+    if (keep_ranges_) return;
     if (range.lo < range.hi) axis->SetUnscaledRange(range.lo, range.hi);  // the chart still rounds it (auto)
   }
 
   vtkChartXY* chart_;
   AxisScales scales_;
+  bool keep_ranges_;
   Range x_range_, y_range_;
   double end_y_ = std::numeric_limits<double>::quiet_NaN();
 };
@@ -244,8 +324,9 @@ PlotView::PlotView(QWidget* parent)
   chart->GetLegend()->SetHorizontalAlignment(vtkChartLegend::RIGHT);
 
   connect(series_box_, &QComboBox::textActivated, this, &PlotView::setSeries);
-  connect(log_x_, &QCheckBox::toggled, this, &PlotView::redraw);
-  connect(log_y_, &QCheckBox::toggled, this, &PlotView::redraw);
+  // A new scale or series starts from all of its data.
+  for (QCheckBox* box : {log_x_, log_y_}) connect(box, &QCheckBox::toggled, this, [this] { resetZoom(); });
+  canvas_->onZoomReset([this] { redraw(); });
 }
 
 PlotView::~PlotView() = default;
@@ -261,13 +342,28 @@ void PlotView::setSeries(const QString& name) {
   if (name == wanted_) return;
   wanted_ = name;
   updateSeriesBox();
-  redraw();
+  resetZoom();
   emit seriesChanged(name);
 }
 
 QString PlotView::series() const {
   const Series* s = shownSeries();
   return s ? QString::fromStdString(s->name) : wanted_;
+}
+
+void PlotView::zoomAt(double fx, double fy, double factor) { canvas_->zoomAt(fx, fy, factor); }
+
+void PlotView::resetZoom() {
+  canvas_->resetZoom();
+  redraw();
+}
+
+bool PlotView::zoomed() const { return canvas_->zoomed(); }
+
+std::array<double, 4> PlotView::axisRanges() const {
+  vtkAxis* x = canvas_->chart()->GetAxis(vtkAxis::BOTTOM);
+  vtkAxis* y = canvas_->chart()->GetAxis(vtkAxis::LEFT);
+  return {x->GetUnscaledMinimum(), x->GetUnscaledMaximum(), y->GetUnscaledMinimum(), y->GetUnscaledMaximum()};
 }
 
 bool PlotView::saveScreenshot(const QString& png_path) {
@@ -318,12 +414,16 @@ void PlotView::applyDefaultScale(const Series& s) {
 void PlotView::redraw() {
   const Series* s = shownSeries();
   if (s) applyDefaultScale(*s);
-  ChartBuilder chart(canvas_->chart(), {log_x_->isChecked(), log_y_->isChecked()});
+  ChartBuilder chart(canvas_->chart(), {log_x_->isChecked(), log_y_->isChecked()}, canvas_->zoomed());
   if (s) {
     chart.addLine(s->x, s->y, s->name, kSeriesColour, LineStyle::Solid);
     addErrorLines(chart, *s);
-    if (const Series* sectional = findSeries(s->name + " sectional")) {
-      chart.addLine(sectional->x, sectional->y, "sectional", kSectionalColour, LineStyle::Dashed);
+    // Companions named "<series> <what>" (the sectional solution, the Rankine-Hugoniot states)
+    // are drawn dashed with <what> in the legend.
+    const std::string prefix = s->name + " ";
+    for (const Series& other : snapshots_.current()->series) {
+      if (other.name.rfind(prefix, 0) != 0) continue;
+      chart.addLine(other.x, other.y, other.name.substr(prefix.size()), kCompanionColour, LineStyle::Dashed);
     }
     if (!reference_.empty() && reference_.series == s->name) addReference(chart, reference_, *s);
   }

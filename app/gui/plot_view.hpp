@@ -1,10 +1,13 @@
 // The plot view: one series of the latest snapshot as a VTK chart, with its
-// sectional companion, its ± standard error and the preset's reference.
+// companions ("<series> sectional", "<series> Rankine-Hugoniot"), its ± standard error and
+// the preset's reference. Mouse: wheel zooms about the cursor, left drag pans, double click
+// shows all the data again.
 #pragma once
 
 #include <QString>
 #include <QTimer>
 #include <QWidget>
+#include <array>
 #include <memory>
 #include <string>
 
@@ -35,6 +38,13 @@ class PlotView : public QWidget {
   // is shown meanwhile), so a preset's default view can be set before its first snapshot.
   void setSeries(const QString& name);
   QString series() const;
+  // Zooms by `factor` (< 1: in) about the point at fractions (fx, fy) of the plot area, as the
+  // mouse wheel does; the window then stays as new snapshots arrive, until resetZoom (a double
+  // click, another series or scale).
+  void zoomAt(double fx, double fy, double factor);
+  void resetZoom();
+  bool zoomed() const;
+  std::array<double, 4> axisRanges() const;  // x min, x max, y min, y max as the axes show them
   // Renders the chart with vtkWindowToImageFilter + vtkPNGWriter; false when the chart was
   // never shown (no OpenGL context yet) or the file cannot be written.
   bool saveScreenshot(const QString& png_path);

@@ -22,7 +22,11 @@
 #include <vtkXMLImageDataReader.h>
 #include <vtkXMLPolyDataReader.h>
 
+#include <QOpenGLWidget>
+#include <QWheelEvent>
+
 #include "app/gui/main_window.hpp"
+#include "app/gui/plot_view.hpp"
 #include "core/registry.hpp"
 #include "io/vtk_xml_writer.hpp"
 #include "methods/coagulation/coagulation_method.hpp"
@@ -147,6 +151,59 @@ TEST(GuiInProcess, LiveParameterChangeIsAppliedWhileRunning) {
     QApplication::processEvents(QEventLoop::AllEvents, 50);
   EXPECT_EQ(runner->params().get_int("n_runs"), 6);
   EXPECT_NE(runner->state(), ks::RunState::Failed);
+}
+
+// A snapshot with one series y = x on [0, 10].
+std::shared_ptr<const ks::Snapshot> line_snapshot() {
+  auto snap = std::make_shared<ks::Snapshot>();
+  ks::Series s{"line", "x", "y"};
+  for (int i = 0; i <= 100; ++i) {
+    s.x.push_back(0.1 * i);
+    s.y.push_back(0.1 * i);
+  }
+  snap->series.push_back(s);
+  return snap;
+}
+
+void settle(ks::gui::PlotView& view) {
+  for (int i = 0; i < 10; ++i) QApplication::processEvents(QEventLoop::AllEvents, 30);
+  ASSERT_TRUE(view.saveScreenshot(QString::fromStdString(temp_dir("zoom") + "/plot.png")));  // renders a frame
+}
+
+TEST(GuiInProcess, PlotWheelZoomsAboutTheCursorAndKeepsTheWindowAsDataArrive) {
+  ks::gui::PlotView view;
+  view.resize(800, 500);
+  view.show();
+  view.showSnapshot(line_snapshot());
+  settle(view);
+  const auto all = view.axisRanges();
+  ASSERT_LE(all[0], 0.0);
+  ASSERT_GE(all[1], 10.0);
+  // A wheel notch forward over the canvas's centre zooms in by 1.25 about it.
+  auto* canvas = view.findChild<QOpenGLWidget*>();
+  ASSERT_NE(canvas, nullptr);
+  const QPointF centre(canvas->width() / 2.0, canvas->height() / 2.0);
+  QWheelEvent wheel(centre, canvas->mapToGlobal(centre), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                    Qt::NoScrollPhase, false);
+  QApplication::sendEvent(canvas, &wheel);
+  EXPECT_TRUE(view.zoomed());
+  const auto in = view.axisRanges();
+  EXPECT_NEAR((in[1] - in[0]) / (all[1] - all[0]), 1.0 / 1.25, 1e-9);
+  // Zoom about the lower left corner of the plot area keeps that corner.
+  view.zoomAt(0.0, 0.0, 0.5);
+  const auto corner = view.axisRanges();
+  EXPECT_NEAR(corner[0], in[0], 1e-9);
+  EXPECT_NEAR(corner[2], in[2], 1e-9);
+  EXPECT_NEAR(corner[1] - corner[0], 0.5 * (in[1] - in[0]), 1e-9);
+  // New data do not undo the zoom; a reset shows all of it again.
+  view.showSnapshot(line_snapshot());
+  settle(view);
+  EXPECT_EQ(view.axisRanges(), corner);
+  view.resetZoom();
+  settle(view);
+  EXPECT_FALSE(view.zoomed());
+  EXPECT_LE(view.axisRanges()[0], 0.0);
+  EXPECT_GE(view.axisRanges()[1], 10.0);
 }
 
 }  // namespace

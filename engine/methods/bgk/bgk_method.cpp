@@ -55,7 +55,16 @@ MethodInfo make_info() {
                  {"P_xy", "p_ref", 1, "Shear stress"},
                  {"q", "p_ref v_ref", 2, "Heat flux (x, y)"},
                  {"f(x, vx)", "n_ref / v_ref", 1, "Reduced distribution sum over vy, vz of f, in the middle row"}};
-  info.series = {"residual", "n(x)", "V(x)", "T(x)", "n RH", "V RH", "T RH", "Vx/U on x = delta/2", "Vy/U through the vortex", "D(t)"};
+  info.series = {"residual",
+                 "n(x)",
+                 "V(x)",
+                 "T(x)",
+                 "n(x) Rankine-Hugoniot",
+                 "V(x) Rankine-Hugoniot",
+                 "T(x) Rankine-Hugoniot",
+                 "Vx/U on x = delta/2",
+                 "Vy/U through the vortex",
+                 "D(t)"};
   return info;
 }
 
@@ -294,9 +303,9 @@ Snapshot BgkMethod::snapshot() const {
     snap.series.push_back(n);
     snap.series.push_back(V);
     snap.series.push_back(T);
-    snap.series.push_back(step("n RH", "n / n-", cfg_.upstream.n, cfg_.downstream.n));
-    snap.series.push_back(step("V RH", "V / sqrt(2RT-)", cfg_.upstream.V[0], cfg_.downstream.V[0]));
-    snap.series.push_back(step("T RH", "T / T-", cfg_.upstream.T, cfg_.downstream.T));
+    snap.series.push_back(step("n(x) Rankine-Hugoniot", "n / n-", cfg_.upstream.n, cfg_.downstream.n));
+    snap.series.push_back(step("V(x) Rankine-Hugoniot", "V / sqrt(2RT-)", cfg_.upstream.V[0], cfg_.downstream.V[0]));
+    snap.series.push_back(step("T(x) Rankine-Hugoniot", "T / T-", cfg_.upstream.T, cfg_.downstream.T));
     d["rankine_hugoniot_error"] = a.rh_error;
     d["flux_spread_mass"] = a.flux_spread[0];
     d["flux_spread_momentum"] = a.flux_spread[1];
