@@ -1,5 +1,7 @@
 #include "main_window.hpp"
 
+#include <cstdio>
+
 #include <QApplication>
 #include <QCheckBox>
 #include <QCloseEvent>
@@ -208,32 +210,56 @@ bool MainWindow::loadPreset(const QString& path) {
       log_->appendError(QString("%1; running on the CPU instead").arg(e.what()));
       ctx = resolve_backend(BackendRequest::Cpu);
     }
-    // The new simulation replaces the old one only once everything above succeeded.
     RunnerOptions ropt;
     ropt.snapshot_interval = kSnapshotInterval;
-    runner_ = std::make_unique<Runner>(builtin_registry().create(preset->method), preset->params, ctx, ropt);
-    preset_ = std::move(preset);
-    shown_.reset();
-    params_->setParameters(preset_->params);
-    field_->setQuickParameters(preset_->params.specs(), preset_->params);
-    plot_->setReference(preset_->reference);
-    if (preset_->view.contains("field")) {
-      const QString field = QString::fromStdString(preset_->view["field"].get<std::string>());
-      field_->setField(field);
-      scene_->setField(field);
+    auto runner = std::make_unique<Runner>(builtin_registry().create(preset->method), preset->params, ctx, ropt);
+    if (first_load) {
+      adopt(std::move(runner), std::move(preset), path, ctx);  // nothing to keep: show its state, even a failed setup
+    } else {
+      pending_ = std::make_unique<PendingLoad>(PendingLoad{std::move(runner), std::move(preset), path, ctx});
+      log_->appendMessage(QString("setting up %1 …").arg(path));
     }
-    if (preset_->view.contains("series")) plot_->setSeries(QString::fromStdString(preset_->view["series"].get<std::string>()));
-    backend_label_->setText(" " + QString::fromStdString(ctx.device_name) + " ");
-    browser_->select(QFileInfo(path).canonicalFilePath());
-    setWindowTitle(QString("Kinetic Studio — %1").arg(QString::fromStdString(preset_->title)));
-    log_->appendMessage(QString("loaded %1 (%2) on %3")
-                            .arg(path, QString::fromStdString(preset_->method), QString::fromStdString(ctx.device_name)));
-    QSettings().setValue("preset/last", path);
     return true;
   } catch (const std::exception& e) {
     log_->appendError(QString("%1 (the current simulation is kept)").arg(e.what()));
     return false;
   }
+}
+
+// Makes `runner` the current simulation and shows it.
+void MainWindow::adopt(std::unique_ptr<Runner> runner, std::unique_ptr<Preset> preset, const QString& path,
+                       const ExecutionContext& ctx) {
+  runner_ = std::move(runner);
+  preset_ = std::move(preset);
+  shown_.reset();
+  params_->setParameters(preset_->params);
+  field_->setQuickParameters(preset_->params.specs(), preset_->params);
+  plot_->setReference(preset_->reference);
+  if (preset_->view.contains("field")) {
+    const QString field = QString::fromStdString(preset_->view["field"].get<std::string>());
+    field_->setField(field);
+    scene_->setField(field);
+  }
+  if (preset_->view.contains("series")) plot_->setSeries(QString::fromStdString(preset_->view["series"].get<std::string>()));
+  backend_label_->setText(" " + QString::fromStdString(ctx.device_name) + " ");
+  browser_->select(QFileInfo(path).canonicalFilePath());
+  setWindowTitle(QString("Kinetic Studio — %1").arg(QString::fromStdString(preset_->title)));
+  log_->appendMessage(QString("loaded %1 (%2) on %3")
+                          .arg(path, QString::fromStdString(preset_->method), QString::fromStdString(ctx.device_name)));
+  QSettings().setValue("preset/last", path);
+}
+
+// The pending simulation replaces the current one once set up; a failed setup is reported and dropped.
+void MainWindow::adoptPendingWhenSettled() {
+  if (!pending_ || !pending_->runner->wait_settled(std::chrono::milliseconds(0))) return;
+  std::unique_ptr<PendingLoad> p = std::move(pending_);
+  if (p->runner->state() == RunState::Failed) {
+    log_->appendError(QString("%1: %2 (the current simulation is kept)")
+                          .arg(p->path, QString::fromStdString(p->runner->error())));
+    browser_->select(QFileInfo(preset_ ? QString::fromStdString(preset_->file) : QString()).canonicalFilePath());
+    return;
+  }
+  adopt(std::move(p->runner), std::move(p->preset), p->path, p->ctx);
 }
 
 void MainWindow::applyParameter(const QString& key, const ParamValue& value) {
@@ -244,6 +270,7 @@ void MainWindow::applyParameter(const QString& key, const ParamValue& value) {
 }
 
 void MainWindow::poll() {
+  adoptPendingWhenSettled();
   if (!runner_) return;
   for (const auto& m : runner_->take_messages()) {
     if (m.rfind("run failed", 0) == 0 || m.rfind("could not", 0) == 0) log_->appendError(QString::fromStdString(m));
@@ -295,7 +322,14 @@ void MainWindow::updateStatus() {
 // --steps / --screenshot / --export / --exit, in that order, once the runner is set up.
 void MainWindow::runScriptStep() {
   const bool scripted = options_.steps >= 0 || !options_.screenshot.isEmpty() || !options_.export_dir.isEmpty() || options_.exit;
-  if (!scripted || script_stage_ >= 3 || !runner_->wait_settled(std::chrono::milliseconds(0)) || !shown_) return;
+  if (!scripted || script_stage_ >= 3 || !runner_->wait_settled(std::chrono::milliseconds(0))) return;
+  if (!shown_ && runner_->state() == RunState::Failed) {  // the setup failed: nothing to step or show
+    std::fprintf(stderr, "kinetic-studio: %s\n", runner_->error().c_str());
+    script_stage_ = 3;
+    if (options_.exit) QApplication::exit(1);
+    return;
+  }
+  if (!shown_) return;
   if (script_stage_ == 0) {
     script_stage_ = 1;
     if (options_.steps > 0) {

@@ -34,7 +34,10 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(AppOptions options, QWidget* parent = nullptr);
   ~MainWindow() override;
 
-  bool loadPreset(const QString& path);  // false (and a log entry) when the preset is refused
+  // Starts setting up the preset's simulation; false (and a log entry) when the preset is refused.
+  // The new simulation replaces the current one once its setup has succeeded; a setup that
+  // fails (say, a grid the method cannot run) is logged and the current simulation is kept.
+  bool loadPreset(const QString& path);
   // Screenshot of a view ("field", "plot", "scene") or the whole window; false on failure.
   bool saveScreenshot(const QString& path, const QString& view);
   // Fields as VTK XML (.vti/.vtp) and series as CSV into dir; false on failure.
@@ -42,6 +45,7 @@ class MainWindow : public QMainWindow {
   // What the parameter panel calls: live parameters apply at the next iteration.
   void applyParameter(const QString& key, const ks::ParamValue& value);
   Runner* runner() const { return runner_.get(); }
+  bool settingUp() const { return pending_ != nullptr; }  // a loaded preset is still being set up
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -54,12 +58,23 @@ class MainWindow : public QMainWindow {
   void updateSliceRange();
   void updateStatus();
   void runScriptStep();
+  void adoptPendingWhenSettled();
+  void adopt(std::unique_ptr<Runner> runner, std::unique_ptr<Preset> preset, const QString& path,
+             const ExecutionContext& ctx);
   void saveScreenshotDialog();
   void exportDialog();
 
   AppOptions options_;
   std::unique_ptr<Runner> runner_;
   std::unique_ptr<Preset> preset_;
+  // A simulation still setting up, to replace the current one when its setup succeeds.
+  struct PendingLoad {
+    std::unique_ptr<Runner> runner;
+    std::unique_ptr<Preset> preset;
+    QString path;
+    ExecutionContext ctx;
+  };
+  std::unique_ptr<PendingLoad> pending_;
   std::shared_ptr<const Snapshot> shown_;
   int script_stage_ = 0;
 

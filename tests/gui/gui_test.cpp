@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <vtkDataArray.h>
@@ -151,6 +152,34 @@ TEST(GuiInProcess, LiveParameterChangeIsAppliedWhileRunning) {
     QApplication::processEvents(QEventLoop::AllEvents, 50);
   EXPECT_EQ(runner->params().get_int("n_runs"), 6);
   EXPECT_NE(runner->state(), ks::RunState::Failed);
+}
+
+// A preset whose parameters pass their ranges but whose setup fails (the cavity's Courant limit):
+// the running simulation stays, the log says why.
+TEST(GuiInProcess, PresetWhoseSetupFailsKeepsTheRunningSimulation) {
+  ks::gui::AppOptions options;
+  options.preset = QString::fromStdString(kDemo);
+  options.backend = "cpu";
+  ks::gui::MainWindow window(options);
+  window.show();
+  ks::Runner* before = window.runner();
+  ASSERT_NE(before, nullptr);
+  ASSERT_TRUE(before->wait_settled(std::chrono::seconds(30)));
+  const std::string bad = temp_dir("badsetup") + "/cavity.json";
+  {
+    std::ofstream out(bad);
+    out << R"({"method": "kinetic.bgk", "title": "too large a time step",
+               "params": {"case": "cavity", "nx": 16, "ny": 16, "nv": 8, "vx_min": -3, "vx_max": 3, "vt_max": 3, "dt": 0.9}})";
+  }
+  ASSERT_TRUE(window.loadPreset(QString::fromStdString(bad)));  // accepted: the failure comes from the set-up
+  EXPECT_TRUE(window.settingUp());
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (window.settingUp() && std::chrono::steady_clock::now() < deadline)
+    QApplication::processEvents(QEventLoop::AllEvents, 50);
+  ASSERT_FALSE(window.settingUp());
+  EXPECT_EQ(window.runner(), before);
+  EXPECT_EQ(window.runner()->state(), ks::RunState::Idle);
+  EXPECT_EQ(window.runner()->params().get_int("n_s"), before->params().get_int("n_s"));
 }
 
 // A snapshot with one series y = x on [0, 10].
