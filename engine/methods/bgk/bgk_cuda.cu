@@ -15,6 +15,7 @@
 #include "bgk_model.hpp"
 #include "bgk_solver.hpp"
 #include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
 
 namespace ks::bgk {
 
@@ -235,41 +236,6 @@ __global__ void raw_moments_kernel(BgkConfig c, const double* f, double* out) {
   for (int q = 0; q < kRawMoments; ++q) out[q * cells + cell] = acc[q] * dV;
 }
 
-template <typename T>
-class DeviceArray {
- public:
-  DeviceArray() = default;
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  ~DeviceArray() { cudaFree(p_); }
-  void resize(std::size_t n) {
-    if (n == n_) return;
-    cudaFree(p_);
-    p_ = nullptr;
-    n_ = n;
-    if (n) KS_CUDA_CHECK(cudaMalloc(&p_, n * sizeof(T)));
-  }
-  void upload(const std::vector<T>& v) {
-    resize(v.size());
-    if (n_) KS_CUDA_CHECK(cudaMemcpy(p_, v.data(), n_ * sizeof(T), cudaMemcpyHostToDevice));
-  }
-  std::vector<T> download() const {
-    std::vector<T> v(n_);
-    if (n_) KS_CUDA_CHECK(cudaMemcpy(v.data(), p_, n_ * sizeof(T), cudaMemcpyDeviceToHost));
-    return v;
-  }
-  T* get() { return p_; }
-  const T* get() const { return p_; }
-  void swap(DeviceArray& o) {
-    std::swap(p_, o.p_);
-    std::swap(n_, o.n_);
-  }
-
- private:
-  T* p_ = nullptr;
-  std::size_t n_ = 0;
-};
-
 int blocks_for(long long n, int block) { return int((n + block - 1) / block); }
 
 template <typename Kernel>
@@ -323,25 +289,25 @@ class CudaSolver final : public BgkSolver {
     for (int s = 0; s < steps; ++s) {
       const StreamInputs in = inputs();
       if (c_.kind == Case::Cavity) {
-        wall_x_kernel<<<c_.ny, kWallThreads>>>(c_, in, b_.in_left, b_.in_right, nw_left_.get(), nw_right_.get());
+        wall_x_kernel<<<c_.ny, kWallThreads>>>(c_, in, b_.in_left, b_.in_right, nw_left_.ptr, nw_right_.ptr);
         KS_CUDA_CHECK_LAUNCH();
-        wall_y_kernel<<<c_.nx, kWallThreads>>>(c_, in, b_.in_bottom, b_.in_top, nw_bottom_.get(), nw_top_.get());
+        wall_y_kernel<<<c_.nx, kWallThreads>>>(c_, in, b_.in_bottom, b_.in_top, nw_bottom_.ptr, nw_top_.ptr);
         KS_CUDA_CHECK_LAUNCH();
       }
       if (variant_ == StepVariant::Fused) {
         const dim3 slices(blocks_for(cells, block_cells_), c_.vg.n[0]);
-        fused_partial_moments_kernel<<<slices, block_cells_>>>(c_, in, partial_.get());
+        fused_partial_moments_kernel<<<slices, block_cells_>>>(c_, in, partial_.ptr);
         KS_CUDA_CHECK_LAUNCH();
-        relaxation_kernel<<<blocks_for(cells, 128), 128>>>(c_, partial_.get(), relaxation_.get());
+        relaxation_kernel<<<blocks_for(cells, 128), 128>>>(c_, partial_.ptr, relaxation_.ptr);
         KS_CUDA_CHECK_LAUNCH();
         fused_relax_kernel<<<dim3(blocks_for(cells, block_relax_), c_.vg.n[0]), block_relax_,
-                             ez_table_bytes(block_relax_, c_.vg)>>>(c_, in, relaxation_.get(), next_.get());
+                             ez_table_bytes(block_relax_, c_.vg)>>>(c_, in, relaxation_.ptr, next_.ptr);
         KS_CUDA_CHECK_LAUNCH();
       } else {
         const int nt = std::min(256, (c_.nx + 31) / 32 * 32);
-        paper_stream_kernel<<<dim3(c_.vg.count(), c_.ny), nt, 2 * (nt + 1) * sizeof(double)>>>(c_, in, next_.get());
+        paper_stream_kernel<<<dim3(c_.vg.count(), c_.ny), nt, 2 * (nt + 1) * sizeof(double)>>>(c_, in, next_.ptr);
         KS_CUDA_CHECK_LAUNCH();
-        paper_collide_kernel<<<blocks_for(cells, block_cells_), block_cells_>>>(c_, next_.get());
+        paper_collide_kernel<<<blocks_for(cells, block_cells_), block_cells_>>>(c_, next_.ptr);
         KS_CUDA_CHECK_LAUNCH();
       }
       f_.swap(next_);
@@ -350,37 +316,37 @@ class CudaSolver final : public BgkSolver {
   }
 
   std::vector<double> raw_moments() const override {
-    DeviceArray<double> out;
+    DeviceBuffer<double> out;
     out.resize(std::size_t(kRawMoments) * c_.cells());
-    raw_moments_kernel<<<blocks_for(c_.cells(), 128), 128>>>(c_, f_.get(), out.get());
+    raw_moments_kernel<<<blocks_for(c_.cells(), 128), 128>>>(c_, f_.ptr, out.ptr);
     KS_CUDA_CHECK_LAUNCH();
-    return out.download();
+    return out.to_host();
   }
 
   std::vector<double> row(int k) const override {
     std::vector<double> out(std::size_t(c_.vg.count()) * c_.nx);
     const std::size_t row_bytes = std::size_t(c_.nx) * sizeof(double);
-    KS_CUDA_CHECK(cudaMemcpy2D(out.data(), row_bytes, f_.get() + std::size_t(k) * c_.nx, row_bytes * c_.ny, row_bytes,
+    KS_CUDA_CHECK(cudaMemcpy2D(out.data(), row_bytes, f_.ptr + std::size_t(k) * c_.nx, row_bytes * c_.ny, row_bytes,
                                c_.vg.count(), cudaMemcpyDeviceToHost));
     return out;
   }
 
-  void read_f(std::vector<double>& f) const override { f = f_.download(); }
+  void read_f(std::vector<double>& f) const override { f = f_.to_host(); }
   void write_f(const std::vector<double>& f) override { f_.upload(f); }
 
  private:
   StreamInputs inputs() {
     StreamInputs s;
-    s.f = f_.get();
-    s.ghost_left = left_.get();
-    s.ghost_right = right_.get();
+    s.f = f_.ptr;
+    s.ghost_left = left_.ptr;
+    s.ghost_right = right_.ptr;
     if (c_.kind == Case::Cavity) {
-      s.ghost_bottom = bottom_.get();
-      s.ghost_top = top_.get();
-      s.nw_left = nw_left_.get();
-      s.nw_right = nw_right_.get();
-      s.nw_bottom = nw_bottom_.get();
-      s.nw_top = nw_top_.get();
+      s.ghost_bottom = bottom_.ptr;
+      s.ghost_top = top_.ptr;
+      s.nw_left = nw_left_.ptr;
+      s.nw_right = nw_right_.ptr;
+      s.nw_bottom = nw_bottom_.ptr;
+      s.nw_top = nw_top_.ptr;
     }
     return s;
   }
@@ -389,9 +355,9 @@ class CudaSolver final : public BgkSolver {
   BoundaryData b_;
   StepVariant variant_ = StepVariant::Fused;
   int block_cells_ = 128, block_relax_ = 128;
-  DeviceArray<double> f_, next_, left_, right_, bottom_, top_, nw_left_, nw_right_, nw_bottom_, nw_top_;
-  DeviceArray<double> partial_;  // fused: moment sums per (v_x slice, cell)
-  DeviceArray<CellRelaxation> relaxation_;
+  DeviceBuffer<double> f_, next_, left_, right_, bottom_, top_, nw_left_, nw_right_, nw_bottom_, nw_top_;
+  DeviceBuffer<double> partial_;  // fused: moment sums per (v_x slice, cell)
+  DeviceBuffer<CellRelaxation> relaxation_;
 };
 
 }  // namespace

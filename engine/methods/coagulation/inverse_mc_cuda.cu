@@ -15,6 +15,7 @@
 #include <algorithm>
 
 #include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
 
 namespace ks::coag {
 
@@ -389,30 +390,6 @@ void configure_kernel() {
                                        kResidentMaxParticles * kResidentBytesPerParticle));
 }
 
-template <class T>
-struct DeviceBuffer {
-  T* ptr = nullptr;
-  std::size_t count = 0;
-  void resize(std::size_t n) {
-    if (n == count) return;
-    release();
-    if (n) KS_CUDA_CHECK(cudaMalloc(&ptr, n * sizeof(T)));
-    count = n;
-  }
-  void release() {
-    if (ptr) cudaFree(ptr);
-    ptr = nullptr;
-    count = 0;
-  }
-  void upload(const T* src, std::size_t n) {
-    resize(n);
-    if (n) KS_CUDA_CHECK(cudaMemcpy(ptr, src, n * sizeof(T), cudaMemcpyHostToDevice));
-  }
-  void download(T* dst, std::size_t n) const {
-    if (n) KS_CUDA_CHECK(cudaMemcpy(dst, ptr, n * sizeof(T), cudaMemcpyDeviceToHost));
-  }
-  ~DeviceBuffer() { release(); }
-};
 
 }  // namespace
 

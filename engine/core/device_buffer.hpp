@@ -1,0 +1,56 @@
+// An owned, typed device allocation for the CUDA paths (include from .cu files only). Every
+// runtime call is checked; the memory is freed with the buffer.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+#include "cuda_check.hpp"
+
+namespace ks {
+
+template <class T>
+struct DeviceBuffer {
+  T* ptr = nullptr;
+  std::size_t count = 0;
+
+  DeviceBuffer() = default;
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer() { release(); }
+
+  // Keeps the allocation when the size is unchanged; the contents are undefined otherwise.
+  void resize(std::size_t n) {
+    if (n == count) return;
+    release();
+    if (n) KS_CUDA_CHECK(cudaMalloc(&ptr, n * sizeof(T)));
+    count = n;
+  }
+  void release() {
+    if (ptr) cudaFree(ptr);
+    ptr = nullptr;
+    count = 0;
+  }
+  void upload(const T* src, std::size_t n) {
+    resize(n);
+    if (n) KS_CUDA_CHECK(cudaMemcpy(ptr, src, n * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  void upload(const std::vector<T>& v) { upload(v.data(), v.size()); }
+  void download(T* dst, std::size_t n) const {
+    if (n) KS_CUDA_CHECK(cudaMemcpy(dst, ptr, n * sizeof(T), cudaMemcpyDeviceToHost));
+  }
+  std::vector<T> to_host() const {
+    std::vector<T> v(count);
+    download(v.data(), count);
+    return v;
+  }
+  void swap(DeviceBuffer& other) {
+    std::swap(ptr, other.ptr);
+    std::swap(count, other.count);
+  }
+};
+
+}  // namespace ks
