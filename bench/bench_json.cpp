@@ -36,4 +36,9 @@ void write_json(const nlohmann::json& j, const std::string& path) {
   if (!out) throw bad_input(path, "cannot write the benchmark result");
 }
 
+std::string option_value(int argc, char** argv, int& i) {
+  if (i + 1 >= argc) throw bad_input(argv[i], "needs a value");
+  return argv[++i];
+}
+
 }  // namespace ks::bench

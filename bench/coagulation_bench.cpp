@@ -43,10 +43,7 @@ Options parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) throw ks::bad_input(a, "needs a value");
-      return argv[++i];
-    };
+    auto next = [&] { return ks::bench::option_value(argc, argv, i); };
     if (a == "--sizes") {
       o.sizes.clear();
       std::stringstream ss(next());

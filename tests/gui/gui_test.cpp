@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 
 #include <vtkDataArray.h>
@@ -135,18 +136,24 @@ TEST(Export, ImageFieldReadsBackWithVtkXmlReader) {
     for (int c = 0; c < 2; ++c) ASSERT_EQ(read->GetComponent(cell, c), f.values[cell * 2 + c]) << "cell " << cell;
 }
 
-TEST(GuiInProcess, LiveParameterChangeIsAppliedWhileRunning) {
+// The main window on the teaching demo (CPU), shown.
+std::unique_ptr<ks::gui::MainWindow> shown_demo_window() {
   ks::gui::AppOptions options;
   options.preset = QString::fromStdString(kDemo);
   options.backend = "cpu";
-  ks::gui::MainWindow window(options);
-  window.show();
-  ks::Runner* runner = window.runner();
+  auto window = std::make_unique<ks::gui::MainWindow>(options);
+  window->show();
+  return window;
+}
+
+TEST(GuiInProcess, LiveParameterChangeIsAppliedWhileRunning) {
+  const auto window = shown_demo_window();
+  ks::Runner* runner = window->runner();
   ASSERT_NE(runner, nullptr);
   ASSERT_TRUE(runner->wait_settled(std::chrono::seconds(30)));
   runner->start();
   ASSERT_TRUE(runner->wait_until([](ks::RunState s) { return s == ks::RunState::Running; }, std::chrono::seconds(10)));
-  window.applyParameter("n_runs", std::int64_t(6));  // what the parameter panel emits
+  window->applyParameter("n_runs", std::int64_t(6));  // what the parameter panel emits
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (runner->params().get_int("n_runs") != 6 && std::chrono::steady_clock::now() < deadline)
     QApplication::processEvents(QEventLoop::AllEvents, 50);
@@ -157,12 +164,8 @@ TEST(GuiInProcess, LiveParameterChangeIsAppliedWhileRunning) {
 // A preset whose parameters pass their ranges but whose setup fails (the cavity's Courant limit):
 // the running simulation stays, the log says why.
 TEST(GuiInProcess, PresetWhoseSetupFailsKeepsTheRunningSimulation) {
-  ks::gui::AppOptions options;
-  options.preset = QString::fromStdString(kDemo);
-  options.backend = "cpu";
-  ks::gui::MainWindow window(options);
-  window.show();
-  ks::Runner* before = window.runner();
+  const auto window = shown_demo_window();
+  ks::Runner* before = window->runner();
   ASSERT_NE(before, nullptr);
   ASSERT_TRUE(before->wait_settled(std::chrono::seconds(30)));
   const std::string bad = temp_dir("badsetup") + "/cavity.json";
@@ -171,15 +174,15 @@ TEST(GuiInProcess, PresetWhoseSetupFailsKeepsTheRunningSimulation) {
     out << R"({"method": "kinetic.bgk", "title": "too large a time step",
                "params": {"case": "cavity", "nx": 16, "ny": 16, "nv": 8, "vx_min": -3, "vx_max": 3, "vt_max": 3, "dt": 0.9}})";
   }
-  ASSERT_TRUE(window.loadPreset(QString::fromStdString(bad)));  // accepted: the failure comes from the set-up
-  EXPECT_TRUE(window.settingUp());
+  ASSERT_TRUE(window->loadPreset(QString::fromStdString(bad)));  // accepted: the failure comes from the set-up
+  EXPECT_TRUE(window->settingUp());
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (window.settingUp() && std::chrono::steady_clock::now() < deadline)
+  while (window->settingUp() && std::chrono::steady_clock::now() < deadline)
     QApplication::processEvents(QEventLoop::AllEvents, 50);
-  ASSERT_FALSE(window.settingUp());
-  EXPECT_EQ(window.runner(), before);
-  EXPECT_EQ(window.runner()->state(), ks::RunState::Idle);
-  EXPECT_EQ(window.runner()->params().get_int("n_s"), before->params().get_int("n_s"));
+  ASSERT_FALSE(window->settingUp());
+  EXPECT_EQ(window->runner(), before);
+  EXPECT_EQ(window->runner()->state(), ks::RunState::Idle);
+  EXPECT_EQ(window->runner()->params().get_int("n_s"), before->params().get_int("n_s"));
 }
 
 // A snapshot with one series y = x on [0, 10].

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "bgk_model.hpp"
 #include "bgk_solver.hpp"
 
 namespace ks::bgk {
@@ -45,8 +46,8 @@ ShockAnalysis analyse_shock(const BgkConfig& c, const std::vector<double>& raw) 
   };
   a.upstream = state(int(0.05 * c.nx));
   a.downstream = state(int(0.95 * c.nx));
-  Macro up, down;
-  rankine_hugoniot(c.upstream.V[0] / std::sqrt(5.0 / 6.0), up, down);
+  const Macro& up = c.upstream;  // the boundary states are eq. (18)'s by construction
+  const Macro& down = c.downstream;
   const double expected[3] = {down.n / up.n, up.V[0] / down.V[0], down.T / up.T};
   const double measured[3] = {a.downstream.n / a.upstream.n, a.upstream.V[0] / a.downstream.V[0],
                               a.downstream.T / a.upstream.T};
@@ -97,7 +98,7 @@ double lid_drag_at_wall(const BgkConfig& c, const BoundaryData& b, const std::ve
       const double vy = g.v(1, g.jy(j));
       if (vy > 0.0) out += vy * top_row[std::size_t(j) * c.nx + i];
     }
-    const double nw = out / b.in_top;
+    const double nw = wall_density(out, b.in_top);
     double Pxy = 0.0;  // sum v_x v_y f_wall; the net normal mass flux is zero, so V_wall drops out
     for (int j = 0; j < g.count(); ++j) {
       const double vx = g.v(0, g.jx(j)), vy = g.v(1, g.jy(j));
@@ -108,18 +109,21 @@ double lid_drag_at_wall(const BgkConfig& c, const BoundaryData& b, const std::ve
   return -total / c.nx / c.lid_speed;
 }
 
+std::vector<double> centreline_velocity(const BgkConfig& c, const CellFields& f) {
+  const int i1 = c.nx / 2, i0 = c.nx % 2 ? i1 : i1 - 1;
+  std::vector<double> u(c.ny);
+  for (int k = 0; k < c.ny; ++k)
+    u[k] = 0.5 * (f.Vx[std::size_t(k) * c.nx + i0] + f.Vx[std::size_t(k) * c.nx + i1]) / c.lid_speed;
+  return u;
+}
+
 CavityAnalysis analyse_cavity(const BgkConfig& c, const BoundaryData& b, const std::vector<double>& raw,
                               const std::vector<double>& top_row) {
   CavityAnalysis a;
   a.D = lid_drag(c, raw);
   a.D_wall = lid_drag_at_wall(c, b, top_row);
   const CellFields f = cell_fields(raw, c.cells());
-  // V_x on the vertical centreline x = delta / 2 (mean of the two middle columns when nx is even).
-  std::vector<double> u(c.ny);
-  for (int k = 0; k < c.ny; ++k) {
-    const int i1 = c.nx / 2, i0 = c.nx % 2 ? i1 : i1 - 1;
-    u[k] = 0.5 * (f.Vx[std::size_t(k) * c.nx + i0] + f.Vx[std::size_t(k) * c.nx + i1]) / c.lid_speed;
-  }
+  const std::vector<double> u = centreline_velocity(c, f);
   // The main vortex's centre: the highest sign change of V_x below the lid.
   int k0 = -1;
   for (int k = c.ny - 2; k >= 0; --k)

@@ -41,6 +41,8 @@ struct CavityAnalysis {
   double vortex_y = 0.0;  // height of the vortex centre on the centreline, lambda_ref
 };
 double lid_drag(const BgkConfig& c, const std::vector<double>& raw);
+// V_x / U on the vertical centreline x = delta / 2, per row (mean of the two middle columns when nx is even).
+std::vector<double> centreline_velocity(const BgkConfig& c, const CellFields& f);
 double lid_drag_at_wall(const BgkConfig& c, const BoundaryData& b, const std::vector<double>& top_row);
 CavityAnalysis analyse_cavity(const BgkConfig& c, const BoundaryData& b, const std::vector<double>& raw,
                               const std::vector<double>& top_row);

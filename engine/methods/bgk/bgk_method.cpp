@@ -315,11 +315,8 @@ Snapshot BgkMethod::snapshot() const {
   } else {
     const CavityAnalysis a = analyse_cavity(cfg_, bounds_, raw_, solver_->row(cfg_.ny - 1));
     Series u{"Vx/U on x = delta/2", "y / delta", "Vx / U"}, v{"Vy/U through the vortex", "x / delta", "Vy / U"};
-    const int i1 = cfg_.nx / 2, i0 = cfg_.nx % 2 ? i1 : i1 - 1;
-    for (int k = 0; k < cfg_.ny; ++k) {
-      u.x.push_back((k + 0.5) / cfg_.ny);
-      u.y.push_back(0.5 * (f.Vx[std::size_t(k) * cfg_.nx + i0] + f.Vx[std::size_t(k) * cfg_.nx + i1]) / cfg_.lid_speed);
-    }
+    u.y = centreline_velocity(cfg_, f);
+    for (int k = 0; k < cfg_.ny; ++k) u.x.push_back((k + 0.5) / cfg_.ny);
     const int kv = std::clamp(int(a.vortex_y / cfg_.dy), 0, cfg_.ny - 1);
     for (int i = 0; i < cfg_.nx; ++i) {
       v.x.push_back((i + 0.5) / cfg_.nx);
