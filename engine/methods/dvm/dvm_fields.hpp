@@ -1,0 +1,35 @@
+// kinetic.dvm: the fields a snapshot shows, from the raw moments, and samples of them (profiles,
+// the resampling of stretched grids onto a uniform one for display and .vti export).
+#pragma once
+
+#include <vector>
+
+#include "core/field.hpp"
+#include "dvm_config.hpp"
+#include "dvm_geometry.hpp"
+
+namespace ks::dvm {
+
+// Per-cell macroscopic fields (0 in solid cells).
+struct CellFields {
+  std::vector<double> n, U, T, p, q, Pxy;  // U and q: 3 components interleaved
+};
+CellFields cell_fields(const std::vector<double>& raw, const std::vector<unsigned char>& solid);
+
+// Trilinear interpolation between cell centres (clamped to the outermost centres).
+double sample(const DvmConfig& c, const std::vector<double>& field, int components, int component, const double x[3]);
+
+// The field on a uniform grid with the solver's cell counts: a copy where the axes are uniform,
+// a trilinear resampling where they are stretched.
+FieldData grid_field(const DvmConfig& c, const FieldDesc& desc, const std::vector<double>& field);
+
+// `component` of a field along axis `a` through the point `through` (its a-coordinate is ignored),
+// at the cell centres of that axis: {coordinates, values}.
+Series line_profile(const DvmConfig& c, const std::vector<double>& field, int components, int component, int a,
+                    const double through[3], double scale);
+
+// Relative L2 norm of the change of density, momentum and energy between two sets of raw sums
+// (the paper's convergence measure, section 4.1): the largest of the three.
+double relative_change(const std::vector<double>& before, const std::vector<double>& after);
+
+}  // namespace ks::dvm

@@ -1,0 +1,304 @@
+#include "dvm_method.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/errors.hpp"
+#include "dvm_cases.hpp"
+#include "dvm_fields.hpp"
+#include "io/binary_io.hpp"
+
+namespace ks::dvm {
+
+namespace {
+
+MethodInfo make_info() {
+  MethodInfo info;
+  info.id = "kinetic.dvm";
+  info.title = "Shakhov-model discrete velocity method (3D cavity, cube)";
+  info.paper = "dvm-shakhov-iterative-zhu.txt";
+  info.params = {
+      choice_param("case", "Problem", "cavity", {"cavity", "cube", "couette"},
+                   "cavity: lid-driven cube cavity (section 4.1); cube: supersonic flow past a cube (section 4.2); "
+                   "couette: planar Couette flow between diffuse plates (a check with closed-form limits)"),
+      real_param("kn", "Knudsen number", "", 1.0, 1e-3, 1e5,
+                 "lambda_ref / L; mu_ref follows from eq. (10). The iterations continue from the current moments", true),
+      real_param("lid_speed", "Lid / plate speed", "v_m", 0.1, 0.0, 2.0,
+                 "Cavity lid or upper Couette plate velocity along +x, in sqrt(2 R T_ref)", true, false),
+      real_param("mach", "Free-stream Mach number", "", 2.0, 0.1, 10.0, "Cube: U_inf / sqrt(gamma R T_inf), gamma = 5/3", true, false),
+      real_param("wall_temperature", "Wall temperature", "K", 273.15, 1.0, 5000.0, "Diffuse walls (and the cube's surface)", true,
+                 false),
+      real_param("gas_temperature", "Reference gas temperature", "K", 273.15, 1.0, 5000.0,
+                 "Initial gas (cavity, Couette) or free stream (cube); T_ref of the normalisation", false, false),
+      int_param("nx", "Cells along x", 32, 1, 4096, "Physical cells along x (Couette: 1, periodic)"),
+      int_param("ny", "Cells along y", 32, 1, 4096, "Physical cells along y"),
+      int_param("nz", "Cells along z", 32, 1, 4096, "Physical cells along z (Couette: 1, periodic); slices march along z"),
+      int_param("body_cells", "Cells across the cube", 31, 2, 1024,
+                "Cube: uniform cells across the body; the rest grow geometrically to the domain boundary"),
+      int_param("nv", "Velocities per axis", 16, 4, 256, "M uniform points per axis (even), trapezoidal weights (eq. 5)"),
+      real_param("v_max", "Velocity box half-width", "v_m", 4.0, 1.0, 20.0, "Velocities span [-v_max, v_max]^3", false, false),
+      real_param("omega", "Viscosity exponent", "", 0.81, 0.5, 1.0, "mu ~ T^omega (argon: 0.81)", false, false),
+      int_param("batch", "Velocities per batch", 0, 0, 1 << 30,
+                "Discrete velocities swept together (one thread each on the GPU); 0: one octant. Memory ~ 2 slices x batch"),
+      real_param("tolerance", "Convergence tolerance", "", 1e-6, 0.0, 1.0,
+                 "Stop when the relative L2 change of density, momentum and energy falls below this (paper: 1e-9)", true),
+      int_param("max_iterations", "Iteration limit", 500, 1, 1000000, "Stop after this many iterations", true),
+  };
+  for (auto& s : info.params)
+    if (s.key == "kn" || s.key == "lid_speed") s.quick = true;
+  info.fields = {{"n", "n_ref", 1, "Number density"},
+                 {"U", "v_m", 3, "Bulk velocity"},
+                 {"T", "T_ref", 1, "Temperature"},
+                 {"p", "n_ref m v_m^2", 1, "Pressure n T / 2"},
+                 {"q", "n_ref m v_m^3", 3, "Heat flux"},
+                 {"P_xy", "n_ref m v_m^2", 1, "Shear stress"}};
+  info.series = {"residual",
+                 "Ux/U on the vertical centreline",
+                 "Uy/U on the horizontal centreline",
+                 "T on the vertical centreline",
+                 "T on the stagnation line",
+                 "n on the stagnation line",
+                 "Ux(y)",
+                 "Ux(y) free-molecular",
+                 "Ux(y) Navier-Stokes slip"};
+  return info;
+}
+
+}  // namespace
+
+const MethodInfo& DvmMethod::static_info() {
+  static const MethodInfo info = make_info();
+  return info;
+}
+
+DvmMethod::DvmMethod() : params_(static_info().params) {}
+DvmMethod::~DvmMethod() = default;
+
+void DvmMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
+  DvmConfig c = make_config(params);
+  auto geo = std::make_shared<const Geometry>(make_geometry(c));
+  std::unique_ptr<DvmSolver> solver;
+  if (ctx.backend == BackendKind::Cuda) {
+#ifdef KS_HAVE_CUDA
+    solver = make_cuda_solver(c, geo, ctx.cuda_device);
+#else
+    throw backend_unavailable("kinetic.dvm: this build has no CUDA path");
+#endif
+  } else {
+    solver = make_cpu_solver(c, geo);
+  }
+  params_ = params;
+  cfg_ = c;
+  geo_ = std::move(geo);
+  solver_ = std::move(solver);
+  iteration_ = 0;
+  residual_it_.clear();
+  residual_.clear();
+  mass_defect_ = 0.0;
+  // The initial iterate: the uniform gas (the free stream for the cube), q = 0 (section 2.2).
+  const long long cells = cfg_.cells();
+  raw_.assign(cells * kRaw, 0.0);
+  const double n = cfg_.initial_n, T = cfg_.initial_T, *U = cfg_.initial_U;
+  const double U2 = U[0] * U[0] + U[1] * U[1] + U[2] * U[2];
+  for (long long k = 0; k < cells; ++k) {
+    if (geo_->solid[k]) continue;
+    double* s = &raw_[k * kRaw];
+    s[kS0] = n;
+    for (int a = 0; a < 3; ++a) {
+      s[kSx + a] = n * U[a];
+      s[kSxx + a] = n * (U[a] * U[a] + 0.5 * T);
+      s[kQx + a] = n * U[a] * (U2 + 2.5 * T);
+    }
+    s[kSxy] = n * U[0] * U[1];
+    s[kSxz] = n * U[0] * U[2];
+    s[kSyz] = n * U[1] * U[2];
+  }
+  apply_boundaries();
+  // Wall densities from the initial gas's flux into each wall (eq. 9).
+  const std::vector<Velocity> v = velocity_table(cfg_.vg);
+  face_rho_.resize(geo_->faces.size());
+  double incident[6];
+  for (int side = 0; side < 6; ++side) incident[side] = incident_flux(v, side, n, U, T);
+  for (std::size_t f = 0; f < face_rho_.size(); ++f) face_rho_[f] = incident[geo_->faces[f].side] / emission_[f];
+  mass0_ = total_mass();
+}
+
+void DvmMethod::apply_boundaries() {
+  apply_boundary_state(params_, cfg_);
+  walls_ = wall_table(cfg_);
+  const std::vector<Velocity> v = velocity_table(cfg_.vg);
+  double table[6][kMaxWallTypes] = {};
+  for (int side = 0; side < 6; ++side)
+    for (int t = 0; t < walls_.count; ++t) table[side][t] = unit_emission(v, walls_, side, t);
+  emission_.resize(geo_->faces.size());
+  for (std::size_t f = 0; f < emission_.size(); ++f) emission_[f] = table[geo_->faces[f].side][geo_->faces[f].type];
+  rebuild_state();
+}
+
+void DvmMethod::rebuild_state() {
+  const double mu_ref = reference_viscosity(cfg_.kn, cfg_.omega);
+  const long long cells = cfg_.cells();
+  state_.assign(cells, CellState{});
+  for (long long k = 0; k < cells; ++k)
+    if (!geo_->solid[k]) state_[k] = cell_state(macro_from_raw(&raw_[k * kRaw]), mu_ref, cfg_.omega, cfg_.prandtl);
+}
+
+double DvmMethod::total_mass() const {
+  double m = 0.0;
+  for (long long k = 0; k < cfg_.cells(); ++k) m += raw_[k * kRaw + kS0] * geo_->volume[k];
+  return m;
+}
+
+void DvmMethod::advance() {
+  if (finished()) return;
+  SweepOutput out;
+  solver_->sweep({&state_, &face_rho_, walls_}, out);
+  const long long cells = cfg_.cells();
+  for (long long k = 0; k < cells; ++k) {
+    const double n = out.raw[k * kRaw + kS0];
+    if (!geo_->solid[k] && !(std::isfinite(n) && n > 0.0))
+      throw run_failed("kinetic.dvm: density " + std::to_string(n) + " in cell " + std::to_string(k) + " after iteration " +
+                       std::to_string(iteration_ + 1) + "; the velocity box may be too small for the flow");
+  }
+  double mass = 0.0;
+  for (long long k = 0; k < cells; ++k) mass += out.raw[k * kRaw + kS0] * geo_->volume[k];
+  mass_defect_ = mass / mass0_ - 1.0;
+  if (cfg_.closed()) {
+    // Eq. (9) uses the previous iterate's incident flux, so a closed domain's mass drifts slightly:
+    // rescale the whole field to the initial mass (section 3.4).
+    const double s = mass0_ / mass;
+    for (double& x : out.raw) x *= s;
+    for (double& x : out.face_influx) x *= s;
+  }
+  const double r = relative_change(raw_, out.raw);
+  raw_ = std::move(out.raw);
+  for (std::size_t f = 0; f < face_rho_.size(); ++f) face_rho_[f] = out.face_influx[f] / emission_[f];
+  rebuild_state();
+  ++iteration_;
+  residual_it_.push_back(double(iteration_));
+  residual_.push_back(r);
+}
+
+bool DvmMethod::finished() const {
+  const double tol = params_.get_real("tolerance");
+  const bool converged = iteration_ > 1 && tol > 0.0 && residual_.back() < tol;
+  return converged || iteration_ >= params_.get_int("max_iterations");
+}
+
+void DvmMethod::set_live(const std::string& key, const ParamValue& value) {
+  static const char* kLive = "kn, lid_speed, mach, wall_temperature, tolerance, max_iterations";
+  ParamSet next = params_;
+  next.set(key, value);
+  if (key == "kn" || key == "lid_speed" || key == "mach" || key == "wall_temperature") {
+    make_config(next);  // refuses what the velocity box cannot hold
+    params_ = next;
+    apply_boundaries();
+  } else if (key == "tolerance" || key == "max_iterations") {
+    params_ = next;
+  } else {
+    throw bad_input(key, "'" + key + "' is not a live parameter of kinetic.dvm", kLive);
+  }
+}
+
+Progress DvmMethod::progress() const {
+  Progress p;
+  p.iteration = iteration_;
+  p.sim_time = double(iteration_);
+  p.time_unit = "iterations";
+  p.residual = residual_.empty() ? 0.0 : residual_.back();
+  const double tol = params_.get_real("tolerance");
+  double f = double(iteration_) / double(params_.get_int("max_iterations"));
+  if (tol > 0.0 && p.residual > 0.0 && iteration_ > 1)  // progress in decades of the residual towards the tolerance
+    f = std::max(f, std::clamp(std::log(p.residual) / std::log(tol), 0.0, 1.0));
+  p.fraction_done = finished() ? 1.0 : std::min(f, 1.0);
+  p.work_done = double(iteration_) * double(cfg_.cells()) * double(cfg_.vg.count());
+  p.work_unit = "phase-space point updates";
+  return p;
+}
+
+Snapshot DvmMethod::snapshot() const {
+  Snapshot snap;
+  snap.progress = progress();
+  const CellFields f = cell_fields(raw_, geo_->solid);
+  const auto& desc = static_info().fields;
+  snap.fields = {grid_field(cfg_, desc[0], f.n), grid_field(cfg_, desc[1], f.U), grid_field(cfg_, desc[2], f.T),
+                 grid_field(cfg_, desc[3], f.p), grid_field(cfg_, desc[4], f.q), grid_field(cfg_, desc[5], f.Pxy)};
+  snap.series.push_back({"residual", "iteration", "relative L2 change of n, nU, nE", residual_it_, residual_, {}});
+  const double slice_bytes = 2.0 * double(cfg_.slice_cells()) * double(cfg_.batch_size()) * sizeof(double);
+  nlohmann::json d = {{"iterations", iteration_},
+                      {"mass", total_mass()},
+                      {"mass_defect", mass_defect_},
+                      {"phase_points", double(cfg_.cells()) * double(cfg_.vg.count())},
+                      {"batch_velocities", cfg_.batch_size()},
+                      {"slice_bytes", slice_bytes},
+                      {"solver_bytes", double(solver_->bytes())},
+                      {"full_f_bytes", 8.0 * double(cfg_.cells()) * double(cfg_.vg.count())}};
+  if (cfg_.kind == Case::Cavity) {
+    const double U = cfg_.walls[1].U[0] > 0.0 ? cfg_.walls[1].U[0] : 1.0;
+    const double mid[3] = {0.5, 0.5, 0.5};
+    Series ux = line_profile(cfg_, f.U, 3, 0, 1, mid, 1.0 / U), uy = line_profile(cfg_, f.U, 3, 1, 0, mid, 1.0 / U);
+    Series T = line_profile(cfg_, f.T, 1, 0, 1, mid, 1.0);
+    ux.name = "Ux/U on the vertical centreline", ux.x_label = "y / L", ux.y_label = "Ux / U_w";
+    uy.name = "Uy/U on the horizontal centreline", uy.x_label = "x / L", uy.y_label = "Uy / U_w";
+    T.name = "T on the vertical centreline", T.x_label = "y / L", T.y_label = "T / T_ref";
+    snap.series.insert(snap.series.end(), {ux, uy, T});
+  } else if (cfg_.kind == Case::Cube) {
+    const double axis[3] = {0.0, 0.0, 0.0};
+    Series T = line_profile(cfg_, f.T, 1, 0, 0, axis, 1.0), n = line_profile(cfg_, f.n, 1, 0, 0, axis, 1.0);
+    T.name = "T on the stagnation line", T.x_label = "x / L", T.y_label = "T / T_inf";
+    n.name = "n on the stagnation line", n.x_label = "x / L", n.y_label = "n / n_inf";
+    snap.series.insert(snap.series.end(), {T, n});
+    d["free_stream_speed"] = cfg_.initial_U[0];
+  } else {
+    const CouetteReference ref = couette_reference(cfg_);
+    const double x[3] = {0.5, 0.5, 0.5};
+    Series u = line_profile(cfg_, f.U, 3, 0, 1, x, 1.0);
+    u.name = "Ux(y)", u.x_label = "y / L", u.y_label = "Ux / v_m";
+    Series fm{"Ux(y) free-molecular", u.x_label, u.y_label, {0.0, 1.0}, {ref.fm_velocity, ref.fm_velocity}, {}};
+    const double u0 = 0.5 * (cfg_.walls[0].U[0] + cfg_.walls[1].U[0]);
+    Series ns{"Ux(y) Navier-Stokes slip", u.x_label, u.y_label, {0.0, 1.0}, {u0 - 0.5 * ref.slip_slope, u0 + 0.5 * ref.slip_slope}, {}};
+    snap.series.insert(snap.series.end(), {u, fm, ns});
+    double shear = 0.0;
+    for (double s : f.Pxy) shear += s / double(f.Pxy.size());
+    d["shear_stress"] = shear;
+    d["shear_free_molecular"] = ref.fm_shear;
+    d["shear_navier_stokes_slip"] = ref.slip_shear;
+  }
+  snap.diagnostics = d;
+  return snap;
+}
+
+void DvmMethod::save_state(std::ostream& out) const {
+  bin::write_tag(out, "kinetic.dvm", 1);
+  bin::write<std::int64_t>(out, iteration_);
+  bin::write<double>(out, mass0_);
+  bin::write<double>(out, mass_defect_);
+  bin::write_vector(out, residual_it_);
+  bin::write_vector(out, residual_);
+  bin::write_vector(out, raw_);
+  bin::write_vector(out, face_rho_);
+}
+
+void DvmMethod::load_state(std::istream& in) {
+  // Read everything first: a refused state leaves the method as it was.
+  bin::expect_tag(in, "kinetic.dvm", 1);
+  const auto iteration = bin::read<std::int64_t>(in);
+  const double mass0 = bin::read<double>(in), defect = bin::read<double>(in);
+  auto it = bin::read_vector<double>(in), r = bin::read_vector<double>(in);
+  auto raw = bin::read_vector<double>(in), rho = bin::read_vector<double>(in);
+  if ((long long)raw.size() != cfg_.cells() * kRaw || rho.size() != geo_->faces.size())
+    throw bad_input("checkpoint", "the kinetic.dvm state has " + std::to_string(raw.size() / kRaw) + " cells and " +
+                                      std::to_string(rho.size()) + " wall faces, the set-up has " + std::to_string(cfg_.cells()) +
+                                      " and " + std::to_string(geo_->faces.size()),
+                    "a checkpoint written with the same case and grid");
+  iteration_ = iteration;
+  mass0_ = mass0;
+  mass_defect_ = defect;
+  residual_it_ = std::move(it);
+  residual_ = std::move(r);
+  raw_ = std::move(raw);
+  face_rho_ = std::move(rho);
+  rebuild_state();
+}
+
+}  // namespace ks::dvm

@@ -1,0 +1,102 @@
+// kinetic.dvm: the Shakhov model (eq. 1-5) in the normalisation of dvm_config.hpp, shared by the
+// CPU and CUDA paths.
+#pragma once
+
+#include <cmath>
+
+#include "core/host_device.hpp"
+
+namespace ks::dvm {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// Velocity sums of w f per cell: everything n, U, T, P_ab and q need. Stored [cell * kRaw + moment].
+enum RawMoment { kS0, kSx, kSy, kSz, kSxx, kSyy, kSzz, kSxy, kSxz, kSyz, kQx, kQy, kQz, kRaw };
+
+KS_HD void add_raw(double* acc, double wf, double x, double y, double z) {
+  const double v2 = x * x + y * y + z * z;
+  acc[kS0] += wf;
+  acc[kSx] += x * wf;
+  acc[kSy] += y * wf;
+  acc[kSz] += z * wf;
+  acc[kSxx] += x * x * wf;
+  acc[kSyy] += y * y * wf;
+  acc[kSzz] += z * z * wf;
+  acc[kSxy] += x * y * wf;
+  acc[kSxz] += x * z * wf;
+  acc[kSyz] += y * z * wf;
+  acc[kQx] += x * v2 * wf;
+  acc[kQy] += y * v2 * wf;
+  acc[kQz] += z * v2 * wf;
+}
+
+// What f^S of one cell needs, precomputed once per iteration from the previous moments:
+// f^S = pre exp(-c^2 invT) [1 + sh (c.q) (2 c^2 invT - 5)] with c = xi - U (eq. 2), and the
+// collision frequency 1/tau = p / mu.
+struct CellState {
+  double U[3];
+  double q[3];
+  double pre;      // n (pi T)^-3/2
+  double invT;     // 1 / T
+  double sh;       // (1 - Pr) 4 / (5 n T^2): c.q / (5 p R T) in these units
+  double inv_tau;  // p / mu = (n T / 2) / (mu_ref T^omega)
+};
+
+KS_HD double shakhov(const CellState& s, double x, double y, double z) {
+  const double cx = x - s.U[0], cy = y - s.U[1], cz = z - s.U[2];
+  const double c2 = cx * cx + cy * cy + cz * cz;
+  const double cq = cx * s.q[0] + cy * s.q[1] + cz * s.q[2];
+  return s.pre * exp(-c2 * s.invT) * (1.0 + s.sh * cq * (2.0 * c2 * s.invT - 5.0));
+}
+
+// A Maxwellian of density 1 (the shape of a diffuse wall's re-emission, eq. 8, or of the free stream).
+KS_HD double unit_maxwellian(const double* U, double T, double x, double y, double z) {
+  const double cx = x - U[0], cy = y - U[1], cz = z - U[2];
+  return exp(-(cx * cx + cy * cy + cz * cz) / T) / (kPi * T * sqrt(kPi * T));
+}
+
+// Macroscopic fields of one cell from its raw sums (eq. 3).
+struct Macro {
+  double n, U[3], T, p, q[3], P[6];  // P: xx, yy, zz, xy, xz, yz of the pressure tensor (sum c_a c_b f)
+};
+
+KS_HD Macro macro_from_raw(const double* s) {
+  Macro m;
+  m.n = s[kS0];
+  for (int a = 0; a < 3; ++a) m.U[a] = s[kSx + a] / m.n;
+  const double* U = m.U;
+  m.P[0] = s[kSxx] - m.n * U[0] * U[0];
+  m.P[1] = s[kSyy] - m.n * U[1] * U[1];
+  m.P[2] = s[kSzz] - m.n * U[2] * U[2];
+  m.P[3] = s[kSxy] - m.n * U[0] * U[1];
+  m.P[4] = s[kSxz] - m.n * U[0] * U[2];
+  m.P[5] = s[kSyz] - m.n * U[1] * U[2];
+  const double trP = m.P[0] + m.P[1] + m.P[2];
+  m.T = 2.0 * trP / (3.0 * m.n);  // sum c^2 f = 3 n T / 2
+  m.p = 0.5 * m.n * m.T;
+  // q_a = 1/2 sum c_a c^2 f, expanded in raw sums.
+  const double S2 = s[kSxx] + s[kSyy] + s[kSzz];
+  const double U2 = U[0] * U[0] + U[1] * U[1] + U[2] * U[2];
+  const double Sab[3][3] = {{s[kSxx], s[kSxy], s[kSxz]}, {s[kSxy], s[kSyy], s[kSyz]}, {s[kSxz], s[kSyz], s[kSzz]}};
+  for (int a = 0; a < 3; ++a) {
+    const double SU = Sab[a][0] * U[0] + Sab[a][1] * U[1] + Sab[a][2] * U[2];
+    m.q[a] = 0.5 * (s[kQx + a] - 2.0 * SU - U[a] * S2 + 2.0 * m.n * U[a] * U2);
+  }
+  return m;
+}
+
+// f^S parameters for the next sweep; mu_ref from eq. (10) (reference_viscosity).
+inline CellState cell_state(const Macro& m, double mu_ref, double omega, double prandtl) {
+  CellState s;
+  for (int a = 0; a < 3; ++a) {
+    s.U[a] = m.U[a];
+    s.q[a] = m.q[a];
+  }
+  s.pre = m.n / (kPi * m.T * std::sqrt(kPi * m.T));
+  s.invT = 1.0 / m.T;
+  s.sh = (1.0 - prandtl) * 4.0 / (5.0 * m.n * m.T * m.T);
+  s.inv_tau = m.p / (mu_ref * std::pow(m.T, omega));
+  return s;
+}
+
+}  // namespace ks::dvm

@@ -1,0 +1,51 @@
+// kinetic.dvm: one interface over the CPU (OpenMP) and CUDA sweeps, so the method, the tests and the
+// benchmark drive either the same way. A solver holds no distribution between iterations: the
+// iterative scheme (eq. 6) needs only the previous moments and wall densities.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "dvm_config.hpp"
+#include "dvm_geometry.hpp"
+#include "dvm_model.hpp"
+
+namespace ks::dvm {
+
+struct SweepInput {
+  const std::vector<CellState>* state;  // per cell
+  const std::vector<double>* face_rho;  // per wall face
+  WallTable walls;
+};
+
+struct SweepOutput {
+  std::vector<double> raw;          // [cell * kRaw + moment] of the new iterate
+  std::vector<double> face_influx;  // per wall face: sum over velocities entering the wall of |xi_n| w f
+};
+
+class DvmSolver {
+ public:
+  virtual ~DvmSolver() = default;
+  // One iteration: every batch, every z-slice in the batch's sweep direction (Algorithm 1).
+  virtual void sweep(const SweepInput& in, SweepOutput& out) = 0;
+  // Memory the solver holds for f and the per-cell data (device memory for CUDA).
+  virtual std::size_t bytes() const = 0;
+};
+
+std::unique_ptr<DvmSolver> make_cpu_solver(const DvmConfig& c, std::shared_ptr<const Geometry> g);
+#ifdef KS_HAVE_CUDA
+std::unique_ptr<DvmSolver> make_cuda_solver(const DvmConfig& c, std::shared_ptr<const Geometry> g, int device);
+#endif
+
+// Adds one batch's moments of slice cell c to the cell's raw sums and, where the batch's velocities
+// head into a wall face of the cell, their flux |sum w xi_n f| to that face (batches lie in one octant).
+KS_HD void accumulate_batch(const double* partial, const int* link, const int* sign, double* raw, double* face_influx) {
+  for (int m = 0; m < kRaw; ++m) raw[m] += partial[m];
+  for (int a = 0; a < 3; ++a) {
+    const int l = link[2 * a + (sign[a] > 0 ? 1 : 0)];  // the downwind side
+    if (l >= 0) face_influx[l] += fabs(partial[kSx + a]);
+  }
+}
+
+}  // namespace ks::dvm
