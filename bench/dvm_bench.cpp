@@ -1,0 +1,120 @@
+// kinetic.dvm benchmark (Zhu et al., Table 2): seconds per iteration and solver memory for the
+// lid-driven cavity on the paper's grids, CPU (all cores) and CUDA in one process, beside the
+// paper's 1-core and Tesla K40 times (single precision there; double precision here).
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "bench_json.hpp"
+#include "core/errors.hpp"
+#include "core/param.hpp"
+#include "methods/dvm/dvm_method.hpp"
+
+namespace {
+
+using namespace ks::dvm;
+using Clock = std::chrono::steady_clock;
+
+struct Row {
+  int cells, velocities;
+  double paper_1core_s, paper_k40_s, paper_mb;
+};
+// Table 2 (K40 column; the 128^3 x 64^3 row has no M2000/K80 entries).
+const std::vector<Row> kTable2 = {{32, 32, 53.50, 0.55, 75},       {32, 64, 424.56, 2.15, 347},     {64, 32, 429.32, 4.33, 206},
+                                  {64, 64, 3097.39, 16.57, 1205},  {64, 128, 24366.40, 132.84, 9242}, {128, 64, 25020.61, 156.47, 4703}};
+
+struct Options {
+  double cpu_max_points = 2e10;  // phase-space points per iteration the CPU is timed on
+  long long batch = 0;           // velocities per batch (0: an octant)
+  int max_cells = 128, max_velocities = 128;
+  std::string out = "dvm_bench.json";
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&] { return ks::bench::option_value(argc, argv, i); };
+    if (a == "--cpu-max-points") o.cpu_max_points = std::stod(next());
+    else if (a == "--batch") o.batch = std::stoll(next());
+    else if (a == "--max-cells") o.max_cells = std::stoi(next());
+    else if (a == "--max-velocities") o.max_velocities = std::stoi(next());
+    else if (a == "--out") o.out = next();
+    else throw ks::bad_input(a, "unknown option", "--cpu-max-points N --batch N --max-cells N --max-velocities M --out FILE");
+  }
+  return o;
+}
+
+ks::ParamSet cavity(int n, int m, long long batch) {
+  ks::ParamSet p(DvmMethod::static_info().params);
+  auto set = [&](const std::string& k, const std::string& v) { p.set(k, ks::parse_value(p.spec(k), v, "bench")); };
+  set("case", "cavity");
+  for (const char* k : {"nx", "ny", "nz"}) set(k, std::to_string(n));
+  set("nv", std::to_string(m));
+  set("batch", std::to_string(batch));
+  set("tolerance", "0");
+  return p;
+}
+
+struct Timing {
+  double seconds = 0.0, bytes = 0.0;
+};
+
+// Seconds per iteration (the second of two: the first includes first-touch and lazy loading).
+Timing time_iteration(const ks::ParamSet& p, const ks::ExecutionContext& ctx) {
+  DvmMethod m;
+  m.setup(p, ctx);
+  m.advance();
+  const auto t0 = Clock::now();
+  m.advance();
+  return {std::chrono::duration<double>(Clock::now() - t0).count(), double(m.solver().bytes())};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const Options o = parse(argc, argv);
+  const ks::ExecutionContext cpu = ks::resolve_backend(ks::BackendRequest::Cpu);
+  const ks::CudaAvailability cuda = ks::query_cuda();
+  nlohmann::json result = {{"benchmark", "kinetic.dvm"}, {"machine", ks::bench::machine_description(cpu, cuda)}, {"batch", o.batch}};
+  std::printf("kinetic.dvm, cavity: seconds per iteration; CPU = %s; GPU = %s; batch = %s\n", cpu.device_name.c_str(),
+              cuda.usable ? cuda.device_name.c_str() : "none", o.batch ? std::to_string(o.batch).c_str() : "octant");
+  std::printf("%6s %6s %10s %10s %10s %10s %9s %9s %9s %9s\n", "cells", "vel", "paper 1c", "paper K40", "CPU", "GPU", "GPU MB",
+              "paper MB", "GPU/CPU", "K40/GPU");
+  nlohmann::json rows = nlohmann::json::array();
+  for (const Row& r : kTable2) {
+    if (r.cells > o.max_cells || r.velocities > o.max_velocities) continue;
+    const ks::ParamSet p = cavity(r.cells, r.velocities, o.batch);
+    const double points = std::pow(double(r.cells) * r.velocities, 3.0);
+    nlohmann::json row = {{"cells", r.cells}, {"velocities", r.velocities}, {"phase_points", points},
+                          {"paper_1core_s", r.paper_1core_s}, {"paper_k40_s", r.paper_k40_s}, {"paper_MB", r.paper_mb}};
+    Timing c, g;
+    if (points <= o.cpu_max_points) {
+      c = time_iteration(p, cpu);
+      row["cpu_s"] = c.seconds;
+      row["cpu_MB"] = c.bytes / 1e6;
+    }
+    if (cuda.usable) {
+      ks::ExecutionContext ctx;
+      ctx.backend = ks::BackendKind::Cuda;
+      ctx.cuda_device = cuda.device;
+      g = time_iteration(p, ctx);
+      row["gpu_s"] = g.seconds;
+      row["gpu_MB"] = g.bytes / 1e6;
+      row["gpu_ns_per_point"] = g.seconds / points * 1e9;
+    }
+    std::printf("%4d^3 %4d^3 %10.2f %10.2f %10.3f %10.3f %9.0f %9.0f %8.1fx %8.1fx\n", r.cells, r.velocities, r.paper_1core_s,
+                r.paper_k40_s, c.seconds, g.seconds, g.bytes / 1e6, r.paper_mb, c.seconds > 0 && g.seconds > 0 ? c.seconds / g.seconds : 0.0,
+                g.seconds > 0 ? r.paper_k40_s / g.seconds : 0.0);
+    std::fflush(stdout);
+    rows.push_back(row);
+  }
+  result["rows"] = rows;
+  ks::bench::write_json(result, o.out);
+  return 0;
+} catch (const ks::Error& e) {
+  std::fprintf(stderr, "bench_dvm: %s\n", e.what());
+  return e.exit_code();
+}

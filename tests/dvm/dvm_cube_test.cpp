@@ -1,0 +1,62 @@
+// Supersonic flow past a cube (section 4.2) on a small grid: the free stream is compressed and heated
+// ahead of the body and rarefied behind it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "core/errors.hpp"
+#include "dvm_test_support.hpp"
+#include "methods/dvm/dvm_fields.hpp"
+
+namespace ks::dvm {
+namespace {
+
+using testing::cpu_context;
+using testing::params;
+using testing::run;
+using testing::small_cube;
+
+TEST(DvmCube, GasIsCompressedAndHeatedAheadOfTheCubeAndRarefiedInItsWake) {
+  DvmMethod m;
+  run(m, small_cube(), cpu_context(), 15);
+  const DvmConfig& c = m.config();
+  const CellFields f = cell_fields(m.raw_moments(), m.geometry().solid);
+  // Value in the cell containing (x, y, 0), y = 0.1 to stay off the cell faces at y = 0.
+  auto at = [&](const std::vector<double>& v, double x) {
+    const double p[3] = {x, 0.1, 0.1};
+    int ijk[3];
+    for (int a = 0; a < 3; ++a) {
+      const auto& faces = c.axis[a].faces;
+      ijk[a] = int(std::upper_bound(faces.begin(), faces.end(), p[a]) - faces.begin()) - 1;
+    }
+    return v[((long long)ijk[2] * c.n(1) + ijk[1]) * c.n(0) + ijk[0]];
+  };
+  const double front = -0.51, back = 0.51;  // the cells touching the faces normal to the stream
+  // A Mach 2 stream stopped at a diffuse wall: strongly compressed and heated (the stagnation
+  // temperature is 1 + (gamma - 1) / 2 Ma^2 = 2.33 in the continuum limit).
+  EXPECT_GT(at(f.n, front), 1.5);
+  EXPECT_GT(at(f.T, front), 1.3);
+  EXPECT_LT(at(f.n, back), 0.5);
+  // Far upstream the free stream is untouched.
+  EXPECT_NEAR(at(f.n, -4.9), 1.0, 0.05);
+  EXPECT_EQ(m.geometry().solid.size(), std::size_t(c.cells()));
+  long long solid = 0;
+  for (unsigned char s : m.geometry().solid) solid += s;
+  EXPECT_EQ(solid, 4 * 4 * 4);
+}
+
+TEST(DvmCube, MachBeyondTheVelocityBoxIsRefusedWithTheLimit) {
+  DvmMethod m;
+  auto p = small_cube();
+  p["mach"] = "3";
+  try {
+    m.setup(params(p), cpu_context());
+    FAIL() << "Ma = 3 in a [-4, 4] box was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("mach"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("Ma <="), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace ks::dvm
