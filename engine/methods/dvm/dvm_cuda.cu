@@ -6,8 +6,10 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <string>
 
 #include "core/cuda_check.hpp"
+#include "core/errors.hpp"
 #include "core/device_buffer.hpp"
 #include "dvm_solver.hpp"
 #include "dvm_sweep.hpp"
@@ -18,24 +20,80 @@ namespace {
 
 constexpr int kSweepThreads = 128;
 constexpr int kMomentThreads = 256;
+constexpr std::size_t kMaxRowBytes = 48 * 1024;  // default dynamic shared memory per block
 
 struct Sign {
   int s[3];
 };
 
-__global__ void sweep_kernel(SweepView g, WallTable walls, const Velocity* vel, long long count, Sign sign, int k,
-                             const double* A, double* B) {
+// Per-row data every thread of a block needs, staged in shared memory once per row (the paper's
+// densL[], vxL[] ...): the cells' f^S parameters, their upwind links and solid flags.
+struct RowCell {
+  CellState state;
+  int link[3];  // upwind side along x, y, z for this batch's direction
+  int solid;
+};
+
+// Algorithm 2: each thread sweeps the slice row by row for its velocity. f of the x-upwind cell stays
+// in a register; the y- and z-upwind values of the next kChunk cells are loaded before this chunk's
+// stores, so their latency overlaps the arithmetic.
+constexpr int kChunk = 4;
+
+__global__ void sweep_kernel(SweepView g, WallTable walls, const Velocity* __restrict__ vel, long long count, Sign sign, int k,
+                             const double* __restrict__ A, double* __restrict__ B) {
+  extern __shared__ RowCell row[];
   const long long v = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (v >= count) return;
-  const Velocity u = vel[v];
+  const bool active = v < count;
+  const Velocity u = vel[active ? v : 0];
   const Ghosts gh = ghosts_for(walls, u);
-  const long long slice = (long long)g.nx * g.ny;
-  const unsigned char* solid = g.solid + k * slice;
-  for (long long n = 0; n < slice; ++n) {
-    int i, j;
-    sweep_cell(int(n), g.nx, g.ny, sign.s, i, j);
-    const long long c = (long long)j * g.nx + i;
-    B[c * count + v] = solid[c] ? 0.0 : update_cell(g, gh, u, sign.s, i, j, k, A + v, B + v, count);
+  const int nx = g.nx, ny = g.ny, sx = sign.s[0], sy = sign.s[1];
+  const long long slice = (long long)nx * ny;
+  const double cx = fabs(u.x), cy = fabs(u.y), cz = fabs(u.z) / g.size[2][k];
+  const int up[3] = {sx > 0 ? 0 : 1, sy > 0 ? 2 : 3, sign.s[2] > 0 ? 4 : 5};
+  for (int jj = 0; jj < ny; ++jj) {
+    const int j = sy > 0 ? jj : ny - 1 - jj;
+    __syncthreads();
+    for (int i = threadIdx.x; i < nx; i += blockDim.x) {
+      const long long cell = k * slice + (long long)j * nx + i;
+      row[i].state = g.state[cell];
+      for (int a = 0; a < 3; ++a) row[i].link[a] = g.link[cell * 6 + up[a]];
+      row[i].solid = g.solid[cell];
+    }
+    __syncthreads();
+    if (!active) continue;
+    const double ay = cy / g.size[1][j];
+    const bool has_y = j - sy >= 0 && j - sy < ny;  // else the y-upwind value is a boundary's
+    const long long row0 = (long long)j * nx;
+    // Slice index of the ii-th cell of the row in sweep order.
+    auto at = [&](int ii) { return row0 + (sx > 0 ? ii : nx - 1 - ii); };
+    double a_buf[kChunk], b_buf[kChunk];
+    auto load = [&](int ii0, double* a, double* b) {
+#pragma unroll
+      for (int q = 0; q < kChunk; ++q) {
+        const long long c = at(min(ii0 + q, nx - 1));
+        a[q] = A[c * count + v];
+        b[q] = has_y ? B[(c - (long long)sy * nx) * count + v] : 0.0;
+      }
+    };
+    load(0, a_buf, b_buf);
+    double f_prev = 0.0;
+    for (int ii0 = 0; ii0 < nx; ii0 += kChunk) {
+      double a_next[kChunk], b_next[kChunk];
+      if (ii0 + kChunk < nx) load(ii0 + kChunk, a_next, b_next);
+#pragma unroll
+      for (int q = 0; q < kChunk; ++q) {
+        if (ii0 + q >= nx) break;
+        const long long c = at(ii0 + q);
+        const int i = int(c - row0);
+        const RowCell& rc = row[i];
+        const double coef[3] = {cx / g.size[0][i], ay, cz}, fluid[3] = {f_prev, b_buf[q], a_buf[q]};
+        const double f = rc.solid ? 0.0 : upwind_solve(rc.state, u, rc.link, coef, fluid, gh, g.face_type, g.face_rho);
+        B[c * count + v] = f;
+        f_prev = f;
+      }
+#pragma unroll
+      for (int q = 0; q < kChunk; ++q) a_buf[q] = a_next[q], b_buf[q] = b_next[q];
+    }
   }
 }
 
@@ -70,6 +128,9 @@ class CudaSolver final : public DvmSolver {
  public:
   CudaSolver(const DvmConfig& c, std::shared_ptr<const Geometry> g, int device) : cfg_(c), geo_(std::move(g)) {
     KS_CUDA_CHECK(cudaSetDevice(device));
+    if (c.n(0) * sizeof(RowCell) > kMaxRowBytes)
+      throw bad_input("nx", "the CUDA sweep stages a row of " + std::to_string(c.n(0)) + " cells in shared memory",
+                      "nx <= " + std::to_string(kMaxRowBytes / sizeof(RowCell)) + " on the CUDA backend");
     batches_ = make_batches(c);
     vel_.upload(velocity_table(c.vg));
     for (int a = 0; a < 3; ++a) size_[a].upload(geo_->size[a]);
@@ -99,7 +160,7 @@ class CudaSolver final : public DvmSolver {
       const unsigned blocks = unsigned((b.count + kSweepThreads - 1) / kSweepThreads);
       for (int kk = 0; kk < nz; ++kk) {
         const int k = b.sign[2] > 0 ? kk : nz - 1 - kk;
-        sweep_kernel<<<blocks, kSweepThreads>>>(view, in.walls, vel, b.count, sign, k, A_.ptr, B_.ptr);
+        sweep_kernel<<<blocks, kSweepThreads, nx * sizeof(RowCell)>>>(view, in.walls, vel, b.count, sign, k, A_.ptr, B_.ptr);
         KS_CUDA_CHECK(cudaGetLastError());
         moment_kernel<<<unsigned(slice), kMomentThreads>>>(vel, b.count, sign, k, slice, solid_.ptr, link_.ptr, B_.ptr, raw_.ptr,
                                                           face_influx_.ptr);

@@ -35,34 +35,41 @@ KS_HD Ghosts ghosts_for(const WallTable& w, const Velocity& v) {
   return g;
 }
 
-// Eq. (7) solved for f_ijk: sum_a |xi_a| / dx_a (f_upwind_a - f) = (f - f^S) / tau, with the upwind
-// value of a side taken from the neighbour cell, the wall (rho_w M_w, eq. 8) or the free stream.
-// `sign` is the batch's octant; i, j, k the cell; c = j * nx + i its index in the slice.
-KS_HD double update_cell(const SweepView& g, const Ghosts& gh, const Velocity& v, const int* sign, int i, int j,
-                                int k, const double* A, const double* B, long long stride) {
-  const long long c = (long long)j * g.nx + i;
-  const long long cell = (long long)k * g.nx * g.ny + c;
-  const CellState& s = g.state[cell];
+// Eq. (7) solved for f_ijk: sum_a |xi_a| / dx_a (f_upwind_a - f) = (f - f^S) / tau. Per axis a,
+// link[a] says where the upwind value comes from: the neighbour cell (fluid[a]), a diffuse wall
+// (rho_w M_w, eq. 8), the free stream, or nowhere (periodic axis with one cell).
+KS_HD double upwind_solve(const CellState& s, const Velocity& v, const int* link, const double* coef, const double* fluid,
+                          const Ghosts& gh, const int* face_type, const double* face_rho) {
   double num = s.inv_tau * shakhov(s, v.x, v.y, v.z), den = s.inv_tau;
-  const int* L = g.link + cell * 6;
-  const double xi[3] = {v.x, v.y, v.z};
-  const int ijk[3] = {i, j, k};
-  const long long neighbour_step[2] = {1, g.nx};  // x and y neighbours in slice B; z from slice A
   for (int a = 0; a < 3; ++a) {
-    const int l = L[2 * a + (sign[a] > 0 ? 0 : 1)];
-    if (l == kPeriodic) continue;  // one cell along a periodic axis: no variation
-    const double coef = fabs(xi[a]) / g.size[a][ijk[a]];
-    double up;
-    if (l == kFluid)
-      up = a < 2 ? B[(c - sign[a] * neighbour_step[a]) * stride] : A[c * stride];
-    else if (l == kInflow)
-      up = gh.inflow;
-    else
-      up = g.face_rho[l] * gh.wall[g.face_type[l]];
-    num += coef * up;
-    den += coef;
+    const int l = link[a];
+    if (l == kPeriodic) continue;
+    const double up = l == kFluid ? fluid[a] : l == kInflow ? gh.inflow : face_rho[l] * gh.wall[face_type[l]];
+    num += coef[a] * up;
+    den += coef[a];
   }
   return num / den;
+}
+
+// f^{n+1} in cell (i, j) of slice k for velocity v, its upwind neighbours already swept: x and y
+// neighbours from slice B, z from slice A. `sign` is the batch's octant; c = j * nx + i.
+KS_HD double update_cell(const SweepView& g, const Ghosts& gh, const Velocity& v, const int* sign, int i, int j, int k,
+                         const double* A, const double* B, long long stride) {
+  const long long c = (long long)j * g.nx + i;
+  const long long cell = (long long)k * g.nx * g.ny + c;
+  const int* L = g.link + cell * 6;
+  int link[3];
+  double coef[3], fluid[3];
+  const double xi[3] = {v.x, v.y, v.z};
+  const int ijk[3] = {i, j, k};
+  for (int a = 0; a < 3; ++a) {
+    link[a] = L[2 * a + (sign[a] > 0 ? 0 : 1)];
+    coef[a] = fabs(xi[a]) / g.size[a][ijk[a]];
+  }
+  fluid[0] = link[0] == kFluid ? B[(c - sign[0]) * stride] : 0.0;
+  fluid[1] = link[1] == kFluid ? B[(c - sign[1] * (long long)g.nx) * stride] : 0.0;
+  fluid[2] = link[2] == kFluid ? A[c * stride] : 0.0;
+  return upwind_solve(g.state[cell], v, link, coef, fluid, gh, g.face_type, g.face_rho);
 }
 
 // The cell (i, j) visited n-th (0-based) by a sweep in direction `sign` over an nx x ny slice.
