@@ -2,6 +2,7 @@
 #include "core/registry.hpp"
 #include "methods/bgk/bgk_method.hpp"
 #include "methods/coagulation/coagulation_method.hpp"
+#include "methods/lbm/lbm_method.hpp"
 
 namespace ks {
 
@@ -10,6 +11,7 @@ const Registry& builtin_registry() {
     Registry r;
     r.add(coag::CoagulationMethod::static_info(), [] { return std::make_unique<coag::CoagulationMethod>(); });
     r.add(bgk::BgkMethod::static_info(), [] { return std::make_unique<bgk::BgkMethod>(); });
+    r.add(lbm::LbmMethod::static_info(), [] { return std::make_unique<lbm::LbmMethod>(); });
     return r;
   }();
   return registry;
