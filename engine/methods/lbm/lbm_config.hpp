@@ -31,6 +31,8 @@ struct LbmConfig {
   KS_HD bool periodic_z() const { return geometry == Geometry::Periodic; }
   // theta_j = k_B T_0 / (m_j c^2) = 1 / (3 m_j): the species' lattice temperature.
   KS_HD double theta(int s) const { return 1.0 / (3.0 * mass[s]); }
+  // The species whose c_j is the lattice speed (m_j = 1): its equilibrium is eq. (6) as printed.
+  KS_HD bool lattice_species(int s) const { return mass[s] == 1.0; }
 };
 
 // Species densities of a mixture at mole fraction x_o2 and pressure p (lattice units):

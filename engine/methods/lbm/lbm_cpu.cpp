@@ -126,7 +126,7 @@ class CpuSolver final : public LbmSolver {
       for (int s = 0; s < kSpecies; ++s) {
         Real f[kQ];
         for (int i = 0; i < kQ; ++i) f[i] = next_[(std::size_t(s) * kQ + i) * N + k];
-        pressure_boundary(f, Real(rho[s]), params_.theta[s], side);
+        pressure_boundary(f, Real(rho[s]), params_.theta[s], params_.lattice_species[s], side);
         for (int i = 0; i < kQ; ++i)
           if (cz(i) == side) next_[(std::size_t(s) * kQ + i) * N + k] = f[i];
       }

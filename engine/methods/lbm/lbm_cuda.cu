@@ -66,6 +66,7 @@ __global__ void bounce_back_kernel(const WallLink* __restrict__ links, long long
 template <class Real>
 struct PlaneDensities {
   Real rho[kSpecies], theta[kSpecies];
+  bool lattice_species[kSpecies];
 };
 
 template <class Real>
@@ -78,7 +79,7 @@ __global__ void boundary_kernel(LbmConfig c, PlaneDensities<Real> d, int z, int 
   for (int s = 0; s < kSpecies; ++s) {
     Real f[kQ];
     for (int i = 0; i < kQ; ++i) f[i] = next[(s * kQ + i) * N + k];
-    pressure_boundary(f, d.rho[s], d.theta[s], side);
+    pressure_boundary(f, d.rho[s], d.theta[s], d.lattice_species[s], side);
     for (int i = 0; i < kQ; ++i)
       if (cz(i) == side) next[(s * kQ + i) * N + k] = f[i];
   }
@@ -172,6 +173,7 @@ class CudaSolver final : public LbmSolver {
       inlet_.rho[s] = Real(in[s]);
       outlet_.rho[s] = Real(out[s]);
       inlet_.theta[s] = outlet_.theta[s] = params_.theta[s];
+      inlet_.lattice_species[s] = outlet_.lattice_species[s] = params_.lattice_species[s];
     }
   }
 

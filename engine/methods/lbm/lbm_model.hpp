@@ -38,29 +38,43 @@ struct Axis {
   Real v[3];
 };
 
-// The entropic 1D factor: minimiser of sum_c f ln(f / w_c) over c in {-1, 0, 1} with weights
-// w = (theta/2, 1 - theta, theta/2), unit density and velocity u. In closed form, with
-// a = 2u(1 - theta)/theta, s = B + 1/B = (a u + sqrt(a^2 + 4(1 - u^2))) / (1 - u^2), d = a + u s:
-// psi(0) = (1 - theta) A, psi(+-1) = theta A (s +- d) / 4, A = 1 / (1 - theta + theta s / 2).
-// For theta = 1/3 this is the factor of eq. (6), A = 2 - sqrt(1 + 3u^2) (tested); the product of
-// three of them times rho is eq. (6) with the weights of eq. (7).
+// The 1D factor of eq. (6) with its weights (2/3, 1/6) of eq. (7), c_j = 1: the minimiser of
+// sum_c f ln(f / W_c) at unit density and velocity u, with S = sqrt(1 + 3u^2):
+// psi(0) = (2/3)(2 - S), psi(+-1) = (1/6)(2 - S) ((2u + S) / (1 - u))^(+-1).
+// Its second moment is 1/3 + u^2 - (3/4) u^4: the lattice temperature 1/3 comes for free.
 template <class Real>
-KS_HD Axis<Real> entropic_axis(Real u, Real theta) {
-  const Real one = Real(1), two = Real(2);
-  const Real a = two * u * (one - theta) / theta;
-  const Real s = (a * u + sqrt(a * a + Real(4) * (one - u * u))) / (one - u * u);
-  const Real d = a + u * s;
-  const Real A = one / (one - theta + theta * s / two);
-  const Real q = theta * A / Real(4);
-  return Axis<Real>{{q * (s - d), (one - theta) * A, q * (s + d)}};
+KS_HD Axis<Real> entropic_axis(Real u) {
+  const Real S = sqrt(Real(1) + Real(3) * u * u);
+  const Real A = Real(2) - S, B = (Real(2) * u + S) / (Real(1) - u);
+  return Axis<Real>{{A / (Real(6) * B), Real(2) / Real(3) * A, A * B / Real(6)}};
 }
 
-// rho * psi_x(cx) psi_y(cy) psi_z(cz) for all 27 directions at velocity u.
+// A species lighter than the lattice speed (theta < 1/3, lbm_units.hpp): minimising H alone would
+// give it the lattice's temperature, so its own temperature theta is a constraint as well. On three
+// velocities the three moments fix the factor: psi(0) = 1 - theta - u^2, psi(+-1) = (theta + u^2 +- u)/2
+// (positive for theta > 1/4), which agrees with eq. (6) to O(u^4) at theta = 1/3.
+template <class Real>
+KS_HD Axis<Real> isothermal_axis(Real u, Real theta) {
+  const Real e = theta + u * u;
+  return Axis<Real>{{(e - u) / Real(2), Real(1) - e, (e + u) / Real(2)}};
+}
+
+// The species' equilibrium factor: eq. (6) for the species that defines the lattice (theta = 1/3),
+// the isothermal one otherwise.
+template <class Real>
+KS_HD Axis<Real> equilibrium_axis(Real u, Real theta, bool lattice_species) {
+  return lattice_species ? entropic_axis(u) : isothermal_axis(u, theta);
+}
+
+// rho * psi_x(cx) psi_y(cy) psi_z(cz) for all 27 directions at velocity u: the product form whose
+// weights at u = 0 are eq. (7) (theta = 1/3).
 template <class Real>
 struct Product {
   Axis<Real> x, y, z;
-  KS_HD Product(const Real u[3], Real theta)
-      : x(entropic_axis(u[0], theta)), y(entropic_axis(u[1], theta)), z(entropic_axis(u[2], theta)) {}
+  KS_HD Product(const Real u[3], Real theta, bool lattice_species)
+      : x(equilibrium_axis(u[0], theta, lattice_species)),
+        y(equilibrium_axis(u[1], theta, lattice_species)),
+        z(equilibrium_axis(u[2], theta, lattice_species)) {}
   KS_HD Real operator()(Real rho, int i) const { return rho * x.v[i / 9] * y.v[(i / 3) % 3] * z.v[i % 3]; }
 };
 
@@ -86,6 +100,7 @@ KS_HD SpeciesMoments<Real> species_moments(const Real f[kQ]) {
 template <class Real>
 struct CollisionParams {
   Real mass[kSpecies], theta[kSpecies];
+  bool lattice_species[kSpecies];
   Real viscosity, diffusivity;
 };
 
@@ -95,6 +110,7 @@ CollisionParams<Real> collision_params(const LbmConfig& c) {
   for (int s = 0; s < kSpecies; ++s) {
     p.mass[s] = Real(c.mass[s]);
     p.theta[s] = Real(c.theta(s));
+    p.lattice_species[s] = c.lattice_species(s);
   }
   p.viscosity = Real(c.viscosity);
   p.diffusivity = Real(c.diffusivity);
@@ -133,7 +149,7 @@ KS_HD void collide(Real f[kSpecies][kQ], const CollisionParams<Real>& p) {
   for (int s = 0; s < kSpecies; ++s) {
     Real us[3];
     for (int a = 0; a < 3; ++a) us[a] = m[s].j[a] / m[s].rho;
-    const Product<Real> eq(u, p.theta[s]), qe(us, p.theta[s]);
+    const Product<Real> eq(u, p.theta[s], p.lattice_species[s]), qe(us, p.theta[s], p.lattice_species[s]);
     for (int i = 0; i < kQ; ++i) {
       const Real feq = eq(m[s].rho, i), fqe = qe(m[s].rho, i);
       f[s][i] += a1 * (feq - f[s][i]) + a2 * (fqe - feq);
@@ -157,14 +173,14 @@ KS_HD Real yu_bounce_back(Real delta, Real fi_f, Real fi_s, Real fibar_ff) {
 // rho u_z exactly), less the tangential momentum that the in-plane non-equilibrium carries,
 // spread over the six unknowns with c_x or c_y != 0 (so the tangential velocity is zero).
 template <class Real>
-KS_HD void pressure_boundary(Real f[kQ], Real rho, Real theta, int side) {
+KS_HD void pressure_boundary(Real f[kQ], Real rho, Real theta, bool lattice_species, int side) {
   Real in_plane = Real(0), outgoing = Real(0);
   for (int i = 0; i < kQ; ++i) {
     if (cz(i) == 0) in_plane += f[i];
     else if (cz(i) == -side) outgoing += f[i];
   }
   const Real u[3] = {Real(0), Real(0), Real(side) * (Real(1) - (in_plane + Real(2) * outgoing) / rho)};
-  const Product<Real> eq(u, theta);
+  const Product<Real> eq(u, theta, lattice_species);
   Real nx = Real(0), ny = Real(0);
   for (int i = 0; i < kQ; ++i)
     if (cz(i) == 0) {

@@ -22,7 +22,7 @@ std::vector<double> initial_distribution(const LbmConfig& c) {
     double rho[kSpecies];
     mixture_densities(c, x_o2, p, rho);
     for (int s = 0; s < kSpecies; ++s) {
-      const Product<double> eq(u, c.theta(s));
+      const Product<double> eq(u, c.theta(s), c.lattice_species(s));
       for (int i = 0; i < kQ; ++i) {
         const double v = eq(rho[s], i);
         double* out = &f[(std::size_t(s) * kQ + i) * N + std::size_t(z) * c.nx * c.ny];
