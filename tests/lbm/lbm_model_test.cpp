@@ -89,6 +89,15 @@ TEST(LbmModel, PressureBoundaryImposesDensityAndNormalFlow) {
   }
 }
 
+// Eq. (11)'s bound in its mass-fraction form, Y_A Y_B / (X_A X_B), for air and the tube's mixture.
+TEST(LbmModel, SchmidtBoundIsMassOverMoleFractions) {
+  for (double x : {0.21, 0.47, 0.9}) {
+    const double ma = lattice_mass(kO2) * x, mb = lattice_mass(kN2) * (1.0 - x);
+    const double y = ma / (ma + mb);
+    EXPECT_NEAR(max_schmidt(x), y * (1.0 - y) / (x * (1.0 - x)), 1e-14);
+  }
+}
+
 TEST(LbmModel, InadmissibleSchmidtNumberNamesTheKeyAndTheLimit) {
   auto p = testing::periodic_box(8, 8, 8);
   p["viscosity"] = "0.2";

@@ -1,6 +1,7 @@
 // lbm.binary on the CPU: the same three stages as the GPU (section 4), OpenMP over z planes.
 // Push streaming: each fluid node collides (eq. 2) and writes its populations to the neighbours,
 // so every target is written by exactly one source and the planes run in parallel.
+#include <chrono>
 #include <cmath>
 
 #include "lbm_model.hpp"
@@ -28,16 +29,15 @@ class CpuSolver final : public LbmSolver {
     mixture_densities(c, c.x_o2, p_in * c.pressure_ratio, rho_out_);
   }
 
-  void step(int steps) override {
-    for (int n = 0; n < steps; ++n) {
-      collide_stream();
-      if (c_.bounce_back == BounceBack::Interpolated) bounce_back();
-      if (!c_.periodic_z()) {
-        pressure_plane(0, +1, rho_in_);
-        pressure_plane(c_.nz - 1, -1, rho_out_);
-      }
-      f_.swap(next_);
-    }
+  void step(int steps) override { run(steps, nullptr); }
+
+  StageTimes profile(int steps) override {
+    StageTimes t;
+    run(steps, &t);
+    t.collide_stream /= steps;
+    t.bounce_back /= steps;
+    t.boundary /= steps;
+    return t;
   }
 
   std::vector<double> moments() const override {
@@ -71,6 +71,26 @@ class CpuSolver final : public LbmSolver {
   void write_f(const std::vector<double>& f) override { f_.assign(f.begin(), f.end()); }
 
  private:
+  // The three stages of a step; with `t`, the wall time of each is added to it.
+  void run(int steps, StageTimes* t) {
+    using Clock = std::chrono::steady_clock;
+    auto timed = [&](double StageTimes::*stage, auto&& body) {
+      const auto t0 = Clock::now();
+      body();
+      if (t) t->*stage += std::chrono::duration<double>(Clock::now() - t0).count();
+    };
+    for (int n = 0; n < steps; ++n) {
+      timed(&StageTimes::collide_stream, [&] { collide_stream(); });
+      if (c_.bounce_back == BounceBack::Interpolated) timed(&StageTimes::bounce_back, [&] { bounce_back(); });
+      if (!c_.periodic_z())
+        timed(&StageTimes::boundary, [&] {
+          pressure_plane(0, +1, rho_in_);
+          pressure_plane(c_.nz - 1, -1, rho_out_);
+        });
+      f_.swap(next_);
+    }
+  }
+
   Real* pop(std::vector<Real>& v, int s, int i) { return v.data() + (std::size_t(s) * kQ + i) * c_.nodes(); }
 
   // Stage 1: collide at fluid nodes and push; wall nodes send back what they received (full-way).

@@ -178,23 +178,17 @@ class CudaSolver final : public LbmSolver {
   }
 
   void step(int steps) override {
-    const long long N = c_.nodes(), plane = (long long)c_.nx * c_.ny;
-    for (int n = 0; n < steps; ++n) {
-      collide_stream_kernel<Real><<<blocks_for(N, block_collide_), block_collide_>>>(c_, params_, f_.ptr, next_.ptr, type_.ptr);
-      KS_CUDA_CHECK_LAUNCH();
-      if (c_.bounce_back == BounceBack::Interpolated && links_.count) {
-        bounce_back_kernel<Real><<<blocks_for(links_.count, 256), 256>>>(links_.ptr, links_.count, N, next_.ptr);
-        KS_CUDA_CHECK_LAUNCH();
-      }
-      if (!c_.periodic_z()) {
-        boundary_kernel<Real><<<blocks_for(plane, 128), 128>>>(c_, inlet_, 0, +1, next_.ptr, type_.ptr);
-        KS_CUDA_CHECK_LAUNCH();
-        boundary_kernel<Real><<<blocks_for(plane, 128), 128>>>(c_, outlet_, c_.nz - 1, -1, next_.ptr, type_.ptr);
-        KS_CUDA_CHECK_LAUNCH();
-      }
-      f_.swap(next_);
-    }
+    run(steps, nullptr);
     KS_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+
+  StageTimes profile(int steps) override {
+    StageTimes t;
+    run(steps, &t);
+    t.collide_stream /= steps;
+    t.bounce_back /= steps;
+    t.boundary /= steps;
+    return t;
   }
 
   std::vector<double> moments() const override {
@@ -221,6 +215,46 @@ class CudaSolver final : public LbmSolver {
   void write_f(const std::vector<double>& f) override { f_.upload(std::vector<Real>(f.begin(), f.end())); }
 
  private:
+  // The three kernels of a step; with `t`, each is timed with events (which serialises them).
+  void run(int steps, StageTimes* t) {
+    const long long N = c_.nodes(), plane = (long long)c_.nx * c_.ny;
+    cudaEvent_t start = nullptr, stop = nullptr;
+    if (t) {
+      KS_CUDA_CHECK(cudaEventCreate(&start));
+      KS_CUDA_CHECK(cudaEventCreate(&stop));
+    }
+    auto timed = [&](double StageTimes::*stage, auto&& launch) {
+      if (t) KS_CUDA_CHECK(cudaEventRecord(start));
+      launch();
+      KS_CUDA_CHECK_LAUNCH();
+      if (!t) return;
+      KS_CUDA_CHECK(cudaEventRecord(stop));
+      KS_CUDA_CHECK(cudaEventSynchronize(stop));
+      float ms = 0.0f;
+      KS_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+      t->*stage += 1e-3 * ms;
+    };
+    for (int n = 0; n < steps; ++n) {
+      timed(&StageTimes::collide_stream, [&] {
+        collide_stream_kernel<Real><<<blocks_for(N, block_collide_), block_collide_>>>(c_, params_, f_.ptr, next_.ptr, type_.ptr);
+      });
+      if (c_.bounce_back == BounceBack::Interpolated && links_.count)
+        timed(&StageTimes::bounce_back, [&] {
+          bounce_back_kernel<Real><<<blocks_for(links_.count, 256), 256>>>(links_.ptr, links_.count, N, next_.ptr);
+        });
+      if (!c_.periodic_z())
+        timed(&StageTimes::boundary, [&] {
+          boundary_kernel<Real><<<blocks_for(plane, 128), 128>>>(c_, inlet_, 0, +1, next_.ptr, type_.ptr);
+          boundary_kernel<Real><<<blocks_for(plane, 128), 128>>>(c_, outlet_, c_.nz - 1, -1, next_.ptr, type_.ptr);
+        });
+      f_.swap(next_);
+    }
+    if (t) {
+      cudaEventDestroy(start);
+      cudaEventDestroy(stop);
+    }
+  }
+
   LbmConfig c_;
   CollisionParams<Real> params_;
   PlaneDensities<Real> inlet_, outlet_;

@@ -64,18 +64,6 @@ double crossing(const double* p, const double* e, const double* c, double r, int
 
 }  // namespace
 
-bool is_solid(const Shapes& s, const double p[3]) {
-  if (s.tube) {
-    const double dx = p[0] - s.axis[0], dy = p[1] - s.axis[1];
-    if (dx * dx + dy * dy >= s.radius * s.radius) return true;
-  }
-  for (const Sphere& sp : s.spheres) {
-    const double d0 = p[0] - sp.c[0], d1 = p[1] - sp.c[1], d2 = p[2] - sp.c[2];
-    if (d0 * d0 + d1 * d1 + d2 * d2 < sp.r * sp.r) return true;
-  }
-  return false;
-}
-
 Shapes centred_tube(int nx, int ny) {
   Shapes s;
   s.tube = true;

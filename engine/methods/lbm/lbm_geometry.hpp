@@ -39,9 +39,6 @@ struct LatticeGeometry {
   long long fluid_nodes = 0;
 };
 
-// Whether the point p is solid.
-bool is_solid(const Shapes& s, const double p[3]);
-
 // Mask, node types and wall links on the lattice of `c`. Links do not cross the open ends in z.
 LatticeGeometry build_geometry(const LbmConfig& c, Shapes shapes);
 

@@ -15,6 +15,11 @@ namespace ks::lbm {
 // Moments of the state at every node, [q * nodes + node]; zero at solid nodes.
 enum NodeMoment { kRhoO2, kRhoN2, kJO2x, kJO2y, kJO2z, kJN2x, kJN2y, kJN2z, kNodeMoments };
 
+// Seconds spent per step in each stage (the benchmark's per-kernel bandwidth).
+struct StageTimes {
+  double collide_stream = 0.0, bounce_back = 0.0, boundary = 0.0;
+};
+
 class LbmSolver {
  public:
   virtual ~LbmSolver() = default;
@@ -22,6 +27,8 @@ class LbmSolver {
   // bounce-back scheme. The populations carry on from where they are.
   virtual void configure(const LbmConfig& c) = 0;
   virtual void step(int steps) = 0;
+  // Steps like step() and times each stage (synchronising after each on the GPU).
+  virtual StageTimes profile(int steps) = 0;
   virtual std::vector<double> moments() const = 0;
   // c_t of eq. (20): sqrt(sum over species, fluid nodes and axes of J^2 / fluid nodes).
   virtual double momentum_rms() const = 0;

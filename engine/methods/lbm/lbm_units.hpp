@@ -30,15 +30,6 @@ inline double species_speed_si(int species) {
   return std::sqrt(3.0 * kGasConstant * kReferenceTemperature / (species == kO2 ? kMolarMassO2 : kMolarMassN2));
 }
 
-// Physical time step of a lattice with spacing dx (m): dt = dx / c_N2.
-inline double time_step_si(double dx) { return dx / species_speed_si(kN2); }
-
-// Mass fraction of O2 for mole fraction x (Y_j = X_j m_j / sum X m).
-inline double mass_fraction_o2(double x_o2) {
-  const double a = x_o2 * lattice_mass(kO2), b = (1.0 - x_o2) * lattice_mass(kN2);
-  return a / (a + b);
-}
-
 // Largest admissible Schmidt number nu / D_AB of the model with J - J_j as extra quasi-equilibrium
 // variable (eq. 11, from tau_2 > tau_1): Y_A Y_B / (X_A X_B) = m_A m_B / m^2 with the mean molecular
 // mass m = X_A m_A + X_B m_B. It falls as X_O2 grows (from m_O2/m_N2 to m_N2/m_O2).
