@@ -3,6 +3,7 @@
 #include "methods/bgk/bgk_method.hpp"
 #include "methods/coagulation/coagulation_method.hpp"
 #include "methods/dvm/dvm_method.hpp"
+#include "methods/lbm/lbm_method.hpp"
 
 namespace ks {
 
@@ -12,6 +13,7 @@ const Registry& builtin_registry() {
     r.add(coag::CoagulationMethod::static_info(), [] { return std::make_unique<coag::CoagulationMethod>(); });
     r.add(bgk::BgkMethod::static_info(), [] { return std::make_unique<bgk::BgkMethod>(); });
     r.add(dvm::DvmMethod::static_info(), [] { return std::make_unique<dvm::DvmMethod>(); });
+    r.add(lbm::LbmMethod::static_info(), [] { return std::make_unique<lbm::LbmMethod>(); });
     return r;
   }();
   return registry;

@@ -1,0 +1,104 @@
+#include "lbm_diagnostics.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "lbm_solver.hpp"
+
+namespace ks::lbm {
+
+PlaneAverages plane_averages(const LbmConfig& c, const LatticeGeometry& g, const std::vector<double>& m) {
+  const long long N = c.nodes(), plane = (long long)c.nx * c.ny;
+  PlaneAverages a;
+  for (int s = 0; s < kSpecies; ++s) {
+    a.rho[s].assign(c.nz, 0.0);
+    a.uz[s].assign(c.nz, 0.0);
+  }
+  a.uz_mix.assign(c.nz, 0.0);
+  a.pressure.assign(c.nz, 0.0);
+  for (int z = 0; z < c.nz; ++z) {
+    long long count = 0;
+    for (long long k = z * plane; k < (z + 1) * plane; ++k) {
+      if (g.type[k] != kFluid) continue;
+      ++count;
+      double rho = 0.0, jz = 0.0;
+      for (int s = 0; s < kSpecies; ++s) {
+        const double r = m[(kRhoO2 + s) * N + k], j = m[(kJO2z + 3 * s) * N + k];
+        a.rho[s][z] += r;
+        a.uz[s][z] += j / r;
+        a.pressure[z] += r * c.theta(s);
+        rho += r;
+        jz += j;
+      }
+      a.uz_mix[z] += jz / rho;
+    }
+    if (count == 0) continue;
+    for (int s = 0; s < kSpecies; ++s) {
+      a.rho[s][z] /= count;
+      a.uz[s][z] /= count;
+    }
+    a.uz_mix[z] /= count;
+    a.pressure[z] /= count;
+  }
+  return a;
+}
+
+PoiseuilleProfile poiseuille_profile(const LbmConfig& c, const LatticeGeometry& g, const std::vector<double>& m, int z) {
+  const PlaneAverages a = plane_averages(c, g, m);
+  const int z0 = std::max(0, z - 2), z1 = std::min(c.nz - 1, z + 2);
+  const double G = -(a.pressure[z1] - a.pressure[z0]) / (z1 - z0);
+  const double mu = c.viscosity * (a.rho[kO2][z] + a.rho[kN2][z]);
+  const double R = g.shapes.radius;
+  PoiseuilleProfile p;
+  p.centre_velocity = G * R * R / (4.0 * mu);
+  const long long N = c.nodes(), plane = (long long)c.nx * c.ny;
+  double num = 0.0, den = 0.0, worst = 0.0;
+  for (long long k = z * plane; k < (z + 1) * plane; ++k) {
+    if (g.type[k] != kFluid) continue;
+    const long long xy = k - z * plane;
+    const double dx = double(xy % c.nx) - g.shapes.axis[0], dy = double(xy / c.nx) - g.shapes.axis[1];
+    const double r2 = dx * dx + dy * dy;
+    const double u = (m[kJO2z * N + k] + m[kJN2z * N + k]) / (m[kRhoO2 * N + k] + m[kRhoN2 * N + k]);
+    const double ua = G * (R * R - r2) / (4.0 * mu);
+    p.r.push_back(std::sqrt(r2));
+    p.uz.push_back(u);
+    p.analytic.push_back(ua);
+    num += (u - ua) * (u - ua);
+    den += ua * ua;
+    worst = std::max(worst, std::fabs(u - ua));
+  }
+  p.l2_error = std::sqrt(num / den);
+  p.max_error = worst / p.centre_velocity;
+  return p;
+}
+
+std::vector<double> mole_fraction_o2(const LbmConfig& c, const std::vector<double>& m) {
+  const long long N = c.nodes();
+  std::vector<double> x(N, 0.0);
+  for (long long k = 0; k < N; ++k) {
+    const double na = m[kRhoO2 * N + k] / c.mass[kO2], nb = m[kRhoN2 * N + k] / c.mass[kN2];
+    if (na + nb > 0.0) x[k] = na / (na + nb);
+  }
+  return x;
+}
+
+double mole_wave_amplitude(const LbmConfig& c, const LatticeGeometry& g, const std::vector<double>& m) {
+  const std::vector<double> x = mole_fraction_o2(c, m);
+  const long long plane = (long long)c.nx * c.ny;
+  double sn = 0.0, cs = 0.0;
+  for (int z = 0; z < c.nz; ++z) {
+    double sum = 0.0;
+    long long count = 0;
+    for (long long k = z * plane; k < (z + 1) * plane; ++k)
+      if (g.type[k] == kFluid) {
+        sum += x[k];
+        ++count;
+      }
+    const double mean = count ? sum / count : 0.0, phase = 2.0 * M_PI * z / c.nz;
+    sn += mean * std::sin(phase);
+    cs += mean * std::cos(phase);
+  }
+  return 2.0 / c.nz * std::sqrt(sn * sn + cs * cs);
+}
+
+}  // namespace ks::lbm

@@ -1,0 +1,393 @@
+#include "lbm_method.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+#include "core/errors.hpp"
+#include "io/binary_io.hpp"
+#include "lbm_diagnostics.hpp"
+#include "lbm_model.hpp"
+
+namespace ks::lbm {
+
+namespace {
+
+MethodInfo make_info() {
+  MethodInfo info;
+  info.id = "lbm.binary";
+  info.title = "Entropic lattice Boltzmann, O2/N2 mixture (tube, packed bed)";
+  info.paper = "elbm-binary-packed-bed-safi.txt";
+  info.params = {
+      choice_param("geometry", "Geometry", "tube", {"tube", "packed_bed", "periodic"},
+                   "tube: empty circular tube along z with pressure inlet/outlet (section 5.1 benchmark); packed_bed: the "
+                   "tube filled with random spheres between open sections; periodic: closed periodic box (diffusion, checks)"),
+      choice_param("grid_level", "Grid level", "fine", {"fine", "coarse"},
+                   "coarse: the same geometry on a lattice of half the resolution (the paper's two grid levels, Fig. 11-12)"),
+      int_param("nx", "Lattice x", 64, 8, 2048, "Nodes along x at the fine level"),
+      int_param("ny", "Lattice y", 64, 8, 2048, "Nodes along y at the fine level"),
+      int_param("nz", "Lattice z", 128, 8, 8192, "Nodes along z (the flow direction) at the fine level"),
+      choice_param("bounce_back", "Wall scheme", "interpolated", {"interpolated", "simple"},
+                   "interpolated: Yu et al. 2002 with the exact wall position (eq. 14-15); simple: full-way bounce-back", true),
+      choice_param("precision", "Precision", "fp64", {"fp64", "fp32"}, "Floating point of the populations and the collision (Fig. 12)"),
+      real_param("pressure_ratio", "P_out / P_in", "", 0.99, 0.5, 1.0, "Outlet over inlet pressure (0.99 tube, 0.958 packed bed)", true,
+                 false),
+      real_param("x_o2", "O2 mole fraction", "", 0.47, 0.01, 0.99,
+                 "Mole fraction of O2 at the inlet and outlet and initially (X_N2 = 1 - X_O2)", true, false),
+      real_param("viscosity", "Kinematic viscosity", "dx^2/dt", 0.05, 0.002, 1.0, "Mixture nu = mu / rho; tau_1 = mu / P (eq. 9)", true),
+      real_param("d_ab", "Diffusion coefficient D_AB", "dx^2/dt", 0.08, 0.002, 2.0,
+                 "Binary diffusion coefficient; tau_2 = D_AB m_AB / (X_A X_B P) (eq. 9); needs nu / D_AB <= Y_A Y_B / (X_A X_B) (eq. 11)",
+                 true),
+      int_param("sphere_count", "Spheres", 12753, 1, 200000, "Packed bed: number of spheres"),
+      real_param("d_min", "Smallest diameter", "dx", 4.0, 1.0, 64.0, "Packed bed: d_p range, fine lattice units", false, false),
+      real_param("d_max", "Largest diameter", "dx", 8.0, 1.0, 64.0, "Packed bed: d_p range, fine lattice units", false, false),
+      real_param("porosity", "Target porosity", "", 0.48, 0.3, 0.99,
+                 "Packed bed: sets the size distribution p(d) ~ d^-k so that the spheres fill 1 - porosity of the bed", false, false),
+      int_param("open_length", "Open sections", 32, 0, 4096, "Packed bed: empty tube length at each end, fine lattice units"),
+      int_param("seed", "Packing seed", 1, 0, 2147483647, "Packed bed: the random packing is reproducible per seed"),
+      real_param("wave_amplitude", "Mole-fraction wave", "", 0.0, 0.0, 0.45,
+                 "Periodic box: initial X_O2 = x_o2 + amplitude sin(2 pi z / nz) at uniform pressure", false, false),
+      real_param("ux", "Initial u_x", "c", 0.0, -0.3, 0.3, "Periodic box: initial mixture velocity, lattice speed units", false, false),
+      real_param("uy", "Initial u_y", "c", 0.0, -0.3, 0.3, "Periodic box: initial mixture velocity", false, false),
+      real_param("uz", "Initial u_z", "c", 0.0, -0.3, 0.3, "Periodic box: initial mixture velocity", false, false),
+      int_param("steps_per_iteration", "Steps per update", 100, 1, 100000, "Time steps between snapshots", true),
+      int_param("max_steps", "Maximum steps", 20000, 1, 2000000000, "Stop after this many steps if not converged", true),
+      real_param("tolerance", "Convergence tolerance", "", 1e-7, 0.0, 1.0,
+                 "Stop when |c_t / c_(t-1) - 1| <= tolerance (eq. 19-20); 0: run to max_steps", true),
+  };
+  for (auto& s : info.params)
+    if (s.key == "pressure_ratio" || s.key == "x_o2") s.quick = true;
+  info.fields = {{"rho_O2", "kg/m^3", 1, "O2 density"},
+                 {"rho_N2", "kg/m^3", 1, "N2 density"},
+                 {"X_O2", "", 1, "O2 mole fraction"},
+                 {"u_O2", "m/s", 3, "O2 velocity J_O2 / rho_O2"},
+                 {"u_N2", "m/s", 3, "N2 velocity J_N2 / rho_N2"},
+                 {"u", "m/s", 3, "Mixture velocity J / rho"},
+                 {"solid", "", 1, "Solid mask (1 solid, 0 fluid)"},
+                 {"spheres", "dx", 1, "Packed bed: sphere centres and diameters (exported as .vtp)"}};
+  info.series = {"residual", "rho_O2(z)", "rho_N2(z)", "u_z O2(z)", "u_z N2(z)", "u_z(z)", "u_z(r)", "u_z(r) Poiseuille"};
+  return info;
+}
+
+constexpr const char* kLive = "bounce_back, pressure_ratio, x_o2, viscosity, d_ab, steps_per_iteration, max_steps, tolerance";
+
+std::string num(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.6g", v);
+  return b;
+}
+
+Geometry geometry_of(const std::string& s) {
+  return s == "packed_bed" ? Geometry::PackedBed : s == "periodic" ? Geometry::Periodic : Geometry::Tube;
+}
+
+// Lattice densities and velocities to SI for display: the inlet mixture density is 1.2 kg/m^3 and
+// the lattice speed c = dx/dt is c_N2 (lbm_units.hpp).
+double density_si(double rho) { return rho * kInletDensitySI; }
+double velocity_si(double u) { return u * species_speed_si(kN2); }
+
+}  // namespace
+
+const MethodInfo& LbmMethod::static_info() {
+  static const MethodInfo info = make_info();
+  return info;
+}
+
+LbmMethod::LbmMethod() : params_(static_info().params) {}
+LbmMethod::~LbmMethod() = default;
+
+LbmConfig LbmMethod::make_config(const ParamSet& p) {
+  LbmConfig c;
+  c.geometry = geometry_of(p.get_choice("geometry"));
+  const bool coarse = p.get_choice("grid_level") == "coarse";
+  int n[3] = {int(p.get_int("nx")), int(p.get_int("ny")), int(p.get_int("nz"))};
+  if (coarse)
+    for (int a = 0; a < 3; ++a) {
+      const char* key = a == 0 ? "nx" : a == 1 ? "ny" : "nz";
+      if (n[a] % 2) throw bad_input(key, std::string(key) + " = " + std::to_string(n[a]) + " cannot be halved for grid_level coarse", "an even number");
+      n[a] /= 2;
+    }
+  c.nx = n[0];
+  c.ny = n[1];
+  c.nz = n[2];
+  for (int s = 0; s < kSpecies; ++s) c.mass[s] = lattice_mass(s);
+  c.viscosity = p.get_real("viscosity");
+  c.diffusivity = p.get_real("d_ab");
+  c.x_o2 = p.get_real("x_o2");
+  c.pressure_ratio = p.get_real("pressure_ratio");
+  c.bounce_back = p.get_choice("bounce_back") == "simple" ? BounceBack::Simple : BounceBack::Interpolated;
+  c.precision = p.get_choice("precision") == "fp32" ? Precision::Fp32 : Precision::Fp64;
+  if (c.geometry == Geometry::Periodic) {
+    c.wave_amplitude = p.get_real("wave_amplitude");
+    c.initial_velocity[0] = p.get_real("ux");
+    c.initial_velocity[1] = p.get_real("uy");
+    c.initial_velocity[2] = p.get_real("uz");
+  }
+  const double x_hi = c.x_o2 + c.wave_amplitude, x_lo = c.x_o2 - c.wave_amplitude;
+  if (x_hi > 0.99 || x_lo < 0.01)
+    throw bad_input("wave_amplitude", "X_O2 = " + num(c.x_o2) + " +- " + num(c.wave_amplitude) + " leaves [0.01, 0.99]",
+                    "wave_amplitude <= " + num(std::min(0.99 - c.x_o2, c.x_o2 - 0.01)));
+  // Eq. (11): tau_2 > tau_1, strictest where X_O2 is largest.
+  const double sc = c.viscosity / c.diffusivity, sc_max = max_schmidt(x_hi);
+  if (sc > sc_max)
+    throw bad_input("d_ab", "the Schmidt number nu / D_AB = " + num(c.viscosity) + " / " + num(c.diffusivity) + " = " + num(sc) +
+                                " exceeds Y_A Y_B / (X_A X_B) = " + num(sc_max) + " at X_O2 = " + num(x_hi) +
+                                " (eq. 11: tau_2 > tau_1); the stress-tensor quasi-equilibrium of eq. (12) is not implemented",
+                    "d_ab >= " + num(c.viscosity / sc_max) + " (or viscosity <= " + num(c.diffusivity * sc_max) + ")");
+  const double bytes = 2.0 * int(kSpecies) * kQ * double(c.nodes()) * (c.precision == Precision::Fp32 ? 4 : 8);
+  if (bytes > 96e9)
+    throw bad_input("nx, ny, nz", "the populations need " + num(bytes / 1e9) + " GB", "at most 96 GB (two copies of both species)");
+  return c;
+}
+
+Scene LbmMethod::make_scene(const ParamSet& p, const LbmConfig& c) {
+  Scene scene;
+  if (c.geometry == Geometry::Periodic) return scene;
+  const int nx = int(p.get_int("nx")), ny = int(p.get_int("ny")), nz = int(p.get_int("nz"));
+  scene.shapes = centred_tube(nx, ny);
+  if (c.geometry == Geometry::PackedBed) {
+    PackingSpec spec;
+    spec.count = int(p.get_int("sphere_count"));
+    spec.d_min = p.get_real("d_min");
+    spec.d_max = p.get_real("d_max");
+    if (spec.d_max < spec.d_min)
+      throw bad_input("d_max", "d_max = " + num(spec.d_max) + " is below d_min = " + num(spec.d_min), "d_max >= d_min");
+    spec.porosity = p.get_real("porosity");
+    spec.axis[0] = scene.shapes.axis[0];
+    spec.axis[1] = scene.shapes.axis[1];
+    spec.radius = scene.shapes.radius;
+    const int open = int(p.get_int("open_length"));
+    spec.z0 = open;
+    spec.z1 = nz - 1 - open;
+    if (spec.z1 - spec.z0 < spec.d_max || 2.0 * scene.shapes.radius < spec.d_max)
+      throw bad_input("open_length", "the bed section [" + num(spec.z0) + ", " + num(spec.z1) + "] of radius " + num(scene.shapes.radius) +
+                                         " cannot hold a sphere of diameter " + num(spec.d_max),
+                      "open_length <= " + num(std::max(0.0, (nz - 1 - spec.d_max) / 2)));
+    spec.seed = std::uint64_t(p.get_int("seed"));
+    scene.packing = pack_spheres(spec);
+    scene.shapes.spheres = scene.packing->spheres;
+    scene.bed_z[0] = spec.z0;
+    scene.bed_z[1] = spec.z1;
+  }
+  if (p.get_choice("grid_level") == "coarse") {
+    scene.shapes = coarsened(scene.shapes);
+    for (double& z : scene.bed_z) z = 0.5 * (z - 0.5);
+  }
+  return scene;
+}
+
+void LbmMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
+  const LbmConfig c = make_config(params);
+  Scene scene = make_scene(params, c);
+  auto geometry = std::make_shared<const LatticeGeometry>(build_geometry(c, scene.shapes));
+  std::unique_ptr<LbmSolver> solver;
+  if (ctx.backend == BackendKind::Cuda) {
+#ifdef KS_HAVE_CUDA
+    solver = make_cuda_solver(c, geometry, ctx.cuda_device);
+#else
+    throw backend_unavailable("lbm.binary: this build has no CUDA path");
+#endif
+  } else {
+    solver = make_cpu_solver(c, geometry);
+  }
+  params_ = params;
+  ctx_ = ctx;
+  cfg_ = c;
+  scene_ = std::move(scene);
+  geometry_ = std::move(geometry);
+  solver_ = std::move(solver);
+  iteration_ = steps_ = 0;
+  residual_step_.clear();
+  residual_.clear();
+  moments_ = solver_->moments();
+}
+
+double LbmMethod::bed_porosity() const {
+  if (!scene_.packing) return 0.0;
+  const long long plane = (long long)cfg_.nx * cfg_.ny;
+  long long fluid = 0, inside = 0;
+  for (int z = int(std::ceil(scene_.bed_z[0])); z <= int(std::floor(scene_.bed_z[1])); ++z)
+    for (long long k = z * plane; k < (z + 1) * plane; ++k) {
+      const long long xy = k - z * plane;
+      const double dx = double(xy % cfg_.nx) - scene_.shapes.axis[0], dy = double(xy / cfg_.nx) - scene_.shapes.axis[1];
+      if (dx * dx + dy * dy >= scene_.shapes.radius * scene_.shapes.radius) continue;
+      ++inside;
+      fluid += geometry_->type[k] == kFluid;
+    }
+  return inside ? double(fluid) / double(inside) : 0.0;
+}
+
+void LbmMethod::advance() {
+  if (finished()) return;
+  const int steps = int(std::min<std::int64_t>(params_.get_int("steps_per_iteration"), params_.get_int("max_steps") - steps_));
+  // Eq. (19)-(20) between the last two steps of the iteration.
+  if (steps > 1) solver_->step(steps - 1);
+  const double before = solver_->momentum_rms();
+  solver_->step(1);
+  const double now = solver_->momentum_rms();
+  steps_ += steps;
+  ++iteration_;
+  if (!std::isfinite(now))
+    throw run_failed("lbm.binary: the momentum became " + num(now) + " at step " + std::to_string(steps_) +
+                     "; raise the viscosity or lower the pressure drop");
+  moments_ = solver_->moments();
+  residual_step_.push_back(double(steps_));
+  residual_.push_back(before > 0.0 ? std::fabs(now / before - 1.0) : (now > 0.0 ? 1.0 : 0.0));
+}
+
+bool LbmMethod::finished() const {
+  const double tol = params_.get_real("tolerance");
+  const bool converged = iteration_ > 1 && tol > 0.0 && residual_.back() <= tol;
+  return converged || steps_ >= params_.get_int("max_steps");
+}
+
+void LbmMethod::set_live(const std::string& key, const ParamValue& value) {
+  ParamSet next = params_;
+  next.set(key, value);
+  if (key == "bounce_back" || key == "pressure_ratio" || key == "x_o2" || key == "viscosity" || key == "d_ab") {
+    LbmConfig c = make_config(next);  // refuses an inadmissible Schmidt number
+    params_ = next;
+    cfg_ = c;
+    solver_->configure(c);
+  } else if (key == "steps_per_iteration" || key == "max_steps" || key == "tolerance") {
+    params_ = next;
+  } else {
+    throw bad_input(key, "'" + key + "' is not a live parameter of lbm.binary", kLive);
+  }
+}
+
+Progress LbmMethod::progress() const {
+  Progress p;
+  p.iteration = iteration_;
+  p.sim_time = double(steps_);
+  p.time_unit = "steps";
+  p.residual = residual_.empty() ? 0.0 : residual_.back();
+  p.fraction_done = finished() ? 1.0 : double(steps_) / double(params_.get_int("max_steps"));
+  p.work_done = double(steps_) * double(cfg_.nodes());
+  p.work_unit = "lattice updates (both species)";
+  return p;
+}
+
+Snapshot LbmMethod::snapshot() const {
+  Snapshot snap;
+  snap.progress = progress();
+  const long long N = cfg_.nodes();
+  const auto& m = moments_;
+  Grid g;
+  g.cells = {cfg_.nx, cfg_.ny, cfg_.nz};
+  auto field = [&](int index) {
+    FieldData d;
+    d.desc = static_info().fields[index];
+    d.grid = g;
+    d.values.reserve(std::size_t(N) * d.desc.components);
+    return d;
+  };
+  FieldData rho_a = field(0), rho_b = field(1), x = field(2), ua = field(3), ub = field(4), u = field(5), solid = field(6);
+  const std::vector<double> xo2 = mole_fraction_o2(cfg_, m);
+  for (long long k = 0; k < N; ++k) {
+    const double ra = m[kRhoO2 * N + k], rb = m[kRhoN2 * N + k];
+    const bool fluid = geometry_->type[k] == kFluid;
+    rho_a.values.push_back(density_si(ra));
+    rho_b.values.push_back(density_si(rb));
+    x.values.push_back(xo2[k]);
+    for (int a = 0; a < 3; ++a) {
+      const double ja = m[(kJO2x + a) * N + k], jb = m[(kJN2x + a) * N + k];
+      ua.values.push_back(fluid ? velocity_si(ja / ra) : 0.0);
+      ub.values.push_back(fluid ? velocity_si(jb / rb) : 0.0);
+      u.values.push_back(fluid ? velocity_si((ja + jb) / (ra + rb)) : 0.0);
+    }
+    solid.values.push_back(fluid ? 0.0 : 1.0);
+  }
+  snap.fields = {std::move(rho_a), std::move(rho_b), std::move(x), std::move(ua), std::move(ub), std::move(u), std::move(solid)};
+  if (!scene_.shapes.spheres.empty()) {
+    FieldData sp = field(7);
+    sp.grid.kind = Grid::Kind::Particles;
+    sp.grid.cells = {int(scene_.shapes.spheres.size()), 1, 1};
+    for (const Sphere& s : scene_.shapes.spheres) {
+      sp.positions.push_back({s.c[0], s.c[1], s.c[2]});
+      sp.values.push_back(2.0 * s.r);
+    }
+    snap.fields.push_back(std::move(sp));
+  }
+
+  snap.series.push_back({"residual", "step", "|c_t / c_(t-1) - 1|", residual_step_, residual_, {}});
+  const PlaneAverages a = plane_averages(cfg_, *geometry_, m);
+  std::vector<double> z(cfg_.nz);
+  std::iota(z.begin(), z.end(), 0.0);
+  auto along_z = [&](const char* name, const char* y, const std::vector<double>& v, double (*to_si)(double)) {
+    Series s{name, "z (dx)", y, z, {}, {}};
+    for (double q : v) s.y.push_back(to_si(q));
+    snap.series.push_back(std::move(s));
+  };
+  along_z("rho_O2(z)", "kg/m^3", a.rho[kO2], density_si);
+  along_z("rho_N2(z)", "kg/m^3", a.rho[kN2], density_si);
+  along_z("u_z O2(z)", "m/s", a.uz[kO2], velocity_si);
+  along_z("u_z N2(z)", "m/s", a.uz[kN2], velocity_si);
+  along_z("u_z(z)", "m/s", a.uz_mix, velocity_si);
+
+  nlohmann::json d = {{"steps", steps_},
+                      {"fluid_nodes", geometry_->fluid_nodes},
+                      {"wall_links", geometry_->links.size()},
+                      {"momentum_rms", solver_->momentum_rms()},
+                      {"schmidt", cfg_.viscosity / cfg_.diffusivity},
+                      {"schmidt_max", max_schmidt(cfg_.x_o2)}};
+  if (cfg_.geometry == Geometry::Tube) {
+    const PoiseuilleProfile pr = poiseuille_profile(cfg_, *geometry_, m, cfg_.nz / 2);
+    std::vector<std::size_t> order(pr.r.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) { return pr.r[i] < pr.r[j]; });
+    Series prof{"u_z(r)", "r (dx)", "m/s", {}, {}, {}}, ref{"u_z(r) Poiseuille", "r (dx)", "m/s", {}, {}, {}};
+    for (std::size_t i : order) {
+      prof.x.push_back(pr.r[i]);
+      prof.y.push_back(velocity_si(pr.uz[i]));
+      ref.x.push_back(pr.r[i]);
+      ref.y.push_back(velocity_si(pr.analytic[i]));
+    }
+    snap.series.push_back(std::move(prof));
+    snap.series.push_back(std::move(ref));
+    d["poiseuille_l2_error"] = pr.l2_error;
+    d["poiseuille_max_error"] = pr.max_error;
+  }
+  if (scene_.packing) {
+    d["sphere_count"] = scene_.packing->spheres.size();
+    d["packing_porosity"] = scene_.packing->porosity;
+    d["lattice_porosity"] = bed_porosity();
+    d["size_exponent"] = scene_.packing->size_exponent;
+    d["max_overlap_d_min"] = scene_.packing->max_overlap;
+  }
+  snap.diagnostics = d;
+  return snap;
+}
+
+void LbmMethod::save_state(std::ostream& out) const {
+  bin::write_tag(out, "lbm.binary", 1);
+  bin::write<std::int64_t>(out, iteration_);
+  bin::write<std::int64_t>(out, steps_);
+  bin::write_vector(out, residual_step_);
+  bin::write_vector(out, residual_);
+  std::vector<double> f;
+  solver_->read_f(f);
+  bin::write_vector(out, f);
+}
+
+void LbmMethod::load_state(std::istream& in) {
+  // Read everything first: a refused state leaves the method as it was.
+  bin::expect_tag(in, "lbm.binary", 1);
+  const auto iteration = bin::read<std::int64_t>(in);
+  const auto steps = bin::read<std::int64_t>(in);
+  auto rs = bin::read_vector<double>(in), r = bin::read_vector<double>(in);
+  const std::vector<double> f = bin::read_vector<double>(in);
+  const std::size_t expected = std::size_t(kSpecies) * kQ * cfg_.nodes();
+  if (f.size() != expected)
+    throw bad_input("checkpoint", "the lbm.binary state has " + std::to_string(f.size()) + " populations, the set-up has " + std::to_string(expected),
+                    "a checkpoint written with the same lattice (nx, ny, nz, grid_level)");
+  solver_->write_f(f);
+  iteration_ = iteration;
+  steps_ = steps;
+  residual_step_ = std::move(rs);
+  residual_ = std::move(r);
+  moments_ = solver_->moments();
+}
+
+}  // namespace ks::lbm

@@ -1,0 +1,67 @@
+// lbm.binary: the entropic binary-mixture lattice Boltzmann solver of Safi & Ashrafizaadeh as a
+// Method: O2/N2 through a tube (the paper's benchmark) and through a packed bed of spheres.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/method.hpp"
+#include "lbm_config.hpp"
+#include "lbm_geometry.hpp"
+#include "lbm_packing.hpp"
+#include "lbm_solver.hpp"
+
+namespace ks::lbm {
+
+// The solid shapes of a parameter set and, for the packed bed, how its packing came out.
+struct Scene {
+  Shapes shapes;
+  std::optional<Packing> packing;
+  double bed_z[2] = {0.0, 0.0};  // bed section on the lattice (packed bed)
+};
+
+class LbmMethod final : public Method {
+ public:
+  LbmMethod();
+  ~LbmMethod() override;
+
+  static const MethodInfo& static_info();
+
+  const MethodInfo& info() const override { return static_info(); }
+  void setup(const ParamSet& params, const ExecutionContext& ctx) override;
+  void advance() override;
+  bool finished() const override;
+  void set_live(const std::string& key, const ParamValue& value) override;
+  Progress progress() const override;
+  Snapshot snapshot() const override;
+  const ParamSet& params() const override { return params_; }
+  void save_state(std::ostream& out) const override;
+  void load_state(std::istream& in) override;
+
+  // The discretised problem for `p`; throws bad_input (key, value, what is allowed) for what cannot run.
+  static LbmConfig make_config(const ParamSet& p);
+  static Scene make_scene(const ParamSet& p, const LbmConfig& c);
+
+  // For tests and benchmarks.
+  const LbmConfig& config() const { return cfg_; }
+  const LatticeGeometry& geometry() const { return *geometry_; }
+  const Scene& scene() const { return scene_; }
+  const LbmSolver& solver() const { return *solver_; }
+  const std::vector<double>& moments() const { return moments_; }  // of the current state
+  std::int64_t steps() const { return steps_; }
+  double bed_porosity() const;  // fluid fraction of the tube's nodes in the bed section
+
+ private:
+  ParamSet params_;
+  ExecutionContext ctx_;
+  LbmConfig cfg_;
+  Scene scene_;
+  std::shared_ptr<const LatticeGeometry> geometry_;
+  std::unique_ptr<LbmSolver> solver_;
+  std::int64_t iteration_ = 0, steps_ = 0;
+  std::vector<double> moments_;
+  std::vector<double> residual_step_, residual_;  // eq. (19) against the step
+};
+
+}  // namespace ks::lbm

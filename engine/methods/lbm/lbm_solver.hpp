@@ -1,0 +1,49 @@
+// lbm.binary: one interface over the CPU (OpenMP) and CUDA solvers, so that the method, the tests
+// and the benchmark drive either the same way. A step is the paper's three stages (section 4):
+// fused collide-stream (full-way bounce-back at wall nodes), interpolated bounce-back over the wall
+// links (when chosen), pressure inlet/outlet.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "lbm_config.hpp"
+#include "lbm_geometry.hpp"
+
+namespace ks::lbm {
+
+// Moments of the state at every node, [q * nodes + node]; zero at solid nodes.
+enum NodeMoment { kRhoO2, kRhoN2, kJO2x, kJO2y, kJO2z, kJN2x, kJN2y, kJN2z, kNodeMoments };
+
+// Seconds spent per step in each stage (the benchmark's per-kernel bandwidth).
+struct StageTimes {
+  double collide_stream = 0.0, bounce_back = 0.0, boundary = 0.0;
+};
+
+class LbmSolver {
+ public:
+  virtual ~LbmSolver() = default;
+  // Applies what keeps the lattice and precision: viscosity, D_AB, mole fraction, pressure ratio,
+  // bounce-back scheme. The populations carry on from where they are.
+  virtual void configure(const LbmConfig& c) = 0;
+  virtual void step(int steps) = 0;
+  // Steps like step() and times each stage (synchronising after each on the GPU).
+  virtual StageTimes profile(int steps) = 0;
+  virtual std::vector<double> moments() const = 0;
+  // c_t of eq. (20): sqrt(sum over species, fluid nodes and axes of J^2 / fluid nodes).
+  virtual double momentum_rms() const = 0;
+  // The populations, [(s * 27 + i) * nodes + node], converted to double (exact for float).
+  virtual void read_f(std::vector<double>& f) const = 0;
+  virtual void write_f(const std::vector<double>& f) = 0;
+};
+
+// Equilibrium populations of the initial state (lbm_state.cpp): at rest with the pressure falling
+// linearly from inlet to outlet (tube, bed), or the periodic box's wave and uniform velocity.
+std::vector<double> initial_distribution(const LbmConfig& c);
+
+std::unique_ptr<LbmSolver> make_cpu_solver(const LbmConfig& c, std::shared_ptr<const LatticeGeometry> g);
+#ifdef KS_HAVE_CUDA
+std::unique_ptr<LbmSolver> make_cuda_solver(const LbmConfig& c, std::shared_ptr<const LatticeGeometry> g, int device);
+#endif
+
+}  // namespace ks::lbm

@@ -1,0 +1,36 @@
+// lbm.binary: the initial populations: equilibrium (eq. 6) of the initial densities and velocity.
+#include <cmath>
+
+#include "lbm_model.hpp"
+#include "lbm_solver.hpp"
+
+namespace ks::lbm {
+
+std::vector<double> initial_distribution(const LbmConfig& c) {
+  const long long N = c.nodes();
+  std::vector<double> f(std::size_t(kSpecies) * kQ * N);
+  const double p_in = inlet_pressure(c);
+#pragma omp parallel for schedule(static)
+  for (int z = 0; z < c.nz; ++z) {
+    double x_o2 = c.x_o2, p = p_in, u[3] = {0.0, 0.0, 0.0};
+    if (c.periodic_z()) {
+      x_o2 += c.wave_amplitude * std::sin(2.0 * M_PI * z / c.nz);
+      for (int a = 0; a < 3; ++a) u[a] = c.initial_velocity[a];
+    } else {
+      p *= 1.0 + (c.pressure_ratio - 1.0) * z / (c.nz - 1.0);
+    }
+    double rho[kSpecies];
+    mixture_densities(c, x_o2, p, rho);
+    for (int s = 0; s < kSpecies; ++s) {
+      const Product<double> eq(u, c.theta(s), c.lattice_species(s));
+      for (int i = 0; i < kQ; ++i) {
+        const double v = eq(rho[s], i);
+        double* out = &f[(std::size_t(s) * kQ + i) * N + std::size_t(z) * c.nx * c.ny];
+        for (long long k = 0; k < (long long)c.nx * c.ny; ++k) out[k] = v;
+      }
+    }
+  }
+  return f;
+}
+
+}  // namespace ks::lbm

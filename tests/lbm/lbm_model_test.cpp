@@ -1,0 +1,117 @@
+// lbm.binary model formulas: the entropic equilibrium against eq. (6), conservation by the
+// collision (eq. 2), the pressure boundary, and the Schmidt-number check (eq. 11).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "core/errors.hpp"
+#include "lbm_test_support.hpp"
+#include "methods/lbm/lbm_model.hpp"
+
+namespace ks::lbm {
+namespace {
+
+// Eq. (6) as printed, one axis, c_j = 1: (2 - s) ((2u + s) / (1 - u))^c with s = sqrt(1 + 3u^2),
+// times the 1D weight (2/3, 1/6) whose products are eq. (7).
+double eq6_axis(double u, int c) {
+  const double s = std::sqrt(1.0 + 3.0 * u * u);
+  return (c == 0 ? 2.0 / 3.0 : 1.0 / 6.0) * (2.0 - s) * std::pow((2.0 * u + s) / (1.0 - u), c);
+}
+
+TEST(LbmModel, EntropicAxisAtOneThirdIsEquationSix) {
+  for (double u : {-0.4, -0.1, 0.0, 0.03, 0.2, 0.5}) {
+    const Axis<double> a = entropic_axis(u);
+    for (int c = -1; c <= 1; ++c) EXPECT_NEAR(a.v[c + 1], eq6_axis(u, c), 1e-15) << "u = " << u << ", c = " << c;
+  }
+}
+
+// Both factors: unit density and velocity u exactly; temperature theta + u^2, exactly for the
+// isothermal factor and up to (3/4) u^4 for eq. (6) (its S = sqrt(1 + 3u^2) expanded to fourth order).
+TEST(LbmModel, EquilibriumAxesHaveExactDensityMomentumAndTemperature) {
+  for (double theta : {1.0 / 3.0, 0.2918, 0.26})
+    for (double u : {-0.2, -0.05, 0.0, 0.1, 0.2}) {
+      const bool lattice = theta == 1.0 / 3.0;
+      const Axis<double> a = equilibrium_axis(u, theta, lattice);
+      EXPECT_NEAR(a.v[0] + a.v[1] + a.v[2], 1.0, 1e-15);
+      EXPECT_NEAR(a.v[2] - a.v[0], u, 1e-15);
+      EXPECT_NEAR(a.v[2] + a.v[0], theta + u * u, (lattice ? 0.75 * std::pow(u, 4) * 1.01 : 0.0) + 1e-15);
+    }
+}
+
+// The collision keeps each species' mass and the mixture momentum (eq. 3 constraints) to round-off
+// and moves the species velocities towards each other (tau_2 relaxation).
+TEST(LbmModel, CollisionConservesSpeciesMassAndMixtureMomentum) {
+  LbmConfig c;
+  c.mass[kO2] = lattice_mass(kO2);
+  c.mass[kN2] = lattice_mass(kN2);
+  const CollisionParams<double> p = collision_params<double>(c);
+  std::mt19937 gen(3);
+  std::uniform_real_distribution<double> noise(0.9, 1.1);
+  double f[kSpecies][kQ];
+  const double ua[3] = {0.05, -0.02, 0.08}, ub[3] = {-0.03, 0.01, 0.02};
+  for (int s = 0; s < kSpecies; ++s) {
+    const Product<double> eq(s == 0 ? ua : ub, c.theta(s), c.lattice_species(s));
+    for (int i = 0; i < kQ; ++i) f[s][i] = eq(s == 0 ? 0.5 : 0.45, i) * noise(gen);
+  }
+  const SpeciesMoments<double> a0 = species_moments(f[0]), b0 = species_moments(f[1]);
+  collide(f, p);
+  const SpeciesMoments<double> a1 = species_moments(f[0]), b1 = species_moments(f[1]);
+  EXPECT_NEAR(a1.rho, a0.rho, 1e-15);
+  EXPECT_NEAR(b1.rho, b0.rho, 1e-15);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_NEAR(a1.j[k] + b1.j[k], a0.j[k] + b0.j[k], 1e-15);
+    const double before = a0.j[k] / a0.rho - b0.j[k] / b0.rho, after = a1.j[k] / a1.rho - b1.j[k] / b1.rho;
+    EXPECT_LT(std::fabs(after), std::fabs(before));
+  }
+}
+
+// The inlet boundary sets the prescribed density, zero tangential velocity, and keeps the known
+// populations.
+TEST(LbmModel, PressureBoundaryImposesDensityAndNormalFlow) {
+  const double theta = 1.0 / 3.0, u[3] = {0.01, -0.02, 0.04};
+  double f[kQ], known[kQ];
+  const Product<double> eq(u, theta, true);
+  for (int i = 0; i < kQ; ++i) known[i] = f[i] = eq(1.0, i) * (1.0 + 0.01 * std::sin(i));
+  for (int side : {+1, -1}) {
+    double g[kQ];
+    std::copy(f, f + kQ, g);
+    pressure_boundary(g, 1.02, theta, true, side);
+    const SpeciesMoments<double> m = species_moments(g);
+    EXPECT_NEAR(m.rho, 1.02, 1e-15);
+    EXPECT_NEAR(m.j[0], 0.0, 1e-16);
+    EXPECT_NEAR(m.j[1], 0.0, 1e-16);
+    for (int i = 0; i < kQ; ++i) {
+      if (cz(i) != side) {
+        EXPECT_EQ(g[i], known[i]);
+      }
+    }
+  }
+}
+
+// Eq. (11)'s bound in its mass-fraction form, Y_A Y_B / (X_A X_B), for air and the tube's mixture.
+TEST(LbmModel, SchmidtBoundIsMassOverMoleFractions) {
+  for (double x : {0.21, 0.47, 0.9}) {
+    const double ma = lattice_mass(kO2) * x, mb = lattice_mass(kN2) * (1.0 - x);
+    const double y = ma / (ma + mb);
+    EXPECT_NEAR(max_schmidt(x), y * (1.0 - y) / (x * (1.0 - x)), 1e-14);
+  }
+}
+
+TEST(LbmModel, InadmissibleSchmidtNumberNamesTheKeyAndTheLimit) {
+  auto p = testing::periodic_box(8, 8, 8);
+  p["viscosity"] = "0.2";
+  p["d_ab"] = "0.1";
+  try {
+    LbmMethod::make_config(testing::params(p));
+    FAIL() << "Sc = 2 was accepted";
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("d_ab"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("eq. 11"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("allowed: d_ab >= "), std::string::npos) << msg;
+  }
+}
+
+}  // namespace
+}  // namespace ks::lbm
