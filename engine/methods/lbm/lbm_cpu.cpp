@@ -60,10 +60,16 @@ class CpuSolver final : public LbmSolver {
   double momentum_rms() const override {
     const std::vector<double> m = moments();
     const long long N = c_.nodes();
+    // Per-plane sums added in plane order: an OpenMP reduction combines threads in arrival order,
+    // which would make the residual (and a restart) differ in the last bits from run to run.
+    const long long plane = (long long)c_.nx * c_.ny;
+    std::vector<double> per_plane(c_.nz, 0.0);
+#pragma omp parallel for schedule(static)
+    for (int z = 0; z < c_.nz; ++z)
+      for (long long k = z * plane; k < (z + 1) * plane; ++k)
+        for (int q = kJO2x; q < kNodeMoments; ++q) per_plane[z] += m[q * N + k] * m[q * N + k];
     double sum = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : sum)
-    for (long long k = 0; k < N; ++k)
-      for (int q = kJO2x; q < kNodeMoments; ++q) sum += m[q * N + k] * m[q * N + k];
+    for (double s : per_plane) sum += s;
     return std::sqrt(sum / double(g_->fluid_nodes));
   }
 
