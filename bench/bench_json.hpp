@@ -1,7 +1,9 @@
-// Shared by the benchmark drivers: the machine description, a least-squares power-law fit and
-// the value of a command-line option.
+// Shared by the benchmark drivers: the machine description, a least-squares power-law fit, the
+// value of a command-line option and the timing of a stepping solver.
 #pragma once
 
+#include <algorithm>
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -18,5 +20,21 @@ double power_law_exponent(const std::vector<double>& x, const std::vector<double
 void write_json(const nlohmann::json& j, const std::string& path);
 // The value after option argv[i] (i moves onto it); bad_input when the option is last.
 std::string option_value(int argc, char** argv, int& i);
+
+// Seconds per step of `step(n)` (n steps per call), doubling the steps per call until one call takes
+// `budget` seconds (after one warm-up step).
+template <class Step>
+double seconds_per_step(Step&& step, double budget) {
+  using Clock = std::chrono::steady_clock;
+  step(1);
+  int steps = 1;
+  for (;;) {
+    const auto t0 = Clock::now();
+    step(steps);
+    const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (s >= budget || steps >= (1 << 16)) return s / steps;
+    steps *= s > 0 ? std::max(2, int(budget / s)) : 16;
+  }
+}
 
 }  // namespace ks::bench

@@ -21,7 +21,6 @@
 namespace {
 
 using namespace ks::bgk;
-using Clock = std::chrono::steady_clock;
 
 struct Options {
   std::vector<int> shock_nx = {128, 512, 2048, 6144, 12288, 18432};
@@ -73,19 +72,6 @@ ks::ParamSet case_params(bool shock, int n) {
   return p;
 }
 
-// Seconds per step of `solver`, stepping until seconds_per_point has passed (after one warm-up step).
-double seconds_per_step(BgkSolver& solver, double budget) {
-  solver.step(1);
-  int steps = 1;
-  for (;;) {
-    const auto t0 = Clock::now();
-    solver.step(steps);
-    const double s = std::chrono::duration<double>(Clock::now() - t0).count();
-    if (s >= budget || steps >= (1 << 16)) return s / steps;
-    steps *= s > 0 ? std::max(2, int(budget / s)) : 16;
-  }
-}
-
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -111,15 +97,16 @@ int main(int argc, char** argv) try {
       nlohmann::json row = {{"case", shock ? "shock" : "cavity"}, {"N_r", shock ? n : 2 * n}, {"phase_cells", cells}};
       double ns_cpu = 0, ns_fused = 0, ns_paper = 0;
       if (c.phase_cells() <= o.cpu_max_phase_cells) {
-        ns_cpu = seconds_per_step(*make_cpu_solver(c), o.seconds_per_point) / cells * 1e9;
+        auto solver = make_cpu_solver(c);
+        ns_cpu = ks::bench::seconds_per_step([&](int n) { solver->step(n); }, o.seconds_per_point) / cells * 1e9;
         row["cpu_ns"] = ns_cpu;
       }
 #ifdef KS_HAVE_CUDA
       if (cuda.usable) {
         auto gpu = make_cuda_solver(c, cuda.device);
-        ns_fused = seconds_per_step(*gpu, o.seconds_per_point) / cells * 1e9;
+        ns_fused = ks::bench::seconds_per_step([&](int n) { gpu->step(n); }, o.seconds_per_point) / cells * 1e9;
         gpu->set_variant(StepVariant::Paper);
-        ns_paper = seconds_per_step(*gpu, o.seconds_per_point) / cells * 1e9;
+        ns_paper = ks::bench::seconds_per_step([&](int n) { gpu->step(n); }, o.seconds_per_point) / cells * 1e9;
         row["gpu_fused_ns"] = ns_fused;
         row["gpu_paper_ns"] = ns_paper;
         row["fused_bandwidth_fraction"] = 24.0 / (ns_fused * 1e-9) / bandwidth;

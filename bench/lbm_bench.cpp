@@ -24,7 +24,6 @@
 namespace {
 
 using namespace ks::lbm;
-using Clock = std::chrono::steady_clock;
 
 // The paper's Table 2: Tesla C2070, FP32, packed bed.
 struct PaperPoint {
@@ -78,19 +77,6 @@ ks::ParamSet bed_params(int n, const std::string& precision) {
   return p;
 }
 
-// Seconds per step, stepping until the budget has passed (after a warm-up step).
-double seconds_per_step(LbmSolver& solver, double budget) {
-  solver.step(1);
-  int steps = 1;
-  for (;;) {
-    const auto t0 = Clock::now();
-    solver.step(steps);
-    const double s = std::chrono::duration<double>(Clock::now() - t0).count();
-    if (s >= budget || steps >= (1 << 16)) return s / steps;
-    steps *= s > 0 ? std::max(2, int(budget / s)) : 16;
-  }
-}
-
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -138,13 +124,14 @@ int main(int argc, char** argv) try {
       if (paper_mlups > 0 && c.precision == Precision::Fp32) row["paper_c2070_mlups"] = paper_mlups;
       double cpu_mlups = 0.0, gpu_mlups = 0.0, bw = 0.0, cs_bw = 0.0, bb_bw = 0.0, share[3] = {0, 0, 0};
       if (c.nodes() <= o.cpu_max_nodes) {
-        cpu_mlups = nodes / seconds_per_step(*make_cpu_solver(c, geometry), o.seconds_per_point) / 1e6;
+        auto solver = make_cpu_solver(c, geometry);
+        cpu_mlups = nodes / ks::bench::seconds_per_step([&](int n) { solver->step(n); }, o.seconds_per_point) / 1e6;
         row["cpu_mlups"] = cpu_mlups;
       }
 #ifdef KS_HAVE_CUDA
       if (cuda.usable) {
         auto gpu = make_cuda_solver(c, geometry, cuda.device);
-        gpu_mlups = nodes / seconds_per_step(*gpu, o.seconds_per_point) / 1e6;
+        gpu_mlups = nodes / ks::bench::seconds_per_step([&](int n) { gpu->step(n); }, o.seconds_per_point) / 1e6;
         const StageTimes t = gpu->profile(20);
         const double total = t.collide_stream + t.bounce_back + t.boundary;
         bw = 108.0 * real * gpu_mlups * 1e6 / bandwidth;

@@ -4,30 +4,16 @@
 #include <map>
 #include <string>
 
-#include "core/backend.hpp"
-#include "core/param.hpp"
+#include "method_test_support.hpp"
 #include "methods/lbm/lbm_method.hpp"
 
 namespace ks::lbm::testing {
 
-inline ExecutionContext cpu_context() {
-  ExecutionContext ctx;
-  ctx.device_name = "CPU";
-  return ctx;
-}
+using test_support::cpu_context;
+using test_support::cuda_context;
 
-inline ExecutionContext cuda_context() {
-  ExecutionContext ctx;
-  ctx.backend = BackendKind::Cuda;
-  ctx.cuda_device = 0;
-  return ctx;
-}
-
-// Parameters of lbm.binary with `overrides` (text values, as on the command line) applied.
 inline ParamSet params(const std::map<std::string, std::string>& overrides) {
-  ParamSet p(LbmMethod::static_info().params);
-  for (const auto& [key, text] : overrides) p.set(key, parse_value(p.spec(key), text, "test"));
-  return p;
+  return test_support::method_params<LbmMethod>(overrides);
 }
 
 // A closed periodic box, thin across and long along z.
