@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <sstream>
 #include <thread>
 
 #include "core/errors.hpp"
@@ -39,6 +40,13 @@ void write_json(const nlohmann::json& j, const std::string& path) {
 std::string option_value(int argc, char** argv, int& i) {
   if (i + 1 >= argc) throw bad_input(argv[i], "needs a value");
   return argv[++i];
+}
+
+std::vector<int> int_list(const std::string& s) {
+  std::vector<int> v;
+  std::stringstream ss(s);
+  for (std::string x; std::getline(ss, x, ',');) v.push_back(std::stoi(x));
+  return v;
 }
 
 }  // namespace ks::bench

@@ -20,6 +20,8 @@ double power_law_exponent(const std::vector<double>& x, const std::vector<double
 void write_json(const nlohmann::json& j, const std::string& path);
 // The value after option argv[i] (i moves onto it); bad_input when the option is last.
 std::string option_value(int argc, char** argv, int& i);
+// "a,b,c" as integers.
+std::vector<int> int_list(const std::string& s);
 
 // Seconds per step of `step(n)` (n steps per call), doubling the steps per call until one call takes
 // `budget` seconds (after one warm-up step).

@@ -6,7 +6,6 @@
 // and writes f~; Algorithm 2 reads f~ twice and writes f).
 #include <chrono>
 #include <cstdio>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -30,20 +29,13 @@ struct Options {
   std::string out = "bgk_bench.json";
 };
 
-std::vector<int> list(const std::string& s) {
-  std::vector<int> v;
-  std::stringstream ss(s);
-  for (std::string x; std::getline(ss, x, ',');) v.push_back(std::stoi(x));
-  return v;
-}
-
 Options parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&] { return ks::bench::option_value(argc, argv, i); };
-    if (a == "--shock-nx") o.shock_nx = list(next());
-    else if (a == "--cavity-n") o.cavity_n = list(next());
+    if (a == "--shock-nx") o.shock_nx = ks::bench::int_list(next());
+    else if (a == "--cavity-n") o.cavity_n = ks::bench::int_list(next());
     else if (a == "--cpu-max-phase-cells") o.cpu_max_phase_cells = std::stoll(next());
     else if (a == "--seconds") o.seconds_per_point = std::stod(next());
     else if (a == "--out") o.out = next();

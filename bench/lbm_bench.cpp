@@ -9,7 +9,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -39,19 +38,12 @@ struct Options {
   std::string out = "lbm_bench.json";
 };
 
-std::vector<int> list(const std::string& s) {
-  std::vector<int> v;
-  std::stringstream ss(s);
-  for (std::string x; std::getline(ss, x, ',');) v.push_back(std::stoi(x));
-  return v;
-}
-
 Options parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&] { return ks::bench::option_value(argc, argv, i); };
-    if (a == "--sizes") o.sizes = list(next());
+    if (a == "--sizes") o.sizes = ks::bench::int_list(next());
     else if (a == "--cpu-max-nodes") o.cpu_max_nodes = std::stoll(next());
     else if (a == "--seconds") o.seconds_per_point = std::stod(next());
     else if (a == "--out") o.out = next();

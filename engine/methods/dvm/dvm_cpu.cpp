@@ -26,7 +26,7 @@ class CpuSolver final : public DvmSolver {
     const long long slice = cfg_.slice_cells();
     out.raw.assign(cfg_.cells() * kRaw, 0.0);
     out.face_influx.assign(geo_.faces.size(), 0.0);
-    const SweepView view{nx, ny, nz, {geo_.size[0].data(), geo_.size[1].data(), geo_.size[2].data()}, geo_.solid.data(),
+    const SweepView view{nx, ny, {geo_.size[0].data(), geo_.size[1].data(), geo_.size[2].data()}, geo_.solid.data(),
                          geo_.link.data(), geo_.face_type.data(), in.face_rho->data(), in.state->data()};
     const int threads = omp_get_max_threads();
     for (const Batch& b : batches_) {

@@ -152,7 +152,7 @@ class CudaSolver final : public DvmSolver {
     if (face_influx_.count) KS_CUDA_CHECK(cudaMemset(face_influx_.ptr, 0, face_influx_.count * sizeof(double)));
     const int nx = cfg_.n(0), ny = cfg_.n(1), nz = cfg_.n(2);
     const long long slice = cfg_.slice_cells();
-    const SweepView view{nx, ny, nz, {size_[0].ptr, size_[1].ptr, size_[2].ptr}, solid_.ptr, link_.ptr, face_type_.ptr,
+    const SweepView view{nx, ny, {size_[0].ptr, size_[1].ptr, size_[2].ptr}, solid_.ptr, link_.ptr, face_type_.ptr,
                          face_rho_.ptr, state_.ptr};
     for (const Batch& b : batches_) {
       const Sign sign{{b.sign[0], b.sign[1], b.sign[2]}};

@@ -91,6 +91,7 @@ void DvmMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
   cfg_ = c;
   geo_ = std::move(geo);
   solver_ = std::move(solver);
+  velocities_ = velocity_table(cfg_.vg);
   iteration_ = 0;
   residual_it_.clear();
   residual_.clear();
@@ -115,10 +116,9 @@ void DvmMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
   }
   apply_boundaries();
   // Wall densities from the initial gas's flux into each wall (eq. 9).
-  const std::vector<Velocity> v = velocity_table(cfg_.vg);
   face_rho_.resize(geo_->faces.size());
   double incident[6];
-  for (int side = 0; side < 6; ++side) incident[side] = incident_flux(v, side, n, U, T);
+  for (int side = 0; side < 6; ++side) incident[side] = incident_flux(velocities_, side, n, U, T);
   for (std::size_t f = 0; f < face_rho_.size(); ++f) face_rho_[f] = incident[geo_->faces[f].side] / emission_[f];
   mass0_ = total_mass();
 }
@@ -126,10 +126,9 @@ void DvmMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
 void DvmMethod::apply_boundaries() {
   apply_boundary_state(params_, cfg_);
   walls_ = wall_table(cfg_);
-  const std::vector<Velocity> v = velocity_table(cfg_.vg);
   double table[6][kMaxWallTypes] = {};
   for (int side = 0; side < 6; ++side)
-    for (int t = 0; t < walls_.count; ++t) table[side][t] = unit_emission(v, walls_, side, t);
+    for (int t = 0; t < walls_.count; ++t) table[side][t] = unit_emission(velocities_, walls_, side, t);
   emission_.resize(geo_->faces.size());
   for (std::size_t f = 0; f < emission_.size(); ++f) emission_[f] = table[geo_->faces[f].side][geo_->faces[f].type];
   rebuild_state();

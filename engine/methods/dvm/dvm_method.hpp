@@ -50,6 +50,7 @@ class DvmMethod final : public Method {
   std::shared_ptr<const Geometry> geo_;
   std::unique_ptr<DvmSolver> solver_;
   WallTable walls_;
+  std::vector<Velocity> velocities_;  // the discrete velocities (for the wall fluxes of eq. 9)
   std::vector<double> emission_;   // per wall face: re-emitted flux per unit wall density
   std::vector<double> raw_;        // raw sums of the current iterate
   std::vector<double> face_rho_;   // diffuse-wall densities (eq. 9) for the next sweep

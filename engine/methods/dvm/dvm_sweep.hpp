@@ -13,7 +13,7 @@ namespace ks::dvm {
 
 // Device- or host-side pointers to the per-cell data of the sweep.
 struct SweepView {
-  int nx, ny, nz;
+  int nx, ny;
   const double* size[3];      // cell sizes per axis
   const unsigned char* solid;
   const int* link;            // [cell * 6 + side]

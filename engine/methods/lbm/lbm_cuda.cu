@@ -185,10 +185,7 @@ class CudaSolver final : public LbmSolver {
   StageTimes profile(int steps) override {
     StageTimes t;
     run(steps, &t);
-    t.collide_stream /= steps;
-    t.bounce_back /= steps;
-    t.boundary /= steps;
-    return t;
+    return t.per_step(steps);
   }
 
   std::vector<double> moments() const override {

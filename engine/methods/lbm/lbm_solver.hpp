@@ -18,6 +18,7 @@ enum NodeMoment { kRhoO2, kRhoN2, kJO2x, kJO2y, kJO2z, kJN2x, kJN2y, kJN2z, kNod
 // Seconds spent per step in each stage (the benchmark's per-kernel bandwidth).
 struct StageTimes {
   double collide_stream = 0.0, bounce_back = 0.0, boundary = 0.0;
+  StageTimes per_step(int steps) const { return {collide_stream / steps, bounce_back / steps, boundary / steps}; }
 };
 
 class LbmSolver {
