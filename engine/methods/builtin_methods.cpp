@@ -4,6 +4,7 @@
 #include "methods/coagulation/coagulation_method.hpp"
 #include "methods/dvm/dvm_method.hpp"
 #include "methods/lbm/lbm_method.hpp"
+#include "methods/radiation/rmc_method.hpp"
 
 namespace ks {
 
@@ -14,6 +15,7 @@ const Registry& builtin_registry() {
     r.add(bgk::BgkMethod::static_info(), [] { return std::make_unique<bgk::BgkMethod>(); });
     r.add(dvm::DvmMethod::static_info(), [] { return std::make_unique<dvm::DvmMethod>(); });
     r.add(lbm::LbmMethod::static_info(), [] { return std::make_unique<lbm::LbmMethod>(); });
+    r.add(rmc::RmcMethod::static_info(), [] { return std::make_unique<rmc::RmcMethod>(); });
     return r;
   }();
   return registry;

@@ -1,0 +1,155 @@
+#include "rmc_cases.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/errors.hpp"
+#include "rmc_physics.hpp"
+
+namespace ks::rmc {
+
+const char* profile_name(Profile p) {
+  switch (p) {
+    case Profile::Lin1: return "lin1";
+    case Profile::Parab1: return "parab1";
+    case Profile::Sin: return "sin";
+    case Profile::Lin2: return "lin2";
+    case Profile::Parab2: return "parab2";
+    case Profile::ThreeDim: return "3dimens";
+    case Profile::Isothermal: return "isothermal";
+  }
+  return "?";
+}
+
+const char* gas_name(Gas g) {
+  switch (g) {
+    case Gas::Grey: return "grey";
+    case Gas::H2O: return "H2O";
+    case Gas::CO2: return "CO2";
+    case Gas::Mix: return "mix";
+  }
+  return "?";
+}
+
+namespace {
+
+Profile parse_profile(const std::string& s) {
+  for (Profile p : {Profile::Lin1, Profile::Parab1, Profile::Sin, Profile::Lin2, Profile::Parab2, Profile::ThreeDim,
+                    Profile::Isothermal})
+    if (s == profile_name(p)) return p;
+  throw bad_input("profile", "unknown temperature profile '" + s + "'", "lin1, parab1, sin, lin2, parab2, 3dimens, isothermal");
+}
+
+Gas parse_gas(const std::string& s) {
+  for (Gas g : {Gas::Grey, Gas::H2O, Gas::CO2, Gas::Mix})
+    if (s == gas_name(g)) return g;
+  throw bad_input("gas", "unknown gas '" + s + "'", "grey, H2O, CO2, mix");
+}
+
+bool three_dimensional(Profile p) { return p == Profile::Sin || p == Profile::ThreeDim; }
+
+// Wall temperatures of the profiles (eq. 18-22): the medium's value at the wall, except sin
+// (cold walls, Sakurai et al.) and the isothermal slab (its own wall temperature; Kim et al.: 0 K).
+double profile_wall_temperature(const RmcConfig& c, int side) {
+  switch (c.profile) {
+    case Profile::Lin1: return side == 1 ? 1500.0 : 500.0;
+    case Profile::Lin2: return side == 1 ? 305.0 : 295.0;
+    case Profile::Parab1:
+    case Profile::Parab2:
+    case Profile::ThreeDim: return 500.0;
+    case Profile::Sin: return 0.0;
+    case Profile::Isothermal: return c.wall_temperature;
+  }
+  return 0.0;
+}
+
+}  // namespace
+
+RmcConfig make_config(const ParamSet& p) {
+  RmcConfig c;
+  c.profile = parse_profile(p.get_choice("profile"));
+  c.gas = parse_gas(p.get_choice("gas"));
+  c.kappa = p.get_real("kappa");
+  c.temperature = p.get_real("temperature");
+  c.wall_temperature = p.get_real("wall_temperature");
+  const double L = p.get_real("length");
+  const char* keys[3] = {"nx", "ny", "nz"};
+  for (int a = 0; a < 3; ++a) {
+    c.n[a] = int(p.get_int(keys[a]));
+    c.L[a] = L;
+  }
+  const bool slab = !three_dimensional(c.profile);
+  c.periodic[1] = c.periodic[2] = slab;
+  c.reflection = p.get_choice("reflection") == "specular" ? Reflection::Specular : Reflection::Diffuse;
+  c.tolerance = p.get_real("tolerance");
+  for (int side = 0; side < 6; ++side) {
+    c.walls[side].T = profile_wall_temperature(c, side);
+    c.walls[side].emissivity = side == 0 ? p.get_real("emissivity_x0")
+                               : side == 1 ? p.get_real("emissivity_x1")
+                                           : p.get_real("emissivity_sides");
+  }
+  if (c.n[0] < 2) throw bad_input("nx", "the x axis needs at least 2 cells, got " + std::to_string(c.n[0]), "[2, 1024]");
+  if (c.gas == Gas::Grey && !(c.kappa > 0.0))
+    throw bad_input("kappa", "a grey gas needs a positive absorption coefficient", "(0, 1e4] 1/m");
+  return c;
+}
+
+MarchSettings make_settings(const ParamSet& p) {
+  MarchSettings s;
+  s.levels = int(p.get_int("grid_levels"));
+  s.steps_per_level = int(p.get_int("steps_per_level"));
+  s.level_fraction = p.get_real("level_fraction");
+  const std::string& ref = p.get_choice("kappa_ref");
+  s.kappa_ref = ref == "max" ? KappaRef::BandMax : ref == "band" ? KappaRef::Band : KappaRef::Planck;
+  s.sorting = p.get_bool("sorting");
+  s.texture = p.get_bool("texture");
+  s.seed = std::uint64_t(p.get_int("seed"));
+  return s;
+}
+
+double profile_temperature(const RmcConfig& c, double x, double y, double z) {
+  const double X = x / c.L[0], Y = y / c.L[1], Z = z / c.L[2];
+  switch (c.profile) {
+    case Profile::Lin1: return 500.0 + 1000.0 * X;                        // eq. (18)
+    case Profile::Parab1: return 500.0 - 2000.0 * X * X + 2000.0 * X;     // eq. (19)
+    case Profile::Sin: {                                                   // eq. (20): sigma T^4 = pi sin sin sin
+      const double s = std::sin(kPi * X) * std::sin(kPi * Y) * std::sin(kPi * Z);
+      return std::pow(std::max(s, 0.0) * kPi / kSigma, 0.25);
+    }
+    case Profile::Lin2: return 295.0 + 10.0 * X;                           // Fig. 4
+    case Profile::Parab2: return 500.0 - 8000.0 * X * X + 8000.0 * X;      // eq. (21)
+    case Profile::ThreeDim: {                                              // eq. (22)
+      const double s = X * Y * Z;
+      return 500.0 - 2000.0 * s * s + 2000.0 * s;
+    }
+    case Profile::Isothermal: return c.temperature;
+  }
+  return 0.0;
+}
+
+std::vector<double> cell_temperatures(const RmcConfig& c) {
+  std::vector<double> T(c.cells());
+  const double h[3] = {c.spacing(0), c.spacing(1), c.spacing(2)};
+  for (int k = 0; k < c.n[2]; ++k)
+    for (int j = 0; j < c.n[1]; ++j)
+      for (int i = 0; i < c.n[0]; ++i)
+        T[(std::size_t(k) * c.n[1] + j) * c.n[0] + i] =
+            profile_temperature(c, (i + 0.5) * h[0], (j + 0.5) * h[1], (k + 0.5) * h[2]);
+  return T;
+}
+
+double max_temperature(const std::vector<double>& T) { return *std::max_element(T.begin(), T.end()); }
+
+void temperature_range(const RmcConfig& c, const std::vector<double>& T, double& lo, double& hi) {
+  lo = *std::min_element(T.begin(), T.end());
+  hi = max_temperature(T);
+  for (int side = 0; side < 6; ++side) {
+    if ((side >= 2 && c.periodic[side / 2])) continue;
+    lo = std::min(lo, c.walls[side].T);
+    hi = std::max(hi, c.walls[side].T);
+  }
+  if (hi - lo < 1.0) lo -= 0.5, hi += 0.5;  // an isothermal box still needs a table interval
+  lo = std::max(lo, 0.0);
+}
+
+}  // namespace ks::rmc

@@ -1,0 +1,57 @@
+// radiation.rmc: the discretised problem of Silvestri & Pecnik (2019): a box of cells with a
+// temperature per cell, black or grey walls (or periodic directions for the 1D slab cases), a
+// spectral model and the settings of the ray marching (sections 2, 4.2 and 4.3).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace ks::rmc {
+
+// Temperature profiles of Table 1 (eq. 18-22), plus a uniform gas between cold walls (cases 5, 6).
+enum class Profile { Lin1, Parab1, Sin, Lin2, Parab2, ThreeDim, Isothermal };
+enum class Gas { Grey, H2O, CO2, Mix };
+enum class Reflection { Diffuse, Specular };
+// The absorption coefficient that sets the steps per grid level in eq. (25).
+enum class KappaRef { Planck, BandMax, Band };
+
+// Wall sides in the order -x, +x, -y, +y, -z, +z.
+struct Wall {
+  double T = 0.0;           // K
+  double emissivity = 1.0;  // 1: black; below 1 the rest is reflected (see Reflection)
+};
+
+struct RmcConfig {
+  Profile profile = Profile::Parab1;
+  Gas gas = Gas::Grey;
+  double kappa = 1.0;         // 1/m, grey gas only
+  double temperature = 1000;  // K, Isothermal only
+  double wall_temperature = 0;  // K, Isothermal only
+  int n[3] = {32, 32, 32};    // cells per axis
+  double L[3] = {1, 1, 1};    // m
+  bool periodic[3] = {false, false, false};
+  Wall walls[6];
+  Reflection reflection = Reflection::Diffuse;
+  double tolerance = 1e-4;  // a ray stops when its transmissivity falls below this (Algorithm 1)
+
+  long long cells() const { return (long long)n[0] * n[1] * n[2]; }
+  bool one_dimensional() const { return periodic[1] && periodic[2]; }
+  double spacing(int a) const { return L[a] / n[a]; }
+};
+
+// How rays march (section 4): techniques that change speed, never the expected result, except the
+// multigrid overlay, which coarsens the far field of each ray.
+struct MarchSettings {
+  int levels = 1;              // grid levels, coarsening ratio 2 (section 4.3); 1: off
+  int steps_per_level = 5;     // face crossings per level before a ray drops to the coarser one; 0: eq. (25)
+  double level_fraction = 0.5; // eq. (25): each level absorbs this fraction of what enters it
+  KappaRef kappa_ref = KappaRef::Planck;
+  bool sorting = false;        // rays of a cell drawn in ascending k order (section 4.2)
+  bool texture = false;        // CUDA: tables and temperatures in texture memory (section 4.1)
+  std::uint64_t seed = 1;
+};
+
+const char* profile_name(Profile p);
+const char* gas_name(Gas g);
+
+}  // namespace ks::rmc

@@ -1,0 +1,88 @@
+// radiation.rmc: the CPU tracer, OpenMP over cells (Algorithm 1).
+#include <algorithm>
+#include <cmath>
+
+#include "rmc_solver.hpp"
+
+namespace ks::rmc {
+
+MarchView march_view(const RmcProblem& p) {
+  MarchView v{};
+  const RmcConfig& c = p.config;
+  v.levels = int(p.levels.size());
+  for (int l = 0; l < v.levels; ++l) {
+    const GridLevel& g = p.levels[l];
+    for (int a = 0; a < 3; ++a) v.level[l].n[a] = g.n[a], v.level[l].h[a] = g.h[a];
+    v.level[l].steps = g.steps;
+    v.level[l].coord = g.coord.data();
+  }
+  for (int a = 0; a < 3; ++a) v.L[a] = c.L[a], v.periodic[a] = c.periodic[a];
+  for (int s = 0; s < 6; ++s) {
+    v.wall_coord[s] = p.tables.coordinate(c.walls[s].T);
+    v.wall_eps[s] = c.walls[s].emissivity;
+  }
+  v.specular = c.reflection == Reflection::Specular;
+  v.tolerance = c.tolerance;
+  v.cdf_band = p.tables.cdf_band.data();
+  v.cdf_point = p.tables.cdf_point.data();
+  v.cdf_sorted = p.tables.cdf_sorted.data();
+  v.sorted_point = p.tables.sorted_point.data();
+  v.inv_source = p.tables.inv_source.data();
+  v.bands = p.tables.bands;
+  v.per_band = p.tables.per_band;
+  v.emission_max = p.tables.emission_max;
+  v.sorting = p.settings.sorting;
+  v.seed = p.settings.seed;
+  return v;
+}
+
+int ray_chunks(long long cells, int rays) {
+  constexpr long long kThreads = 1 << 18;
+  return int(std::clamp<long long>((kThreads + cells - 1) / cells, 1, std::max(rays, 1)));
+}
+
+namespace {
+
+class CpuSolver final : public RmcSolver {
+ public:
+  void load(const RmcProblem& p) override {
+    problem_ = p;
+    view_ = march_view(problem_);
+  }
+
+  void trace(std::uint32_t batch, int rays, std::vector<double>& sum, std::vector<double>& sum2, double& steps) override {
+    const RmcConfig& c = problem_.config;
+    const long long cells = c.cells();
+    const int chunks = ray_chunks(cells, rays);
+    const TableLookup look{problem_.tables.emission.data(), problem_.tables.absorption.data(), problem_.tables.nt};
+    double total_steps = 0.0;
+#pragma omp parallel for schedule(dynamic, 16) reduction(+ : total_steps)
+    for (long long cell = 0; cell < cells; ++cell) {
+      const int ci[3] = {int(cell % c.n[0]), int(cell / c.n[0] % c.n[1]), int(cell / ((long long)c.n[0] * c.n[1]))};
+      for (int ch = 0; ch < chunks; ++ch) {
+        double s = 0.0, s2 = 0.0, st = 0.0;
+        trace_rays(view_, look, cell, ci, batch, chunk_begin(rays, chunks, ch), chunk_begin(rays, chunks, ch + 1), s, s2, st);
+        sum[cell] += s;
+        sum2[cell] += s2;
+        total_steps += st;
+      }
+    }
+    steps += total_steps;
+  }
+
+  std::size_t bytes() const override {
+    std::size_t b = (problem_.tables.emission.size() + problem_.tables.absorption.size()) * sizeof(double);
+    for (const auto& g : problem_.levels) b += g.coord.size() * sizeof(double);
+    return b;
+  }
+
+ private:
+  RmcProblem problem_;
+  MarchView view_{};
+};
+
+}  // namespace
+
+std::unique_ptr<RmcSolver> make_cpu_solver() { return std::make_unique<CpuSolver>(); }
+
+}  // namespace ks::rmc

@@ -1,0 +1,335 @@
+#include "rmc_method.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/errors.hpp"
+#include "io/binary_io.hpp"
+#include "rmc_cases.hpp"
+#include "rmc_reference.hpp"
+
+namespace ks::rmc {
+
+namespace {
+
+MethodInfo make_info() {
+  MethodInfo info;
+  info.id = "radiation.rmc";
+  info.title = "Reciprocal Monte Carlo radiation (grey and narrow-band correlated-k)";
+  info.paper = "radiation-rmc-silvestri-pecnik-2019.txt";
+  info.params = {
+      choice_param("profile", "Temperature profile", "parab1", {"lin1", "parab1", "sin", "lin2", "parab2", "3dimens", "isothermal"},
+                   "Table 1: lin1 500+1000x (walls 500/1500 K), parab1 500-2000x^2+2000x (walls 500 K), sin (eq. 20, cold "
+                   "walls), lin2 295+10x (walls 295/305 K), parab2 500-8000(x/L)^2+8000x/L (walls 500 K), 3dimens (eq. 22, "
+                   "walls 500 K), isothermal (cold walls). sin and 3dimens are 3D; the others are slabs periodic in y, z"),
+      choice_param("gas", "Gas", "grey", {"grey", "H2O", "CO2", "mix"},
+                   "grey: constant kappa; H2O, CO2 and mix (11.6 % CO2 + 15.5 % H2O) at 1 atm: narrow-band correlated-k "
+                   "tables with 16 Gauss points per band (resources/radiation)"),
+      real_param("kappa", "Absorption coefficient", "1/m", 1.0, 1e-4, 1e4, "Grey gas only"),
+      real_param("length", "Domain length", "m", 1.0, 1e-3, 100.0, "Slab thickness or cube side L"),
+      real_param("temperature", "Gas temperature", "K", 1000.0, 1.0, 5000.0, "Isothermal profile only", false, false),
+      real_param("wall_temperature", "Wall temperature", "K", 0.0, 0.0, 5000.0,
+                 "Isothermal profile only: both walls (Kim et al.: cold, 0 K)", false, false),
+      int_param("nx", "Cells along x", 32, 2, 1024, "Cells across the slab (the inhomogeneous direction)"),
+      int_param("ny", "Cells along y", 32, 1, 1024, "Slabs: cells along a periodic direction (the result is averaged over them)"),
+      int_param("nz", "Cells along z", 32, 1, 1024, "Slabs: cells along a periodic direction"),
+      real_param("emissivity_x0", "Emissivity of the wall x = 0", "", 1.0, 0.0, 1.0, "1: black; below 1 the wall reflects the rest", false, false),
+      real_param("emissivity_x1", "Emissivity of the wall x = L", "", 1.0, 0.0, 1.0, "1: black; below 1 the wall reflects the rest", false, false),
+      real_param("emissivity_sides", "Emissivity of the y and z walls", "", 1.0, 0.0, 1.0, "3D cases only", false, false),
+      choice_param("reflection", "Wall reflection", "diffuse", {"diffuse", "specular"},
+                   "How grey walls reflect: diffuse (Lambertian) or specular (mirror)"),
+      real_param("tolerance", "Transmissivity cut-off", "", 1e-4, 1e-12, 0.5,
+                 "A ray stops when its transmissivity falls below this; the rest is absorbed where it stops (Algorithm 1)"),
+      int_param("rays_per_cell", "Rays per cell (target)", 2000, 1, 1000000000,
+                "Total rays per cell; the run finishes when the estimate holds this many", true),
+      int_param("rays_per_batch", "Rays per cell per iteration", 200, 1, 10000000,
+                "Each iteration adds this many rays per cell to the running mean and variance", true),
+      int_param("grid_levels", "Grid levels", 1, 1, kMaxLevels,
+                "Multigrid overlays (section 4.3), coarsening ratio 2 down to 3 cells; 1: off. Restarts the estimate", true),
+      int_param("steps_per_level", "Steps per level", 5, 0, 100000,
+                "Face crossings on each level before a ray drops to the coarser one; 0: from eq. (25). Restarts the estimate", true),
+      real_param("level_fraction", "Absorbed fraction per level", "", 0.5, 0.01, 0.99,
+                 "eq. (25) with steps_per_level = 0: each level absorbs this fraction of what enters it", true, false),
+      choice_param("kappa_ref", "Reference absorption coefficient", "planck", {"planck", "max", "band"},
+                   "kappa_ref of eq. (25): Planck mean, the largest band mean, or the band mean of eq. (26)", true),
+      bool_param("sorting", "Narrow-band sorting", false,
+                 "Each cell's rays are drawn in descending k (section 4.2): less warp divergence, same statistics", true),
+      bool_param("texture", "Texture memory (CUDA)", false,
+                 "Tables and temperatures read through texture memory with hardware interpolation (section 4.1)", true),
+      int_param("seed", "Random seed", 1, 0, 2147483647, "Restarts the estimate with another random stream", true),
+  };
+  for (auto& s : info.params)
+    if (s.key == "rays_per_batch" || s.key == "grid_levels") s.quick = true;
+  info.fields = {{"T", "K", 1, "Temperature"},
+                 {"Q_R", "W/m^3", 1, "Radiative power: emitted minus absorbed per unit volume (div q)"},
+                 {"Q_R_std", "W/m^3", 1, "Standard error of Q_R"},
+                 {"kappa_P", "1/m", 1, "Planck-mean absorption coefficient"}};
+  info.series = {"Q^R(x)", "Q^R(x) reference", "std(Q^R)(x)", "change per batch", "mean std(Q^R)"};
+  return info;
+}
+
+Grid cell_grid(const RmcConfig& c) {
+  Grid g;
+  for (int a = 0; a < 3; ++a) g.cells[a] = c.n[a], g.spacing[a] = c.spacing(a);
+  return g;
+}
+
+}  // namespace
+
+const MethodInfo& RmcMethod::static_info() {
+  static const MethodInfo info = make_info();
+  return info;
+}
+
+RmcMethod::RmcMethod() : params_(static_info().params) {}
+RmcMethod::~RmcMethod() = default;
+
+void RmcMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
+  RmcProblem p;
+  p.config = make_config(params);
+  p.settings = make_settings(params);
+  const std::vector<double> T = cell_temperatures(p.config);
+  double lo, hi;
+  temperature_range(p.config, T, lo, hi);
+  const GasData gas = p.config.gas == Gas::Grey ? grey_gas(p.config.kappa) : load_gas_data(gas_data_file(p.config.gas));
+  p.tables = build_tables(gas, lo, hi, max_temperature(T));
+  p.levels = build_levels(p.config, T, p.tables, p.settings);
+  std::unique_ptr<RmcSolver> solver;
+  if (ctx.backend == BackendKind::Cuda) {
+#ifdef KS_HAVE_CUDA
+    solver = make_cuda_solver(ctx.cuda_device);
+#else
+    throw backend_unavailable("radiation.rmc: this build has no CUDA path");
+#endif
+  } else {
+    solver = make_cpu_solver();
+  }
+  solver->load(p);
+  params_ = params;
+  problem_ = std::move(p);
+  solver_ = std::move(solver);
+  T_ = T;
+  batch_ = 0;
+  restart_estimate();
+
+  // The reference along x: the slab solution (eq. in rmc_reference.hpp) between black walls, on 16
+  // sub-cells per cell of the continuous profile for a grey gas and on the cells themselves for
+  // NB-CK; the quadrature solution for a grey box with black walls.
+  const RmcConfig& c = problem_.config;
+  reference_.clear();
+  const std::vector<double> x = stations();
+  bool black = c.walls[0].emissivity == 1.0 && c.walls[1].emissivity == 1.0;
+  if (c.one_dimensional() && black) {
+    const int refine = c.gas == Gas::Grey ? 16 : 1;
+    std::vector<double> Tx(c.n[0] * refine);
+    for (std::size_t j = 0; j < Tx.size(); ++j)
+      Tx[j] = refine == 1 ? T_[j] : profile_temperature(c, (j + 0.5) * c.L[0] / Tx.size(), 0.5 * c.L[1], 0.5 * c.L[2]);
+    reference_ = slab_net_emission(problem_.tables, Tx, c.L[0], c.walls[0].T, c.walls[1].T, x);
+  } else if (!c.one_dimensional() && c.gas == Gas::Grey) {
+    for (int s = 2; s < 6; ++s) black = black && c.walls[s].emissivity == 1.0;
+    if (black) {
+      const double yc = ((c.n[1] - 1) / 2 + 0.5) * c.spacing(1), zc = ((c.n[2] - 1) / 2 + 0.5) * c.spacing(2);
+      std::vector<std::array<double, 3>> pts;
+      for (double xi : x) pts.push_back({xi, yc, zc});
+      reference_ = box_net_emission_grey(c.kappa, c.L, c.walls[0].T,
+                                         [&c](double a, double b, double d) { return profile_temperature(c, a, b, d); }, pts);
+    }
+  }
+}
+
+void RmcMethod::restart_estimate() {
+  sum_.assign(problem_.config.cells(), 0.0);
+  sum2_.assign(problem_.config.cells(), 0.0);
+  rays_ = 0;
+  steps_ = 0.0;
+  iteration_ = 0;
+  change_x_.clear(), change_y_.clear(), sd_x_.clear(), sd_y_.clear();
+}
+
+void RmcMethod::rebuild_levels() {
+  problem_.settings = make_settings(params_);
+  problem_.levels = build_levels(problem_.config, T_, problem_.tables, problem_.settings);
+  solver_->load(problem_);
+}
+
+std::vector<double> RmcMethod::mean() const {
+  std::vector<double> m(sum_.size(), 0.0);
+  if (rays_ > 0)
+    for (std::size_t i = 0; i < m.size(); ++i) m[i] = sum_[i] / double(rays_);
+  return m;
+}
+
+std::vector<double> RmcMethod::std_error() const {
+  std::vector<double> s(sum_.size(), 0.0);
+  if (rays_ < 2) return s;
+  const double n = double(rays_);
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const double m = sum_[i] / n, var = std::max(0.0, (sum2_[i] / n - m * m) * n / (n - 1.0));
+    s[i] = std::sqrt(var / n);
+  }
+  return s;
+}
+
+std::vector<double> RmcMethod::stations() const {
+  const RmcConfig& c = problem_.config;
+  std::vector<double> x(c.n[0]);
+  for (int i = 0; i < c.n[0]; ++i) x[i] = (i + 0.5) * c.spacing(0);
+  return x;
+}
+
+std::vector<double> RmcMethod::profile(const std::vector<double>& per_cell) const {
+  const RmcConfig& c = problem_.config;
+  std::vector<double> out(c.n[0], 0.0);
+  // Slabs: every cell of a plane; boxes: the cells nearest the centre line y = z = L/2.
+  const int j0 = c.one_dimensional() ? 0 : (c.n[1] - 1) / 2, j1 = c.one_dimensional() ? c.n[1] - 1 : c.n[1] / 2;
+  const int k0 = c.one_dimensional() ? 0 : (c.n[2] - 1) / 2, k1 = c.one_dimensional() ? c.n[2] - 1 : c.n[2] / 2;
+  const double count = double(j1 - j0 + 1) * (k1 - k0 + 1);
+  for (int k = k0; k <= k1; ++k)
+    for (int j = j0; j <= j1; ++j)
+      for (int i = 0; i < c.n[0]; ++i) out[i] += per_cell[((long long)k * c.n[1] + j) * c.n[0] + i] / count;
+  return out;
+}
+
+void RmcMethod::advance() {
+  if (finished()) return;
+  const long long target = params_.get_int("rays_per_cell");
+  const int rays = int(std::min<long long>(params_.get_int("rays_per_batch"), target - rays_));
+  const std::vector<double> before = mean();
+  solver_->trace(batch_, rays, sum_, sum2_, steps_);
+  ++batch_;
+  rays_ += rays;
+  ++iteration_;
+  const std::vector<double> now = mean(), sd = std_error();
+  double change = 0.0, size = 0.0, sd_mean = 0.0;
+  for (std::size_t i = 0; i < now.size(); ++i) {
+    if (!std::isfinite(now[i]))
+      throw run_failed("radiation.rmc: Q^R is " + std::to_string(now[i]) + " in cell " + std::to_string(i) + " after " +
+                       std::to_string(rays_) + " rays per cell");
+    change += std::fabs(now[i] - before[i]);
+    size += std::fabs(now[i]);
+    sd_mean += sd[i] / double(now.size());
+  }
+  change_x_.push_back(double(rays_));
+  change_y_.push_back(size > 0.0 ? change / size : 0.0);
+  sd_x_.push_back(double(rays_));
+  sd_y_.push_back(sd_mean);
+}
+
+bool RmcMethod::finished() const { return rays_ >= params_.get_int("rays_per_cell"); }
+
+void RmcMethod::set_live(const std::string& key, const ParamValue& value) {
+  static const char* kLive = "rays_per_cell, rays_per_batch, grid_levels, steps_per_level, level_fraction, kappa_ref, sorting, texture, seed";
+  const auto& spec = params_.spec(key);
+  if (!spec.live) throw bad_input(key, "'" + key + "' is not a live parameter of radiation.rmc; it applies on reset", kLive);
+  ParamSet next = params_;
+  next.set(key, value);
+  params_ = next;
+  if (key == "rays_per_cell" || key == "rays_per_batch") return;
+  // Sorting and texture memory change the speed, not the statistics: the estimate goes on. The
+  // multigrid settings change the estimator and the seed the stream: the estimate starts again.
+  rebuild_levels();
+  if (key != "sorting" && key != "texture") restart_estimate();
+}
+
+Progress RmcMethod::progress() const {
+  Progress p;
+  p.iteration = iteration_;
+  p.sim_time = double(rays_);
+  p.time_unit = "rays per cell";
+  p.residual = change_y_.empty() ? 0.0 : change_y_.back();
+  p.fraction_done = std::min(1.0, double(rays_) / double(params_.get_int("rays_per_cell")));
+  p.work_done = double(rays_) * double(problem_.config.cells());
+  p.work_unit = "rays";
+  return p;
+}
+
+Snapshot RmcMethod::snapshot() const {
+  Snapshot snap;
+  snap.progress = progress();
+  const RmcConfig& c = problem_.config;
+  const auto& desc = static_info().fields;
+  const Grid grid = cell_grid(c);
+  const std::vector<double> m = mean(), sd = std_error();
+  std::vector<double> kp(T_.size());
+  for (std::size_t i = 0; i < T_.size(); ++i) kp[i] = problem_.tables.kappa_planck(T_[i]);
+  snap.fields = {{desc[0], grid, T_, {}}, {desc[1], grid, m, {}}, {desc[2], grid, sd, {}}, {desc[3], grid, kp, {}}};
+  const std::vector<double> x = stations();
+  const std::string where = c.one_dimensional() ? "x (m)" : "x (m) at y = z = L/2";
+  Series q{"Q^R(x)", where, "Q^R (W/m^3)", x, profile(m), {}};
+  // Standard error of the plane (or centre-line) average, for the error band.
+  std::vector<double> var(sd.size());
+  for (std::size_t i = 0; i < sd.size(); ++i) var[i] = sd[i] * sd[i];
+  const double per_station = double(c.cells()) / c.n[0];
+  const int averaged = c.one_dimensional() ? int(per_station) : (2 - c.n[1] % 2) * (2 - c.n[2] % 2);
+  q.y_err = profile(var);
+  for (double& v : q.y_err) v = std::sqrt(v / averaged);
+  snap.series.push_back(q);
+  if (!reference_.empty()) snap.series.push_back({"Q^R(x) reference", where, "Q^R (W/m^3)", x, reference_, {}});
+  snap.series.push_back({"std(Q^R)(x)", where, "standard error of Q^R (W/m^3)", x, profile(sd), {}});
+  snap.series.push_back({"change per batch", "rays per cell", "mean |change of Q^R| / mean |Q^R|", change_x_, change_y_, {}});
+  snap.series.push_back({"mean std(Q^R)", "rays per cell", "mean standard error (W/m^3)", sd_x_, sd_y_, {}});
+
+  nlohmann::json d = {{"rays_per_cell", rays_},
+                      {"batches", iteration_},
+                      {"face_crossings", steps_},
+                      {"crossings_per_ray", rays_ > 0 ? steps_ / (double(rays_) * double(c.cells())) : 0.0},
+                      {"T_max", problem_.tables.T_max},
+                      {"kappa_planck_max", problem_.tables.kappa_planck(problem_.tables.T_max)},
+                      {"optical_thickness", problem_.tables.kappa_planck(problem_.tables.T_max) * c.L[0]},
+                      {"pseudo_spectral_points", problem_.tables.points()},
+                      {"grid_levels", problem_.levels.size()},
+                      {"ray_chunks", ray_chunks(c.cells(), int(params_.get_int("rays_per_batch")))},
+                      {"solver_bytes", double(solver_->bytes())}};
+  nlohmann::json steps = nlohmann::json::array();
+  for (const auto& l : problem_.levels) steps.push_back(l.steps);
+  d["steps_per_level"] = steps;
+  if (!reference_.empty()) {
+    // RMS error over the stations relative to the largest |reference| (the measure of section 2.3).
+    const std::vector<double> y = profile(m);
+    double se = 0.0, peak = 0.0;
+    for (std::size_t i = 0; i < y.size(); ++i) {
+      se += (y[i] - reference_[i]) * (y[i] - reference_[i]) / double(y.size());
+      peak = std::max(peak, std::fabs(reference_[i]));
+    }
+    d["rms_error_over_peak"] = peak > 0.0 ? std::sqrt(se) / peak : 0.0;
+  }
+  snap.diagnostics = d;
+  return snap;
+}
+
+void RmcMethod::save_state(std::ostream& out) const {
+  bin::write_tag(out, "radiation.rmc", 1);
+  bin::write<std::int64_t>(out, iteration_);
+  bin::write<std::int64_t>(out, rays_);
+  bin::write<std::uint32_t>(out, batch_);
+  bin::write<double>(out, steps_);
+  bin::write_vector(out, sum_);
+  bin::write_vector(out, sum2_);
+  bin::write_vector(out, change_x_);
+  bin::write_vector(out, change_y_);
+  bin::write_vector(out, sd_x_);
+  bin::write_vector(out, sd_y_);
+}
+
+void RmcMethod::load_state(std::istream& in) {
+  // Read everything first: a refused state leaves the method as it was.
+  bin::expect_tag(in, "radiation.rmc", 1);
+  const auto iteration = bin::read<std::int64_t>(in), rays = bin::read<std::int64_t>(in);
+  const auto batch = bin::read<std::uint32_t>(in);
+  const double steps = bin::read<double>(in);
+  auto s = bin::read_vector<double>(in), s2 = bin::read_vector<double>(in);
+  auto cx = bin::read_vector<double>(in), cy = bin::read_vector<double>(in);
+  auto sx = bin::read_vector<double>(in), sy = bin::read_vector<double>(in);
+  if ((long long)s.size() != problem_.config.cells() || s2.size() != s.size())
+    throw bad_input("checkpoint", "the radiation.rmc state has " + std::to_string(s.size()) + " cells, the set-up has " +
+                                      std::to_string(problem_.config.cells()),
+                    "a checkpoint written with the same case and grid");
+  iteration_ = iteration;
+  rays_ = rays;
+  batch_ = batch;
+  steps_ = steps;
+  sum_ = std::move(s), sum2_ = std::move(s2);
+  change_x_ = std::move(cx), change_y_ = std::move(cy), sd_x_ = std::move(sx), sd_y_ = std::move(sy);
+}
+
+}  // namespace ks::rmc

@@ -1,0 +1,48 @@
+// radiation.rmc: one interface over the CPU (OpenMP) and CUDA ray tracers, so the method, the tests and
+// the benchmark drive either the same way. A solver holds the problem's tables and levels; the
+// running sums of the progressive estimate stay with the method.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "rmc_config.hpp"
+#include "rmc_levels.hpp"
+#include "rmc_march.hpp"
+#include "rmc_spectral.hpp"
+
+namespace ks::rmc {
+
+struct RmcProblem {
+  RmcConfig config;
+  MarchSettings settings;
+  SpectralTables tables;
+  std::vector<GridLevel> levels;
+};
+
+// The problem with host pointers (the CUDA path swaps in device pointers).
+MarchView march_view(const RmcProblem& p);
+
+// Rays of a cell are split into this many chunks (the same on every backend): enough threads for a
+// GPU on small grids, one chunk per cell on large ones.
+int ray_chunks(long long cells, int rays);
+
+class RmcSolver {
+ public:
+  virtual ~RmcSolver() = default;
+  // Takes (a copy of) the problem: tables, levels and settings. Called again after live changes.
+  virtual void load(const RmcProblem& p) = 0;
+  // Traces `rays` rays per cell for batch `batch`; adds each cell's sum and sum of squares of the
+  // ray estimates (W/m^3) to sum and sum2, and the face crossings to steps.
+  virtual void trace(std::uint32_t batch, int rays, std::vector<double>& sum, std::vector<double>& sum2, double& steps) = 0;
+  virtual std::size_t bytes() const = 0;  // memory held for the problem (device memory for CUDA)
+};
+
+std::unique_ptr<RmcSolver> make_cpu_solver();
+#ifdef KS_HAVE_CUDA
+std::unique_ptr<RmcSolver> make_cuda_solver(int device);
+#endif
+
+}  // namespace ks::rmc

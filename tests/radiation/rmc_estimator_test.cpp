@@ -1,0 +1,129 @@
+// radiation.rmc: properties of the estimator itself: reciprocity, the 1/sqrt(rays) fall of the
+// standard error, multigrid and sorting leaving the result unchanged, restarts and live changes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+#include "core/errors.hpp"
+#include "methods/radiation/rmc_physics.hpp"
+#include "rmc_test_support.hpp"
+
+namespace ks::rmc {
+namespace {
+
+using test::run;
+using test_support::cpu_context;
+using test_support::method_params;
+
+// Largest |a - b| over the stations in units of their combined standard error.
+double max_sigma_distance(const RmcMethod& a, const RmcMethod& b) {
+  const auto ya = a.profile(a.mean()), yb = b.profile(b.mean());
+  auto var = [](const RmcMethod& m) {
+    auto sd = m.std_error();
+    for (double& s : sd) s *= s;
+    return m.profile(sd);
+  };
+  const auto va = var(a), vb = var(b);
+  const double per_station = double(a.problem().config.cells()) / a.problem().config.n[0];
+  double worst = 0.0;
+  for (std::size_t i = 0; i < ya.size(); ++i)
+    worst = std::max(worst, std::fabs(ya[i] - yb[i]) / std::sqrt((va[i] + vb[i]) / per_station));
+  return worst;
+}
+
+TEST(RmcEstimator, UniformTemperatureGivesZeroToRoundOff) {
+  // Gas and (grey, reflecting) walls at one temperature: every term of eq. (12) vanishes exactly.
+  const auto m = run({{"profile", "isothermal"}, {"temperature", "800"}, {"wall_temperature", "800"}, {"kappa", "2"},
+                      {"emissivity_x0", "0.4"}, {"emissivity_x1", "0.7"}, {"nx", "8"}, {"ny", "2"}, {"nz", "2"}, {"rays_per_cell", "200"}});
+  const double emission = 4.0 * 2.0 * kSigma * std::pow(800.0, 4);
+  for (double q : m->mean()) EXPECT_LT(std::fabs(q), 1e-12 * emission);
+}
+
+TEST(RmcEstimator, StandardErrorFallsAsOneOverSqrtRays) {
+  const std::map<std::string, std::string> base = {{"profile", "parab1"}, {"kappa", "1"}, {"nx", "16"}, {"ny", "2"}, {"nz", "2"}};
+  auto few = base, many = base;
+  few["rays_per_cell"] = "400";
+  many["rays_per_cell"] = "6400", many["rays_per_batch"] = "1600";
+  const auto a = run(few), b = run(many);
+  double sa = 0.0, sb = 0.0;
+  for (double s : a->std_error()) sa += s;
+  for (double s : b->std_error()) sb += s;
+  EXPECT_NEAR(sa / sb, 4.0, 0.3);  // sqrt(6400 / 400)
+}
+
+TEST(RmcEstimator, MultigridAgreesWithTheFineGridWithinTheStatisticalError) {
+  // Case 10's set-up with a grey gas of kappa = 5/m: 4 levels (32 -> 16 -> 8 -> 4), 5 steps each,
+  // and eq. (25) steps; the far field of each ray is traced on coarser cells.
+  const std::map<std::string, std::string> base = {{"profile", "parab1"}, {"kappa", "5"}, {"nx", "32"}, {"ny", "4"}, {"nz", "4"},
+                                                   {"rays_per_cell", "1500"}, {"rays_per_batch", "500"}};
+  const auto fine = run(base);
+  auto mg = base;
+  mg["grid_levels"] = "4";
+  const auto coarse = run(mg);
+  EXPECT_EQ(coarse->problem().levels.size(), 4u);
+  EXPECT_LT(coarse->face_crossings(), 0.8 * fine->face_crossings());
+  EXPECT_LT(max_sigma_distance(*fine, *coarse), 4.0);
+  mg["steps_per_level"] = "0";
+  mg["level_fraction"] = "0.8";  // eq. (25) needs conservative fractions (section 4.3)
+  mg["seed"] = "7";
+  EXPECT_LT(max_sigma_distance(*fine, *run(mg)), 4.0);
+}
+
+TEST(RmcEstimator, SortingChangesTheOrderNotTheStatistics) {
+  const std::map<std::string, std::string> base = {{"profile", "parab1"}, {"kappa", "1"}, {"nx", "16"}, {"ny", "4"}, {"nz", "4"},
+                                                   {"rays_per_cell", "1000"}, {"rays_per_batch", "500"}};
+  auto sorted = base;
+  sorted["sorting"] = "true";
+  EXPECT_LT(max_sigma_distance(*run(base), *run(sorted)), 4.0);
+}
+
+TEST(RmcEstimator, RestartContinuesBitForBit) {
+  const auto params = method_params<RmcMethod>({{"profile", "lin1"}, {"nx", "8"}, {"ny", "2"}, {"nz", "2"},
+                                                {"rays_per_cell", "600"}, {"rays_per_batch", "100"}});
+  RmcMethod straight, first, second;
+  straight.setup(params, cpu_context());
+  first.setup(params, cpu_context());
+  for (int i = 0; i < 6; ++i) straight.advance();
+  for (int i = 0; i < 3; ++i) first.advance();
+  std::stringstream state;
+  first.save_state(state);
+  second.setup(params, cpu_context());
+  second.load_state(state);
+  for (int i = 0; i < 3; ++i) second.advance();
+  EXPECT_EQ(second.mean(), straight.mean());
+  EXPECT_EQ(second.std_error(), straight.std_error());
+}
+
+TEST(RmcEstimator, LiveChangesExtendOrRestartTheEstimate) {
+  RmcMethod m;
+  m.setup(method_params<RmcMethod>({{"nx", "8"}, {"ny", "2"}, {"nz", "2"}, {"rays_per_cell", "200"}, {"rays_per_batch", "100"}}),
+          cpu_context());
+  while (!m.finished()) m.advance();
+  EXPECT_EQ(m.rays_per_cell(), 200);
+  m.set_live("rays_per_cell", std::int64_t(400));  // a larger target: the same estimate goes on
+  EXPECT_FALSE(m.finished());
+  m.advance();
+  EXPECT_EQ(m.rays_per_cell(), 300);
+  m.set_live("sorting", true);  // speed only: goes on
+  EXPECT_EQ(m.rays_per_cell(), 300);
+  m.set_live("grid_levels", std::int64_t(2));  // another estimator: starts again
+  EXPECT_EQ(m.rays_per_cell(), 0);
+  EXPECT_THROW(m.set_live("nx", std::int64_t(16)), Error);
+}
+
+TEST(RmcEstimator, MissingSpectralTableNamesTheFile) {
+  setenv("KS_RESOURCE_DIR", "/nonexistent", 1);
+  RmcMethod m;
+  try {
+    m.setup(method_params<RmcMethod>({{"gas", "H2O"}}), cpu_context());
+    ADD_FAILURE() << "setup succeeded without a table";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/radiation/nbck_h2o.json"), std::string::npos) << e.what();
+  }
+  unsetenv("KS_RESOURCE_DIR");
+}
+
+}  // namespace
+}  // namespace ks::rmc
