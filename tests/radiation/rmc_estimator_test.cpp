@@ -13,25 +13,10 @@
 namespace ks::rmc {
 namespace {
 
+using test::max_sigma_distance;
 using test::run;
 using test_support::cpu_context;
 using test_support::method_params;
-
-// Largest |a - b| over the stations in units of their combined standard error.
-double max_sigma_distance(const RmcMethod& a, const RmcMethod& b) {
-  const auto ya = a.profile(a.mean()), yb = b.profile(b.mean());
-  auto var = [](const RmcMethod& m) {
-    auto sd = m.std_error();
-    for (double& s : sd) s *= s;
-    return m.profile(sd);
-  };
-  const auto va = var(a), vb = var(b);
-  const double per_station = double(a.problem().config.cells()) / a.problem().config.n[0];
-  double worst = 0.0;
-  for (std::size_t i = 0; i < ya.size(); ++i)
-    worst = std::max(worst, std::fabs(ya[i] - yb[i]) / std::sqrt((va[i] + vb[i]) / per_station));
-  return worst;
-}
 
 TEST(RmcEstimator, UniformTemperatureGivesZeroToRoundOff) {
   // Gas and (grey, reflecting) walls at one temperature: every term of eq. (12) vanishes exactly.

@@ -31,4 +31,20 @@ inline double rms_over_peak(const std::vector<double>& y, const std::vector<doub
   return std::sqrt(se) / peak;
 }
 
+// Largest |a - b| over the stations in units of their combined standard error.
+inline double max_sigma_distance(const RmcMethod& a, const RmcMethod& b) {
+  const auto ya = a.profile(a.mean()), yb = b.profile(b.mean());
+  auto var = [](const RmcMethod& m) {
+    auto sd = m.std_error();
+    for (double& s : sd) s *= s;
+    return m.profile(sd);
+  };
+  const auto va = var(a), vb = var(b);
+  const double per_station = double(a.problem().config.cells()) / a.problem().config.n[0];
+  double worst = 0.0;
+  for (std::size_t i = 0; i < ya.size(); ++i)
+    worst = std::max(worst, std::fabs(ya[i] - yb[i]) / std::sqrt((va[i] + vb[i]) / per_station));
+  return worst;
+}
+
 }  // namespace ks::rmc::test

@@ -59,13 +59,16 @@ class CpuSolver final : public RmcSolver {
 #pragma omp parallel for schedule(dynamic, 16) reduction(+ : total_steps)
     for (long long cell = 0; cell < cells; ++cell) {
       const int ci[3] = {int(cell % c.n[0]), int(cell / c.n[0] % c.n[1]), int(cell / ((long long)c.n[0] * c.n[1]))};
+      // The batch's sums per cell, chunk by chunk in order (the CUDA path adds them the same way).
+      double s = 0.0, s2 = 0.0, st = 0.0;
       for (int ch = 0; ch < chunks; ++ch) {
-        double s = 0.0, s2 = 0.0, st = 0.0;
-        trace_rays(view_, look, cell, ci, batch, chunk_begin(rays, chunks, ch), chunk_begin(rays, chunks, ch + 1), s, s2, st);
-        sum[cell] += s;
-        sum2[cell] += s2;
-        total_steps += st;
+        double cs = 0.0, cs2 = 0.0, cst = 0.0;
+        trace_rays(view_, look, cell, ci, batch, chunk_begin(rays, chunks, ch), chunk_begin(rays, chunks, ch + 1), cs, cs2, cst);
+        s += cs, s2 += cs2, st += cst;
       }
+      sum[cell] += s;
+      sum2[cell] += s2;
+      total_steps += st;
     }
     steps += total_steps;
   }

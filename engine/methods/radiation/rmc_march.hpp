@@ -7,6 +7,7 @@
 // volume, = div q, as Algorithm 1 accumulates it): positive where the gas cools.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #include "core/host_device.hpp"
@@ -59,7 +60,7 @@ struct TableLookup {
   }
   KS_HD double E(int band, double t) const { return lerp(emission + (long long)band * nt, nt, t); }
   KS_HD double k(int point, double t) const { return lerp(absorption + (long long)point * nt, nt, t); }
-  KS_HD double coord(const LevelView& lv, long long cell) const { return lv.coord[cell]; }
+  KS_HD double coord(int /*level*/, const LevelView& lv, long long cell) const { return lv.coord[cell]; }
 };
 
 // The first index i < n with cdf[i] > u (cdf inclusive, ending at 1, u in (0, 1)).
@@ -88,7 +89,7 @@ KS_HD RayResult trace_ray(const MarchView& v, const Lookup& look, long long cell
                           const PhiloxStream& rng, std::uint64_t index) {
   const int band = point / v.per_band;
   const LevelView* lv = &v.level[0];
-  const double ti = look.coord(*lv, cell);
+  const double ti = look.coord(0, *lv, cell);
   const double Ei = look.E(band, ti);
   // QE R_I of eq. (14) folded into one factor: QE k_i I_b,i / (k_max I_b,max), applied to (1 - E_j / E_i).
   const double scale = v.emission_max * look.k(point, ti) * v.inv_source[point];
@@ -110,7 +111,7 @@ KS_HD RayResult trace_ray(const MarchView& v, const Lookup& look, long long cell
       s = s > 0.0 ? s : 0.0;
       if (s < ds) ds = s, axis = a;
     }
-    const double tj = look.coord(*lv, cur);
+    const double tj = look.coord(level, *lv, cur);
     const double alpha = 1.0 - exp(-look.k(point, tj) * ds);  // eq. (2)
     Elast = look.E(band, tj);
     q += scale * tau * alpha * (Ei - Elast);

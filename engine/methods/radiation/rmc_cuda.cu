@@ -1,0 +1,225 @@
+// radiation.rmc: the CUDA tracer (Algorithm 2, domain parallelisation). One thread per (cell, chunk of
+// its rays), grid-stride; consecutive threads hold consecutive cells of one chunk, so with sorting
+// on they march rays of similar k together (section 4.2). With `texture` the k and I_b tables are
+// read through 2D float textures with hardware linear interpolation and the cell temperatures
+// through 1D textures (section 4.1); without it, the same double tables as the CPU path.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <array>
+
+#include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
+#include "rmc_solver.hpp"
+
+namespace ks::rmc {
+
+namespace {
+
+// A 2D float texture (width nt, one row per band or point) with linear filtering along T.
+class TableTexture {
+ public:
+  TableTexture() = default;
+  TableTexture(const TableTexture&) = delete;
+  TableTexture& operator=(const TableTexture&) = delete;
+  ~TableTexture() { release(); }
+
+  void load(const std::vector<double>& table, int nt) {
+    release();
+    const int rows = int(table.size() / nt);
+    std::vector<float> f(table.begin(), table.end());
+    const cudaChannelFormatDesc desc = cudaCreateChannelDesc<float>();
+    KS_CUDA_CHECK(cudaMallocArray(&array_, &desc, nt, rows));
+    KS_CUDA_CHECK(cudaMemcpy2DToArray(array_, 0, 0, f.data(), nt * sizeof(float), nt * sizeof(float), rows, cudaMemcpyHostToDevice));
+    cudaResourceDesc res{};
+    res.resType = cudaResourceTypeArray;
+    res.res.array.array = array_;
+    cudaTextureDesc tex{};
+    tex.addressMode[0] = tex.addressMode[1] = cudaAddressModeClamp;
+    tex.filterMode = cudaFilterModeLinear;
+    tex.readMode = cudaReadModeElementType;
+    tex.normalizedCoords = 0;
+    KS_CUDA_CHECK(cudaCreateTextureObject(&object_, &res, &tex, nullptr));
+  }
+  cudaTextureObject_t object() const { return object_; }
+  void release() {
+    if (object_) cudaDestroyTextureObject(object_);
+    if (array_) cudaFreeArray(array_);
+    object_ = 0;
+    array_ = nullptr;
+  }
+
+ private:
+  cudaArray_t array_ = nullptr;
+  cudaTextureObject_t object_ = 0;
+};
+
+// A 1D texture over linear float memory (cell temperatures as table coordinates), point sampled.
+class LinearTexture {
+ public:
+  LinearTexture() = default;
+  LinearTexture(const LinearTexture&) = delete;
+  LinearTexture& operator=(const LinearTexture&) = delete;
+  ~LinearTexture() { release(); }
+
+  void load(const std::vector<double>& values) {
+    release();
+    std::vector<float> f(values.begin(), values.end());
+    data_.upload(f);
+    cudaResourceDesc res{};
+    res.resType = cudaResourceTypeLinear;
+    res.res.linear.devPtr = data_.ptr;
+    res.res.linear.desc = cudaCreateChannelDesc<float>();
+    res.res.linear.sizeInBytes = f.size() * sizeof(float);
+    cudaTextureDesc tex{};
+    tex.readMode = cudaReadModeElementType;
+    KS_CUDA_CHECK(cudaCreateTextureObject(&object_, &res, &tex, nullptr));
+  }
+  cudaTextureObject_t object() const { return object_; }
+  std::size_t bytes() const { return data_.count * sizeof(float); }
+  void release() {
+    if (object_) cudaDestroyTextureObject(object_);
+    object_ = 0;
+  }
+
+ private:
+  DeviceBuffer<float> data_;
+  cudaTextureObject_t object_ = 0;
+};
+
+struct TextureLookup {
+  cudaTextureObject_t emission, absorption;
+  cudaTextureObject_t coord_tex[kMaxLevels];
+
+  __device__ double E(int band, double t) const { return tex2D<float>(emission, float(t) + 0.5f, band + 0.5f); }
+  __device__ double k(int point, double t) const { return tex2D<float>(absorption, float(t) + 0.5f, point + 0.5f); }
+  __device__ double coord(int level, const LevelView&, long long cell) const { return tex1Dfetch<float>(coord_tex[level], int(cell)); }
+};
+
+template <class Lookup>
+__global__ void trace_kernel(MarchView v, Lookup look, int nx, int ny, long long cells, int chunks, int rays, std::uint32_t batch,
+                             double* psum, double* psum2, double* psteps) {
+  const long long total = cells * chunks;
+  for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < total; t += (long long)gridDim.x * blockDim.x) {
+    const int ch = int(t / cells);
+    const long long cell = t - ch * cells;
+    const int ci[3] = {int(cell % nx), int(cell / nx % ny), int(cell / ((long long)nx * ny))};
+    double s = 0.0, s2 = 0.0, st = 0.0;
+    trace_rays(v, look, cell, ci, batch, chunk_begin(rays, chunks, ch), chunk_begin(rays, chunks, ch + 1), s, s2, st);
+    psum[t] = s;
+    psum2[t] = s2;
+    psteps[t] = st;
+  }
+}
+
+// Per cell, the chunks' sums in chunk order (as the CPU path adds them).
+__global__ void reduce_kernel(long long cells, int chunks, const double* psum, const double* psum2, const double* psteps,
+                              double* sum, double* sum2, double* steps) {
+  for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < cells; c += (long long)gridDim.x * blockDim.x) {
+    double s = 0.0, s2 = 0.0, st = 0.0;
+    for (int ch = 0; ch < chunks; ++ch) {
+      s += psum[ch * cells + c];
+      s2 += psum2[ch * cells + c];
+      st += psteps[ch * cells + c];
+    }
+    sum[c] = s;
+    sum2[c] = s2;
+    steps[c] = st;
+  }
+}
+
+class CudaSolver final : public RmcSolver {
+ public:
+  explicit CudaSolver(int device) : device_(device) {
+    KS_CUDA_CHECK(cudaSetDevice(device_));
+    KS_CUDA_CHECK(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, device_));
+  }
+
+  void load(const RmcProblem& p) override {
+    KS_CUDA_CHECK(cudaSetDevice(device_));
+    problem_ = p;
+    view_ = march_view(problem_);
+    const SpectralTables& t = problem_.tables;
+    emission_.upload(t.emission);
+    absorption_.upload(t.absorption);
+    cdf_band_.upload(t.cdf_band);
+    cdf_point_.upload(t.cdf_point);
+    cdf_sorted_.upload(t.cdf_sorted);
+    sorted_point_.upload(t.sorted_point);
+    inv_source_.upload(t.inv_source);
+    view_.cdf_band = cdf_band_.ptr;
+    view_.cdf_point = cdf_point_.ptr;
+    view_.cdf_sorted = cdf_sorted_.ptr;
+    view_.sorted_point = sorted_point_.ptr;
+    view_.inv_source = inv_source_.ptr;
+    for (int l = 0; l < view_.levels; ++l) {
+      coord_[l].upload(problem_.levels[l].coord);
+      view_.level[l].coord = coord_[l].ptr;
+    }
+    texture_ = problem_.settings.texture;
+    if (texture_) {
+      emission_tex_.load(t.emission, t.nt);
+      absorption_tex_.load(t.absorption, t.nt);
+      for (int l = 0; l < view_.levels; ++l) coord_tex_[l].load(problem_.levels[l].coord);
+    }
+  }
+
+  void trace(std::uint32_t batch, int rays, std::vector<double>& sum, std::vector<double>& sum2, double& steps) override {
+    KS_CUDA_CHECK(cudaSetDevice(device_));
+    const RmcConfig& c = problem_.config;
+    const long long cells = c.cells();
+    const int chunks = ray_chunks(cells, rays);
+    const std::size_t total = std::size_t(cells) * chunks;
+    psum_.resize(total), psum2_.resize(total), psteps_.resize(total);
+    csum_.resize(cells), csum2_.resize(cells), csteps_.resize(cells);
+    const int threads = 128;
+    const int blocks = int(std::min<long long>((total + threads - 1) / threads, 64LL * sms_));
+    if (texture_) {
+      TextureLookup look{emission_tex_.object(), absorption_tex_.object(), {}};
+      for (int l = 0; l < view_.levels; ++l) look.coord_tex[l] = coord_tex_[l].object();
+      trace_kernel<<<blocks, threads>>>(view_, look, c.n[0], c.n[1], cells, chunks, rays, batch, psum_.ptr, psum2_.ptr, psteps_.ptr);
+    } else {
+      const TableLookup look{emission_.ptr, absorption_.ptr, problem_.tables.nt};
+      trace_kernel<<<blocks, threads>>>(view_, look, c.n[0], c.n[1], cells, chunks, rays, batch, psum_.ptr, psum2_.ptr, psteps_.ptr);
+    }
+    KS_CUDA_CHECK(cudaGetLastError());
+    reduce_kernel<<<int(std::min<long long>((cells + 255) / 256, 8LL * sms_)), 256>>>(cells, chunks, psum_.ptr, psum2_.ptr, psteps_.ptr,
+                                                                                      csum_.ptr, csum2_.ptr, csteps_.ptr);
+    KS_CUDA_CHECK(cudaGetLastError());
+    host_.resize(cells);
+    csum_.download(host_.data(), cells);
+    for (long long i = 0; i < cells; ++i) sum[i] += host_[i];
+    csum2_.download(host_.data(), cells);
+    for (long long i = 0; i < cells; ++i) sum2[i] += host_[i];
+    csteps_.download(host_.data(), cells);
+    for (long long i = 0; i < cells; ++i) steps += host_[i];
+  }
+
+  std::size_t bytes() const override {
+    std::size_t b = (emission_.count + absorption_.count + cdf_band_.count + cdf_point_.count + cdf_sorted_.count + inv_source_.count +
+                     psum_.count + psum2_.count + psteps_.count + csum_.count + csum2_.count + csteps_.count) * sizeof(double) +
+                    sorted_point_.count * sizeof(int);
+    for (int l = 0; l < view_.levels; ++l) b += coord_[l].count * sizeof(double) + (texture_ ? coord_tex_[l].bytes() : 0);
+    if (texture_) b += (emission_.count + absorption_.count) * sizeof(float);
+    return b;
+  }
+
+ private:
+  int device_ = 0, sms_ = 1;
+  bool texture_ = false;
+  RmcProblem problem_;
+  MarchView view_{};
+  DeviceBuffer<double> emission_, absorption_, cdf_band_, cdf_point_, cdf_sorted_, inv_source_;
+  DeviceBuffer<int> sorted_point_;
+  std::array<DeviceBuffer<double>, kMaxLevels> coord_;
+  TableTexture emission_tex_, absorption_tex_;
+  std::array<LinearTexture, kMaxLevels> coord_tex_;
+  DeviceBuffer<double> psum_, psum2_, psteps_, csum_, csum2_, csteps_;
+  std::vector<double> host_;
+};
+
+}  // namespace
+
+std::unique_ptr<RmcSolver> make_cuda_solver(int device) { return std::make_unique<CudaSolver>(device); }
+
+}  // namespace ks::rmc
