@@ -52,7 +52,7 @@ TEST(RmcCuda, BoxWithTexturesSortingAndMultigridAgreesStatistically) {
   const auto tex = run(p, cuda_context());
   EXPECT_LT(rms_over_peak(tex->profile(tex->mean()), tex->reference()), 0.02);
   EXPECT_LT(max_sigma_distance(*cpu, *tex), 4.5);
-  p["sorting"] = "true", p["grid_levels"] = "3", p["seed"] = "3";
+  p["sorting"] = "true", p["grid_levels"] = "3", p["steps_per_level"] = "10", p["single_precision"] = "true", p["seed"] = "3";
   const auto all = run(p, cuda_context());
   EXPECT_LT(rms_over_peak(all->profile(all->mean()), all->reference()), 0.02);
 }
@@ -65,8 +65,13 @@ TEST(RmcCuda, TexturePathAgreesWithTheCpuWithinTheStatisticalError) {
   p["texture"] = "true";
   const auto gpu = run(p, cuda_context());
   const double d = max_sigma_distance(*cpu, *gpu);
-  std::printf("[ measured ] CPU vs CUDA (float textures): largest station difference %.2f sigma\n", d);
+  std::printf("[ measured ] CPU vs CUDA (float textures): largest station difference %.2e sigma\n", d);
   EXPECT_LT(d, 4.0);
+  p["single_precision"] = "true";
+  const auto single = run(p, cuda_context());
+  const double ds = max_sigma_distance(*cpu, *single);
+  std::printf("[ measured ] CPU vs CUDA (float textures, float marching): largest station difference %.2e sigma\n", ds);
+  EXPECT_LT(ds, 4.0);
 }
 
 }  // namespace

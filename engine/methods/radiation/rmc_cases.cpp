@@ -103,6 +103,7 @@ MarchSettings make_settings(const ParamSet& p) {
   s.kappa_ref = ref == "max" ? KappaRef::BandMax : ref == "band" ? KappaRef::Band : KappaRef::Planck;
   s.sorting = p.get_bool("sorting");
   s.texture = p.get_bool("texture");
+  s.single_precision = p.get_bool("single_precision");
   s.seed = std::uint64_t(p.get_int("seed"));
   return s;
 }

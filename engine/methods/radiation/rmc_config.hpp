@@ -48,6 +48,7 @@ struct MarchSettings {
   KappaRef kappa_ref = KappaRef::Planck;
   bool sorting = false;        // rays of a cell drawn in ascending k order (section 4.2)
   bool texture = false;        // CUDA: tables and temperatures in texture memory (section 4.1)
+  bool single_precision = false;  // CUDA: rays march in float
   std::uint64_t seed = 1;
 };
 

@@ -2,7 +2,8 @@
 // its rays), grid-stride; consecutive threads hold consecutive cells of one chunk, so with sorting
 // on they march rays of similar k together (section 4.2). With `texture` the k and I_b tables are
 // read through 2D float textures with hardware linear interpolation and the cell temperatures
-// through 1D textures (section 4.1); without it, the same double tables as the CPU path.
+// through 1D textures (section 4.1); without it, the same double tables as the CPU path. With
+// `single_precision` rays march in float (the CPU path always marches in double).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -96,7 +97,7 @@ struct TextureLookup {
   __device__ double coord(int level, const LevelView&, long long cell) const { return tex1Dfetch<float>(coord_tex[level], int(cell)); }
 };
 
-template <class Lookup>
+template <class Real, class Lookup>
 __global__ void trace_kernel(MarchView v, Lookup look, int nx, int ny, long long cells, int chunks, int rays, std::uint32_t batch,
                              double* psum, double* psum2, double* psteps) {
   const long long total = cells * chunks;
@@ -105,7 +106,7 @@ __global__ void trace_kernel(MarchView v, Lookup look, int nx, int ny, long long
     const long long cell = t - ch * cells;
     const int ci[3] = {int(cell % nx), int(cell / nx % ny), int(cell / ((long long)nx * ny))};
     double s = 0.0, s2 = 0.0, st = 0.0;
-    trace_rays(v, look, cell, ci, batch, chunk_begin(rays, chunks, ch), chunk_begin(rays, chunks, ch + 1), s, s2, st);
+    trace_rays<Real>(v, look, cell, ci, batch, chunk_begin(rays, chunks, ch), chunk_begin(rays, chunks, ch + 1), s, s2, st);
     psum[t] = s;
     psum2[t] = s2;
     psteps[t] = st;
@@ -157,6 +158,7 @@ class CudaSolver final : public RmcSolver {
       view_.level[l].coord = coord_[l].ptr;
     }
     texture_ = problem_.settings.texture;
+    single_ = problem_.settings.single_precision;
     if (texture_) {
       emission_tex_.load(t.emission, t.nt);
       absorption_tex_.load(t.absorption, t.nt);
@@ -174,13 +176,18 @@ class CudaSolver final : public RmcSolver {
     csum_.resize(cells), csum2_.resize(cells), csteps_.resize(cells);
     const int threads = 128;
     const int blocks = int(std::min<long long>((total + threads - 1) / threads, 64LL * sms_));
+    auto launch = [&](const auto& look) {
+      if (single_)
+        trace_kernel<float><<<blocks, threads>>>(view_, look, c.n[0], c.n[1], cells, chunks, rays, batch, psum_.ptr, psum2_.ptr, psteps_.ptr);
+      else
+        trace_kernel<double><<<blocks, threads>>>(view_, look, c.n[0], c.n[1], cells, chunks, rays, batch, psum_.ptr, psum2_.ptr, psteps_.ptr);
+    };
     if (texture_) {
       TextureLookup look{emission_tex_.object(), absorption_tex_.object(), {}};
       for (int l = 0; l < view_.levels; ++l) look.coord_tex[l] = coord_tex_[l].object();
-      trace_kernel<<<blocks, threads>>>(view_, look, c.n[0], c.n[1], cells, chunks, rays, batch, psum_.ptr, psum2_.ptr, psteps_.ptr);
+      launch(look);
     } else {
-      const TableLookup look{emission_.ptr, absorption_.ptr, problem_.tables.nt};
-      trace_kernel<<<blocks, threads>>>(view_, look, c.n[0], c.n[1], cells, chunks, rays, batch, psum_.ptr, psum2_.ptr, psteps_.ptr);
+      launch(TableLookup{emission_.ptr, absorption_.ptr, problem_.tables.nt});
     }
     KS_CUDA_CHECK(cudaGetLastError());
     reduce_kernel<<<int(std::min<long long>((cells + 255) / 256, 8LL * sms_)), 256>>>(cells, chunks, psum_.ptr, psum2_.ptr, psteps_.ptr,
@@ -206,7 +213,7 @@ class CudaSolver final : public RmcSolver {
 
  private:
   int device_ = 0, sms_ = 1;
-  bool texture_ = false;
+  bool texture_ = false, single_ = false;
   RmcProblem problem_;
   MarchView view_{};
   DeviceBuffer<double> emission_, absorption_, cdf_band_, cdf_point_, cdf_sorted_, inv_source_;

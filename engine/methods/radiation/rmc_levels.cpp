@@ -55,12 +55,12 @@ std::vector<GridLevel> build_levels(const RmcConfig& c, const std::vector<double
           const int I = (2 * i + 1) * g.n[0] / (2 * c.n[0]), J = (2 * j + 1) * g.n[1] / (2 * c.n[1]),
                     K = (2 * k + 1) * g.n[2] / (2 * c.n[2]);
           const long long coarse = ((long long)K * g.n[1] + J) * g.n[0] + I;
-          g.T[coarse] += T[((long long)k * c.n[1] + j) * c.n[0] + i];
+          g.T[coarse] += std::pow(T[((long long)k * c.n[1] + j) * c.n[0] + i], 4);
           ++count[coarse];
         }
     g.coord.resize(g.cells());
     for (long long m = 0; m < g.cells(); ++m) {
-      if (count[m]) g.T[m] /= count[m];
+      g.T[m] = std::pow(g.T[m] / std::max(count[m], 1), 0.25);
       g.coord[m] = tables.coordinate(g.T[m]);
     }
   }

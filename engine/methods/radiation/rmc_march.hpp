@@ -82,89 +82,117 @@ struct RayResult {
   int steps;
 };
 
-// A ray from the centre of cell `cell` (indices ci) with direction d and pseudo-spectral point `point`.
-// `rng`/`index` give the random numbers of diffuse wall reflections.
-template <class Lookup>
-KS_HD RayResult trace_ray(const MarchView& v, const Lookup& look, long long cell, const int ci[3], double d[3], int point,
+// Cell-by-cell traversal state in the style of Amanatides & Woo: the path length at which the ray
+// crosses the next face on each axis, so a step costs a comparison and an addition (Fig. 1's
+// "shortest distance" without a division per step). Re-anchored at walls, wraps and level changes.
+template <class Real>
+struct Traversal {
+  Real org[3], d[3], tmax[3], tdelta[3], t;
+
+  KS_HD void anchor(const Real pos[3], const int idx[3], const LevelView& lv) {
+    t = 0;
+    for (int a = 0; a < 3; ++a) {
+      org[a] = pos[a];
+      if (d[a] == Real(0)) {
+        tmax[a] = tdelta[a] = Real(1e30);
+        continue;
+      }
+      const Real face = Real(idx[a] + (d[a] > Real(0) ? 1 : 0)) * Real(lv.h[a]);
+      const Real s = (face - pos[a]) / d[a];
+      tmax[a] = s > Real(0) ? s : Real(0);
+      tdelta[a] = Real(lv.h[a]) / (d[a] > Real(0) ? d[a] : -d[a]);
+    }
+  }
+  KS_HD void position(Real pos[3]) const {
+    for (int a = 0; a < 3; ++a) pos[a] = org[a] + t * d[a];
+  }
+};
+
+// A ray from the centre of cell `cell` (indices ci) with direction dir and pseudo-spectral point
+// `point`, marched in precision Real. `rng`/`index` give the random numbers of diffuse reflections.
+template <class Real, class Lookup>
+KS_HD RayResult trace_ray(const MarchView& v, const Lookup& look, long long cell, const int ci[3], const double dir[3], int point,
                           const PhiloxStream& rng, std::uint64_t index) {
   const int band = point / v.per_band;
   const LevelView* lv = &v.level[0];
-  const double ti = look.coord(0, *lv, cell);
-  const double Ei = look.E(band, ti);
+  const Real ti = Real(look.coord(0, *lv, cell));
+  const Real Ei = Real(look.E(band, ti));
   // QE R_I of eq. (14) folded into one factor: QE k_i I_b,i / (k_max I_b,max), applied to (1 - E_j / E_i).
-  const double scale = v.emission_max * look.k(point, ti) * v.inv_source[point];
+  const Real scale = Real(v.emission_max * look.k(point, ti) * v.inv_source[point]);
+  const Real tol = Real(v.tolerance);
   int idx[3] = {ci[0], ci[1], ci[2]};
-  double pos[3];
-  for (int a = 0; a < 3; ++a) pos[a] = (ci[a] + 0.5) * lv->h[a];
+  Traversal<Real> r;
+  Real pos[3];
+  for (int a = 0; a < 3; ++a) {
+    r.d[a] = Real(dir[a]);
+    pos[a] = Real((ci[a] + 0.5) * lv->h[a]);
+  }
+  r.anchor(pos, idx, *lv);
   long long cur = cell;
   int level = 0, steps_left = lv->steps, reflections = 0;
-  double tau = 1.0, q = 0.0, Elast = Ei;
+  Real tau = 1, q = 0, Elast = Ei;
   int steps = 0;
   while (steps < kMaxSteps) {
-    // The face crossed first (Fig. 1): the shortest distance along d to the next face on each axis.
-    double ds = 1e300;
-    int axis = 0;
-    for (int a = 0; a < 3; ++a) {
-      if (d[a] == 0.0) continue;
-      const double face = (idx[a] + (d[a] > 0.0 ? 1 : 0)) * lv->h[a];
-      double s = (face - pos[a]) / d[a];
-      s = s > 0.0 ? s : 0.0;
-      if (s < ds) ds = s, axis = a;
-    }
-    const double tj = look.coord(level, *lv, cur);
-    const double alpha = 1.0 - exp(-look.k(point, tj) * ds);  // eq. (2)
-    Elast = look.E(band, tj);
+    // The face crossed first (Fig. 1).
+    const int axis = r.tmax[0] <= r.tmax[1] ? (r.tmax[0] <= r.tmax[2] ? 0 : 2) : (r.tmax[1] <= r.tmax[2] ? 1 : 2);
+    const Real ds = r.tmax[axis] - r.t;
+    const Real tj = Real(look.coord(level, *lv, cur));
+    const Real alpha = Real(1) - exp(-Real(look.k(point, tj)) * ds);  // eq. (2)
+    Elast = Real(look.E(band, tj));
     q += scale * tau * alpha * (Ei - Elast);
-    tau *= 1.0 - alpha;  // eq. (3)
+    tau *= Real(1) - alpha;  // eq. (3)
     ++steps;
-    if (tau <= v.tolerance) break;
-    // Move to the face and into the next cell.
-    for (int a = 0; a < 3; ++a) pos[a] += ds * d[a];
-    const int dir = d[axis] > 0.0 ? 1 : -1;
-    pos[axis] = (idx[axis] + (dir > 0 ? 1 : 0)) * lv->h[axis];
-    idx[axis] += dir;
-    if (idx[axis] < 0 || idx[axis] >= lv->n[axis]) {
-      if (v.periodic[axis]) {
-        idx[axis] = dir > 0 ? 0 : lv->n[axis] - 1;
-        pos[axis] = dir > 0 ? 0.0 : v.L[axis];
+    if (tau <= tol) break;
+    // Into the next cell.
+    r.t = r.tmax[axis];
+    const int step = r.d[axis] > Real(0) ? 1 : -1;
+    idx[axis] += step;
+    if (idx[axis] >= 0 && idx[axis] < lv->n[axis]) {
+      r.tmax[axis] += r.tdelta[axis];
+    } else if (v.periodic[axis]) {
+      idx[axis] = step > 0 ? 0 : lv->n[axis] - 1;
+      r.position(pos);
+      pos[axis] = step > 0 ? Real(0) : Real(v.L[axis]);
+      r.anchor(pos, idx, *lv);
+    } else {
+      // A wall absorbs eps_w of what reaches it (eq. 3) and reflects the rest.
+      idx[axis] -= step;
+      const int side = 2 * axis + (step > 0 ? 1 : 0);
+      const Real eps = Real(v.wall_eps[side]);
+      q += scale * tau * eps * (Ei - Real(look.E(band, v.wall_coord[side])));
+      tau *= Real(1) - eps;
+      if (tau <= tol) break;
+      r.position(pos);
+      pos[axis] = step > 0 ? Real(v.L[axis]) : Real(0);
+      if (v.specular) {
+        r.d[axis] = -r.d[axis];
       } else {
-        // A wall absorbs eps_w of what reaches it (eq. 3) and reflects the rest.
-        idx[axis] -= dir;
-        const int side = 2 * axis + (dir > 0 ? 1 : 0);
-        const double eps = v.wall_eps[side];
-        q += scale * tau * eps * (Ei - look.E(band, v.wall_coord[side]));
-        tau *= 1.0 - eps;
-        if (tau <= v.tolerance) break;
-        if (v.specular) {
-          d[axis] = -d[axis];
-        } else {
-          // Lambertian: cos(theta) = sqrt(u) about the inward normal.
-          const PhiloxCounter r = rng.draw(index, 1u + std::uint32_t(reflections));
-          const double ct = sqrt(unit_word(r.v[0])), st = sqrt(1.0 - ct * ct), ph = 2.0 * 3.14159265358979323846 * unit_word(r.v[1]);
-          const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
-          d[axis] = -dir * ct;
-          d[a1] = st * cos(ph);
-          d[a2] = st * sin(ph);
-        }
-        ++reflections;
+        // Lambertian: cos(theta) = sqrt(u) about the inward normal.
+        const PhiloxCounter w = rng.draw(index, 1u + std::uint32_t(reflections));
+        const double ct = sqrt(unit_word(w.v[0])), st = sqrt(1.0 - ct * ct), ph = 2.0 * 3.14159265358979323846 * unit_word(w.v[1]);
+        const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
+        r.d[axis] = Real(-step * ct);
+        r.d[a1] = Real(st * cos(ph));
+        r.d[a2] = Real(st * sin(ph));
       }
+      ++reflections;
+      r.anchor(pos, idx, *lv);
     }
     if (steps_left > 0 && --steps_left == 0 && level + 1 < v.levels) {
-      // Drop to the coarser grid (section 4.3): the cell of the next level holding the ray.
+      // Drop to the coarser grid (section 4.3) into the coarse cell that holds the centre of the
+      // ray's current cell (integer arithmetic, the map build_levels averages with).
+      r.position(pos);
+      const LevelView* fine = lv;
       lv = &v.level[++level];
       steps_left = lv->steps;
-      for (int a = 0; a < 3; ++a) {
-        int i = int(pos[a] / lv->h[a]);
-        // On a face, take the cell the ray is heading into.
-        if (d[a] < 0.0 && i * lv->h[a] == pos[a]) --i;
-        idx[a] = i < 0 ? 0 : (i >= lv->n[a] ? lv->n[a] - 1 : i);
-      }
+      for (int a = 0; a < 3; ++a) idx[a] = (2 * idx[a] + 1) * lv->n[a] / (2 * fine->n[a]);
+      r.anchor(pos, idx, *lv);
     }
     cur = ((long long)idx[2] * lv->n[1] + idx[1]) * lv->n[0] + idx[0];
   }
   // What is left is absorbed where the ray stopped (Algorithm 1, line 29).
   q += scale * tau * (Ei - Elast);
-  return {q, steps};
+  return {double(q), steps};
 }
 
 // Rays [r0, r1) of batch `batch` from cell `cell`: adds their estimates to sum and sum2 and their face
@@ -173,7 +201,7 @@ KS_HD RayResult trace_ray(const MarchView& v, const Lookup& look, long long cell
 // variates are the descending order statistics of the chunk (from the same draws), mapped through the
 // table ordered by k(T_max): a thread marches its rays from the most to the least absorbing, in step
 // with its neighbours (section 4.2).
-template <class Lookup>
+template <class Real, class Lookup>
 KS_HD void trace_rays(const MarchView& v, const Lookup& look, long long cell, const int ci[3], std::uint32_t batch, int r0,
                       int r1, double& sum, double& sum2, double& steps) {
   const PhiloxStream rng{v.seed, std::uint32_t(cell)};
@@ -183,7 +211,7 @@ KS_HD void trace_rays(const MarchView& v, const Lookup& look, long long cell, co
     const PhiloxCounter w = rng.draw(index, 0u);
     const double ct = 1.0 - 2.0 * unit_word(w.v[0]);  // eq. (9): R_theta = (1 - cos theta) / 2
     const double st = sqrt(1.0 - ct * ct), ph = 2.0 * 3.14159265358979323846 * unit_word(w.v[1]);
-    double d[3] = {st * cos(ph), st * sin(ph), ct};
+    const double d[3] = {st * cos(ph), st * sin(ph), ct};
     int point;
     if (v.sorting) {
       u_top *= pow(unit_word(w.v[2]), 1.0 / double(r1 - r));  // the next-lower order statistic
@@ -192,7 +220,7 @@ KS_HD void trace_rays(const MarchView& v, const Lookup& look, long long cell, co
       const int band = search_cdf(v.cdf_band, v.bands, unit_word(w.v[2]));
       point = band * v.per_band + search_cdf(v.cdf_point + (long long)band * v.per_band, v.per_band, unit_word(w.v[3]));
     }
-    const RayResult ray = trace_ray(v, look, cell, ci, d, point, rng, index);
+    const RayResult ray = trace_ray<Real>(v, look, cell, ci, d, point, rng, index);
     sum += ray.q;
     sum2 += ray.q * ray.q;
     steps += ray.steps;

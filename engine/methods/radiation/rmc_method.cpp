@@ -56,6 +56,8 @@ MethodInfo make_info() {
                  "Each cell's rays are drawn in descending k (section 4.2): less warp divergence, same statistics", true),
       bool_param("texture", "Texture memory (CUDA)", false,
                  "Tables and temperatures read through texture memory with hardware interpolation (section 4.1)", true),
+      bool_param("single_precision", "Single precision (CUDA)", false,
+                 "Rays march in float arithmetic on the GPU (the CPU path always uses double); same statistics", true),
       int_param("seed", "Random seed", 1, 0, 2147483647, "Restarts the estimate with another random stream", true),
   };
   for (auto& s : info.params)
@@ -112,11 +114,17 @@ void RmcMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
   batch_ = 0;
   restart_estimate();
 
+  reference_ready_ = false;
+}
+
+const std::vector<double>& RmcMethod::reference() const {
+  if (reference_ready_) return reference_;
+  reference_ready_ = true;
+  const RmcConfig& c = problem_.config;
+  reference_.clear();
   // The reference along x: the slab solution (eq. in rmc_reference.hpp) between black walls, on 16
   // sub-cells per cell of the continuous profile for a grey gas and on the cells themselves for
   // NB-CK; the quadrature solution for a grey box with black walls.
-  const RmcConfig& c = problem_.config;
-  reference_.clear();
   const std::vector<double> x = stations();
   bool black = c.walls[0].emissivity == 1.0 && c.walls[1].emissivity == 1.0;
   if (c.one_dimensional() && black) {
@@ -135,6 +143,7 @@ void RmcMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
                                          [&c](double a, double b, double d) { return profile_temperature(c, a, b, d); }, pts);
     }
   }
+  return reference_;
 }
 
 void RmcMethod::restart_estimate() {
@@ -218,17 +227,18 @@ void RmcMethod::advance() {
 bool RmcMethod::finished() const { return rays_ >= params_.get_int("rays_per_cell"); }
 
 void RmcMethod::set_live(const std::string& key, const ParamValue& value) {
-  static const char* kLive = "rays_per_cell, rays_per_batch, grid_levels, steps_per_level, level_fraction, kappa_ref, sorting, texture, seed";
+  static const char* kLive =
+      "rays_per_cell, rays_per_batch, grid_levels, steps_per_level, level_fraction, kappa_ref, sorting, texture, single_precision, seed";
   const auto& spec = params_.spec(key);
   if (!spec.live) throw bad_input(key, "'" + key + "' is not a live parameter of radiation.rmc; it applies on reset", kLive);
   ParamSet next = params_;
   next.set(key, value);
   params_ = next;
   if (key == "rays_per_cell" || key == "rays_per_batch") return;
-  // Sorting and texture memory change the speed, not the statistics: the estimate goes on. The
+  // Sorting, texture memory and precision change the speed, not the statistics: the estimate goes on. The
   // multigrid settings change the estimator and the seed the stream: the estimate starts again.
   rebuild_levels();
-  if (key != "sorting" && key != "texture") restart_estimate();
+  if (key != "sorting" && key != "texture" && key != "single_precision") restart_estimate();
 }
 
 Progress RmcMethod::progress() const {
@@ -264,7 +274,8 @@ Snapshot RmcMethod::snapshot() const {
   q.y_err = profile(var);
   for (double& v : q.y_err) v = std::sqrt(v / averaged);
   snap.series.push_back(q);
-  if (!reference_.empty()) snap.series.push_back({"Q^R(x) reference", where, "Q^R (W/m^3)", x, reference_, {}});
+  const std::vector<double>& ref = reference();
+  if (!ref.empty()) snap.series.push_back({"Q^R(x) reference", where, "Q^R (W/m^3)", x, ref, {}});
   snap.series.push_back({"std(Q^R)(x)", where, "standard error of Q^R (W/m^3)", x, profile(sd), {}});
   snap.series.push_back({"change per batch", "rays per cell", "mean |change of Q^R| / mean |Q^R|", change_x_, change_y_, {}});
   snap.series.push_back({"mean std(Q^R)", "rays per cell", "mean standard error (W/m^3)", sd_x_, sd_y_, {}});
@@ -283,13 +294,13 @@ Snapshot RmcMethod::snapshot() const {
   nlohmann::json steps = nlohmann::json::array();
   for (const auto& l : problem_.levels) steps.push_back(l.steps);
   d["steps_per_level"] = steps;
-  if (!reference_.empty()) {
+  if (!ref.empty()) {
     // RMS error over the stations relative to the largest |reference| (the measure of section 2.3).
     const std::vector<double> y = profile(m);
     double se = 0.0, peak = 0.0;
     for (std::size_t i = 0; i < y.size(); ++i) {
-      se += (y[i] - reference_[i]) * (y[i] - reference_[i]) / double(y.size());
-      peak = std::max(peak, std::fabs(reference_[i]));
+      se += (y[i] - ref[i]) * (y[i] - ref[i]) / double(y.size());
+      peak = std::max(peak, std::fabs(ref[i]));
     }
     d["rms_error_over_peak"] = peak > 0.0 ? std::sqrt(se) / peak : 0.0;
   }

@@ -41,7 +41,7 @@ class RmcMethod final : public Method {
   // the reference there (empty where the case has none).
   std::vector<double> stations() const;
   std::vector<double> profile(const std::vector<double>& per_cell) const;
-  const std::vector<double>& reference() const { return reference_; }
+  const std::vector<double>& reference() const;  // computed on first use
 
  private:
   void rebuild_levels();  // after a change of the march settings
@@ -56,7 +56,8 @@ class RmcMethod final : public Method {
   std::uint32_t batch_ = 0;              // next batch (the random stream's counter)
   std::int64_t iteration_ = 0;
   double steps_ = 0.0;                   // face crossings of the rays in the sums
-  std::vector<double> reference_;        // at stations()
+  mutable std::vector<double> reference_;  // at stations()
+  mutable bool reference_ready_ = false;
   std::vector<double> change_x_, change_y_;  // relative change of the mean per batch
   std::vector<double> sd_x_, sd_y_;          // mean standard error per batch
 };
