@@ -211,6 +211,31 @@ def _approx_vib_rot(tmat, strength, om, T, omega, bcnt, be):
     return s
 
 
+def _add_line(omega, T, A, gam, omvv3, strength, G, sdweak, sdstrg):
+    """One vibration-rotation band of RADCAL's dipole approximation (its CO2 2.7 and 4.3 micron
+    loops): adds its two branches to the weak- and strong-line sums. Returns (sdweak, sdstrg, done),
+    done when the band head is passed, an exponent underflows or the sum has converged."""
+    delta = A * (omega - omvv3)
+    if gam * gam <= delta:
+        return sdweak, sdstrg, True
+    d = 2.0 * math.sqrt(gam * gam - delta)
+    omvbar = omvv3 * (1.0 - math.exp(-omvv3 * Q2 / T))
+    f1, f2 = gam - 0.5 * d, gam + 0.5 * d
+    ee = Q2 * gam / (A * A * T)
+    unflo1 = ee * delta * (1.0 + 0.5 * A / gam)
+    if unflo1 <= -78.0 or ee * 2.0 * gam * f1 >= 78.0:
+        return sdweak, sdstrg, True
+    ff = math.exp(unflo1)
+    sminus = strength / omvbar * abs(f1) * ff * math.exp(-ee * 2.0 * gam * f1)
+    unflo3 = ee * 2.0 * gam * f2
+    splus = 0.0 if unflo3 >= 78.0 else strength / omvbar * abs(f2) * ff * math.exp(-unflo3)
+    previous = sdweak
+    sdweak = (sminus + splus) / d + sdweak
+    if sdweak != 0.0 and (sdweak - previous) / sdweak < 1.0e-4:
+        return sdweak, sdstrg, True
+    return sdweak, math.sqrt(0.5 * G) * (math.sqrt(sminus) + math.sqrt(splus)) / d + sdstrg, False
+
+
 def _co2_27(omega, T):
     """RADCAL CO2 2.7 micron band block (also used, as in RADCAL, for 2395 < nu <= 2474).
     Returns (sdweak, sdstrg) before STP conversion."""
@@ -240,27 +265,9 @@ def _co2_27(omega, T):
                     omvv3 = 3715.0 - 47.0 * V3 if V <= TWO_EPS else 3728.0 - 5.0 * V - 47.0 * V3
                 else:
                     omvv3 = 3613.0 - 47.0 * V3 if V <= TWO_EPS else 3598.0 - 18.0 * V - 47.0 * V3
-                delta = A * (omega - omvv3)
-                if gam * gam <= delta:
+                sdweak, sdstrg, done = _add_line(omega, T, A, gam, omvv3, cc * qq, G, sdweak, sdstrg)
+                if done:
                     break
-                d = 2.0 * math.sqrt(gam * gam - delta)
-                omvbar = omvv3 * (1.0 - math.exp(omvv3 * q2ot))
-                f1, f2 = gam - 0.5 * d, gam + 0.5 * d
-                ee = Q2 * gam / (A * A * T)
-                unflo1 = ee * delta * (1.0 + 0.5 * A / gam)
-                if unflo1 <= -78.0:
-                    break
-                if ee * 2.0 * gam * f1 >= 78.0:
-                    break
-                ff = math.exp(unflo1)
-                sminus = cc * qq / omvbar * abs(f1) * ff * math.exp(-ee * 2.0 * gam * f1)
-                unflo3 = ee * 2.0 * gam * f2
-                splus = 0.0 if unflo3 >= 78.0 else cc * qq / omvbar * abs(f2) * ff * math.exp(-unflo3)
-                gg = sdweak
-                sdweak = (sminus + splus) / d + sdweak
-                if sdweak != 0.0 and (sdweak - gg) / sdweak < 1.0e-4:
-                    break
-                sdstrg = math.sqrt(0.5 * G) * (math.sqrt(sminus) + math.sqrt(splus)) / d + sdstrg
     return sdweak, sdstrg
 
 
@@ -288,27 +295,9 @@ def _co2_43(omega, T):
             qq = (V3 + 1.0) * G * math.exp(-(V3 * OM3 + V * om12) * Q2 / T)
             gam = B - A * (V3 + 1.0)
             omvv3 = OM3 + 0.5 * X13 + X23 + 2.0 * X33 + xbar * V + 2.0 * X33 * V3
-            delta = A * (omega - omvv3)
-            if gam * gam <= delta:
+            sdweak, sdstrg, done = _add_line(omega, T, A, gam, omvv3, cc * qq, G, sdweak, sdstrg)
+            if done:
                 break
-            d = 2.0 * math.sqrt(gam * gam - delta)
-            omvbar = omvv3 * (1.0 - math.exp(-omvv3 * Q2 / T))
-            f1, f2 = gam - 0.5 * d, gam + 0.5 * d
-            ee = Q2 * gam / (A * A * T)
-            unflo1 = ee * delta * (1.0 + 0.5 * A / gam)
-            if unflo1 <= -78.0:
-                break
-            if ee * 2.0 * gam * f1 >= 78.0:
-                break
-            ff = math.exp(unflo1)
-            sminus = cc * qq / omvbar * abs(f1) * ff * math.exp(-ee * 2.0 * gam * f1)
-            unflo3 = ee * 2.0 * gam * f2
-            splus = 0.0 if unflo3 >= 78.0 else cc * qq / omvbar * abs(f2) * ff * math.exp(-unflo3)
-            gg = sdweak
-            sdweak = (sminus + splus) / d + sdweak
-            if sdweak != 0.0 and (sdweak - gg) / sdweak < 1.0e-4:
-                break
-            sdstrg = math.sqrt(0.5 * G) * (math.sqrt(sminus) + math.sqrt(splus)) / d + sdstrg
     return sdweak, sdstrg
 
 
