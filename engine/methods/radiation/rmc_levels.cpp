@@ -46,7 +46,7 @@ std::vector<GridLevel> build_levels(const RmcConfig& c, const std::vector<double
       g.h[a] = c.L[a] / g.n[a];
     }
     g.steps = steps[l];
-    g.T.assign(g.cells(), 0.0);
+    std::vector<double> T4(g.cells(), 0.0);
     std::vector<int> count(g.cells(), 0);
     for (int k = 0; k < c.n[2]; ++k)
       for (int j = 0; j < c.n[1]; ++j)
@@ -55,14 +55,11 @@ std::vector<GridLevel> build_levels(const RmcConfig& c, const std::vector<double
           const int I = (2 * i + 1) * g.n[0] / (2 * c.n[0]), J = (2 * j + 1) * g.n[1] / (2 * c.n[1]),
                     K = (2 * k + 1) * g.n[2] / (2 * c.n[2]);
           const long long coarse = ((long long)K * g.n[1] + J) * g.n[0] + I;
-          g.T[coarse] += std::pow(T[((long long)k * c.n[1] + j) * c.n[0] + i], 4);
+          T4[coarse] += std::pow(T[((long long)k * c.n[1] + j) * c.n[0] + i], 4);
           ++count[coarse];
         }
     g.coord.resize(g.cells());
-    for (long long m = 0; m < g.cells(); ++m) {
-      g.T[m] = std::pow(g.T[m] / std::max(count[m], 1), 0.25);
-      g.coord[m] = tables.coordinate(g.T[m]);
-    }
+    for (long long m = 0; m < g.cells(); ++m) g.coord[m] = tables.coordinate(std::pow(T4[m] / std::max(count[m], 1), 0.25));
   }
   return levels;
 }

@@ -15,8 +15,8 @@ struct GridLevel {
   int n[3];
   double h[3];
   int steps;                  // face crossings before the ray drops a level; -1 on the coarsest
-  std::vector<double> T;      // K per cell: (mean T^4)^(1/4) of the fine cells whose centres it holds (keeps sigma T^4)
-  std::vector<double> coord;  // per cell: the table coordinate of T
+  std::vector<double> coord;  // per cell: the table coordinate of (mean T^4)^(1/4) over the fine cells whose
+                              // centres it holds (keeps sigma T^4)
   long long cells() const { return (long long)n[0] * n[1] * n[2]; }
 };
 

@@ -12,6 +12,7 @@
 
 #include "core/host_device.hpp"
 #include "core/philox.hpp"
+#include "rmc_spectral.hpp"
 
 namespace ks::rmc {
 
@@ -52,14 +53,8 @@ struct TableLookup {
   const double* absorption;  // [point][t]
   int nt;
 
-  KS_HD static double lerp(const double* row, int nt, double t) {
-    int i = int(floor(t));
-    i = i < 0 ? 0 : (i > nt - 2 ? nt - 2 : i);
-    const double f = t - i;
-    return row[i] + f * (row[i + 1] - row[i]);
-  }
-  KS_HD double E(int band, double t) const { return lerp(emission + (long long)band * nt, nt, t); }
-  KS_HD double k(int point, double t) const { return lerp(absorption + (long long)point * nt, nt, t); }
+  KS_HD double E(int band, double t) const { return interpolate_row(emission + (long long)band * nt, nt, t); }
+  KS_HD double k(int point, double t) const { return interpolate_row(absorption + (long long)point * nt, nt, t); }
   KS_HD double coord(int /*level*/, const LevelView& lv, long long cell) const { return lv.coord[cell]; }
 };
 

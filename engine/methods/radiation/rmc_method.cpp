@@ -115,6 +115,7 @@ void RmcMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
   restart_estimate();
 
   reference_ready_ = false;
+  kappa_planck_.clear();
 }
 
 const std::vector<double>& RmcMethod::reference() const {
@@ -186,17 +187,48 @@ std::vector<double> RmcMethod::stations() const {
   return x;
 }
 
+namespace {
+
+// The cells averaged into each station: a whole plane of a slab, or the one, two or four cells
+// nearest a box's centre line y = z = L/2.
+struct StationCells {
+  int j0, j1, k0, k1;
+  double count() const { return double(j1 - j0 + 1) * (k1 - k0 + 1); }
+};
+
+StationCells station_cells(const RmcConfig& c) {
+  if (c.one_dimensional()) return {0, c.n[1] - 1, 0, c.n[2] - 1};
+  return {(c.n[1] - 1) / 2, c.n[1] / 2, (c.n[2] - 1) / 2, c.n[2] / 2};
+}
+
+}  // namespace
+
 std::vector<double> RmcMethod::profile(const std::vector<double>& per_cell) const {
   const RmcConfig& c = problem_.config;
+  const StationCells s = station_cells(c);
   std::vector<double> out(c.n[0], 0.0);
-  // Slabs: every cell of a plane; boxes: the cells nearest the centre line y = z = L/2.
-  const int j0 = c.one_dimensional() ? 0 : (c.n[1] - 1) / 2, j1 = c.one_dimensional() ? c.n[1] - 1 : c.n[1] / 2;
-  const int k0 = c.one_dimensional() ? 0 : (c.n[2] - 1) / 2, k1 = c.one_dimensional() ? c.n[2] - 1 : c.n[2] / 2;
-  const double count = double(j1 - j0 + 1) * (k1 - k0 + 1);
-  for (int k = k0; k <= k1; ++k)
-    for (int j = j0; j <= j1; ++j)
-      for (int i = 0; i < c.n[0]; ++i) out[i] += per_cell[((long long)k * c.n[1] + j) * c.n[0] + i] / count;
+  for (int k = s.k0; k <= s.k1; ++k)
+    for (int j = s.j0; j <= s.j1; ++j)
+      for (int i = 0; i < c.n[0]; ++i) out[i] += per_cell[((long long)k * c.n[1] + j) * c.n[0] + i] / s.count();
   return out;
+}
+
+std::vector<double> RmcMethod::profile_error(const std::vector<double>& std_error) const {
+  // The cells of a station are independent: the variance of their mean is the mean variance / count.
+  std::vector<double> var(std_error.size());
+  for (std::size_t i = 0; i < var.size(); ++i) var[i] = std_error[i] * std_error[i];
+  std::vector<double> out = profile(var);
+  const double count = station_cells(problem_.config).count();
+  for (double& v : out) v = std::sqrt(v / count);
+  return out;
+}
+
+const std::vector<double>& RmcMethod::kappa_planck() const {
+  if (kappa_planck_.empty()) {
+    kappa_planck_.resize(T_.size());
+    for (std::size_t i = 0; i < T_.size(); ++i) kappa_planck_[i] = problem_.tables.kappa_planck(T_[i]);
+  }
+  return kappa_planck_;
 }
 
 void RmcMethod::advance() {
@@ -229,11 +261,9 @@ bool RmcMethod::finished() const { return rays_ >= params_.get_int("rays_per_cel
 void RmcMethod::set_live(const std::string& key, const ParamValue& value) {
   static const char* kLive =
       "rays_per_cell, rays_per_batch, grid_levels, steps_per_level, level_fraction, kappa_ref, sorting, texture, single_precision, seed";
-  const auto& spec = params_.spec(key);
-  if (!spec.live) throw bad_input(key, "'" + key + "' is not a live parameter of radiation.rmc; it applies on reset", kLive);
-  ParamSet next = params_;
-  next.set(key, value);
-  params_ = next;
+  if (!params_.spec(key).live)
+    throw bad_input(key, "'" + key + "' is not a live parameter of radiation.rmc; it applies on reset", kLive);
+  params_.set(key, value);
   if (key == "rays_per_cell" || key == "rays_per_batch") return;
   // Sorting, texture memory and precision change the speed, not the statistics: the estimate goes on. The
   // multigrid settings change the estimator and the seed the stream: the estimate starts again.
@@ -260,19 +290,11 @@ Snapshot RmcMethod::snapshot() const {
   const auto& desc = static_info().fields;
   const Grid grid = cell_grid(c);
   const std::vector<double> m = mean(), sd = std_error();
-  std::vector<double> kp(T_.size());
-  for (std::size_t i = 0; i < T_.size(); ++i) kp[i] = problem_.tables.kappa_planck(T_[i]);
-  snap.fields = {{desc[0], grid, T_, {}}, {desc[1], grid, m, {}}, {desc[2], grid, sd, {}}, {desc[3], grid, kp, {}}};
+  snap.fields = {{desc[0], grid, T_, {}}, {desc[1], grid, m, {}}, {desc[2], grid, sd, {}}, {desc[3], grid, kappa_planck(), {}}};
   const std::vector<double> x = stations();
   const std::string where = c.one_dimensional() ? "x (m)" : "x (m) at y = z = L/2";
   Series q{"Q^R(x)", where, "Q^R (W/m^3)", x, profile(m), {}};
-  // Standard error of the plane (or centre-line) average, for the error band.
-  std::vector<double> var(sd.size());
-  for (std::size_t i = 0; i < sd.size(); ++i) var[i] = sd[i] * sd[i];
-  const double per_station = double(c.cells()) / c.n[0];
-  const int averaged = c.one_dimensional() ? int(per_station) : (2 - c.n[1] % 2) * (2 - c.n[2] % 2);
-  q.y_err = profile(var);
-  for (double& v : q.y_err) v = std::sqrt(v / averaged);
+  q.y_err = profile_error(sd);
   snap.series.push_back(q);
   const std::vector<double>& ref = reference();
   if (!ref.empty()) snap.series.push_back({"Q^R(x) reference", where, "Q^R (W/m^3)", x, ref, {}});

@@ -41,11 +41,13 @@ class RmcMethod final : public Method {
   // the reference there (empty where the case has none).
   std::vector<double> stations() const;
   std::vector<double> profile(const std::vector<double>& per_cell) const;
+  std::vector<double> profile_error(const std::vector<double>& std_error) const;  // of the station averages
   const std::vector<double>& reference() const;  // computed on first use
 
  private:
   void rebuild_levels();  // after a change of the march settings
   void restart_estimate();
+  const std::vector<double>& kappa_planck() const;  // the kappa_P field
 
   ParamSet params_;
   RmcProblem problem_;
@@ -58,6 +60,7 @@ class RmcMethod final : public Method {
   double steps_ = 0.0;                   // face crossings of the rays in the sums
   mutable std::vector<double> reference_;  // at stations()
   mutable bool reference_ready_ = false;
+  mutable std::vector<double> kappa_planck_;  // per cell, computed on first use
   std::vector<double> change_x_, change_y_;  // relative change of the mean per batch
   std::vector<double> sd_x_, sd_y_;          // mean standard error per batch
 };

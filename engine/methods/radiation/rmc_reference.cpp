@@ -7,30 +7,20 @@
 
 namespace ks::rmc {
 
-namespace {
-
-double lerp_row(const std::vector<double>& table, int row, int nt, double t) {
-  const int i = std::clamp(int(std::floor(t)), 0, nt - 2);
-  const double* r = &table[std::size_t(row) * nt];
-  return r[i] + (t - i) * (r[i + 1] - r[i]);
-}
-
-}  // namespace
-
 std::vector<double> slab_net_emission(const SpectralTables& tables, const std::vector<double>& T_cells, double L,
                                       double Tw0, double Tw1, const std::vector<double>& x) {
-  const int m = int(T_cells.size()), nt = tables.nt;
+  const int m = int(T_cells.size());
   const double h = L / m;
   std::vector<double> t(m);
   for (int j = 0; j < m; ++j) t[j] = tables.coordinate(T_cells[j]);
   const double tw0 = tables.coordinate(Tw0), tw1 = tables.coordinate(Tw1);
   std::vector<double> out(x.size(), 0.0), k(m), E(m);
   for (int b = 0; b < tables.bands; ++b) {
-    for (int j = 0; j < m; ++j) E[j] = lerp_row(tables.emission, b, nt, t[j]);
-    const double Ew0 = lerp_row(tables.emission, b, nt, tw0), Ew1 = lerp_row(tables.emission, b, nt, tw1);
+    for (int j = 0; j < m; ++j) E[j] = tables.emission_at(b, t[j]);
+    const double Ew0 = tables.emission_at(b, tw0), Ew1 = tables.emission_at(b, tw1);
     for (int q = 0; q < tables.per_band; ++q) {
       const int p = b * tables.per_band + q;
-      for (int j = 0; j < m; ++j) k[j] = lerp_row(tables.absorption, p, nt, t[j]);
+      for (int j = 0; j < m; ++j) k[j] = tables.absorption_at(p, t[j]);
       for (std::size_t s = 0; s < x.size(); ++s) {
         const int c = std::clamp(int(x[s] / h), 0, m - 1);
         // Own cell: optical depths to its two faces.

@@ -111,12 +111,6 @@ double gas_k(const GasData& gas, int b, int q, double T) {
   return row[i] + f * (row[i + 1] - row[i]);
 }
 
-double interpolate(const double* row, int nt, double t) {
-  const int i = std::clamp(int(std::floor(t)), 0, nt - 2);
-  const double f = t - i;
-  return row[i] + f * (row[i + 1] - row[i]);
-}
-
 // Inclusive cumulative sums normalised to end at exactly 1 (an all-zero row stays zero).
 void normalise_cumulative(double* c, int n) {
   for (int i = 1; i < n; ++i) c[i] += c[i - 1];
@@ -155,10 +149,10 @@ SpectralTables build_tables(const GasData& gas, double T_lo, double T_hi, double
   s.cdf_point.assign(P, 0.0);
   s.inv_source.assign(P, 0.0);
   for (int b = 0; b < s.bands; ++b) {
-    const double E = interpolate(&s.emission[std::size_t(b) * nt], nt, tm);
+    const double E = s.emission_at(b, tm);
     for (int q = 0; q < s.per_band; ++q) {
       const int p = b * s.per_band + q;
-      const double k = interpolate(&s.absorption[std::size_t(p) * nt], nt, tm);
+      const double k = s.absorption_at(p, tm);
       source[p] = s.weights[q] * k * E;
       s.cdf_point[p] = source[p];
       s.cdf_band[b] += source[p];
@@ -176,7 +170,7 @@ SpectralTables build_tables(const GasData& gas, double T_lo, double T_hi, double
   s.sorted_point.resize(P);
   std::iota(s.sorted_point.begin(), s.sorted_point.end(), 0);
   std::vector<double> k_max(P);
-  for (int p = 0; p < P; ++p) k_max[p] = interpolate(&s.absorption[std::size_t(p) * nt], nt, tm);
+  for (int p = 0; p < P; ++p) k_max[p] = s.absorption_at(p, tm);
   std::stable_sort(s.sorted_point.begin(), s.sorted_point.end(), [&](int a, int b) { return k_max[a] < k_max[b]; });
   s.cdf_sorted.resize(P);
   for (int r = 0; r < P; ++r) s.cdf_sorted[r] = source[s.sorted_point[r]];
@@ -189,9 +183,9 @@ double SpectralTables::kappa_planck(double T) const {
   const double t = coordinate(T);
   double sum = 0.0, E_total = 0.0;
   for (int b = 0; b < bands; ++b) {
-    const double E = interpolate(&emission[std::size_t(b) * nt], nt, t);
+    const double E = emission_at(b, t);
     E_total += E;
-    for (int q = 0; q < per_band; ++q) sum += weights[q] * interpolate(&absorption[(std::size_t(b) * per_band + q) * nt], nt, t) * E;
+    for (int q = 0; q < per_band; ++q) sum += weights[q] * absorption_at(b * per_band + q, t) * E;
   }
   return sum / (kSigma * T * T * T * T);
 }
@@ -200,7 +194,7 @@ double SpectralTables::kappa_ref(KappaRef r) const {
   const double tm = coordinate(T_max);
   auto band_mean = [&](int b) {  // sum_g w_g k_{n,g} (eq. 26)
     double m = 0.0;
-    for (int q = 0; q < per_band; ++q) m += weights[q] * interpolate(&absorption[(std::size_t(b) * per_band + q) * nt], nt, tm);
+    for (int q = 0; q < per_band; ++q) m += weights[q] * absorption_at(b * per_band + q, tm);
     return m;
   };
   if (r == KappaRef::Planck) return kappa_planck(T_max);

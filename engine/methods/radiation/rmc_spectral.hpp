@@ -4,12 +4,22 @@
 // interpAbsorpCoeff) and samples (n, g) at T_max (eq. 13, 15-17).
 #pragma once
 
+#include <cmath>
 #include <string>
 #include <vector>
 
+#include "core/host_device.hpp"
 #include "rmc_config.hpp"
 
 namespace ks::rmc {
+
+// A row of a table on a uniform temperature grid at coordinate t: linear, continued linearly beyond
+// the ends (the tables span every temperature of a case, so that never happens in a march).
+KS_HD double interpolate_row(const double* row, int nt, double t) {
+  int i = int(floor(t));
+  i = i < 0 ? 0 : (i > nt - 2 ? nt - 2 : i);
+  return row[i] + (t - i) * (row[i + 1] - row[i]);
+}
 
 // A generated NB-CK file (resources/radiation/nbck_*.json, format "ks-nbck-1"; see its PROVENANCE.md).
 struct GasData {
@@ -48,6 +58,8 @@ struct SpectralTables {
 
   int points() const { return bands * per_band; }
   double coordinate(double T) const { return (T - T0) / dT; }
+  double emission_at(int band, double t) const { return interpolate_row(&emission[std::size_t(band) * nt], nt, t); }
+  double absorption_at(int point, double t) const { return interpolate_row(&absorption[std::size_t(point) * nt], nt, t); }
   double kappa_planck(double T) const;   // sum w k E / (sigma T^4) by the tables, 1/m
   double kappa_ref(KappaRef r) const;    // eq. (25)-(26) at T_max
 };
