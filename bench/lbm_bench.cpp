@@ -6,9 +6,12 @@
 // Bytes per update: 2 species x 27 populations x (read + write) x 4 or 8 bytes = 432 (FP32) or 864
 // (FP64). Per kernel, population traffic only: collide_stream 108 sizeof(Real) per fluid node;
 // bounce_back 8 sizeof(Real) + 24 (the link) per wall link; boundary 72 sizeof(Real) per inlet/outlet node.
+// Then the bare update on an all-fluid periodic n^3 box (collide-stream only), where 432 bytes per
+// update is the whole traffic and the bandwidth target applies.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -33,6 +36,7 @@ constexpr PaperPoint kPaperC2070[] = {{32, 28.2}, {64, 40.6}, {96, 45.0}, {128, 
 
 struct Options {
   std::vector<int> sizes = {32, 64, 96, 128, 192, 256};
+  std::vector<int> box_sizes = {128, 256};
   long long cpu_max_nodes = 4'300'000;
   double seconds_per_point = 0.5;
   std::string out = "lbm_bench.json";
@@ -44,29 +48,52 @@ Options parse(int argc, char** argv) {
     const std::string a = argv[i];
     auto next = [&] { return ks::bench::option_value(argc, argv, i); };
     if (a == "--sizes") o.sizes = ks::bench::int_list(next());
+    else if (a == "--box-sizes") o.box_sizes = ks::bench::int_list(next());
     else if (a == "--cpu-max-nodes") o.cpu_max_nodes = std::stoll(next());
     else if (a == "--seconds") o.seconds_per_point = std::stod(next());
     else if (a == "--out") o.out = next();
-    else throw ks::bad_input(a, "unknown option", "--sizes a,b --cpu-max-nodes N --seconds S --out FILE");
+    else throw ks::bad_input(a, "unknown option", "--sizes a,b --box-sizes a,b --cpu-max-nodes N --seconds S --out FILE");
   }
   return o;
 }
 
-ks::ParamSet bed_params(int n, const std::string& precision) {
+using Setter = std::function<void(const std::string&, const std::string&)>;
+
+ks::ParamSet lbm_params(const std::function<void(const Setter&)>& fill) {
   ks::ParamSet p(LbmMethod::static_info().params);
-  auto set = [&](const std::string& k, const std::string& v) { p.set(k, ks::parse_value(p.spec(k), v, "bench")); };
-  set("geometry", "packed_bed");
-  set("nx", std::to_string(n));
-  set("ny", std::to_string(n));
-  set("nz", std::to_string(2 * n));
-  set("sphere_count", std::to_string(std::max(1L, std::lround(12753.0 * std::pow(n / 128.0, 3)))));
-  set("open_length", std::to_string(n / 4));
-  set("pressure_ratio", "0.958");
-  set("x_o2", "0.21");
-  set("viscosity", "0.06");
-  set("d_ab", "0.08");
-  set("precision", precision);
+  fill([&](const std::string& k, const std::string& v) { p.set(k, ks::parse_value(p.spec(k), v, "bench")); });
   return p;
+}
+
+ks::ParamSet bed_params(int n, const std::string& precision) {
+  return lbm_params([&](const Setter& set) {
+    set("geometry", "packed_bed");
+    set("nx", std::to_string(n));
+    set("ny", std::to_string(n));
+    set("nz", std::to_string(2 * n));
+    set("sphere_count", std::to_string(std::max(1L, std::lround(12753.0 * std::pow(n / 128.0, 3)))));
+    set("open_length", std::to_string(n / 4));
+    set("pressure_ratio", "0.958");
+    set("x_o2", "0.21");
+    set("viscosity", "0.06");
+    set("d_ab", "0.08");
+    set("precision", precision);
+  });
+}
+
+// The bare binary D3Q27 update: an all-fluid periodic n^3 box (collide-stream only, 432 / 864 bytes
+// per node), the figure the bandwidth roofline applies to.
+ks::ParamSet box_params(int n, const std::string& precision) {
+  return lbm_params([&](const Setter& set) {
+    set("geometry", "periodic");
+    set("nx", std::to_string(n));
+    set("ny", std::to_string(n));
+    set("nz", std::to_string(n));
+    set("x_o2", "0.21");
+    set("viscosity", "0.06");
+    set("d_ab", "0.08");
+    set("precision", precision);
+  });
 }
 
 }  // namespace
@@ -90,66 +117,81 @@ int main(int argc, char** argv) try {
               cpu.device_name.c_str(), cuda.usable ? cuda.device_name.c_str() : "none", bandwidth / 1e9);
   std::printf("%-10s %4s %10s %7s %9s %9s %9s %7s %7s %7s %7s %7s %7s\n", "lattice", "prec", "links", "paper", "CPU", "GPU",
               "GPU/CPU", "BW", "cs BW", "bb BW", "cs %", "bb %", "bc %");
-  nlohmann::json rows = nlohmann::json::array();
+  // One row: CPU and GPU MLUPS of the lattice of p (every node counted) and, on the GPU, each
+  // kernel's share of the step and its achieved fraction of the copy bandwidth.
+  auto measure = [&](const std::string& lattice, const std::string& precision, const ks::ParamSet& p,
+                     const std::shared_ptr<const LatticeGeometry>& geometry, double paper_mlups) {
+    const LbmConfig c = LbmMethod::make_config(p);
+    const double nodes = double(c.nodes()), real = c.precision == Precision::Fp32 ? 4.0 : 8.0;
+    long long inlet_outlet = 0;
+    const long long plane = (long long)c.nx * c.ny;
+    if (!c.periodic_z())
+      for (long long k = 0; k < plane; ++k) inlet_outlet += (geometry->type[k] == kFluid) + (geometry->type[(c.nz - 1) * plane + k] == kFluid);
+    nlohmann::json row = {{"lattice", lattice},          {"precision", precision},
+                          {"nodes", nodes},              {"fluid_nodes", geometry->fluid_nodes},
+                          {"wall_links", geometry->links.size()}};
+    if (paper_mlups > 0 && c.precision == Precision::Fp32) row["paper_c2070_mlups"] = paper_mlups;
+    double cpu_mlups = 0.0, gpu_mlups = 0.0, bw = 0.0, cs_bw = 0.0, bb_bw = 0.0, share[3] = {0, 0, 0};
+    if (c.nodes() <= o.cpu_max_nodes) {
+      auto solver = make_cpu_solver(c, geometry);
+      cpu_mlups = nodes / ks::bench::seconds_per_step([&](int n) { solver->step(n); }, o.seconds_per_point) / 1e6;
+      row["cpu_mlups"] = cpu_mlups;
+    }
+#ifdef KS_HAVE_CUDA
+    if (cuda.usable) {
+      auto gpu = make_cuda_solver(c, geometry, cuda.device);
+      gpu_mlups = nodes / ks::bench::seconds_per_step([&](int n) { gpu->step(n); }, o.seconds_per_point) / 1e6;
+      const StageTimes t = gpu->profile(20);
+      const double total = t.collide_stream + t.bounce_back + t.boundary;
+      bw = 108.0 * real * gpu_mlups * 1e6 / bandwidth;
+      cs_bw = 108.0 * real * double(geometry->fluid_nodes) / t.collide_stream / bandwidth;
+      bb_bw = t.bounce_back > 0 ? (8.0 * real + 24.0) * double(geometry->links.size()) / t.bounce_back / bandwidth : 0.0;
+      share[0] = t.collide_stream / total;
+      share[1] = t.bounce_back / total;
+      share[2] = t.boundary / total;
+      row["gpu_mlups"] = gpu_mlups;
+      row["bandwidth_fraction"] = bw;
+      row["collide_stream_bandwidth_fraction"] = cs_bw;
+      row["bounce_back_bandwidth_fraction"] = bb_bw;
+      if (t.boundary > 0) row["boundary_bandwidth_fraction"] = 72.0 * real * double(inlet_outlet) / t.boundary / bandwidth;
+      row["time_share"] = {{"collide_stream", share[0]}, {"bounce_back", share[1]}, {"boundary", share[2]}};
+      row["seconds_per_step"] = {{"collide_stream", t.collide_stream}, {"bounce_back", t.bounce_back}, {"boundary", t.boundary}};
+    }
+#endif
+    std::printf("%-10s %4s %10zu %7.1f %9.1f %9.1f %8.1fx %6.0f%% %6.0f%% %6.0f%% %6.0f%% %6.0f%% %6.0f%%\n", lattice.c_str(),
+                precision.c_str(), geometry->links.size(), c.precision == Precision::Fp32 ? paper_mlups : 0.0, cpu_mlups, gpu_mlups,
+                cpu_mlups > 0 && gpu_mlups > 0 ? gpu_mlups / cpu_mlups : 0.0, 100 * bw, 100 * cs_bw, 100 * bb_bw, 100 * share[0],
+                100 * share[1], 100 * share[2]);
+    std::fflush(stdout);
+    return row;
+  };
+  nlohmann::json rows = nlohmann::json::array(), box_rows = nlohmann::json::array();
   for (int n : o.sizes) {
     const ks::ParamSet p64 = bed_params(n, "fp64");
     const LbmConfig c64 = LbmMethod::make_config(p64);
     const Scene scene = LbmMethod::make_scene(p64, c64);
     const auto geometry = std::make_shared<const LatticeGeometry>(build_geometry(c64, scene.shapes));
-    const double nodes = double(c64.nodes());
-    long long inlet_outlet = 0;
-    const long long plane = (long long)c64.nx * c64.ny;
-    for (long long k = 0; k < plane; ++k) inlet_outlet += (geometry->type[k] == kFluid) + (geometry->type[(c64.nz - 1) * plane + k] == kFluid);
     double paper_mlups = 0.0;
     for (const PaperPoint& pp : kPaperC2070)
       if (pp.n == n) paper_mlups = pp.mlups;
     for (const char* precision : {"fp32", "fp64"}) {
-      const LbmConfig c = LbmMethod::make_config(bed_params(n, precision));
-      const double real = c.precision == Precision::Fp32 ? 4.0 : 8.0;
-      nlohmann::json row = {{"n", n},
-                            {"lattice", std::to_string(n) + "^2x" + std::to_string(2 * n)},
-                            {"precision", precision},
-                            {"nodes", nodes},
-                            {"fluid_nodes", geometry->fluid_nodes},
-                            {"wall_links", geometry->links.size()},
-                            {"spheres", scene.shapes.spheres.size()}};
-      if (paper_mlups > 0 && c.precision == Precision::Fp32) row["paper_c2070_mlups"] = paper_mlups;
-      double cpu_mlups = 0.0, gpu_mlups = 0.0, bw = 0.0, cs_bw = 0.0, bb_bw = 0.0, share[3] = {0, 0, 0};
-      if (c.nodes() <= o.cpu_max_nodes) {
-        auto solver = make_cpu_solver(c, geometry);
-        cpu_mlups = nodes / ks::bench::seconds_per_step([&](int n) { solver->step(n); }, o.seconds_per_point) / 1e6;
-        row["cpu_mlups"] = cpu_mlups;
-      }
-#ifdef KS_HAVE_CUDA
-      if (cuda.usable) {
-        auto gpu = make_cuda_solver(c, geometry, cuda.device);
-        gpu_mlups = nodes / ks::bench::seconds_per_step([&](int n) { gpu->step(n); }, o.seconds_per_point) / 1e6;
-        const StageTimes t = gpu->profile(20);
-        const double total = t.collide_stream + t.bounce_back + t.boundary;
-        bw = 108.0 * real * gpu_mlups * 1e6 / bandwidth;
-        cs_bw = 108.0 * real * double(geometry->fluid_nodes) / t.collide_stream / bandwidth;
-        bb_bw = t.bounce_back > 0 ? (8.0 * real + 24.0) * double(geometry->links.size()) / t.bounce_back / bandwidth : 0.0;
-        share[0] = t.collide_stream / total;
-        share[1] = t.bounce_back / total;
-        share[2] = t.boundary / total;
-        row["gpu_mlups"] = gpu_mlups;
-        row["bandwidth_fraction"] = bw;
-        row["collide_stream_bandwidth_fraction"] = cs_bw;
-        row["bounce_back_bandwidth_fraction"] = bb_bw;
-        row["boundary_bandwidth_fraction"] = 72.0 * real * double(inlet_outlet) / t.boundary / bandwidth;
-        row["time_share"] = {{"collide_stream", share[0]}, {"bounce_back", share[1]}, {"boundary", share[2]}};
-        row["seconds_per_step"] = {{"collide_stream", t.collide_stream}, {"bounce_back", t.bounce_back}, {"boundary", t.boundary}};
-      }
-#endif
-      std::printf("%-10s %4s %10zu %7.1f %9.1f %9.1f %8.1fx %6.0f%% %6.0f%% %6.0f%% %6.0f%% %6.0f%% %6.0f%%\n",
-                  row["lattice"].get<std::string>().c_str(), precision, geometry->links.size(),
-                  c.precision == Precision::Fp32 ? paper_mlups : 0.0, cpu_mlups, gpu_mlups,
-                  cpu_mlups > 0 && gpu_mlups > 0 ? gpu_mlups / cpu_mlups : 0.0, 100 * bw, 100 * cs_bw, 100 * bb_bw,
-                  100 * share[0], 100 * share[1], 100 * share[2]);
-      std::fflush(stdout);
+      nlohmann::json row = measure(std::to_string(n) + "^2x" + std::to_string(2 * n), precision, bed_params(n, precision), geometry, paper_mlups);
+      row["n"] = n;
+      row["spheres"] = scene.shapes.spheres.size();
       rows.push_back(row);
     }
   }
+  for (int n : o.box_sizes) {
+    const ks::ParamSet p64 = box_params(n, "fp64");
+    const LbmConfig c64 = LbmMethod::make_config(p64);
+    const auto geometry = std::make_shared<const LatticeGeometry>(build_geometry(c64, LbmMethod::make_scene(p64, c64).shapes));
+    for (const char* precision : {"fp32", "fp64"}) {
+      nlohmann::json row = measure(std::to_string(n) + "^3 box", precision, box_params(n, precision), geometry, 0.0);
+      row["n"] = n;
+      box_rows.push_back(row);
+    }
+  }
+  result["periodic_box_rows"] = box_rows;
   result["rows"] = rows;
   ks::bench::write_json(result, o.out);
   return 0;

@@ -7,3 +7,11 @@
 #else
 #define KS_HD inline
 #endif
+
+// KS_UNROLL before a fixed-trip loop in a KS_HD function: on the device, an array indexed by a
+// loop counter stays in registers only if the loop is unrolled (otherwise it lives in local memory).
+#if defined(__CUDACC__)
+#define KS_UNROLL _Pragma("unroll")
+#else
+#define KS_UNROLL
+#endif

@@ -1,8 +1,8 @@
 // lbm.binary on the GPU: the paper's three kernels (section 4), launched in sequence each step:
-//  - collide_stream_kernel: one thread per node handles both species (the collision couples them
-//    through the mixture velocity); structure of arrays, both species in one array and one launch
-//    (the "hybrid grid" of Fig. 5); collision (eq. 2, 6, 8, 9) fused with push streaming; wall nodes
-//    send back what they received (full-way bounce-back).
+//  - collide_stream_kernel: a pair of lanes per node, one per species, sharing their moments (the
+//    collision couples the species through the mixture velocity); structure of arrays, both species
+//    in one array and one launch (the "hybrid grid" of Fig. 5); collision (eq. 2, 6, 8, 9) fused with
+//    push streaming; wall nodes send back what they received (full-way bounce-back).
 //  - bounce_back_kernel: eq. (14) over the wall links (interpolated scheme only).
 //  - boundary_kernel: pressure inlet and outlet (Zou-He for D3Q27), one thread per node of a plane.
 // Bytes per node and step in collide_stream: 2 species x 27 x (read + write) x sizeof(Real) =
@@ -20,35 +20,44 @@ namespace ks::lbm {
 
 namespace {
 
+// Over the list of nodes that take part (fluid nodes, then wall nodes; interior solid nodes are not
+// launched, so a warp's lanes are not idled by the solid half of a packed bed). Two adjacent
+// lanes per node, lane parity = species: each holds only its own 27 populations, which halves the
+// registers per thread and doubles the warps that hide memory latency; the pair swaps density and
+// momentum with two-lane shuffles for the mixture part of the collision.
 template <class Real>
-__global__ void collide_stream_kernel(LbmConfig c, CollisionParams<Real> p, const Real* __restrict__ f, Real* __restrict__ next,
-                                      const std::uint8_t* __restrict__ type) {
+__global__ void __launch_bounds__(256) collide_stream_kernel(LbmConfig c, CollisionParams<Real> p, const Real* __restrict__ f,
+                                                             Real* __restrict__ next, const std::uint8_t* __restrict__ type,
+                                                             const std::uint32_t* __restrict__ active, std::uint32_t count) {
+  const long long lane = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (lane >= 2LL * count) return;  // both lanes of a pair leave together (same node) here and below
   const long long N = c.nodes();
-  const long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (k >= N) return;
-  const std::uint8_t t = type[k];
-  if (t == kInterior) return;
-  const int x = int(k % c.nx), y = int((k / c.nx) % c.ny), z = int(k / ((long long)c.nx * c.ny));
-  if (t == kWall) {
+  const std::uint32_t k = active[lane >> 1];
+  const int s = int(lane & 1);
+  const std::uint32_t nx = c.nx, ny = c.ny;
+  const int x = int(k % nx), y = int(k / nx % ny), z = int(k / (nx * ny));
+  const Real* fs = f + s * kQ * N;
+  Real* ns = next + s * kQ * N;
+  if (type[k] == kWall) {
     for (int i = 0; i < kQ; ++i) {
       const long long src = neighbour(c, x, y, z, opposite(i));
-      if (type[src] != kFluid) continue;
-      for (int s = 0; s < kSpecies; ++s) next[(s * kQ + opposite(i)) * N + src] = f[(s * kQ + i) * N + k];
+      if (type[src] == kFluid) ns[opposite(i) * N + src] = fs[i * N + k];
     }
     return;
   }
-  Real fl[kSpecies][kQ];
+  Real fl[kQ];
 #pragma unroll
-  for (int s = 0; s < kSpecies; ++s)
+  for (int i = 0; i < kQ; ++i) fl[i] = fs[i * N + k];
+  const SpeciesMoments<Real> mine = species_moments(fl);
+  const unsigned pair = 3u << (threadIdx.x & 30u);
+  SpeciesMoments<Real> other;
+  other.rho = __shfl_xor_sync(pair, mine.rho, 1);
 #pragma unroll
-    for (int i = 0; i < kQ; ++i) fl[s][i] = f[(s * kQ + i) * N + k];
-  collide(fl, p);
+  for (int a = 0; a < 3; ++a) other.j[a] = __shfl_xor_sync(pair, mine.j[a], 1);
+  const MixtureRelaxation<Real> r = s == 0 ? mixture_relaxation(mine, other, p) : mixture_relaxation(other, mine, p);
+  relax_species(fl, mine, r, s == 0 ? p.theta[0] : p.theta[1], s == 0 ? p.lattice_species[0] : p.lattice_species[1]);
 #pragma unroll
-  for (int i = 0; i < kQ; ++i) {
-    const long long to = neighbour(c, x, y, z, i);
-#pragma unroll
-    for (int s = 0; s < kSpecies; ++s) next[(s * kQ + i) * N + to] = fl[s][i];
-  }
+  for (int i = 0; i < kQ; ++i) ns[i * N + neighbour(c, x, y, z, i)] = fl[i];
 }
 
 template <class Real>
@@ -143,20 +152,22 @@ class CudaSolver final : public LbmSolver {
     const std::size_t pops = std::size_t(kSpecies) * kQ * c.nodes();
     std::size_t free_bytes = 0, total = 0;
     KS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
-    const std::size_t need = 2 * pops * sizeof(Real) + g_->links.size() * sizeof(WallLink) + g_->type.size();
+    if (c.nodes() > (1LL << 32) - 1)
+      throw bad_input("nx, ny, nz", std::to_string(c.nodes()) + " nodes", "at most 2^32 - 1 nodes on the GPU (32-bit node indices)");
+    const std::size_t need = 2 * pops * sizeof(Real) + g_->links.size() * sizeof(WallLink) + g_->type.size() * (1 + sizeof(std::uint32_t));
     if (need > free_bytes)
       throw bad_input("nx, ny, nz", "the lattice needs " + std::to_string(need >> 20) + " MiB on the GPU and only " +
                                         std::to_string(free_bytes >> 20) + " MiB are free",
                       "a smaller lattice or precision fp32");
     type_.upload(g_->type);
-    links_.upload(g_->links);
+    upload_active_nodes();
+    upload_links();
     sum_.resize(1);
     configure(c);
     // Both buffers start from the initial state: entries no stage writes (solid sources) stay equal.
     write_f(initial_distribution(c));
     next_.resize(pops);
     KS_CUDA_CHECK(cudaMemcpy(next_.ptr, f_.ptr, pops * sizeof(Real), cudaMemcpyDeviceToDevice));
-    block_collide_ = block_size_for(collide_stream_kernel<Real>);
     int grid = 0;
     KS_CUDA_CHECK(cudaDeviceGetAttribute(&grid, cudaDevAttrMultiProcessorCount, device));
     reduce_blocks_ = 4 * grid;
@@ -233,7 +244,8 @@ class CudaSolver final : public LbmSolver {
     };
     for (int n = 0; n < steps; ++n) {
       timed(&StageTimes::collide_stream, [&] {
-        collide_stream_kernel<Real><<<blocks_for(N, block_collide_), block_collide_>>>(c_, params_, f_.ptr, next_.ptr, type_.ptr);
+        collide_stream_kernel<Real><<<blocks_for(2 * active_.count, 256), 256>>>(c_, params_, f_.ptr, next_.ptr, type_.ptr, active_.ptr,
+                                                                                 std::uint32_t(active_.count));
       });
       if (c_.bounce_back == BounceBack::Interpolated && links_.count)
         timed(&StageTimes::bounce_back, [&] {
@@ -252,15 +264,33 @@ class CudaSolver final : public LbmSolver {
     }
   }
 
+  // Fluid nodes, then wall nodes, each in index order: a warp then runs one branch of the kernel.
+  void upload_active_nodes() {
+    std::vector<std::uint32_t> active;
+    for (NodeType kind : {kFluid, kWall})
+      for (std::size_t k = 0; k < g_->type.size(); ++k)
+        if (g_->type[k] == kind) active.push_back(std::uint32_t(k));
+    active_.upload(active);
+  }
+
+  // Links by direction, then fluid node: neighbouring threads then read and write neighbouring
+  // entries of one population array. Each link writes its own entry, so the order is free.
+  void upload_links() {
+    std::vector<WallLink> links = g_->links;
+    std::stable_sort(links.begin(), links.end(), [](const WallLink& a, const WallLink& b) { return a.dir < b.dir; });
+    links_.upload(links);
+  }
+
   LbmConfig c_;
   CollisionParams<Real> params_;
   PlaneDensities<Real> inlet_, outlet_;
   std::shared_ptr<const LatticeGeometry> g_;
   DeviceBuffer<Real> f_, next_;
   DeviceBuffer<std::uint8_t> type_;
+  DeviceBuffer<std::uint32_t> active_;  // fluid and wall nodes
   DeviceBuffer<WallLink> links_;
   mutable DeviceBuffer<double> sum_;
-  int block_collide_ = 128, reduce_blocks_ = 528;
+  int reduce_blocks_ = 528;
 };
 
 }  // namespace

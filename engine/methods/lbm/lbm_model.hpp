@@ -87,6 +87,7 @@ struct SpeciesMoments {
 template <class Real>
 KS_HD SpeciesMoments<Real> species_moments(const Real f[kQ]) {
   SpeciesMoments<Real> m;
+  KS_UNROLL
   for (int i = 0; i < kQ; ++i) {
     m.rho += f[i];
     m.j[0] += Real(cx(i)) * f[i];
@@ -132,29 +133,54 @@ KS_HD RelaxationTimes<Real> relaxation_times(const CollisionParams<Real>& p, Rea
   return {Real(3) * p.viscosity * rho / n, Real(3) * p.diffusivity * p.mass[0] * p.mass[1] * n / rho};
 }
 
-// The two-stage collision of eq. (2) at one node, both species, in place. Discretised with the
-// trapezoidal rule (Arcidiacono et al. 2006): with beta_k = 1 / (2 tau_k + 1),
+// The two-stage collision of eq. (2) at one node. Discretised with the trapezoidal rule
+// (Arcidiacono et al. 2006): with beta_k = 1 / (2 tau_k + 1),
 //   f' = f + 2 beta_1 (f^eq - f) + 2 (beta_1 - beta_2) (f^* - f^eq),
 // f^eq = f^eq(rho_j, u) at the mixture velocity u = J / rho (eq. 6), f^* = f^eq(rho_j, u_j) at the
 // species velocity (eq. 8). Species mass and mixture momentum are conserved exactly.
+// The species are coupled only through u and the two coefficients (from both densities, eq. 9), so
+// the collision splits into the mixture's part and one relaxation per species; the GPU gives each
+// species its own thread and exchanges the moments between the pair.
+template <class Real>
+struct MixtureRelaxation {
+  Real u[3];
+  Real a1, a2;  // 2 beta_1 and 2 (beta_1 - beta_2)
+};
+
+template <class Real>
+KS_HD MixtureRelaxation<Real> mixture_relaxation(const SpeciesMoments<Real>& m0, const SpeciesMoments<Real>& m1,
+                                                 const CollisionParams<Real>& p) {
+  MixtureRelaxation<Real> r;
+  const Real rho = m0.rho + m1.rho;
+  KS_UNROLL
+  for (int a = 0; a < 3; ++a) r.u[a] = (m0.j[a] + m1.j[a]) / rho;
+  const RelaxationTimes<Real> t = relaxation_times(p, m0.rho, m1.rho);
+  const Real beta1 = Real(1) / (Real(2) * t.tau1 + Real(1)), beta2 = Real(1) / (Real(2) * t.tau2 + Real(1));
+  r.a1 = Real(2) * beta1;
+  r.a2 = Real(2) * (beta1 - beta2);
+  return r;
+}
+
+// One species' part of eq. (2), in place; m are its moments before the collision.
+template <class Real>
+KS_HD void relax_species(Real f[kQ], const SpeciesMoments<Real>& m, const MixtureRelaxation<Real>& r, Real theta, bool lattice_species) {
+  Real us[3];
+  KS_UNROLL
+  for (int a = 0; a < 3; ++a) us[a] = m.j[a] / m.rho;
+  const Product<Real> eq(r.u, theta, lattice_species), qe(us, theta, lattice_species);
+  KS_UNROLL
+  for (int i = 0; i < kQ; ++i) {
+    const Real feq = eq(m.rho, i), fqe = qe(m.rho, i);
+    f[i] += r.a1 * (feq - f[i]) + r.a2 * (fqe - feq);
+  }
+}
+
 template <class Real>
 KS_HD void collide(Real f[kSpecies][kQ], const CollisionParams<Real>& p) {
-  SpeciesMoments<Real> m[kSpecies] = {species_moments(f[0]), species_moments(f[1])};
-  const Real rho = m[0].rho + m[1].rho;
-  Real u[3];
-  for (int a = 0; a < 3; ++a) u[a] = (m[0].j[a] + m[1].j[a]) / rho;
-  const RelaxationTimes<Real> t = relaxation_times(p, m[0].rho, m[1].rho);
-  const Real beta1 = Real(1) / (Real(2) * t.tau1 + Real(1)), beta2 = Real(1) / (Real(2) * t.tau2 + Real(1));
-  const Real a1 = Real(2) * beta1, a2 = Real(2) * (beta1 - beta2);
-  for (int s = 0; s < kSpecies; ++s) {
-    Real us[3];
-    for (int a = 0; a < 3; ++a) us[a] = m[s].j[a] / m[s].rho;
-    const Product<Real> eq(u, p.theta[s], p.lattice_species[s]), qe(us, p.theta[s], p.lattice_species[s]);
-    for (int i = 0; i < kQ; ++i) {
-      const Real feq = eq(m[s].rho, i), fqe = qe(m[s].rho, i);
-      f[s][i] += a1 * (feq - f[s][i]) + a2 * (fqe - feq);
-    }
-  }
+  const SpeciesMoments<Real> m0 = species_moments(f[0]), m1 = species_moments(f[1]);
+  const MixtureRelaxation<Real> r = mixture_relaxation(m0, m1, p);
+  relax_species(f[0], m0, r, p.theta[0], p.lattice_species[0]);
+  relax_species(f[1], m1, r, p.theta[1], p.lattice_species[1]);
 }
 
 // Interpolated bounce-back of Yu, Mei & Shyy (2002), eq. (14): the unknown f_ibar at the fluid

@@ -97,8 +97,12 @@ struct TextureLookup {
   __device__ double coord(int level, const LevelView&, long long cell) const { return tex1Dfetch<float>(coord_tex[level], int(cell)); }
 };
 
+// Float marching is capped at 64 registers (8 blocks of 128 per SM): the extra resident warps hide
+// more texture latency than the few spilled registers cost (measured, README).
+constexpr int kTraceThreads = 128;
+
 template <class Real, class Lookup>
-__global__ void trace_kernel(MarchView v, Lookup look, int nx, int ny, long long cells, int chunks, int rays, std::uint32_t batch,
+__global__ void __launch_bounds__(kTraceThreads, sizeof(Real) == 4 ? 8 : 1) trace_kernel(const __grid_constant__ MarchView v, const __grid_constant__ Lookup look, int nx, int ny, long long cells, int chunks, int rays, std::uint32_t batch,
                              double* psum, double* psum2, double* psteps) {
   const long long total = cells * chunks;
   for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < total; t += (long long)gridDim.x * blockDim.x) {
@@ -174,13 +178,12 @@ class CudaSolver final : public RmcSolver {
     const std::size_t total = std::size_t(cells) * chunks;
     psum_.resize(total), psum2_.resize(total), psteps_.resize(total);
     csum_.resize(cells), csum2_.resize(cells), csteps_.resize(cells);
-    const int threads = 128;
-    const int blocks = int(std::min<long long>((total + threads - 1) / threads, 64LL * sms_));
+    const int blocks = int(std::min<long long>((total + kTraceThreads - 1) / kTraceThreads, 64LL * sms_));
     auto launch = [&](const auto& look) {
       if (single_)
-        trace_kernel<float><<<blocks, threads>>>(view_, look, c.n[0], c.n[1], cells, chunks, rays, batch, psum_.ptr, psum2_.ptr, psteps_.ptr);
+        trace_kernel<float><<<blocks, kTraceThreads>>>(view_, look, c.n[0], c.n[1], cells, chunks, rays, batch, psum_.ptr, psum2_.ptr, psteps_.ptr);
       else
-        trace_kernel<double><<<blocks, threads>>>(view_, look, c.n[0], c.n[1], cells, chunks, rays, batch, psum_.ptr, psum2_.ptr, psteps_.ptr);
+        trace_kernel<double><<<blocks, kTraceThreads>>>(view_, look, c.n[0], c.n[1], cells, chunks, rays, batch, psum_.ptr, psum2_.ptr, psteps_.ptr);
     };
     if (texture_) {
       TextureLookup look{emission_tex_.object(), absorption_tex_.object(), {}};

@@ -86,6 +86,7 @@ struct Traversal {
 
   KS_HD void anchor(const Real pos[3], const int idx[3], const LevelView& lv) {
     t = 0;
+    KS_UNROLL
     for (int a = 0; a < 3; ++a) {
       org[a] = pos[a];
       if (d[a] == Real(0)) {
@@ -99,7 +100,14 @@ struct Traversal {
     }
   }
   KS_HD void position(Real pos[3]) const {
+    KS_UNROLL
     for (int a = 0; a < 3; ++a) pos[a] = org[a] + t * d[a];
+  }
+  // The axis whose face the ray crosses first (ties to the lower axis) and the path length there.
+  KS_HD int next_face(Real& tface) const {
+    const int axis = tmax[0] <= tmax[1] ? (tmax[0] <= tmax[2] ? 0 : 2) : (tmax[1] <= tmax[2] ? 1 : 2);
+    tface = axis == 0 ? tmax[0] : (axis == 1 ? tmax[1] : tmax[2]);
+    return axis;
   }
 };
 
@@ -118,6 +126,7 @@ KS_HD RayResult trace_ray(const MarchView& v, const Lookup& look, long long cell
   int idx[3] = {ci[0], ci[1], ci[2]};
   Traversal<Real> r;
   Real pos[3];
+  KS_UNROLL
   for (int a = 0; a < 3; ++a) {
     r.d[a] = Real(dir[a]);
     pos[a] = Real((ci[a] + 0.5) * lv->h[a]);
@@ -129,8 +138,9 @@ KS_HD RayResult trace_ray(const MarchView& v, const Lookup& look, long long cell
   int steps = 0;
   while (steps < kMaxSteps) {
     // The face crossed first (Fig. 1).
-    const int axis = r.tmax[0] <= r.tmax[1] ? (r.tmax[0] <= r.tmax[2] ? 0 : 2) : (r.tmax[1] <= r.tmax[2] ? 1 : 2);
-    const Real ds = r.tmax[axis] - r.t;
+    Real tface;
+    const int axis = r.next_face(tface);
+    const Real ds = tface - r.t;
     const Real tj = Real(look.coord(level, *lv, cur));
     const Real alpha = Real(1) - exp(-Real(look.k(point, tj)) * ds);  // eq. (2)
     Elast = Real(look.E(band, tj));
@@ -138,41 +148,48 @@ KS_HD RayResult trace_ray(const MarchView& v, const Lookup& look, long long cell
     tau *= Real(1) - alpha;  // eq. (3)
     ++steps;
     if (tau <= tol) break;
-    // Into the next cell.
-    r.t = r.tmax[axis];
-    const int step = r.d[axis] > Real(0) ? 1 : -1;
-    idx[axis] += step;
-    if (idx[axis] >= 0 && idx[axis] < lv->n[axis]) {
-      r.tmax[axis] += r.tdelta[axis];
-    } else if (v.periodic[axis]) {
-      idx[axis] = step > 0 ? 0 : lv->n[axis] - 1;
-      r.position(pos);
-      pos[axis] = step > 0 ? Real(0) : Real(v.L[axis]);
-      r.anchor(pos, idx, *lv);
-    } else {
-      // A wall absorbs eps_w of what reaches it (eq. 3) and reflects the rest.
-      idx[axis] -= step;
-      const int side = 2 * axis + (step > 0 ? 1 : 0);
-      const Real eps = Real(v.wall_eps[side]);
-      q += scale * tau * eps * (Ei - Real(look.E(band, v.wall_coord[side])));
-      tau *= Real(1) - eps;
-      if (tau <= tol) break;
-      r.position(pos);
-      pos[axis] = step > 0 ? Real(v.L[axis]) : Real(0);
-      if (v.specular) {
-        r.d[axis] = -r.d[axis];
+    // Into the next cell. The body is written once per axis (a is a constant in each copy), so on the
+    // device idx and the traversal stay in registers instead of local memory.
+    r.t = tface;
+    bool absorbed = false;
+    KS_UNROLL
+    for (int a = 0; a < 3; ++a) {
+      if (a != axis) continue;
+      const int step = r.d[a] > Real(0) ? 1 : -1;
+      idx[a] += step;
+      if (idx[a] >= 0 && idx[a] < lv->n[a]) {
+        r.tmax[a] += r.tdelta[a];
+      } else if (v.periodic[a]) {
+        idx[a] = step > 0 ? 0 : lv->n[a] - 1;
+        r.position(pos);
+        pos[a] = step > 0 ? Real(0) : Real(v.L[a]);
+        r.anchor(pos, idx, *lv);
       } else {
-        // Lambertian: cos(theta) = sqrt(u) about the inward normal.
-        const PhiloxCounter w = rng.draw(index, 1u + std::uint32_t(reflections));
-        const double ct = sqrt(unit_word(w.v[0])), st = sqrt(1.0 - ct * ct), ph = 2.0 * 3.14159265358979323846 * unit_word(w.v[1]);
-        const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
-        r.d[axis] = Real(-step * ct);
-        r.d[a1] = Real(st * cos(ph));
-        r.d[a2] = Real(st * sin(ph));
+        // A wall absorbs eps_w of what reaches it (eq. 3) and reflects the rest.
+        idx[a] -= step;
+        const int side = 2 * a + (step > 0 ? 1 : 0);
+        const Real eps = Real(v.wall_eps[side]);
+        q += scale * tau * eps * (Ei - Real(look.E(band, v.wall_coord[side])));
+        tau *= Real(1) - eps;
+        absorbed = tau <= tol;
+        if (absorbed) break;
+        r.position(pos);
+        pos[a] = step > 0 ? Real(v.L[a]) : Real(0);
+        if (v.specular) {
+          r.d[a] = -r.d[a];
+        } else {
+          // Lambertian: cos(theta) = sqrt(u) about the inward normal.
+          const PhiloxCounter w = rng.draw(index, 1u + std::uint32_t(reflections));
+          const double ct = sqrt(unit_word(w.v[0])), st = sqrt(1.0 - ct * ct), ph = 2.0 * 3.14159265358979323846 * unit_word(w.v[1]);
+          r.d[a] = Real(-step * ct);
+          r.d[(a + 1) % 3] = Real(st * cos(ph));
+          r.d[(a + 2) % 3] = Real(st * sin(ph));
+        }
+        ++reflections;
+        r.anchor(pos, idx, *lv);
       }
-      ++reflections;
-      r.anchor(pos, idx, *lv);
     }
+    if (absorbed) break;
     if (steps_left > 0 && --steps_left == 0 && level + 1 < v.levels) {
       // Drop to the coarser grid (section 4.3) into the coarse cell that holds the centre of the
       // ray's current cell (integer arithmetic, the map build_levels averages with).
@@ -180,6 +197,7 @@ KS_HD RayResult trace_ray(const MarchView& v, const Lookup& look, long long cell
       const LevelView* fine = lv;
       lv = &v.level[++level];
       steps_left = lv->steps;
+      KS_UNROLL
       for (int a = 0; a < 3; ++a) idx[a] = (2 * idx[a] + 1) * lv->n[a] / (2 * fine->n[a]);
       r.anchor(pos, idx, *lv);
     }

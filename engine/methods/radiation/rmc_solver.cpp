@@ -37,7 +37,7 @@ MarchView march_view(const RmcProblem& p) {
 }
 
 int ray_chunks(long long cells, int rays) {
-  constexpr long long kThreads = 1 << 18;
+  constexpr long long kThreads = 1 << 21;
   return int(std::clamp<long long>((kThreads + cells - 1) / cells, 1, std::max(rays, 1)));
 }
 

@@ -25,8 +25,9 @@ struct RmcProblem {
 // The problem with host pointers (the CUDA path swaps in device pointers).
 MarchView march_view(const RmcProblem& p);
 
-// Rays of a cell are split into this many chunks (the same on every backend): enough threads for a
-// GPU on small grids, one chunk per cell on large ones.
+// Rays of a cell are split into this many chunks (the same on every backend), for about 2^21
+// threads: about 16 waves of a full H100, so the last wave's tail is short and small grids still fill
+// the GPU; one chunk per cell from 128^3 on.
 int ray_chunks(long long cells, int rays);
 
 class RmcSolver {
