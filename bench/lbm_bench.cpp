@@ -3,7 +3,7 @@
 // paper) for the packed bed at the paper's sizes n^2 x 2n (n = 32, 64, 96, 128) and larger, in FP32 and
 // FP64, on the CPU (all cores) and the GPU in one process. The bed keeps the paper's 4 <= d_p <= 8 and
 // porosity 0.48 at every size (12753 (n/128)^3 spheres, open ends n/4).
-// Bytes per update: 2 species x 27 populations x (read + write) x 4 or 8 bytes = 432 (FP32) or 864
+// Bytes per update: 2 species x 27 populations x (read + write) x 2, 4 or 8 bytes = 216 (FP16 storage), 432 (FP32) or 864
 // (FP64). Per kernel, population traffic only: collide_stream 108 sizeof(Real) per fluid node;
 // bounce_back 8 sizeof(Real) + 24 (the link) per wall link; boundary 72 sizeof(Real) per inlet/outlet node.
 // Then the bare update on an all-fluid periodic n^3 box (collide-stream only), where 432 bytes per
@@ -104,7 +104,7 @@ int main(int argc, char** argv) try {
   const ks::CudaAvailability cuda = ks::query_cuda();
   nlohmann::json result = {{"benchmark", "lbm.binary"},
                            {"machine", ks::bench::machine_description(cpu, cuda)},
-                           {"bytes_per_update", {{"fp32", 432}, {"fp64", 864}}}};
+                           {"bytes_per_update", {{"fp16", 216}, {"fp32", 432}, {"fp64", 864}}}};
   nlohmann::json paper = nlohmann::json::array();
   for (const PaperPoint& pp : kPaperC2070) paper.push_back({{"n", pp.n}, {"mlups", pp.mlups}});
   result["paper_c2070_fp32"] = paper;
@@ -122,7 +122,8 @@ int main(int argc, char** argv) try {
   auto measure = [&](const std::string& lattice, const std::string& precision, const ks::ParamSet& p,
                      const std::shared_ptr<const LatticeGeometry>& geometry, double paper_mlups) {
     const LbmConfig c = LbmMethod::make_config(p);
-    const double nodes = double(c.nodes()), real = c.precision == Precision::Fp32 ? 4.0 : 8.0;
+    const double nodes = double(c.nodes());
+    const double real = c.precision == Precision::Fp16 ? 2.0 : (c.precision == Precision::Fp32 ? 4.0 : 8.0);
     long long inlet_outlet = 0;
     const long long plane = (long long)c.nx * c.ny;
     if (!c.periodic_z())
@@ -132,7 +133,7 @@ int main(int argc, char** argv) try {
                           {"wall_links", geometry->links.size()}};
     if (paper_mlups > 0 && c.precision == Precision::Fp32) row["paper_c2070_mlups"] = paper_mlups;
     double cpu_mlups = 0.0, gpu_mlups = 0.0, bw = 0.0, cs_bw = 0.0, bb_bw = 0.0, share[3] = {0, 0, 0};
-    if (c.nodes() <= o.cpu_max_nodes) {
+    if (c.nodes() <= o.cpu_max_nodes && c.precision != Precision::Fp16) {  // fp16 storage is CUDA only
       auto solver = make_cpu_solver(c, geometry);
       cpu_mlups = nodes / ks::bench::seconds_per_step([&](int n) { solver->step(n); }, o.seconds_per_point) / 1e6;
       row["cpu_mlups"] = cpu_mlups;
@@ -174,7 +175,7 @@ int main(int argc, char** argv) try {
     double paper_mlups = 0.0;
     for (const PaperPoint& pp : kPaperC2070)
       if (pp.n == n) paper_mlups = pp.mlups;
-    for (const char* precision : {"fp32", "fp64"}) {
+    for (const char* precision : {"fp32", "fp64", "fp16"}) {
       nlohmann::json row = measure(std::to_string(n) + "^2x" + std::to_string(2 * n), precision, bed_params(n, precision), geometry, paper_mlups);
       row["n"] = n;
       row["spheres"] = scene.shapes.spheres.size();
@@ -185,7 +186,7 @@ int main(int argc, char** argv) try {
     const ks::ParamSet p64 = box_params(n, "fp64");
     const LbmConfig c64 = LbmMethod::make_config(p64);
     const auto geometry = std::make_shared<const LatticeGeometry>(build_geometry(c64, LbmMethod::make_scene(p64, c64).shapes));
-    for (const char* precision : {"fp32", "fp64"}) {
+    for (const char* precision : {"fp32", "fp64", "fp16"}) {
       nlohmann::json row = measure(std::to_string(n) + "^3 box", precision, box_params(n, precision), geometry, 0.0);
       row["n"] = n;
       box_rows.push_back(row);

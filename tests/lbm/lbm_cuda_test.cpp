@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/errors.hpp"
 #include "lbm_test_support.hpp"
+#include "methods/lbm/lbm_diagnostics.hpp"
 #include "require_cuda.hpp"
 
 namespace ks::lbm {
@@ -65,6 +67,44 @@ INSTANTIATE_TEST_SUITE_P(
                                          Case{"periodic_wave", with(with(testing::periodic_box(8, 8, 32), "wave_amplitude", "0.05"), "uz", "0.05")}),
                        ::testing::Values("fp64", "fp32")),
     [](const auto& info) { return std::string(std::get<0>(info.param).name) + "_" + std::get<1>(info.param); });
+
+// FP16 storage keeps f - f0 in half precision (11-bit significand): the tube's steady profile must
+// stay as accurate as FP32's. Run to eq. (19) in both and compare the Poiseuille error and the centre
+// velocity: half rounding of the deviation (~5e-4 of it) bounds the drift to a fraction of a percent.
+PoiseuilleProfile steady_gpu_profile(const std::string& precision) {
+  auto p = testing::small_tube();
+  p["precision"] = precision;
+  p["steps_per_iteration"] = "250";
+  LbmMethod m;
+  m.setup(testing::params(p), testing::cuda_context());
+  while (!m.finished() && m.steps() < 8000) m.advance();
+  const PoiseuilleProfile pr = poiseuille_profile(m.config(), m.geometry(), m.moments(), m.config().nz / 2);
+  std::printf("%s on the GPU: L2 error %.4f, centre velocity %.6e after %lld steps\n", precision.c_str(), pr.l2_error, pr.centre_velocity,
+              (long long)m.steps());
+  return pr;
+}
+
+TEST(LbmCudaFp16, CompressedStorageKeepsThePoiseuilleProfile) {
+  KS_REQUIRE_CUDA();
+  const PoiseuilleProfile fp32 = steady_gpu_profile("fp32"), fp16 = steady_gpu_profile("fp16");
+  EXPECT_LT(fp16.l2_error, 0.015);
+  EXPECT_LT(std::fabs(fp16.l2_error - fp32.l2_error), 0.003);
+  EXPECT_NEAR(fp16.centre_velocity / fp32.centre_velocity, 1.0, 0.005);
+}
+
+TEST(LbmFp16, CompressedStorageIsRefusedOnTheCpuWithTheAlternatives) {
+  auto p = testing::small_tube();
+  p["precision"] = "fp16";
+  LbmMethod m;
+  try {
+    m.setup(testing::params(p), testing::cpu_context());
+    FAIL() << "fp16 on the CPU was accepted";
+  } catch (const ks::Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("precision"), std::string::npos) << what;
+    EXPECT_NE(what.find("fp32 or fp64"), std::string::npos) << what;
+  }
+}
 
 }  // namespace
 }  // namespace ks::lbm

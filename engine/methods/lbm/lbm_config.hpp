@@ -10,7 +10,7 @@ namespace ks::lbm {
 
 enum class Geometry { Tube, PackedBed, Periodic };
 enum class BounceBack { Simple, Interpolated };  // full-way; Yu et al. 2002 (eq. 14-15)
-enum class Precision { Fp32, Fp64 };
+enum class Precision { Fp16, Fp32, Fp64 };  // Fp16: compressed storage, float arithmetic (CUDA only)
 
 struct LbmConfig {
   Geometry geometry = Geometry::Tube;

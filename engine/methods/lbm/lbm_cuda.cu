@@ -7,9 +7,11 @@
 //  - boundary_kernel: pressure inlet and outlet (Zou-He for D3Q27), one thread per node of a plane.
 // Bytes per node and step in collide_stream: 2 species x 27 x (read + write) x sizeof(Real) =
 // 432 (FP32) or 864 (FP64); the node type byte is not counted.
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <type_traits>
 
 #include "core/cuda_check.hpp"
 #include "core/device_buffer.hpp"
@@ -20,34 +22,54 @@ namespace ks::lbm {
 
 namespace {
 
-// Over the list of nodes that take part (fluid nodes, then wall nodes; interior solid nodes are not
-// launched, so a warp's lanes are not idled by the solid half of a packed bed). Two adjacent
+// Where and how the populations live: f[(s * 27 + i) * N + node] of Storage, used in Real. FP32 and
+// FP64 store f itself. FP16 ("compressed") stores f - f0, with f0 = rho_s W_i the species' rest
+// populations at the inlet state, fixed when the solver is made: the half's 11-bit significand then
+// resolves the deviations that carry the flow instead of the large rest part.
+template <class Real, class Storage>
+struct Populations {
+  Storage* f;
+  long long N;
+  Real rest[kSpecies][kQ];  // f0 (FP16 only)
+
+  static constexpr bool kCompressed = std::is_same_v<Storage, __half>;
+  __device__ Real f0(int s, int i) const { return s == 0 ? rest[0][i] : rest[1][i]; }
+  __device__ Real get(int s, int i, long long k) const {
+    if constexpr (kCompressed) return f0(s, i) + __half2float(f[(s * kQ + i) * N + k]);
+    else return f[(s * kQ + i) * N + k];
+  }
+  __device__ void put(int s, int i, long long k, Real v) const {
+    if constexpr (kCompressed) f[(s * kQ + i) * N + k] = __float2half_rn(v - f0(s, i));
+    else f[(s * kQ + i) * N + k] = v;
+  }
+};
+
+// Over the list of nodes that take part (fluid and wall nodes; interior solid nodes are not launched,
+// so a warp's lanes are not idled by the solid half of a packed bed). Two adjacent
 // lanes per node, lane parity = species: each holds only its own 27 populations, which halves the
 // registers per thread and doubles the warps that hide memory latency; the pair swaps density and
 // momentum with two-lane shuffles for the mixture part of the collision.
-template <class Real>
-__global__ void __launch_bounds__(256) collide_stream_kernel(LbmConfig c, CollisionParams<Real> p, const Real* __restrict__ f,
-                                                             Real* __restrict__ next, const std::uint8_t* __restrict__ type,
-                                                             const std::uint32_t* __restrict__ active, std::uint32_t count) {
+template <class Real, class Storage>
+__global__ void __launch_bounds__(256)
+    collide_stream_kernel(LbmConfig c, CollisionParams<Real> p, const __grid_constant__ Populations<Real, Storage> f,
+                          const __grid_constant__ Populations<Real, Storage> next, const std::uint8_t* __restrict__ type,
+                          const std::uint32_t* __restrict__ active, std::uint32_t count) {
   const long long lane = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (lane >= 2LL * count) return;  // both lanes of a pair leave together (same node) here and below
-  const long long N = c.nodes();
   const std::uint32_t k = active[lane >> 1];
   const int s = int(lane & 1);
   const std::uint32_t nx = c.nx, ny = c.ny;
   const int x = int(k % nx), y = int(k / nx % ny), z = int(k / (nx * ny));
-  const Real* fs = f + s * kQ * N;
-  Real* ns = next + s * kQ * N;
   if (type[k] == kWall) {
     for (int i = 0; i < kQ; ++i) {
       const long long src = neighbour(c, x, y, z, opposite(i));
-      if (type[src] == kFluid) ns[opposite(i) * N + src] = fs[i * N + k];
+      if (type[src] == kFluid) next.put(s, opposite(i), src, f.get(s, i, k));
     }
     return;
   }
   Real fl[kQ];
 #pragma unroll
-  for (int i = 0; i < kQ; ++i) fl[i] = fs[i * N + k];
+  for (int i = 0; i < kQ; ++i) fl[i] = f.get(s, i, k);
   const SpeciesMoments<Real> mine = species_moments(fl);
   const unsigned pair = 3u << (threadIdx.x & 30u);
   SpeciesMoments<Real> other;
@@ -57,18 +79,19 @@ __global__ void __launch_bounds__(256) collide_stream_kernel(LbmConfig c, Collis
   const MixtureRelaxation<Real> r = s == 0 ? mixture_relaxation(mine, other, p) : mixture_relaxation(other, mine, p);
   relax_species(fl, mine, r, s == 0 ? p.theta[0] : p.theta[1], s == 0 ? p.lattice_species[0] : p.lattice_species[1]);
 #pragma unroll
-  for (int i = 0; i < kQ; ++i) ns[i * N + neighbour(c, x, y, z, i)] = fl[i];
+  for (int i = 0; i < kQ; ++i) next.put(s, i, neighbour(c, x, y, z, i), fl[i]);
 }
 
-template <class Real>
-__global__ void bounce_back_kernel(const WallLink* __restrict__ links, long long count, long long N, Real* next) {
+template <class Real, class Storage>
+__global__ void bounce_back_kernel(const WallLink* __restrict__ links, long long count, const __grid_constant__ Populations<Real, Storage> next) {
   const long long l = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (l >= count) return;
   const WallLink L = links[l];
+  const int back = opposite(L.dir);
   for (int s = 0; s < kSpecies; ++s) {
-    const Real* fi = next + (s * kQ + L.dir) * N;
-    Real* fb = next + (s * kQ + opposite(L.dir)) * N;
-    fb[L.fluid] = L.ff >= 0 ? yu_bounce_back(Real(L.delta), fi[L.fluid], fi[L.solid], fb[L.ff]) : fi[L.solid];
+    const Real v = L.ff >= 0 ? yu_bounce_back(Real(L.delta), next.get(s, L.dir, L.fluid), next.get(s, L.dir, L.solid), next.get(s, back, L.ff))
+                             : next.get(s, L.dir, L.solid);
+    next.put(s, back, L.fluid, v);
   }
 }
 
@@ -78,53 +101,66 @@ struct PlaneDensities {
   bool lattice_species[kSpecies];
 };
 
-template <class Real>
-__global__ void boundary_kernel(LbmConfig c, PlaneDensities<Real> d, int z, int side, Real* next, const std::uint8_t* __restrict__ type) {
-  const long long plane = (long long)c.nx * c.ny, N = c.nodes();
+template <class Real, class Storage>
+__global__ void boundary_kernel(LbmConfig c, PlaneDensities<Real> d, int z, int side, const __grid_constant__ Populations<Real, Storage> next,
+                                const std::uint8_t* __restrict__ type) {
+  const long long plane = (long long)c.nx * c.ny;
   const long long xy = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (xy >= plane) return;
   const long long k = z * plane + xy;
   if (type[k] != kFluid) return;
   for (int s = 0; s < kSpecies; ++s) {
     Real f[kQ];
-    for (int i = 0; i < kQ; ++i) f[i] = next[(s * kQ + i) * N + k];
+    KS_UNROLL
+    for (int i = 0; i < kQ; ++i) f[i] = next.get(s, i, k);
     pressure_boundary(f, d.rho[s], d.theta[s], d.lattice_species[s], side);
+    KS_UNROLL
     for (int i = 0; i < kQ; ++i)
-      if (cz(i) == side) next[(s * kQ + i) * N + k] = f[i];
+      if (cz(i) == side) next.put(s, i, k, f[i]);
   }
 }
 
-template <class Real>
-__global__ void moments_kernel(LbmConfig c, const Real* __restrict__ f, const std::uint8_t* __restrict__ type, double* out) {
+// Density and momentum of both species at node k.
+template <class Real, class Storage>
+__device__ void node_moments(const Populations<Real, Storage>& f, long long k, SpeciesMoments<Real> m[kSpecies]) {
+  for (int s = 0; s < kSpecies; ++s) {
+    Real fl[kQ];
+    KS_UNROLL
+    for (int i = 0; i < kQ; ++i) fl[i] = f.get(s, i, k);
+    m[s] = species_moments(fl);
+  }
+}
+
+template <class Real, class Storage>
+__global__ void moments_kernel(LbmConfig c, const __grid_constant__ Populations<Real, Storage> f, const std::uint8_t* __restrict__ type,
+                               double* out) {
   const long long N = c.nodes();
   const long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (k >= N) return;
   const bool fluid = type[k] == kFluid;
+  SpeciesMoments<Real> m[kSpecies];
+  node_moments(f, k, m);
   for (int s = 0; s < kSpecies; ++s) {
-    Real fl[kQ];
-    for (int i = 0; i < kQ; ++i) fl[i] = f[(s * kQ + i) * N + k];
-    const SpeciesMoments<Real> m = species_moments(fl);
-    out[(kRhoO2 + s) * N + k] = fluid ? double(m.rho) : 0.0;
-    for (int a = 0; a < 3; ++a) out[(kJO2x + 3 * s + a) * N + k] = fluid ? double(m.j[a]) : 0.0;
+    out[(kRhoO2 + s) * N + k] = fluid ? double(m[s].rho) : 0.0;
+    for (int a = 0; a < 3; ++a) out[(kJO2x + 3 * s + a) * N + k] = fluid ? double(m[s].j[a]) : 0.0;
   }
 }
 
 constexpr int kReduceThreads = 256;
 
 // Sum over fluid nodes of |J_O2|^2 + |J_N2|^2 (eq. 20), block sums added atomically.
-template <class Real>
-__global__ void momentum_square_kernel(LbmConfig c, const Real* __restrict__ f, const std::uint8_t* __restrict__ type, double* sum) {
+template <class Real, class Storage>
+__global__ void momentum_square_kernel(LbmConfig c, const __grid_constant__ Populations<Real, Storage> f, const std::uint8_t* __restrict__ type,
+                                       double* sum) {
   __shared__ double part[kReduceThreads];
   const long long N = c.nodes();
   double acc = 0.0;
   for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < N; k += (long long)gridDim.x * blockDim.x) {
     if (type[k] != kFluid) continue;
-    for (int s = 0; s < kSpecies; ++s) {
-      Real fl[kQ];
-      for (int i = 0; i < kQ; ++i) fl[i] = f[(s * kQ + i) * N + k];
-      const SpeciesMoments<Real> m = species_moments(fl);
-      for (int a = 0; a < 3; ++a) acc += double(m.j[a]) * double(m.j[a]);
-    }
+    SpeciesMoments<Real> m[kSpecies];
+    node_moments(f, k, m);
+    for (int s = 0; s < kSpecies; ++s)
+      for (int a = 0; a < 3; ++a) acc += double(m[s].j[a]) * double(m[s].j[a]);
   }
   part[threadIdx.x] = acc;
   __syncthreads();
@@ -137,15 +173,10 @@ __global__ void momentum_square_kernel(LbmConfig c, const Real* __restrict__ f, 
 
 int blocks_for(long long n, int block) { return int((n + block - 1) / block); }
 
-template <typename Kernel>
-int block_size_for(Kernel kernel) {
-  int min_grid = 0, block = 0;
-  KS_CUDA_CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, kernel, 0, 0));
-  return std::min(block, 256);
-}
-
-template <class Real>
+template <class Real, class Storage>
 class CudaSolver final : public LbmSolver {
+  using View = Populations<Real, Storage>;
+
  public:
   CudaSolver(const LbmConfig& c, std::shared_ptr<const LatticeGeometry> g, int device) : g_(std::move(g)) {
     KS_CUDA_CHECK(cudaSetDevice(device));
@@ -154,11 +185,12 @@ class CudaSolver final : public LbmSolver {
     KS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
     if (c.nodes() > (1LL << 32) - 1)
       throw bad_input("nx, ny, nz", std::to_string(c.nodes()) + " nodes", "at most 2^32 - 1 nodes on the GPU (32-bit node indices)");
-    const std::size_t need = 2 * pops * sizeof(Real) + g_->links.size() * sizeof(WallLink) + g_->type.size() * (1 + sizeof(std::uint32_t));
+    const std::size_t need = 2 * pops * sizeof(Storage) + g_->links.size() * sizeof(WallLink) + g_->type.size() * (1 + sizeof(std::uint32_t));
     if (need > free_bytes)
       throw bad_input("nx, ny, nz", "the lattice needs " + std::to_string(need >> 20) + " MiB on the GPU and only " +
                                         std::to_string(free_bytes >> 20) + " MiB are free",
-                      "a smaller lattice or precision fp32");
+                      "a smaller lattice or precision fp32 or fp16");
+    set_rest_populations(c);
     type_.upload(g_->type);
     upload_active_nodes();
     upload_links();
@@ -167,7 +199,7 @@ class CudaSolver final : public LbmSolver {
     // Both buffers start from the initial state: entries no stage writes (solid sources) stay equal.
     write_f(initial_distribution(c));
     next_.resize(pops);
-    KS_CUDA_CHECK(cudaMemcpy(next_.ptr, f_.ptr, pops * sizeof(Real), cudaMemcpyDeviceToDevice));
+    KS_CUDA_CHECK(cudaMemcpy(next_.ptr, f_.ptr, pops * sizeof(Storage), cudaMemcpyDeviceToDevice));
     int grid = 0;
     KS_CUDA_CHECK(cudaDeviceGetAttribute(&grid, cudaDevAttrMultiProcessorCount, device));
     reduce_blocks_ = 4 * grid;
@@ -202,14 +234,14 @@ class CudaSolver final : public LbmSolver {
   std::vector<double> moments() const override {
     DeviceBuffer<double> out;
     out.resize(std::size_t(kNodeMoments) * c_.nodes());
-    moments_kernel<Real><<<blocks_for(c_.nodes(), 128), 128>>>(c_, f_.ptr, type_.ptr, out.ptr);
+    moments_kernel<<<blocks_for(c_.nodes(), 128), 128>>>(c_, view(f_), type_.ptr, out.ptr);
     KS_CUDA_CHECK_LAUNCH();
     return out.to_host();
   }
 
   double momentum_rms() const override {
     KS_CUDA_CHECK(cudaMemset(sum_.ptr, 0, sizeof(double)));
-    momentum_square_kernel<Real><<<reduce_blocks_, kReduceThreads>>>(c_, f_.ptr, type_.ptr, sum_.ptr);
+    momentum_square_kernel<<<reduce_blocks_, kReduceThreads>>>(c_, view(f_), type_.ptr, sum_.ptr);
     KS_CUDA_CHECK_LAUNCH();
     double sum = 0.0;
     sum_.download(&sum, 1);
@@ -217,15 +249,20 @@ class CudaSolver final : public LbmSolver {
   }
 
   void read_f(std::vector<double>& f) const override {
-    const std::vector<Real> v = f_.to_host();
-    f.assign(v.begin(), v.end());
+    const std::vector<Storage> v = f_.to_host();
+    f.resize(v.size());
+    for (std::size_t e = 0; e < v.size(); ++e) f[e] = decode(v[e], e);
   }
-  void write_f(const std::vector<double>& f) override { f_.upload(std::vector<Real>(f.begin(), f.end())); }
+  void write_f(const std::vector<double>& f) override {
+    std::vector<Storage> v(f.size());
+    for (std::size_t e = 0; e < v.size(); ++e) v[e] = encode(f[e], e);
+    f_.upload(v);
+  }
 
  private:
   // The three kernels of a step; with `t`, each is timed with events (which serialises them).
   void run(int steps, StageTimes* t) {
-    const long long N = c_.nodes(), plane = (long long)c_.nx * c_.ny;
+    const long long plane = (long long)c_.nx * c_.ny;
     cudaEvent_t start = nullptr, stop = nullptr;
     if (t) {
       KS_CUDA_CHECK(cudaEventCreate(&start));
@@ -244,17 +281,17 @@ class CudaSolver final : public LbmSolver {
     };
     for (int n = 0; n < steps; ++n) {
       timed(&StageTimes::collide_stream, [&] {
-        collide_stream_kernel<Real><<<blocks_for(2 * active_.count, 256), 256>>>(c_, params_, f_.ptr, next_.ptr, type_.ptr, active_.ptr,
-                                                                                 std::uint32_t(active_.count));
+        collide_stream_kernel<<<blocks_for(2 * active_.count, 256), 256>>>(c_, params_, view(f_), view(next_), type_.ptr, active_.ptr,
+                                                                           std::uint32_t(active_.count));
       });
       if (c_.bounce_back == BounceBack::Interpolated && links_.count)
         timed(&StageTimes::bounce_back, [&] {
-          bounce_back_kernel<Real><<<blocks_for(links_.count, 256), 256>>>(links_.ptr, links_.count, N, next_.ptr);
+          bounce_back_kernel<<<blocks_for(links_.count, 256), 256>>>(links_.ptr, links_.count, view(next_));
         });
       if (!c_.periodic_z())
         timed(&StageTimes::boundary, [&] {
-          boundary_kernel<Real><<<blocks_for(plane, 128), 128>>>(c_, inlet_, 0, +1, next_.ptr, type_.ptr);
-          boundary_kernel<Real><<<blocks_for(plane, 128), 128>>>(c_, outlet_, c_.nz - 1, -1, next_.ptr, type_.ptr);
+          boundary_kernel<<<blocks_for(plane, 128), 128>>>(c_, inlet_, 0, +1, view(next_), type_.ptr);
+          boundary_kernel<<<blocks_for(plane, 128), 128>>>(c_, outlet_, c_.nz - 1, -1, view(next_), type_.ptr);
         });
       f_.swap(next_);
     }
@@ -264,12 +301,43 @@ class CudaSolver final : public LbmSolver {
     }
   }
 
-  // Fluid nodes, then wall nodes, each in index order: a warp then runs one branch of the kernel.
+  View view(const DeviceBuffer<Storage>& b) const {
+    View v{b.ptr, c_.nodes(), {}};
+    std::copy(&rest_[0][0], &rest_[0][0] + kSpecies * kQ, &v.rest[0][0]);
+    return v;
+  }
+
+  // FP16 keeps f - f0 (see Populations); f0 from the state the run starts in, fixed from then on.
+  void set_rest_populations(const LbmConfig& c) {
+    if (!View::kCompressed) return;
+    double in[kSpecies];
+    mixture_densities(c, c.x_o2, inlet_pressure(c), in);
+    const double u0[3] = {0.0, 0.0, 0.0};
+    for (int s = 0; s < kSpecies; ++s) {
+      const Product<double> rest(u0, c.theta(s), c.lattice_species(s));
+      for (int i = 0; i < kQ; ++i) rest_[s][i] = Real(rest(in[s], i));
+    }
+  }
+  // Entry e of the array [(s * 27 + i) * N + node] on the host.
+  double decode(Storage v, std::size_t e) const {
+    if constexpr (View::kCompressed) return double(rest_of(e)) + double(__half2float(v));
+    else return double(v);
+  }
+  Storage encode(double f, std::size_t e) const {
+    if constexpr (View::kCompressed) return __float2half_rn(float(f - rest_of(e)));
+    else return Storage(f);
+  }
+  Real rest_of(std::size_t e) const {
+    const std::size_t si = e / std::size_t(c_.nodes());
+    return rest_[si / kQ][si % kQ];
+  }
+
+  // Fluid and wall nodes in index order (grouping the wall nodes at the end measured 5 % slower: the
+  // wall nodes' scattered stores then no longer overlap the fluid nodes' streaming).
   void upload_active_nodes() {
     std::vector<std::uint32_t> active;
-    for (NodeType kind : {kFluid, kWall})
-      for (std::size_t k = 0; k < g_->type.size(); ++k)
-        if (g_->type[k] == kind) active.push_back(std::uint32_t(k));
+    for (std::size_t k = 0; k < g_->type.size(); ++k)
+      if (g_->type[k] != kInterior) active.push_back(std::uint32_t(k));
     active_.upload(active);
   }
 
@@ -285,7 +353,8 @@ class CudaSolver final : public LbmSolver {
   CollisionParams<Real> params_;
   PlaneDensities<Real> inlet_, outlet_;
   std::shared_ptr<const LatticeGeometry> g_;
-  DeviceBuffer<Real> f_, next_;
+  Real rest_[kSpecies][kQ] = {};  // f0 of the FP16 storage
+  DeviceBuffer<Storage> f_, next_;
   DeviceBuffer<std::uint8_t> type_;
   DeviceBuffer<std::uint32_t> active_;  // fluid and wall nodes
   DeviceBuffer<WallLink> links_;
@@ -296,8 +365,12 @@ class CudaSolver final : public LbmSolver {
 }  // namespace
 
 std::unique_ptr<LbmSolver> make_cuda_solver(const LbmConfig& c, std::shared_ptr<const LatticeGeometry> g, int device) {
-  if (c.precision == Precision::Fp32) return std::make_unique<CudaSolver<float>>(c, std::move(g), device);
-  return std::make_unique<CudaSolver<double>>(c, std::move(g), device);
+  switch (c.precision) {
+    case Precision::Fp16: return std::make_unique<CudaSolver<float, __half>>(c, std::move(g), device);
+    case Precision::Fp32: return std::make_unique<CudaSolver<float, float>>(c, std::move(g), device);
+    case Precision::Fp64: break;
+  }
+  return std::make_unique<CudaSolver<double, double>>(c, std::move(g), device);
 }
 
 }  // namespace ks::lbm

@@ -30,7 +30,9 @@ MethodInfo make_info() {
       int_param("nz", "Lattice z", 128, 8, 8192, "Nodes along z (the flow direction) at the fine level"),
       choice_param("bounce_back", "Wall scheme", "interpolated", {"interpolated", "simple"},
                    "interpolated: Yu et al. 2002 with the exact wall position (eq. 14-15); simple: full-way bounce-back", true),
-      choice_param("precision", "Precision", "fp64", {"fp64", "fp32"}, "Floating point of the populations and the collision (Fig. 12)"),
+      choice_param("precision", "Precision", "fp64", {"fp64", "fp32", "fp16"},
+                   "Floating point of the populations and the collision (Fig. 12); fp16 stores the populations' deviation from "
+                   "the rest state in half precision and computes in fp32 (CUDA only)"),
       real_param("pressure_ratio", "P_out / P_in", "", 0.99, 0.5, 1.0, "Outlet over inlet pressure (0.99 tube, 0.958 packed bed)", true,
                  false),
       real_param("x_o2", "O2 mole fraction", "", 0.47, 0.01, 0.99,
@@ -117,7 +119,8 @@ LbmConfig LbmMethod::make_config(const ParamSet& p) {
   c.x_o2 = p.get_real("x_o2");
   c.pressure_ratio = p.get_real("pressure_ratio");
   c.bounce_back = p.get_choice("bounce_back") == "simple" ? BounceBack::Simple : BounceBack::Interpolated;
-  c.precision = p.get_choice("precision") == "fp32" ? Precision::Fp32 : Precision::Fp64;
+  const std::string precision = p.get_choice("precision");
+  c.precision = precision == "fp16" ? Precision::Fp16 : (precision == "fp32" ? Precision::Fp32 : Precision::Fp64);
   if (c.geometry == Geometry::Periodic) {
     c.wave_amplitude = p.get_real("wave_amplitude");
     c.initial_velocity[0] = p.get_real("ux");
@@ -135,7 +138,7 @@ LbmConfig LbmMethod::make_config(const ParamSet& p) {
                                 " exceeds Y_A Y_B / (X_A X_B) = " + num(sc_max) + " at X_O2 = " + num(x_hi) +
                                 " (eq. 11: tau_2 > tau_1); the stress-tensor quasi-equilibrium of eq. (12) is not implemented",
                     "d_ab >= " + num(c.viscosity / sc_max) + " (or viscosity <= " + num(c.diffusivity * sc_max) + ")");
-  const double bytes = 2.0 * int(kSpecies) * kQ * double(c.nodes()) * (c.precision == Precision::Fp32 ? 4 : 8);
+  const double bytes = 2.0 * int(kSpecies) * kQ * double(c.nodes()) * (c.precision == Precision::Fp16 ? 2 : (c.precision == Precision::Fp32 ? 4 : 8));
   if (bytes > 96e9)
     throw bad_input("nx, ny, nz", "the populations need " + num(bytes / 1e9) + " GB", "at most 96 GB (two copies of both species)");
   return c;
@@ -189,6 +192,8 @@ void LbmMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
     throw backend_unavailable("lbm.binary: this build has no CUDA path");
 #endif
   } else {
+    if (c.precision == Precision::Fp16)
+      throw bad_input("precision", "fp16 (compressed storage) runs on the CUDA backend only", "fp32 or fp64 on the CPU, or backend cuda");
     solver = make_cpu_solver(c, geometry);
   }
   params_ = params;
