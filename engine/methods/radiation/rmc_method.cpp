@@ -332,7 +332,9 @@ Snapshot RmcMethod::snapshot() const {
   snap.series.push_back({"change per batch", "rays per cell", "mean |change of Q^R| / mean |Q^R|", change_x_, change_y_, {}});
   snap.series.push_back({"mean std(Q^R)", "rays per cell", "mean standard error (W/m^3)", sd_x_, sd_y_, {}});
 
-  nlohmann::json d = {{"rays_per_cell", rays_},
+  nlohmann::json d = {{"cells_per_axis", {c.n[0], c.n[1], c.n[2]}},  // a file's grid may differ from nx, ny, nz
+                      {"box_m", {c.L[0], c.L[1], c.L[2]}},
+                      {"rays_per_cell", rays_},
                       {"batches", iteration_},
                       {"face_crossings", steps_},
                       {"crossings_per_ray", rays_ > 0 ? steps_ / (double(rays_) * double(c.cells())) : 0.0},
