@@ -15,7 +15,9 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/registry.hpp"
 #include "io/field_writer.hpp"
+#include "io/preset.hpp"
 #include "io/vtk_xml_writer.hpp"
 #include "methods/radiation/rmc_cases.hpp"
 #include "methods/radiation/rmc_temperature_file.hpp"
@@ -319,6 +321,24 @@ TEST_F(RmcTemperatureFile, ProfileFileNeedsAFileThatExistsAndFitsTheTables) {
   p["gas"] = "grey";
   p["rays_per_cell"] = "10";
   EXPECT_NO_THROW(test::run(p));
+}
+
+TEST(RmcTemperatureFilePreset, HotSpotPresetReadsItsFileFromThePresetFolderAndTheHotSpotCools) {
+  // presets/radiation/temperature-from-file.json names data/hot-spot-16.csv relative to itself.
+  const Preset p = load_preset(std::string(KS_SOURCE_DIR) + "/presets/radiation/temperature-from-file.json", builtin_registry());
+  RmcMethod m;
+  m.setup(p.params, test_support::cpu_context());
+  m.advance();
+  const RmcConfig& c = m.problem().config;
+  EXPECT_EQ(c.cells(), 16 * 16 * 16);
+  EXPECT_NEAR(c.L[0], 0.16, 1e-12);
+  const Snapshot snap = m.snapshot();
+  const std::vector<double>& T = snap.fields[0].values;
+  const std::vector<double> q = m.mean();
+  const std::size_t hottest = std::max_element(T.begin(), T.end()) - T.begin();
+  EXPECT_GT(T[hottest], 1700.0);
+  EXPECT_GT(q[hottest], 0.0);  // the hot pocket emits more than it absorbs
+  EXPECT_LT(*std::min_element(q.begin(), q.end()), 0.0);  // and the cool gas around it absorbs
 }
 
 }  // namespace
