@@ -14,7 +14,8 @@ usage:
   kinetic-run --list-methods | --describe METHOD | --help | --version
 
 options:
-  --set key=value        override a parameter (repeatable; see --describe for keys and ranges)
+  --set key=value        override a parameter (repeatable; see --describe for keys and ranges;
+                         a relative file path is read from the current folder)
   --backend B            auto (default: CUDA if a device is usable), cuda, or cpu
   --steps N              run N iterations (default: until the method's end condition)
   --until-done           run until the method's end condition (the default)

@@ -1,10 +1,15 @@
 #include "parameter_panel.hpp"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSignalBlocker>
 
 #include "core/errors.hpp"
@@ -66,13 +71,41 @@ QWidget* ParameterPanel::makeEditor(const ParamSpec& spec, const ParamValue& val
       editor = line;
       break;
     }
+    case ParamType::Path: {
+      // A file name typed (relative to the current folder) or picked with Browse…; the engine's
+      // parser checks the ending, the method reads the file on Reset.
+      auto* box = new QWidget;
+      auto* row = new QHBoxLayout(box);
+      row->setContentsMargins(0, 0, 0, 0);
+      auto* line = new QLineEdit;
+      line->setObjectName("path");
+      line->setPlaceholderText("no file");
+      line->setClearButtonEnabled(true);
+      auto* browse = new QPushButton(tr("Browse…"));
+      row->addWidget(line, 1);
+      row->addWidget(browse);
+      connect(line, &QLineEdit::editingFinished, this, [this, spec, line] { commitText(spec, line, line->text()); });
+      connect(browse, &QPushButton::clicked, this, [this, spec, line] {
+        QStringList patterns;
+        for (const auto& e : spec.extensions) patterns << "*" + QString::fromStdString(e);
+        QString filter = patterns.isEmpty() ? tr("All files (*)")
+                                            : QString("%1 (%2);;%3").arg(QString::fromStdString(spec.label), patterns.join(' '), tr("All files (*)"));
+        const QString start = line->text().isEmpty() ? QString() : QFileInfo(line->text()).absolutePath();
+        const QString path = QFileDialog::getOpenFileName(this, QString::fromStdString(spec.label), start, filter);
+        if (path.isEmpty()) return;
+        line->setText(path);
+        commitText(spec, line, path);
+      });
+      editor = box;
+      break;
+    }
   }
   setEditorValue(editor, spec, value);
   return editor;
 }
 
-void ParameterPanel::commitText(const ParamSpec& spec, QWidget* editor, const QString& text) {
-  auto* line = static_cast<QLineEdit*>(editor);
+void ParameterPanel::commitText(const ParamSpec& spec, QLineEdit* line, const QString& text) {
+  QWidget* editor = editors_.count(spec.key) ? editors_[spec.key] : line;
   try {
     const ParamValue v = parse_value(spec, text.trimmed().toStdString(), spec.key);
     line->setStyleSheet({});
@@ -94,6 +127,12 @@ void ParameterPanel::setEditorValue(QWidget* editor, const ParamSpec& spec, cons
     case ParamType::Choice:
       static_cast<QComboBox*>(editor)->setCurrentText(QString::fromStdString(std::get<std::string>(value)));
       break;
+    case ParamType::Path: {
+      QLineEdit* line = editor->findChild<QLineEdit*>("path");
+      const QSignalBlocker block_line(line);
+      line->setText(QString::fromStdString(std::get<std::string>(value)));
+      break;
+    }
     default: static_cast<QLineEdit*>(editor)->setText(QString::fromStdString(to_string(value))); break;
   }
 }
@@ -102,7 +141,8 @@ void ParameterPanel::showValues(const ParamSet& params) {
   for (const ParamSpec& spec : specs_) {
     auto it = editors_.find(spec.key);
     if (it == editors_.end() || !params.has(spec.key)) continue;
-    if (it->second->hasFocus()) continue;  // never overwrite what the user is typing
+    const QWidget* focus = QApplication::focusWidget();
+    if (focus && (focus == it->second || it->second->isAncestorOf(focus))) continue;  // never overwrite what the user is typing
     shown_[spec.key] = params.value(spec.key);
     setEditorValue(it->second, spec, params.value(spec.key));
   }

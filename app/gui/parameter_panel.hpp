@@ -1,4 +1,5 @@
-// Parameter widgets generated from a method's ParamSpecs: the right widget per type,
+// Parameter widgets generated from a method's ParamSpecs: the right widget per type (a file path:
+// a line edit and a Browse… button),
 // units and ranges in the label, help as tooltips. Non-live parameters are disabled
 // while running; invalid input is refused in the widget with the allowed range shown.
 #pragma once
@@ -9,6 +10,7 @@
 #include "core/param.hpp"
 
 class QFormLayout;
+class QLineEdit;
 
 namespace ks::gui {
 
@@ -24,7 +26,7 @@ class ParameterPanel : public QWidget {
 
  private:
   QWidget* makeEditor(const ParamSpec& spec, const ParamValue& value);
-  void commitText(const ParamSpec& spec, QWidget* editor, const QString& text);
+  void commitText(const ParamSpec& spec, QLineEdit* line, const QString& text);
   void setEditorValue(QWidget* editor, const ParamSpec& spec, const ParamValue& value);
 
   QFormLayout* form_;

@@ -1,7 +1,10 @@
 #include "param.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -65,12 +68,26 @@ ParamSpec bool_param(std::string key, std::string label, bool def, std::string h
   return s;
 }
 
+ParamSpec path_param(std::string key, std::string label, std::vector<std::string> extensions, std::string help,
+                     bool live) {
+  ParamSpec s;
+  s.key = std::move(key);
+  s.label = std::move(label);
+  s.help = std::move(help);
+  s.type = ParamType::Path;
+  s.default_value = std::string();
+  s.extensions = std::move(extensions);
+  s.live = live;
+  return s;
+}
+
 std::string to_string(ParamType t) {
   switch (t) {
     case ParamType::Int: return "int";
     case ParamType::Real: return "real";
     case ParamType::Bool: return "bool";
     case ParamType::Choice: return "choice";
+    case ParamType::Path: return "path";
   }
   return "?";
 }
@@ -109,6 +126,7 @@ nlohmann::json to_json(const ParamSpec& s) {
     j["log_scale"] = s.log_scale;
   }
   if (s.type == ParamType::Choice) j["choices"] = s.choices;
+  if (s.type == ParamType::Path) j["extensions"] = s.extensions;
   if (s.quick) j["quick"] = true;
   return j;
 }
@@ -130,6 +148,12 @@ std::string allowed_range(const ParamSpec& s) {
       os << "one of ";
       for (std::size_t i = 0; i < s.choices.size(); ++i) os << (i ? ", " : "") << s.choices[i];
       break;
+    case ParamType::Path:
+      os << "a file path";
+      for (std::size_t i = 0; i < s.extensions.size(); ++i)
+        os << (i == 0 ? " ending in " : i + 1 == s.extensions.size() ? " or " : ", ") << s.extensions[i];
+      os << ", or empty (a relative path in a preset is read from the preset's folder, elsewhere from the current folder)";
+      break;
   }
   if (!s.unit.empty() && s.unit != "1" && (s.type == ParamType::Int || s.type == ParamType::Real))
     os << " " << s.unit;
@@ -143,6 +167,23 @@ ParamValue check_range(const ParamSpec& s, double x, const std::string& where, c
     throw bad_input(where, "value " + shown + " for '" + s.key + "' is out of range", allowed_range(s));
   if (s.type == ParamType::Int) return static_cast<std::int64_t>(x);
   return x;
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return s;
+}
+
+// Whether the file exists is the method's question (it reads the file at set-up); here only the
+// kind of file is checked, by its ending.
+ParamValue check_path(const ParamSpec& s, const std::string& path, const std::string& where) {
+  if (path.empty() || s.extensions.empty()) return path;
+  const std::string l = lower(path);
+  for (const auto& e : s.extensions) {
+    const std::string le = lower(e);
+    if (l.size() >= le.size() && l.compare(l.size() - le.size(), le.size(), le) == 0) return path;
+  }
+  throw bad_input(where, "'" + path + "' for '" + s.key + "' is not a file of a supported kind", allowed_range(s));
 }
 
 }  // namespace
@@ -168,6 +209,9 @@ ParamValue validate(const ParamSpec& s, const nlohmann::json& v, const std::stri
         throw bad_input(where, "value " + shown + " for '" + s.key + "' is not a known choice", allowed_range(s));
       }
       break;
+    case ParamType::Path:
+      if (v.is_string()) return check_path(s, v.get<std::string>(), where);
+      break;
   }
   throw bad_input(where, "value " + shown + " for '" + s.key + "' has the wrong type (expected " + to_string(s.type) + ")",
                   allowed_range(s));
@@ -191,8 +235,16 @@ ParamValue parse_value(const ParamSpec& s, const std::string& text, const std::s
       throw bad_input(where, "'" + text + "' for '" + s.key + "' is not a boolean", allowed_range(s));
     case ParamType::Choice:
       return validate(s, nlohmann::json(text), where);
+    case ParamType::Path:
+      return check_path(s, text, where);
   }
   return {};
+}
+
+std::string resolve_path(const std::string& path, const std::string& base_dir) {
+  namespace fs = std::filesystem;
+  if (path.empty() || base_dir.empty() || fs::path(path).is_absolute()) return path;
+  return (fs::path(base_dir) / path).lexically_normal().string();
 }
 
 ParamSet::ParamSet(std::vector<ParamSpec> specs) : specs_(std::move(specs)) {
@@ -231,13 +283,15 @@ bool ParamSet::get_bool(const std::string& key) const { return std::get<bool>(va
 
 const std::string& ParamSet::get_choice(const std::string& key) const { return std::get<std::string>(value(key)); }
 
+const std::string& ParamSet::get_path(const std::string& key) const { return std::get<std::string>(value(key)); }
+
 nlohmann::json ParamSet::to_json() const {
   nlohmann::json j = nlohmann::json::object();
   for (const auto& s : specs_) j[s.key] = ks::to_json(values_.at(s.key));
   return j;
 }
 
-void ParamSet::apply_json(const nlohmann::json& obj, const std::string& where) {
+void ParamSet::apply_json(const nlohmann::json& obj, const std::string& where, const std::string& base_dir) {
   if (!obj.is_object()) throw bad_input(where, "expected an object of parameter values, got " + obj.dump());
   for (const auto& [key, v] : obj.items()) {
     const std::string here = where + "/" + key;
@@ -248,7 +302,10 @@ void ParamSet::apply_json(const nlohmann::json& obj, const std::string& where) {
       for (const auto& s : specs_) names += (names.empty() ? "" : ", ") + s.key;
       throw bad_input(here, "unknown parameter '" + key + "'", "one of " + names);
     }
-    values_[key] = validate(spec(key), v, here);
+    const ParamSpec& s = spec(key);
+    ParamValue value = validate(s, v, here);
+    if (s.type == ParamType::Path) value = resolve_path(std::get<std::string>(value), base_dir);
+    values_[key] = std::move(value);
   }
 }
 

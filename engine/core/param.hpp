@@ -12,7 +12,10 @@
 
 namespace ks {
 
-enum class ParamType { Int, Real, Bool, Choice };
+// Path: a file name (text); "" means none. A relative path in a preset is resolved against the
+// preset file's directory when the preset is loaded (ParamSet::apply_json with a base directory);
+// from the command line or a widget it is taken relative to the current directory.
+enum class ParamType { Int, Real, Bool, Choice, Path };
 
 using ParamValue = std::variant<std::int64_t, double, bool, std::string>;
 
@@ -26,6 +29,7 @@ struct ParamSpec {
   double min = 0.0;  // Int/Real only, inclusive
   double max = 0.0;
   std::vector<std::string> choices;  // Choice only
+  std::vector<std::string> extensions;  // Path only: accepted endings (".csv"), any case; empty: any file
   bool live = false;   // may change while running (applies at the next iteration)
   bool quick = false;  // shown as a quick slider in the field-view overlay
   bool log_scale = false;  // a slider for it should move logarithmically
@@ -39,19 +43,25 @@ ParamSpec int_param(std::string key, std::string label, std::int64_t def, std::i
 ParamSpec choice_param(std::string key, std::string label, std::string def, std::vector<std::string> choices,
                        std::string help, bool live = false);
 ParamSpec bool_param(std::string key, std::string label, bool def, std::string help, bool live = false);
+// A file path, "" by default (no file).
+ParamSpec path_param(std::string key, std::string label, std::vector<std::string> extensions, std::string help,
+                     bool live = false);
 
 std::string to_string(ParamType t);
 std::string to_string(const ParamValue& v);
 nlohmann::json to_json(const ParamValue& v);
 nlohmann::json to_json(const ParamSpec& spec);
 
-// "[min, max]" or "one of a, b, c" or "true or false".
+// "[min, max]" or "one of a, b, c" or "true or false" or "a path to a .csv or .vti file, or empty".
 std::string allowed_range(const ParamSpec& spec);
 
 // Checks type and range; `where` names the source (file + JSON pointer, or --set).
 ParamValue validate(const ParamSpec& spec, const nlohmann::json& value, const std::string& where);
 // Parses "key=value" text from a command line or a widget.
 ParamValue parse_value(const ParamSpec& spec, const std::string& text, const std::string& where);
+// `path` as seen from `base_dir`: unchanged when empty, absolute or base_dir is empty; else
+// base_dir/path, lexically normalised (still relative if base_dir is).
+std::string resolve_path(const std::string& path, const std::string& base_dir);
 
 // The full set of values for one method, always complete and valid.
 class ParamSet {
@@ -70,10 +80,13 @@ class ParamSet {
   double get_real(const std::string& key) const;  // Int values convert
   bool get_bool(const std::string& key) const;
   const std::string& get_choice(const std::string& key) const;
+  const std::string& get_path(const std::string& key) const;  // "" when no file is set
 
   nlohmann::json to_json() const;
   // Applies the keys of `obj`; unknown keys, wrong types and out-of-range values throw bad_input.
-  void apply_json(const nlohmann::json& obj, const std::string& where);
+  // Relative Path values are resolved against `base_dir` (a preset's directory; "" keeps them as
+  // they are, e.g. for a checkpoint header, whose paths were resolved when it was written).
+  void apply_json(const nlohmann::json& obj, const std::string& where, const std::string& base_dir = {});
 
  private:
   std::vector<ParamSpec> specs_;

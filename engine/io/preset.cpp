@@ -1,5 +1,6 @@
 #include "preset.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -114,7 +115,9 @@ Preset parse_preset(const nlohmann::json& doc, const std::string& file, const Re
   p.paper = optional_string(doc, "paper", root);
   p.case_name = optional_string(doc, "case", root);
   p.params = ParamSet(info.params);
-  if (const auto* params = optional_key(doc, "params")) p.params.apply_json(*params, root + "/params");
+  // File parameters (ParamType::Path) written relative are read from the preset's own folder.
+  if (const auto* params = optional_key(doc, "params"))
+    p.params.apply_json(*params, root + "/params", std::filesystem::path(file).parent_path().string());
   if (const auto* backend = optional_key(doc, "backend")) {
     if (!backend->is_string()) throw bad_input(root + "/backend", "expected a string, got " + backend->dump(), "auto, cuda or cpu");
     p.backend = parse_backend(backend->get<std::string>(), root + "/backend");

@@ -3,7 +3,8 @@
 // {
 //   "method": "aerosol.coagulation", "title": "...", "description": "teaching text",
 //   "paper": "coagulation-mc-wei-kruis-2013.txt", "case": "Table 1",
-//   "params": { "n_s": 2000, ... },             // validated against the method's ParamSpecs
+//   "params": { "n_s": 2000, ... },             // validated against the method's ParamSpecs;
+//                                                // relative file paths are read from the preset's folder
 //   "backend": "auto",                           // optional: auto | cuda | cpu
 //   "view": { "field": "diameter", "series": "sigma_g" },   // optional default view
 //   "reference": { "series": "N/N0",             // optional: what the plot and the tests compare

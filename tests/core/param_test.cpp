@@ -273,3 +273,59 @@ TEST(ParamSpecJson, DescribesRangeChoicesAndLiveFlag) {
   EXPECT_EQ(c["choices"], nlohmann::json::array({"a", "b"}));
   EXPECT_FALSE(c.contains("min"));
 }
+
+// ParamType::Path: a file name as text, "" for none; the ending is checked, not the file.
+TEST(ParamPath, ParsesTextKeepsEmptyAndChecksTheEnding) {
+  const ParamSpec s = ks::path_param("temperature_file", "Temperature file", {".csv", ".vti"}, "help");
+  EXPECT_EQ(s.type, ParamType::Path);
+  EXPECT_EQ(std::get<std::string>(s.default_value), "");
+  EXPECT_EQ(std::get<std::string>(ks::parse_value(s, "data/T field.csv", "--set temperature_file")), "data/T field.csv");
+  EXPECT_EQ(std::get<std::string>(ks::parse_value(s, "/abs/dns.VTI", "--set temperature_file")), "/abs/dns.VTI");
+  EXPECT_EQ(std::get<std::string>(ks::parse_value(s, "", "--set temperature_file")), "");
+  const std::string msg = bad_input_message([&] { ks::parse_value(s, "field.txt", "--set temperature_file"); });
+  EXPECT_NE(msg.find("--set temperature_file"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("'field.txt' for 'temperature_file'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("a file path ending in .csv or .vti"), std::string::npos) << msg;
+  const std::string wrong = bad_input_message([&] { ks::validate(s, nlohmann::json(3), "p.json:/params/temperature_file"); });
+  EXPECT_NE(wrong.find("p.json:/params/temperature_file"), std::string::npos) << wrong;
+  EXPECT_NE(wrong.find("wrong type (expected path)"), std::string::npos) << wrong;
+  // Any file when no endings are declared.
+  EXPECT_EQ(std::get<std::string>(ks::parse_value(ks::path_param("f", "F", {}, ""), "notes.txt", "w")), "notes.txt");
+}
+
+TEST(ParamPath, JsonRoundTripAndPresetRelativeResolution) {
+  std::vector<ParamSpec> specs = sample_specs();
+  specs.push_back(ks::path_param("temperature_file", "Temperature file", {".csv", ".vti"}, "help"));
+  ks::ParamSet set(specs);
+  EXPECT_EQ(set.get_path("temperature_file"), "");
+  // A preset's relative path is read from the preset's folder; absolute paths and "" stay as they are.
+  set.apply_json(nlohmann::json{{"temperature_file", "data/../data/hot.csv"}}, "presets/x.json:/params", "presets/radiation");
+  EXPECT_EQ(set.get_path("temperature_file"), "presets/radiation/data/hot.csv");
+  set.apply_json(nlohmann::json{{"temperature_file", "/tmp/dns.vti"}}, "p.json:/params", "presets/radiation");
+  EXPECT_EQ(set.get_path("temperature_file"), "/tmp/dns.vti");
+  set.apply_json(nlohmann::json{{"temperature_file", ""}}, "p.json:/params", "presets/radiation");
+  EXPECT_EQ(set.get_path("temperature_file"), "");
+  // A checkpoint header stores the resolved path and is read back without a base folder: JSON out and
+  // back is the identity.
+  set.apply_json(nlohmann::json{{"temperature_file", "data/hot.csv"}}, "p.json:/params", "presets/radiation");
+  const nlohmann::json j = set.to_json();
+  EXPECT_EQ(j["temperature_file"], "presets/radiation/data/hot.csv");
+  ks::ParamSet back(specs);
+  back.apply_json(j, "checkpoint:/params");
+  EXPECT_EQ(back.to_json(), j);
+  EXPECT_EQ(ks::to_string(back.value("temperature_file")), "presets/radiation/data/hot.csv");
+}
+
+TEST(ParamPath, SpecJsonListsTheEndingsAndTheRangeTextSaysHowPathsResolve) {
+  const ParamSpec s = ks::path_param("temperature_file", "Temperature file", {".csv", ".vti"}, "help");
+  const nlohmann::json j = ks::to_json(s);
+  EXPECT_EQ(j["type"], "path");
+  EXPECT_EQ(j["default"], "");
+  EXPECT_EQ(j["extensions"], nlohmann::json::array({".csv", ".vti"}));
+  EXPECT_FALSE(j.contains("min"));
+  const std::string allowed = ks::allowed_range(s);
+  EXPECT_NE(allowed.find("or empty"), std::string::npos) << allowed;
+  EXPECT_NE(allowed.find("preset's folder"), std::string::npos) << allowed;
+  EXPECT_EQ(ks::resolve_path("a.csv", ""), "a.csv");
+  EXPECT_EQ(ks::resolve_path("./a.csv", "dir"), "dir/a.csv");
+}

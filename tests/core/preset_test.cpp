@@ -90,11 +90,20 @@ TEST(ShippedPresets, EveryPresetLoadsWithItsMethodsParams) {
     EXPECT_EQ(p.file, entry.path().string());
     // The param set is complete: every spec of the method has a value.
     for (const auto& spec : ks::builtin_registry().info(p.method).params) EXPECT_TRUE(p.params.has(spec.key)) << spec.key;
-    // What the file sets is what the preset holds.
+    // What the file sets is what the preset holds; file paths are read from the preset's folder, and
+    // the files they name are shipped.
     std::ifstream in(entry.path());
     const nlohmann::json doc = nlohmann::json::parse(in);
     if (doc.contains("params")) {
-      for (const auto& [key, v] : doc["params"].items()) EXPECT_EQ(p.params.to_json()[key], v) << key;
+      for (const auto& [key, v] : doc["params"].items()) {
+        if (p.params.spec(key).type != ks::ParamType::Path) {
+          EXPECT_EQ(p.params.to_json()[key], v) << key;
+        } else if (!v.get<std::string>().empty()) {
+          const fs::path file = entry.path().parent_path() / v.get<std::string>();
+          EXPECT_EQ(p.params.get_path(key), file.lexically_normal().string()) << key;
+          EXPECT_TRUE(fs::is_regular_file(p.params.get_path(key))) << key << ": " << p.params.get_path(key);
+        }
+      }
     }
   }
   EXPECT_GE(count, 4) << "expected the shipped coagulation presets under " << root;

@@ -24,10 +24,13 @@
 #include <vtkXMLImageDataReader.h>
 #include <vtkXMLPolyDataReader.h>
 
+#include <QLineEdit>
 #include <QOpenGLWidget>
+#include <QPushButton>
 #include <QWheelEvent>
 
 #include "app/gui/main_window.hpp"
+#include "app/gui/parameter_panel.hpp"
 #include "app/gui/plot_view.hpp"
 #include "core/registry.hpp"
 #include "io/vtk_xml_writer.hpp"
@@ -183,6 +186,37 @@ TEST(GuiInProcess, PresetWhoseSetupFailsKeepsTheRunningSimulation) {
   EXPECT_EQ(window->runner(), before);
   EXPECT_EQ(window->runner()->state(), ks::RunState::Idle);
   EXPECT_EQ(window->runner()->params().get_int("n_s"), before->params().get_int("n_s"));
+}
+
+// A file parameter is a line edit with a Browse… button; typed text goes through the engine's parser
+// (a wrong ending is refused in the widget), and the value shown follows the parameter set.
+TEST(GuiInProcess, PathParameterIsALineEditWithBrowseAndRefusesAWrongEnding) {
+  ks::ParamSet params({ks::path_param("temperature_file", "Temperature file", {".csv", ".vti"}, "help")});
+  ks::gui::ParameterPanel panel;
+  panel.setParameters(params);
+  panel.show();
+  auto* line = panel.findChild<QLineEdit*>("path");
+  ASSERT_NE(line, nullptr);
+  QPushButton* browse = nullptr;
+  for (auto* b : panel.findChildren<QPushButton*>())
+    if (b->text().startsWith("Browse")) browse = b;
+  ASSERT_NE(browse, nullptr);
+  EXPECT_TRUE(line->text().isEmpty());
+  QStringList edited;
+  QObject::connect(&panel, &ks::gui::ParameterPanel::parameterEdited, [&](const QString& key, const ks::ParamValue& v) {
+    edited << key + "=" + QString::fromStdString(std::get<std::string>(v));
+  });
+  line->setText("fields/dns.vti");
+  emit line->editingFinished();
+  EXPECT_EQ(edited, QStringList{"temperature_file=fields/dns.vti"});
+  line->setText("fields/dns.txt");
+  emit line->editingFinished();
+  EXPECT_EQ(edited.size(), 1);                         // refused: nothing emitted
+  EXPECT_EQ(line->text(), QString("fields/dns.vti"));  // the last good value is back
+  EXPECT_TRUE(line->toolTip().contains("ending in .csv or .vti")) << line->toolTip().toStdString();
+  params.set("temperature_file", std::string("/data/T.csv"));
+  panel.showValues(params);
+  EXPECT_EQ(line->text(), QString("/data/T.csv"));
 }
 
 // A snapshot with one series y = x on [0, 10].

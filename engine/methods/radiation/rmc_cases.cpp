@@ -17,6 +17,7 @@ const char* profile_name(Profile p) {
     case Profile::Parab2: return "parab2";
     case Profile::ThreeDim: return "3dimens";
     case Profile::Isothermal: return "isothermal";
+    case Profile::File: return "file";
   }
   return "?";
 }
@@ -35,9 +36,9 @@ namespace {
 
 Profile parse_profile(const std::string& s) {
   for (Profile p : {Profile::Lin1, Profile::Parab1, Profile::Sin, Profile::Lin2, Profile::Parab2, Profile::ThreeDim,
-                    Profile::Isothermal})
+                    Profile::Isothermal, Profile::File})
     if (s == profile_name(p)) return p;
-  throw bad_input("profile", "unknown temperature profile '" + s + "'", "lin1, parab1, sin, lin2, parab2, 3dimens, isothermal");
+  throw bad_input("profile", "unknown temperature profile '" + s + "'", "lin1, parab1, sin, lin2, parab2, 3dimens, isothermal, file");
 }
 
 Gas parse_gas(const std::string& s) {
@@ -49,7 +50,8 @@ Gas parse_gas(const std::string& s) {
 bool three_dimensional(Profile p) { return p == Profile::Sin || p == Profile::ThreeDim; }
 
 // Wall temperatures of the profiles (eq. 18-22): the medium's value at the wall, except sin
-// (cold walls, Sakurai et al.) and the isothermal slab (its own wall temperature; Kim et al.: 0 K).
+// (cold walls, Sakurai et al.), the isothermal slab (its own wall temperature; Kim et al.: 0 K) and
+// a file's field (wall_temperature on every wall: the file holds the medium only).
 double profile_wall_temperature(const RmcConfig& c, int side) {
   switch (c.profile) {
     case Profile::Lin1: return side == 1 ? 1500.0 : 500.0;
@@ -58,7 +60,8 @@ double profile_wall_temperature(const RmcConfig& c, int side) {
     case Profile::Parab2:
     case Profile::ThreeDim: return 500.0;
     case Profile::Sin: return 0.0;
-    case Profile::Isothermal: return c.wall_temperature;
+    case Profile::Isothermal:
+    case Profile::File: return c.wall_temperature;
   }
   return 0.0;
 }
@@ -78,7 +81,22 @@ RmcConfig make_config(const ParamSet& p) {
     c.n[a] = int(p.get_int(keys[a]));
     c.L[a] = L;
   }
-  const bool slab = !three_dimensional(c.profile);
+  if (c.profile == Profile::File) {
+    // The file's grid replaces nx, ny, nz and, where the file gives a cell size, the length.
+    const std::string& path = p.get_path("temperature_file");
+    if (path.empty())
+      throw bad_input("temperature_file", "profile 'file' needs a temperature file, and none is set",
+                      "a .csv (x,y,z,T or i,j,k,T) or ASCII .vti file; see engine/methods/radiation/README.md");
+    auto field = std::make_shared<TemperatureField>(load_temperature_file(path));
+    if (field->n[0] < 2)
+      throw bad_input(path, "the field has " + std::to_string(field->n[0]) + " cell along x (between the walls)", "at least 2 cells along x");
+    for (int a = 0; a < 3; ++a) {
+      c.n[a] = field->n[a];
+      c.L[a] = field->has_size() ? field->n[a] * field->h[a] : L;
+    }
+    c.field = std::move(field);
+  }
+  const bool slab = c.profile == Profile::File ? p.get_choice("file_geometry") == "channel" : !three_dimensional(c.profile);
   c.periodic[1] = c.periodic[2] = slab;
   c.reflection = p.get_choice("reflection") == "specular" ? Reflection::Specular : Reflection::Diffuse;
   c.tolerance = p.get_real("tolerance");
@@ -124,11 +142,19 @@ double profile_temperature(const RmcConfig& c, double x, double y, double z) {
       return 500.0 - 2000.0 * s * s + 2000.0 * s;
     }
     case Profile::Isothermal: return c.temperature;
+    case Profile::File: {  // the value of the cell holding the point: the field is constant per cell
+      const double r[3] = {x, y, z};
+      std::size_t cell = 0;
+      for (int a = 2; a >= 0; --a)
+        cell = cell * c.n[a] + std::size_t(std::clamp(int(std::floor(r[a] / c.spacing(a))), 0, c.n[a] - 1));
+      return c.field->T[cell];
+    }
   }
   return 0.0;
 }
 
 std::vector<double> cell_temperatures(const RmcConfig& c) {
+  if (c.profile == Profile::File) return c.field->T;
   std::vector<double> T(c.cells());
   const double h[3] = {c.spacing(0), c.spacing(1), c.spacing(2)};
   for (int k = 0; k < c.n[2]; ++k)

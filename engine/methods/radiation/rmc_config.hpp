@@ -4,12 +4,16 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
+
+#include "rmc_temperature_file.hpp"
 
 namespace ks::rmc {
 
-// Temperature profiles of Table 1 (eq. 18-22), plus a uniform gas between cold walls (cases 5, 6).
-enum class Profile { Lin1, Parab1, Sin, Lin2, Parab2, ThreeDim, Isothermal };
+// Temperature profiles of Table 1 (eq. 18-22), a uniform gas between cold walls (cases 5, 6), and a
+// field read from a user's file (rmc_temperature_file.hpp).
+enum class Profile { Lin1, Parab1, Sin, Lin2, Parab2, ThreeDim, Isothermal, File };
 enum class Gas { Grey, H2O, CO2, Mix };
 enum class Reflection { Diffuse, Specular };
 // The absorption coefficient that sets the steps per grid level in eq. (25).
@@ -26,7 +30,8 @@ struct RmcConfig {
   Gas gas = Gas::Grey;
   double kappa = 1.0;         // 1/m, grey gas only
   double temperature = 1000;  // K, Isothermal only
-  double wall_temperature = 0;  // K, Isothermal only
+  double wall_temperature = 0;  // K, Isothermal and File: every wall
+  std::shared_ptr<const TemperatureField> field;  // File only: the cell temperatures and their grid
   int n[3] = {32, 32, 32};    // cells per axis
   double L[3] = {1, 1, 1};    // m
   bool periodic[3] = {false, false, false};

@@ -18,24 +18,37 @@ MethodInfo make_info() {
   info.title = "Reciprocal Monte Carlo radiation (grey and narrow-band correlated-k)";
   info.paper = "radiation-rmc-silvestri-pecnik-2019.txt";
   info.params = {
-      choice_param("profile", "Temperature profile", "parab1", {"lin1", "parab1", "sin", "lin2", "parab2", "3dimens", "isothermal"},
+      choice_param("profile", "Temperature profile", "parab1",
+                   {"lin1", "parab1", "sin", "lin2", "parab2", "3dimens", "isothermal", "file"},
                    "Table 1: lin1 500+1000x (walls 500/1500 K), parab1 500-2000x^2+2000x (walls 500 K), sin (eq. 20, cold "
                    "walls), lin2 295+10x (walls 295/305 K), parab2 500-8000(x/L)^2+8000x/L (walls 500 K), 3dimens (eq. 22, "
-                   "walls 500 K), isothermal (cold walls). sin and 3dimens are 3D; the others are slabs periodic in y, z"),
+                   "walls 500 K), isothermal (cold walls). sin and 3dimens are 3D; the others are slabs periodic in y, z. "
+                   "file: the field of temperature_file (e.g. a DNS snapshot), walls at wall_temperature"),
+      path_param("temperature_file", "Temperature file", {".csv", ".vti"},
+                 "Profile file only: cell temperatures in K on a uniform grid. .csv with header x,y,z,T (cell centres in "
+                 "m) or i,j,k,T (cell indices; every axis is then 'length' long), any row order; or an ASCII .vti "
+                 "(ImageData, cell or point array T; point values are averaged to cells). The file's grid replaces nx, "
+                 "ny, nz and the box lengths"),
+      choice_param("file_geometry", "Walls around a file's field", "box", {"box", "channel"},
+                   "Profile file only: box: six walls; channel: walls at x = 0 and x = L_x, periodic in y and z (a "
+                   "channel or slab; Q^R(x) is averaged over y and z)"),
       choice_param("gas", "Gas", "grey", {"grey", "H2O", "CO2", "mix"},
                    "grey: constant kappa; H2O, CO2 and mix (11.6 % CO2 + 15.5 % H2O) at 1 atm: narrow-band correlated-k "
                    "tables with 16 Gauss points per band (resources/radiation)"),
       real_param("kappa", "Absorption coefficient", "1/m", 1.0, 1e-4, 1e4, "Grey gas only"),
-      real_param("length", "Domain length", "m", 1.0, 1e-3, 100.0, "Slab thickness or cube side L"),
+      real_param("length", "Domain length", "m", 1.0, 1e-3, 100.0,
+                 "Slab thickness or cube side L (profile file: from the file's cell size, except for i,j,k .csv files)"),
       real_param("temperature", "Gas temperature", "K", 1000.0, 1.0, 5000.0, "Isothermal profile only", false, false),
       real_param("wall_temperature", "Wall temperature", "K", 0.0, 0.0, 5000.0,
-                 "Isothermal profile only: both walls (Kim et al.: cold, 0 K)", false, false),
-      int_param("nx", "Cells along x", 32, 2, 1024, "Cells across the slab (the inhomogeneous direction)"),
-      int_param("ny", "Cells along y", 32, 1, 1024, "Slabs: cells along a periodic direction (the result is averaged over them)"),
-      int_param("nz", "Cells along z", 32, 1, 1024, "Slabs: cells along a periodic direction"),
+                 "Isothermal and file profiles only: every wall (Kim et al.: cold, 0 K)", false, false),
+      int_param("nx", "Cells along x", 32, 2, 1024,
+                "Cells across the slab (the inhomogeneous direction); profile file: set by the file"),
+      int_param("ny", "Cells along y", 32, 1, 1024,
+                "Slabs: cells along a periodic direction (the result is averaged over them); profile file: set by the file"),
+      int_param("nz", "Cells along z", 32, 1, 1024, "Slabs: cells along a periodic direction; profile file: set by the file"),
       real_param("emissivity_x0", "Emissivity of the wall x = 0", "", 1.0, 0.0, 1.0, "1: black; below 1 the wall reflects the rest", false, false),
       real_param("emissivity_x1", "Emissivity of the wall x = L", "", 1.0, 0.0, 1.0, "1: black; below 1 the wall reflects the rest", false, false),
-      real_param("emissivity_sides", "Emissivity of the y and z walls", "", 1.0, 0.0, 1.0, "3D cases only", false, false),
+      real_param("emissivity_sides", "Emissivity of the y and z walls", "", 1.0, 0.0, 1.0, "3D cases (and file boxes) only", false, false),
       choice_param("reflection", "Wall reflection", "diffuse", {"diffuse", "specular"},
                    "How grey walls reflect: diffuse (Lambertian) or specular (mirror)"),
       real_param("tolerance", "Transmissivity cut-off", "", 1e-4, 1e-12, 0.5,
@@ -70,10 +83,21 @@ MethodInfo make_info() {
   return info;
 }
 
+// The cells as a field grid; a file's field keeps the file's origin, so outputs line up with its source.
 Grid cell_grid(const RmcConfig& c) {
   Grid g;
-  for (int a = 0; a < 3; ++a) g.cells[a] = c.n[a], g.spacing[a] = c.spacing(a);
+  for (int a = 0; a < 3; ++a) {
+    g.cells[a] = c.n[a], g.spacing[a] = c.spacing(a);
+    if (c.field && c.field->has_size()) g.origin[a] = c.field->origin[a];
+  }
   return g;
+}
+
+// Whether every (y, z) column of cells has the same temperature at each x (a slab's field).
+bool uniform_across(const RmcConfig& c, const std::vector<double>& T) {
+  for (long long cell = 0; cell < c.cells(); ++cell)
+    if (T[cell] != T[cell % c.n[0]]) return false;
+  return true;
 }
 
 }  // namespace
@@ -94,6 +118,10 @@ void RmcMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
   double lo, hi;
   temperature_range(p.config, T, lo, hi);
   const GasData gas = p.config.gas == Gas::Grey ? grey_gas(p.config.kappa) : load_gas_data(gas_data_file(p.config.gas));
+  // A file's temperatures must lie in the NB-CK tables (their k is held constant beyond them); a grey
+  // gas takes any T > 0, which the reader already checked.
+  if (p.config.field && p.config.gas != Gas::Grey)
+    check_temperature_range(*p.config.field, gas.T.front(), gas.T.back(), std::string(gas_name(p.config.gas)) + " narrow-band");
   p.tables = build_tables(gas, lo, hi, max_temperature(T));
   p.levels = build_levels(p.config, T, p.tables, p.settings);
   std::unique_ptr<RmcSolver> solver;
@@ -125,16 +153,18 @@ const std::vector<double>& RmcMethod::reference() const {
   reference_.clear();
   // The reference along x: the slab solution (eq. in rmc_reference.hpp) between black walls, on 16
   // sub-cells per cell of the continuous profile for a grey gas and on the cells themselves for
-  // NB-CK; the quadrature solution for a grey box with black walls.
+  // NB-CK and for a file's field (if it is the same across y and z); the quadrature solution for a
+  // grey box with black walls (analytic profiles only: a file's field is constant per cell).
   const std::vector<double> x = stations();
+  const bool file = c.profile == Profile::File;
   bool black = c.walls[0].emissivity == 1.0 && c.walls[1].emissivity == 1.0;
-  if (c.one_dimensional() && black) {
-    const int refine = c.gas == Gas::Grey ? 16 : 1;
+  if (c.one_dimensional() && black && (!file || uniform_across(c, T_))) {
+    const int refine = c.gas == Gas::Grey && !file ? 16 : 1;
     std::vector<double> Tx(c.n[0] * refine);
     for (std::size_t j = 0; j < Tx.size(); ++j)
       Tx[j] = refine == 1 ? T_[j] : profile_temperature(c, (j + 0.5) * c.L[0] / Tx.size(), 0.5 * c.L[1], 0.5 * c.L[2]);
     reference_ = slab_net_emission(problem_.tables, Tx, c.L[0], c.walls[0].T, c.walls[1].T, x);
-  } else if (!c.one_dimensional() && c.gas == Gas::Grey) {
+  } else if (!c.one_dimensional() && c.gas == Gas::Grey && !file) {
     for (int s = 2; s < 6; ++s) black = black && c.walls[s].emissivity == 1.0;
     if (black) {
       const double yc = ((c.n[1] - 1) / 2 + 0.5) * c.spacing(1), zc = ((c.n[2] - 1) / 2 + 0.5) * c.spacing(2);
@@ -302,7 +332,9 @@ Snapshot RmcMethod::snapshot() const {
   snap.series.push_back({"change per batch", "rays per cell", "mean |change of Q^R| / mean |Q^R|", change_x_, change_y_, {}});
   snap.series.push_back({"mean std(Q^R)", "rays per cell", "mean standard error (W/m^3)", sd_x_, sd_y_, {}});
 
-  nlohmann::json d = {{"rays_per_cell", rays_},
+  nlohmann::json d = {{"cells_per_axis", {c.n[0], c.n[1], c.n[2]}},  // a file's grid may differ from nx, ny, nz
+                      {"box_m", {c.L[0], c.L[1], c.L[2]}},
+                      {"rays_per_cell", rays_},
                       {"batches", iteration_},
                       {"face_crossings", steps_},
                       {"crossings_per_ray", rays_ > 0 ? steps_ / (double(rays_) * double(c.cells())) : 0.0},
