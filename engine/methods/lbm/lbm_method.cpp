@@ -9,6 +9,7 @@
 #include "io/binary_io.hpp"
 #include "lbm_diagnostics.hpp"
 #include "lbm_model.hpp"
+#include "lbm_regrid.hpp"
 
 namespace ks::lbm {
 
@@ -24,7 +25,9 @@ MethodInfo make_info() {
                    "tube: empty circular tube along z with pressure inlet/outlet (section 5.1 benchmark); packed_bed: the "
                    "tube filled with random spheres between open sections; periodic: closed periodic box (diffusion, checks)"),
       choice_param("grid_level", "Grid level", "fine", {"fine", "coarse"},
-                   "coarse: the same geometry on a lattice of half the resolution (the paper's two grid levels, Fig. 11-12)"),
+                   "coarse: the same geometry on a lattice of half the resolution (the paper's two grid levels, Fig. 11-12); "
+                   "switched live, the current state is interpolated onto the new lattice",
+                   true),
       int_param("nx", "Lattice x", 64, 8, 2048, "Nodes along x at the fine level"),
       int_param("ny", "Lattice y", 64, 8, 2048, "Nodes along y at the fine level"),
       int_param("nz", "Lattice z", 128, 8, 8192, "Nodes along z (the flow direction) at the fine level"),
@@ -72,7 +75,8 @@ MethodInfo make_info() {
   return info;
 }
 
-constexpr const char* kLive = "bounce_back, pressure_ratio, x_o2, viscosity, d_ab, steps_per_iteration, max_steps, tolerance";
+constexpr const char* kLive =
+    "grid_level, bounce_back, pressure_ratio, x_o2, viscosity, d_ab, steps_per_iteration, max_steps, tolerance";
 
 std::string num(double v) {
   char b[32];
@@ -145,33 +149,40 @@ LbmConfig LbmMethod::make_config(const ParamSet& p) {
 }
 
 Scene LbmMethod::make_scene(const ParamSet& p, const LbmConfig& c) {
+  if (c.geometry != Geometry::PackedBed) return scene_at_level(p, c, std::nullopt);
+  const int nx = int(p.get_int("nx")), ny = int(p.get_int("ny")), nz = int(p.get_int("nz"));
+  const Shapes tube = centred_tube(nx, ny);
+  PackingSpec spec;
+  spec.count = int(p.get_int("sphere_count"));
+  spec.d_min = p.get_real("d_min");
+  spec.d_max = p.get_real("d_max");
+  if (spec.d_max < spec.d_min)
+    throw bad_input("d_max", "d_max = " + num(spec.d_max) + " is below d_min = " + num(spec.d_min), "d_max >= d_min");
+  spec.porosity = p.get_real("porosity");
+  spec.axis[0] = tube.axis[0];
+  spec.axis[1] = tube.axis[1];
+  spec.radius = tube.radius;
+  const int open = int(p.get_int("open_length"));
+  spec.z0 = open;
+  spec.z1 = nz - 1 - open;
+  if (spec.z1 - spec.z0 < spec.d_max || 2.0 * tube.radius < spec.d_max)
+    throw bad_input("open_length", "the bed section [" + num(spec.z0) + ", " + num(spec.z1) + "] of radius " + num(tube.radius) +
+                                       " cannot hold a sphere of diameter " + num(spec.d_max),
+                    "open_length <= " + num(std::max(0.0, (nz - 1 - spec.d_max) / 2)));
+  spec.seed = std::uint64_t(p.get_int("seed"));
+  return scene_at_level(p, c, pack_spheres(spec));
+}
+
+Scene LbmMethod::scene_at_level(const ParamSet& p, const LbmConfig& c, std::optional<Packing> packing) {
   Scene scene;
   if (c.geometry == Geometry::Periodic) return scene;
-  const int nx = int(p.get_int("nx")), ny = int(p.get_int("ny")), nz = int(p.get_int("nz"));
-  scene.shapes = centred_tube(nx, ny);
-  if (c.geometry == Geometry::PackedBed) {
-    PackingSpec spec;
-    spec.count = int(p.get_int("sphere_count"));
-    spec.d_min = p.get_real("d_min");
-    spec.d_max = p.get_real("d_max");
-    if (spec.d_max < spec.d_min)
-      throw bad_input("d_max", "d_max = " + num(spec.d_max) + " is below d_min = " + num(spec.d_min), "d_max >= d_min");
-    spec.porosity = p.get_real("porosity");
-    spec.axis[0] = scene.shapes.axis[0];
-    spec.axis[1] = scene.shapes.axis[1];
-    spec.radius = scene.shapes.radius;
+  scene.shapes = centred_tube(int(p.get_int("nx")), int(p.get_int("ny")));
+  if (c.geometry == Geometry::PackedBed && packing) {
     const int open = int(p.get_int("open_length"));
-    spec.z0 = open;
-    spec.z1 = nz - 1 - open;
-    if (spec.z1 - spec.z0 < spec.d_max || 2.0 * scene.shapes.radius < spec.d_max)
-      throw bad_input("open_length", "the bed section [" + num(spec.z0) + ", " + num(spec.z1) + "] of radius " + num(scene.shapes.radius) +
-                                         " cannot hold a sphere of diameter " + num(spec.d_max),
-                      "open_length <= " + num(std::max(0.0, (nz - 1 - spec.d_max) / 2)));
-    spec.seed = std::uint64_t(p.get_int("seed"));
-    scene.packing = pack_spheres(spec);
-    scene.shapes.spheres = scene.packing->spheres;
-    scene.bed_z[0] = spec.z0;
-    scene.bed_z[1] = spec.z1;
+    scene.shapes.spheres = packing->spheres;
+    scene.bed_z[0] = open;
+    scene.bed_z[1] = int(p.get_int("nz")) - 1 - open;
+    scene.packing = std::move(packing);
   }
   if (p.get_choice("grid_level") == "coarse") {
     scene.shapes = coarsened(scene.shapes);
@@ -180,29 +191,35 @@ Scene LbmMethod::make_scene(const ParamSet& p, const LbmConfig& c) {
   return scene;
 }
 
+namespace {
+
+std::unique_ptr<LbmSolver> make_solver(const LbmConfig& c, std::shared_ptr<const LatticeGeometry> geometry, const ExecutionContext& ctx) {
+  if (ctx.backend == BackendKind::Cuda) {
+#ifdef KS_HAVE_CUDA
+    return make_cuda_solver(c, std::move(geometry), ctx.cuda_device);
+#else
+    throw backend_unavailable("lbm.binary: this build has no CUDA path");
+#endif
+  }
+  if (c.precision == Precision::Fp16)
+    throw bad_input("precision", "fp16 (compressed storage) runs on the CUDA backend only", "fp32 or fp64 on the CPU, or backend cuda");
+  return make_cpu_solver(c, std::move(geometry));
+}
+
+}  // namespace
+
 void LbmMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
   const LbmConfig c = make_config(params);
   Scene scene = make_scene(params, c);
   auto geometry = std::make_shared<const LatticeGeometry>(build_geometry(c, scene.shapes));
-  std::unique_ptr<LbmSolver> solver;
-  if (ctx.backend == BackendKind::Cuda) {
-#ifdef KS_HAVE_CUDA
-    solver = make_cuda_solver(c, geometry, ctx.cuda_device);
-#else
-    throw backend_unavailable("lbm.binary: this build has no CUDA path");
-#endif
-  } else {
-    if (c.precision == Precision::Fp16)
-      throw bad_input("precision", "fp16 (compressed storage) runs on the CUDA backend only", "fp32 or fp64 on the CPU, or backend cuda");
-    solver = make_cpu_solver(c, geometry);
-  }
+  std::unique_ptr<LbmSolver> solver = make_solver(c, geometry, ctx);
   params_ = params;
   ctx_ = ctx;
   cfg_ = c;
   scene_ = std::move(scene);
   geometry_ = std::move(geometry);
   solver_ = std::move(solver);
-  iteration_ = steps_ = 0;
+  iteration_ = steps_ = level_start_ = 0;
   residual_step_.clear();
   residual_.clear();
   moments_ = solver_->moments();
@@ -243,7 +260,8 @@ void LbmMethod::advance() {
 
 bool LbmMethod::finished() const {
   const double tol = params_.get_real("tolerance");
-  const bool converged = iteration_ > 1 && tol > 0.0 && residual_.back() <= tol;
+  // Two iterations on the current lattice: a residual from before a grid-level switch does not count.
+  const bool converged = iteration_ > level_start_ + 1 && tol > 0.0 && residual_.back() <= tol;
   return converged || steps_ >= params_.get_int("max_steps");
 }
 
@@ -255,11 +273,33 @@ void LbmMethod::set_live(const std::string& key, const ParamValue& value) {
     params_ = next;
     cfg_ = c;
     solver_->configure(c);
+  } else if (key == "grid_level") {
+    if (next.get_choice("grid_level") != params_.get_choice("grid_level")) switch_grid_level(next);
   } else if (key == "steps_per_iteration" || key == "max_steps" || key == "tolerance") {
     params_ = next;
   } else {
     throw bad_input(key, "'" + key + "' is not a live parameter of lbm.binary", kLive);
   }
+}
+
+void LbmMethod::switch_grid_level(const ParamSet& next) {
+  // Everything of the new level is built before the method changes: a refusal (an odd nx for the
+  // coarse level, memory) leaves the run as it was.
+  const LbmConfig c = make_config(next);
+  Scene scene = scene_at_level(next, c, scene_.packing);  // the same packing: no new draw
+  auto geometry = std::make_shared<const LatticeGeometry>(build_geometry(c, scene.shapes));
+  std::unique_ptr<LbmSolver> solver = make_solver(c, geometry, ctx_);
+  std::vector<double> f;
+  solver->read_f(f);  // the new level's initial state, kept at interior solid nodes
+  regrid_state(cfg_, *geometry_, solver_->moments(), c, *geometry, level_map(next.get_choice("grid_level") == "coarse"), f);
+  solver->write_f(f);
+  params_ = next;
+  cfg_ = c;
+  scene_ = std::move(scene);
+  geometry_ = std::move(geometry);
+  solver_ = std::move(solver);
+  level_start_ = iteration_;  // steps, iterations and the residual history carry on
+  moments_ = solver_->moments();
 }
 
 Progress LbmMethod::progress() const {
@@ -390,6 +430,7 @@ void LbmMethod::load_state(std::istream& in) {
   solver_->write_f(f);
   iteration_ = iteration;
   steps_ = steps;
+  level_start_ = 0;  // not in the state: a restart counts its residual history as on this level
   residual_step_ = std::move(rs);
   residual_ = std::move(r);
   moments_ = solver_->moments();

@@ -42,6 +42,8 @@ class LbmMethod final : public Method {
   // The discretised problem for `p`; throws bad_input (key, value, what is allowed) for what cannot run.
   static LbmConfig make_config(const ParamSet& p);
   static Scene make_scene(const ParamSet& p, const LbmConfig& c);
+  // The shapes of p's grid level around a given packing (made by make_scene; none for the tube).
+  static Scene scene_at_level(const ParamSet& p, const LbmConfig& c, std::optional<Packing> packing);
 
   // For tests and benchmarks.
   const LbmConfig& config() const { return cfg_; }
@@ -53,6 +55,9 @@ class LbmMethod final : public Method {
   double bed_porosity() const;  // fluid fraction of the tube's nodes in the bed section
 
  private:
+  // grid_level set live: the current state interpolated onto the other level's lattice (lbm_regrid.hpp).
+  void switch_grid_level(const ParamSet& next);
+
   ParamSet params_;
   ExecutionContext ctx_;
   LbmConfig cfg_;
@@ -60,6 +65,7 @@ class LbmMethod final : public Method {
   std::shared_ptr<const LatticeGeometry> geometry_;
   std::unique_ptr<LbmSolver> solver_;
   std::int64_t iteration_ = 0, steps_ = 0;
+  std::int64_t level_start_ = 0;  // iteration at which the current grid level began
   std::vector<double> moments_;
   std::vector<double> residual_step_, residual_;  // eq. (19) against the step
 };
