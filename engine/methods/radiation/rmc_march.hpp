@@ -71,6 +71,12 @@ KS_HD int search_cdf(const double* cdf, int n, double u) {
 
 KS_HD double unit_word(std::uint32_t w) { return (double(w) + 0.5) * (1.0 / 4294967296.0); }
 
+// One ray's estimate of Q^R_i (W/m^3) and the face crossings it made.
+struct RayResult {
+  double q;
+  int steps;
+};
+
 // Cell-by-cell traversal state in the style of Amanatides & Woo: the path length at which the ray
 // crosses the next face on each axis, so a step costs a comparison and an addition (Fig. 1's
 // "shortest distance" without a division per step). Re-anchored at walls, wraps and level changes.
@@ -105,63 +111,32 @@ struct Traversal {
   }
 };
 
-// One ray of Algorithm 1 as a resumable state: start() sets it up at the centre of cell `cell`
-// (indices ci) with direction dir and pseudo-spectral point pt, advance() marches it one cell, in
-// precision Real, so that trace_rays can either march a thread's rays one after another or start the
-// next ray of a lane as soon as its current one ends.
-template <class Real>
-struct Ray {
+// A ray from the centre of cell `cell` (indices ci) with direction dir and pseudo-spectral point
+// `point`, marched in precision Real. `rng`/`index` give the random numbers of diffuse reflections.
+template <class Real, class Lookup>
+KS_HD RayResult trace_ray(const MarchView& v, const Lookup& look, long long cell, const int ci[3], const double dir[3], int point,
+                          const PhiloxStream& rng, std::uint64_t index) {
+  const int band = point / v.per_band;
+  const LevelView* lv = &v.level[0];
+  const Real ti = Real(look.coord(0, *lv, cell));
+  const Real Ei = Real(look.E(band, ti));
+  // QE R_I of eq. (14) folded into one factor: QE k_i I_b,i / (k_max I_b,max), applied to (1 - E_j / E_i).
+  const Real scale = Real(v.emission_max * look.k(point, ti) * v.inv_source[point]);
+  const Real tol = Real(v.tolerance);
+  int idx[3] = {ci[0], ci[1], ci[2]};
   Traversal<Real> r;
-  const LevelView* lv;
-  long long cur;
-  int idx[3], band, point, level, steps_left, reflections, steps;
-  Real Ei, scale, tau, q, Elast;
-  std::uint64_t index;  // the ray's Philox counter (diffuse reflections draw after it)
-
-  template <class Lookup>
-  KS_HD void start(const MarchView& v, const Lookup& look, long long cell, const int ci[3], const double dir[3], int pt,
-                   std::uint64_t ray_index) {
-    point = pt;
-    index = ray_index;
-    band = point / v.per_band;
-    lv = &v.level[0];
-    const Real ti = Real(look.coord(0, *lv, cell));
-    Ei = Real(look.E(band, ti));
-    // QE R_I of eq. (14) folded into one factor: QE k_i I_b,i / (k_max I_b,max), applied to (1 - E_j / E_i).
-    scale = Real(v.emission_max * look.k(point, ti) * v.inv_source[point]);
-    Real pos[3];
-    KS_UNROLL
-    for (int a = 0; a < 3; ++a) {
-      idx[a] = ci[a];
-      r.d[a] = Real(dir[a]);
-      pos[a] = Real((ci[a] + 0.5) * lv->h[a]);
-    }
-    r.anchor(pos, idx, *lv);
-    cur = cell;
-    level = 0;
-    steps_left = lv->steps;
-    reflections = 0;
-    tau = 1;
-    q = 0;
-    Elast = Ei;
-    steps = 0;
+  Real pos[3];
+  KS_UNROLL
+  for (int a = 0; a < 3; ++a) {
+    r.d[a] = Real(dir[a]);
+    pos[a] = Real((ci[a] + 0.5) * lv->h[a]);
   }
-
-  // Through the current cell into the next. False once the ray has ended; what was left is then
-  // absorbed where it stopped (Algorithm 1, line 29) and q is final.
-  template <class Lookup>
-  KS_HD bool advance(const MarchView& v, const Lookup& look, const PhiloxStream& rng) {
-    if (!cross_cell(v, look, rng) || steps >= kMaxSteps) {
-      q += scale * tau * (Ei - Elast);
-      return false;
-    }
-    return true;
-  }
-
- private:
-  template <class Lookup>
-  KS_HD bool cross_cell(const MarchView& v, const Lookup& look, const PhiloxStream& rng) {
-    const Real tol = Real(v.tolerance);
+  r.anchor(pos, idx, *lv);
+  long long cur = cell;
+  int level = 0, steps_left = lv->steps, reflections = 0;
+  Real tau = 1, q = 0, Elast = Ei;
+  int steps = 0;
+  while (steps < kMaxSteps) {
     // The face crossed first (Fig. 1).
     Real tface;
     const int axis = r.next_face(tface);
@@ -172,11 +147,11 @@ struct Ray {
     q += scale * tau * alpha * (Ei - Elast);
     tau *= Real(1) - alpha;  // eq. (3)
     ++steps;
-    if (tau <= tol) return false;
+    if (tau <= tol) break;
     // Into the next cell. The body is written once per axis (a is a constant in each copy), so on the
     // device idx and the traversal stay in registers instead of local memory.
     r.t = tface;
-    Real pos[3];
+    bool absorbed = false;
     KS_UNROLL
     for (int a = 0; a < 3; ++a) {
       if (a != axis) continue;
@@ -196,7 +171,8 @@ struct Ray {
         const Real eps = Real(v.wall_eps[side]);
         q += scale * tau * eps * (Ei - Real(look.E(band, v.wall_coord[side])));
         tau *= Real(1) - eps;
-        if (tau <= tol) return false;
+        absorbed = tau <= tol;
+        if (absorbed) break;
         r.position(pos);
         pos[a] = step > 0 ? Real(v.L[a]) : Real(0);
         if (v.specular) {
@@ -213,6 +189,7 @@ struct Ray {
         r.anchor(pos, idx, *lv);
       }
     }
+    if (absorbed) break;
     if (steps_left > 0 && --steps_left == 0 && level + 1 < v.levels) {
       // Drop to the coarser grid (section 4.3) into the coarse cell that holds the centre of the
       // ray's current cell (integer arithmetic, the map build_levels averages with).
@@ -225,9 +202,11 @@ struct Ray {
       r.anchor(pos, idx, *lv);
     }
     cur = ((long long)idx[2] * lv->n[1] + idx[1]) * lv->n[0] + idx[0];
-    return true;
   }
-};
+  // What is left is absorbed where the ray stopped (Algorithm 1, line 29).
+  q += scale * tau * (Ei - Elast);
+  return {double(q), steps};
+}
 
 // Rays [r0, r1) of batch `batch` from cell `cell`: adds their estimates to sum and sum2 and their face
 // crossings to steps. Each ray's random numbers come from one Philox draw keyed by (seed, cell) at
@@ -240,8 +219,7 @@ KS_HD void trace_rays(const MarchView& v, const Lookup& look, long long cell, co
                       int r1, double& sum, double& sum2, double& steps) {
   const PhiloxStream rng{v.seed, std::uint32_t(cell)};
   double u_top = 1.0;
-  Ray<Real> ray;
-  auto start = [&](int r) {
+  for (int r = r0; r < r1; ++r) {
     const std::uint64_t index = (std::uint64_t(batch) << 32) | std::uint32_t(r);
     const PhiloxCounter w = rng.draw(index, 0u);
     const double ct = 1.0 - 2.0 * unit_word(w.v[0]);  // eq. (9): R_theta = (1 - cos theta) / 2
@@ -255,35 +233,10 @@ KS_HD void trace_rays(const MarchView& v, const Lookup& look, long long cell, co
       const int band = search_cdf(v.cdf_band, v.bands, unit_word(w.v[2]));
       point = band * v.per_band + search_cdf(v.cdf_point + (long long)band * v.per_band, v.per_band, unit_word(w.v[3]));
     }
-    ray.start(v, look, cell, ci, d, point, index);
-  };
-  auto finish = [&] {
-    const double q = double(ray.q);
-    sum += q;
-    sum2 += q * q;
+    const RayResult ray = trace_ray<Real>(v, look, cell, ci, d, point, rng, index);
+    sum += ray.q;
+    sum2 += ray.q * ray.q;
     steps += ray.steps;
-  };
-  if (v.sorting) {
-    // Ray after ray: the lanes of a warp stay on the same rank of their sorted rays, hence on nearly
-    // the same k row of the table (cache hits) and similar path lengths.
-    for (int r = r0; r < r1; ++r) {
-      start(r);
-      while (ray.advance(v, look, rng)) {
-      }
-      finish();
-    }
-    return;
-  }
-  // Unsorted rays have unrelated lengths: a lane whose ray ended starts its next one at once instead
-  // of idling until the warp's longest ray ends (the same rays and sums as ray after ray).
-  bool live = false;
-  for (int r = r0;;) {
-    if (!live) {
-      if (r == r1) break;
-      start(r++);
-    }
-    live = ray.advance(v, look, rng);
-    if (!live) finish();
   }
 }
 
