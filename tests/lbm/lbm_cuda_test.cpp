@@ -68,6 +68,37 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::Values("fp64", "fp32")),
     [](const auto& info) { return std::string(std::get<0>(info.param).name) + "_" + std::get<1>(info.param); });
 
+// grid_level switched mid-run on the GPU: the interpolation runs on the host from the solver's
+// moments, so CPU and GPU must still agree to round-off on the coarse lattice and after switching back.
+TEST(LbmCudaGridLevel, SwitchMidRunMatchesTheCpu) {
+  KS_REQUIRE_CUDA();
+  auto p = testing::small_tube();
+  p["steps_per_iteration"] = "50";
+  LbmMethod cpu, gpu;
+  cpu.setup(testing::params(p), testing::cpu_context());
+  gpu.setup(testing::params(p), testing::cuda_context());
+  auto compare = [&](const char* stage) {
+    std::vector<double> fc, fg;
+    cpu.solver().read_f(fc);
+    gpu.solver().read_f(fg);
+    ASSERT_EQ(fc.size(), fg.size()) << stage;
+    double fmax = 0.0, err = 0.0;
+    for (std::size_t k = 0; k < fc.size(); ++k) {
+      fmax = std::max(fmax, std::fabs(fc[k]));
+      err = std::max(err, std::fabs(fc[k] - fg[k]));
+    }
+    EXPECT_LT(err / fmax, 1e-12) << stage;  // FP64, as LbmCudaMatchesCpu
+  };
+  for (const char* level : {"coarse", "fine"}) {
+    for (int k = 0; k < 2; ++k) cpu.advance(), gpu.advance();
+    cpu.set_live("grid_level", std::string(level));
+    gpu.set_live("grid_level", std::string(level));
+    for (int k = 0; k < 2; ++k) cpu.advance(), gpu.advance();
+    compare(level);
+  }
+  EXPECT_EQ(gpu.config().nx, 20);  // back on the fine lattice
+}
+
 // FP16 storage keeps f - f0 in half precision (11-bit significand): the tube's steady profile must
 // stay as accurate as FP32's. Run to eq. (19) in both and compare the Poiseuille error and the centre
 // velocity: half rounding of the deviation (~5e-4 of it) bounds the drift to a fraction of a percent.
