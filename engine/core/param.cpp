@@ -1,7 +1,5 @@
 #include "param.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -10,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "errors.hpp"
+#include "text.hpp"
 
 namespace ks {
 
@@ -169,20 +168,12 @@ ParamValue check_range(const ParamSpec& s, double x, const std::string& where, c
   return x;
 }
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-  return s;
-}
-
 // Whether the file exists is the method's question (it reads the file at set-up); here only the
 // kind of file is checked, by its ending.
 ParamValue check_path(const ParamSpec& s, const std::string& path, const std::string& where) {
   if (path.empty() || s.extensions.empty()) return path;
-  const std::string l = lower(path);
-  for (const auto& e : s.extensions) {
-    const std::string le = lower(e);
-    if (l.size() >= le.size() && l.compare(l.size() - le.size(), le.size(), le) == 0) return path;
-  }
+  for (const auto& e : s.extensions)
+    if (has_ending(path, e)) return path;
   throw bad_input(where, "'" + path + "' for '" + s.key + "' is not a file of a supported kind", allowed_range(s));
 }
 

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "core/text.hpp"
 #include "rmc_physics.hpp"
 
 namespace ks::rmc {
@@ -91,8 +92,7 @@ GasData load_gas_data(const std::string& path) {
 }
 
 std::string gas_data_file(Gas g) {
-  std::string name = gas_name(g);
-  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+  const std::string name = lower(gas_name(g));
   const char* env = std::getenv("KS_RESOURCE_DIR");
   const std::string dir = env && *env ? std::string(env) : std::string(KS_RESOURCE_DIR);
   return dir + "/radiation/nbck_" + name + ".json";

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/text.hpp"
 
 namespace ks::rmc {
 
@@ -28,19 +29,10 @@ std::string shown(double v) {
   return os.str();
 }
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-  return s;
-}
-
 std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t\r\n");
   if (b == std::string::npos) return {};
   return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
-
-bool ends_with(const std::string& s, const std::string& e) {
-  return s.size() >= e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0;
 }
 
 // A whole token as a number (strtod accepts "nan" and "inf"; the caller checks finiteness).
@@ -416,8 +408,7 @@ TemperatureField parse_temperature_vti(const std::string& all, const std::string
 }
 
 TemperatureField load_temperature_file(const std::string& path) {
-  const std::string l = lower(path);
-  const bool csv = ends_with(l, ".csv"), vti = ends_with(l, ".vti");
+  const bool csv = has_ending(path, ".csv"), vti = has_ending(path, ".vti");
   if (!csv && !vti) throw bad_input(path, "is neither a .csv nor a .vti file", "a temperature file ending in .csv or .vti");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw bad_input(path, "cannot open the temperature file", "a readable .csv or .vti file");
