@@ -1,9 +1,12 @@
 // Shared by the per-method test set-ups: the execution contexts and parameter sets built through a
-// method's declarations, as the CLI builds them.
+// method's declarations, as the CLI builds them, and the measure of CPU-GPU agreement.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "core/backend.hpp"
 #include "core/param.hpp"
@@ -29,6 +32,16 @@ ParamSet method_params(const std::map<std::string, std::string>& overrides) {
   ParamSet p(M::static_info().params);
   for (const auto& [key, text] : overrides) p.set(key, parse_value(p.spec(key), text, "test"));
   return p;
+}
+
+// How far two backends' state vectors (of equal size) differ: max |a - b| over max |a|.
+inline double max_relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  double amax = 0.0, err = 0.0;
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    amax = std::max(amax, std::fabs(a[k]));
+    err = std::max(err, std::fabs(a[k] - b[k]));
+  }
+  return err / amax;
 }
 
 }  // namespace ks::test_support
