@@ -2,12 +2,11 @@
 // The paper launches several sub-kernels per event; here the whole event loop stays in
 // one kernel. A run is one thread-block cluster of G blocks (G = 1 for ensembles that
 // fill the GPU with runs, up to 16 for one large run); block r owns a contiguous slice of
-// the particles, and the cluster shares partial sums through distributed shared memory:
-//   select i: prefix sums over C' within each block, block totals across the cluster (eq. 5a)
-//   row of i, select j over beta'_i. the same way (eq. 5b)
-//   one thread per particle updates C'_k (Algorithm 3, eq. 6); C'_i and C'_j are cluster sums.
-// Every block computes the coalesced pair in registers, so an event needs five cluster
-// barriers and no host round trip; the owners of i and j write them back after the update.
+// the particles, each of its warps a chunk of the slice and each lane a run of the chunk.
+// Blocks push their sums (chunk prefixes, totals) into every block's shared memory; warp 0 of
+// every block makes the same selection from them, reading only the chosen chunk's run prefix
+// and the chosen run from its owner through distributed shared memory. A choice so needs no
+// barrier to be shared, and an event costs two run barriers and no host round trip.
 #include "inverse_mc_cuda.hpp"
 
 #include <cooperative_groups.h>
@@ -26,7 +25,7 @@ namespace cg = cooperative_groups;
 constexpr int kBlock = 512;
 constexpr int kWarps = kBlock / 32;
 constexpr int kMaxCluster = 16;              // non-portable cluster size on Hopper
-constexpr int kTargetParticlesPerBlock = 1536;  // tuned on the H100 (bench --cluster-sweep)
+constexpr int kTargetParticlesPerBlock = 1024;  // tuned on the H100 (bench --cluster)
 constexpr unsigned kFullMask = 0xffffffffu;
 
 struct Arrays {
@@ -42,19 +41,26 @@ struct Arrays {
   unsigned long long* done;
 };
 
+// A block's scratch, and the sums the other blocks of its run read (through distributed shared
+// memory) between the two barriers of an event.
 struct Shared {
-  double incl[kBlock];      // inclusive prefix of each thread's chunk sum (block-local)
-  double warp[kWarps];
-  double block_total[2];    // per selection (i, j): this block's sum, read by the cluster
-  int selected[2];          // per selection: the index this block picked, or -1
-  double partial[2];        // this block's share of the new C'_i and C'_j
-  double red[2][kWarps];
-};
-
-// The slice of particles a block owns.
-struct Slice {
-  int lo, hi;
-  __device__ bool owns(int k) const { return k >= lo && k < hi; }
+  double chunk[kWarps];        // per-warp sums of the phase that just ran (block-local)
+  double pair[2][kWarps];      // per-warp shares of the new rows of i and j (block-local)
+  // [0] C', [1] row of i: within each warp chunk, the inclusive prefix over its lanes' runs
+  double lane_incl[2][kWarps][32];
+  // Pushed by every block q of the run into every block's copy at [q], so that selections
+  // read them locally: the inclusive prefix over q's warp chunks and q's sum ...
+  struct Sums {
+    double incl[kWarps];
+    double total;
+  } pushed[2][kMaxCluster];
+  double partial[kMaxCluster][2];  // ... and q's shares of the new pair's row sums
+  // warp 0's choice, for the rest of the block
+  int picked;
+  bool stop;
+  double dt;
+  double picked_w;
+  ParticleAux picked_aux;
 };
 
 // A run is a cluster of blocks (kClustered) or one block: barriers and shared-memory
@@ -78,6 +84,74 @@ struct Run {
   }
 };
 
+// Where a particle sits: block, warp chunk and lane run, as rank = warp * 32 + lane.
+struct Position {
+  int block = -1, rank = 0;
+};
+
+// How a run's n particles are split, all contiguous and in index order: block b owns a slice,
+// each of its warps a chunk of the slice and each lane a run of the chunk.
+struct Layout {
+  int n, per_block;
+  __device__ int lo(int b) const { return min(b * per_block, n); }
+  __device__ int hi(int b) const { return min((b + 1) * per_block, n); }
+  __device__ int owner(int k) const { return k / per_block; }
+  __device__ int per_warp(int b) const { return (hi(b) - lo(b) + kWarps - 1) / kWarps; }
+  __device__ int chunk_lo(int b, int w) const { return min(lo(b) + w * per_warp(b), hi(b)); }
+  __device__ int chunk_hi(int b, int w) const { return min(chunk_lo(b, w) + per_warp(b), hi(b)); }
+  __device__ int per_lane(int b, int w) const { return (chunk_hi(b, w) - chunk_lo(b, w) + 31) / 32; }
+  __device__ int run_lo(int b, int w, int l) const { return min(chunk_lo(b, w) + l * per_lane(b, w), chunk_hi(b, w)); }
+  __device__ int run_hi(int b, int w, int l) const { return min(run_lo(b, w, l) + per_lane(b, w), chunk_hi(b, w)); }
+  __device__ Position position(int k) const {
+    const int b = owner(k), w = (k - lo(b)) / per_warp(b);
+    return {b, w * 32 + (k - chunk_lo(b, w)) / per_lane(b, w)};
+  }
+};
+
+// Where a run's particle data lives during a launch. Resident: each block copies its slice
+// into shared memory at the start and back at the end, and other blocks read it through
+// distributed shared memory. Otherwise the run's global arrays are used directly (runs too
+// large for shared memory).
+template <bool kClustered, bool kResident>
+struct Store {
+  const Run<kClustered>& run;
+  Layout layout;
+  ParticleAux* aux;
+  double* w;
+  double* C;
+  double* row;  // beta_ik pair_weight(w_i, w_k) of the selected i
+  int lo;       // resident: the first particle of this block's slice
+  template <class T>
+  __device__ T& local(T* a, int k) const {  // particle k of this block's slice
+    if constexpr (kResident) return a[k - lo];
+    else return a[k];
+  }
+  template <class T>
+  __device__ T& any(T* a, int k) const {  // particle k of the run, in whichever block owns it
+    if constexpr (kResident) {
+      const int b = layout.owner(k);
+      return run.peer(a, b)[k - b * layout.per_block];
+    } else {
+      return a[k];
+    }
+  }
+};
+
+// The last event's pair: the chunk sums of C' left it out; its new C' (value) is known only
+// once every block's share of its rows is in (after the next barrier).
+struct Pending {
+  int k[2] = {-1, -1};
+  double value[2] = {0.0, 0.0};
+  Position at[2];
+  // The pair's C' that falls in block b's lane runs of ranks [first, last].
+  __device__ double added(int b, int first, int last) const {
+    double x = 0.0;
+    for (int c = 0; c < 2; ++c)
+      if (at[c].block == b && at[c].rank >= first && at[c].rank <= last) x += value[c];
+    return x;
+  }
+};
+
 // Inclusive prefix sum over the lanes of a warp.
 __device__ double warp_inclusive_scan(double x) {
   const int lane = threadIdx.x & 31;
@@ -88,81 +162,112 @@ __device__ double warp_inclusive_scan(double x) {
   return x;
 }
 
-// Inverse transform over values(k), k in [0, n), with the values spread over the run's
-// slices. Threads sum contiguous chunks and blocks prefix-sum the chunk sums; every warp
-// reads the blocks' totals in parallel (lane q from block q) and prefix-sums them the same
-// way, so all blocks agree on where each block's interval starts and ends. The intervals
-// tile [0, total) without gaps (a block ends exactly where the next begins); the thread whose
-// interval holds the target scans its chunk, and the warps read the picks back in parallel.
-template <bool kClustered, class Value>
-__device__ int run_select(const Run<kClustered>& run, Slice slice, Value value, double u, Shared& sh, int slot,
-                          double& total) {
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  const int per_thread = (slice.hi - slice.lo + kBlock - 1) / kBlock;
-  const int lo = min(slice.lo + tid * per_thread, slice.hi), hi = min(lo + per_thread, slice.hi);
-  double s = 0.0;
-  for (int k = lo; k < hi; ++k) s += value(k);
-  double x = warp_inclusive_scan(s);
-  if (lane == 31) sh.warp[warp] = x;
-  if (tid == 0) sh.selected[slot] = -1;
-  __syncthreads();
-  if (warp == 0) {
-    const double y = warp_inclusive_scan(lane < kWarps ? sh.warp[lane] : 0.0);
-    if (lane < kWarps) sh.warp[lane] = y;
-  }
-  __syncthreads();
-  if (warp > 0) x += sh.warp[warp - 1];
-  sh.incl[tid] = x;
-  __syncthreads();
-  if (tid == 0) sh.block_total[slot] = sh.incl[kBlock - 1];
-  run.sync();
-  const double ends = warp_inclusive_scan(lane < run.blocks ? *run.peer(&sh.block_total[slot], lane) : 0.0);
-  total = __shfl_sync(kFullMask, ends, run.blocks - 1);
-  const double start = run.rank > 0 ? __shfl_sync(kFullMask, ends, max(run.rank - 1, 0)) : 0.0;
-  const double end = __shfl_sync(kFullMask, ends, run.rank);
-  const double target = fmin(u * total, nextafter(total, 0.0));
-  const double excl = start + (tid > 0 ? sh.incl[tid - 1] : 0.0);
-  const double incl = tid == kBlock - 1 ? end : start + x;
-  if (excl <= target && target < incl) {
-    double acc = excl;
-    int pick = -1, last_positive = lo;
-    for (int k = lo; k < hi; ++k) {
-      const double val = value(k);
-      if (val <= 0.0) continue;
-      acc += val;
-      last_positive = k;
-      if (target < acc) {
-        pick = k;
-        break;
-      }
-    }
-    sh.selected[slot] = pick >= 0 ? pick : last_positive;
-  }
-  run.sync();
-  int picked = lane < run.blocks ? *run.peer(&sh.selected[slot], lane) : -1;
-  for (int o = 16; o > 0; o >>= 1) picked = max(picked, __shfl_xor_sync(kFullMask, picked, o));
-  return picked;
+// Sum over the lanes of a warp; every lane gets the same bits (addition commutes).
+__device__ double warp_sum(double x) {
+  for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(kFullMask, x, o);
+  return x;
 }
 
-// Block sums of two values per thread; thread 0 gets them.
-__device__ void block_sum2(double& a, double& b, Shared& sh) {
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  for (int o = 16; o > 0; o >>= 1) {
-    a += __shfl_down_sync(kFullMask, a, o);
-    b += __shfl_down_sync(kFullMask, b, o);
-  }
-  if (lane == 0) {
-    sh.red[0][warp] = a;
-    sh.red[1][warp] = b;
-  }
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    a = b = 0.0;
-    for (int k = 0; k < kWarps; ++k) {
-      a += sh.red[0][k];
-      b += sh.red[1][k];
+// Inverse transform (eq. 5a, 5b) over value(k), k in [0, n), in index order, by one warp.
+// Warp 0 of every block runs it on the same data and gets the same pick, so the choice needs
+// no barrier to be shared. Lanes read, in parallel, the blocks' totals (lane q's of block q)
+// and the chosen block's chunk prefix from the local pushed copies, then the chosen chunk's
+// lane-run prefix and last the chosen run's values and states from the owner. As on the CPU,
+// values <= 0 are skipped and rounding past a run's end takes its last positive value.
+// The pick's state comes back in picked_aux, picked_w.
+template <bool kClustered, bool kResident, class Value, class State>
+__device__ int warp_select(const Store<kClustered, kResident>& s, Shared& sh, int sel, const Pending& pend, double u,
+                           Value value, State state, ParticleAux& picked_aux, double& picked_w, double& total) {
+  const int lane = threadIdx.x & 31;
+  const Layout& L = s.layout;
+  const int blocks = s.run.blocks;
+  // The first of `ends` (lanes < count) above the target; ends[-1] is `before`.
+  const auto first_above = [&](double target, double ends, int count, double before, double& lower) {
+    const unsigned above = __ballot_sync(kFullMask, lane < count && target < ends);
+    const int q = above ? __ffs(above) - 1 : count - 1;
+    const double prev = __shfl_sync(kFullMask, ends, max(q - 1, 0));
+    lower = q > 0 ? prev : before;
+    return q;
+  };
+  const double block_sum = lane < blocks ? sh.pushed[sel][lane].total + pend.added(lane, 0, kBlock - 1) : 0.0;
+  const double block_end = warp_inclusive_scan(block_sum);
+  total = __shfl_sync(kFullMask, block_end, blocks - 1);
+  const double target = fmin(u * total, nextafter(total, 0.0));
+  double start;
+  const int b = first_above(target, block_end, blocks, 0.0, start);
+  // The last chunk ends where the block does, and the last run where its chunk does.
+  double chunk_end = __shfl_sync(kFullMask, block_end, b);
+  if (lane < kWarps - 1) chunk_end = start + (sh.pushed[sel][b].incl[lane] + pend.added(b, 0, 32 * lane + 31));
+  const int w = first_above(target, chunk_end, kWarps, start, start);
+  double run_end = __shfl_sync(kFullMask, chunk_end, w);
+  if (lane < 31) run_end = start + (s.run.peer(&sh, b)->lane_incl[sel][w][lane] + pend.added(b, 32 * w, 32 * w + lane));
+  const int r = first_above(target, run_end, 32, start, start);
+  const int lo = L.run_lo(b, w, r), hi = L.run_hi(b, w, r);
+  double acc = start;
+  int last_positive = lo;
+  for (int first = lo; first < hi; first += 32) {
+    const int k = first + lane;
+    ParticleAux ak{};
+    double wk = 0.0;
+    const double x = k < hi ? value(k) : 0.0;
+    if (k < hi) state(k, ak, wk);  // loaded with the values: no further round trip
+    const bool positive = x > 0.0;
+    const double sum = warp_inclusive_scan(positive ? x : 0.0);
+    const unsigned hit = __ballot_sync(kFullMask, positive && target < acc + sum);
+    if (hit) {
+      const int from = __ffs(hit) - 1;
+      picked_aux.v = __shfl_sync(kFullMask, ak.v, from);
+      picked_aux.d = __shfl_sync(kFullMask, ak.d, from);
+      picked_aux.a = __shfl_sync(kFullMask, ak.a, from);
+      picked_aux.c = __shfl_sync(kFullMask, ak.c, from);
+      picked_aux.g = __shfl_sync(kFullMask, ak.g, from);
+      picked_w = __shfl_sync(kFullMask, wk, from);
+      return first + from;
     }
+    const unsigned any_positive = __ballot_sync(kFullMask, positive);
+    if (any_positive) last_positive = first + 31 - __clz(any_positive);
+    acc += __shfl_sync(kFullMask, sum, 31);
   }
+  state(last_positive, picked_aux, picked_w);
+  return last_positive;
+}
+
+// Warp 0, after each warp put its chunk's sum in sh.chunk: the block's prefix and sum of `sel`,
+// pushed into every block of the run.
+template <bool kClustered>
+__device__ void finish_block_prefix(const Run<kClustered>& run, Shared& sh, int sel) {
+  const int lane = threadIdx.x & 31;
+  const double incl = warp_inclusive_scan(lane < kWarps ? sh.chunk[lane] : 0.0);
+  Shared::Sums& mine = sh.pushed[sel][run.rank];
+  if (lane < kWarps) mine.incl[lane] = incl;
+  if (lane == kWarps - 1) mine.total = incl;
+  __syncwarp();
+  constexpr int kCount = kWarps + 1;
+  const double* from = &mine.incl[0];
+  for (int e = lane; e < run.blocks * kCount; e += 32) {
+    const int q = e / kCount;
+    if (q != run.rank) (&run.peer(&sh, q)->pushed[sel][run.rank].incl[0])[e % kCount] = from[e % kCount];
+  }
+}
+
+// Each lane's sum over its run goes into the block's prefixes of `sel` (the block's warps all call it).
+template <bool kClustered>
+__device__ void publish_prefix(const Run<kClustered>& run, Shared& sh, int sel, double run_sum) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const double incl = warp_inclusive_scan(run_sum);
+  sh.lane_incl[sel][warp][lane] = incl;
+  if (lane == 31) sh.chunk[warp] = incl;
+  __syncthreads();
+  if (warp == 0) finish_block_prefix(run, sh, sel);
+}
+
+// Each lane sums value(k) over its run of the block's slice, into the block's prefixes of `sel`.
+template <bool kClustered, class Value>
+__device__ void block_prefix(const Run<kClustered>& run, const Layout& L, Shared& sh, int sel, Value value) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  double s = 0.0;
+  for (int k = L.run_lo(run.rank, warp, lane); k < L.run_hi(run.rank, warp, lane); ++k) s += value(k);
+  publish_prefix(run, sh, sel, s);
 }
 
 __global__ void __launch_bounds__(kBlock) make_aux_kernel(const double* v, ParticleAux* aux, std::size_t count,
@@ -171,23 +276,17 @@ __global__ void __launch_bounds__(kBlock) make_aux_kernel(const double* v, Parti
   if (k < count) aux[k] = make_aux(v[k], kp);
 }
 
-// Where a run's particle data lives during a launch. Resident: each block copies its slice
-// into shared memory at the start and back at the end, and reads the selected pair from the
-// owner block's shared memory (after a cluster barrier global memory would be re-read from
-// L2 every phase). Otherwise everything stays in global memory (runs too large for shared memory).
-template <bool kResident>
-struct Particles {
-  ParticleAux* aux;
-  double* w;
-  double* C;
-  double* row_i;
-  int offset;  // index of the slice's first particle in these arrays' numbering
-  __device__ int at(int k) const { return k - offset; }
-};
-
-constexpr int kResidentBytesPerParticle = sizeof(ParticleAux) + 3 * sizeof(double);  // aux, w, C, row_i
+constexpr int kResidentBytesPerParticle = sizeof(ParticleAux) + 3 * sizeof(double);  // aux, w, C, row
 constexpr int kResidentMaxParticles = 3200;  // 3200 * 64 B = 200 KB of the 227 KB a block may have
 
+// The event loop. An event costs two run barriers:
+//   B1  every block's C' prefix and its share of the last pair's new rows are in. Warp 0 of
+//       every block completes the last pair's C' (eq. 6), selects i (eq. 5a) and the waiting
+//       time (eq. 4); the owners write the last pair back. Each warp computes its chunk of the
+//       row of i and the block its prefix.
+//   B2  every block's row prefix is in. Warp 0 selects j (eq. 5b). Every thread coalesces the
+//       pair in registers; each warp updates C'_k of its chunk (Algorithm 3, eq. 6), summing
+//       the new C' and the shares of the new rows of i and j.
 template <bool kClustered, bool kResident>
 __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double box_volume, KernelParams kp,
                                                          unsigned long long seed, unsigned long long refresh_every,
@@ -195,144 +294,190 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
   __shared__ Shared sh;
   extern __shared__ __align__(16) unsigned char resident[];
   const Run<kClustered> run;
+  const int warp = threadIdx.x >> 5;
   const int run_index = blockIdx.x / run.blocks;
-  const int per_block = (n + run.blocks - 1) / run.blocks;
-  const Slice slice{min(run.rank * per_block, n), min((run.rank + 1) * per_block, n)};
+  const Layout L{n, (n + run.blocks - 1) / run.blocks};
+  const int slice_lo = L.lo(run.rank), slice_hi = L.hi(run.rank);
   const std::size_t base = std::size_t(run_index) * n;
-  Particles<kResident> p;
+  Store<kClustered, kResident> s{run, L, a.aux + base, a.w + base, a.C + base, a.row_i + base, 0};
   if constexpr (kResident) {
-    p.aux = reinterpret_cast<ParticleAux*>(resident);
-    p.w = reinterpret_cast<double*>(p.aux + per_block);
-    p.C = p.w + per_block;
-    p.row_i = p.C + per_block;
-    p.offset = slice.lo;
-    for (int k = slice.lo + threadIdx.x; k < slice.hi; k += kBlock) {
-      p.aux[p.at(k)] = a.aux[base + k];
-      p.w[p.at(k)] = a.w[base + k];
-      p.C[p.at(k)] = a.C[base + k];
+    s.aux = reinterpret_cast<ParticleAux*>(resident);
+    s.w = reinterpret_cast<double*>(s.aux + L.per_block);
+    s.C = s.w + L.per_block;
+    s.row = s.C + L.per_block;
+    s.lo = slice_lo;
+    for (int k = slice_lo + threadIdx.x; k < slice_hi; k += kBlock) {
+      s.local(s.aux, k) = a.aux[base + k];
+      s.local(s.w, k) = a.w[base + k];
+      s.local(s.C, k) = a.C[base + k];
     }
     __syncthreads();
-  } else {
-    p = {a.aux + base, a.w + base, a.C + base, a.row_i + base, 0};
   }
-  // The state of any particle of the run (the selected pair may live in another block).
-  auto aux_of = [&](int k) -> ParticleAux {
-    if constexpr (kResident) {
-      const int owner = k / per_block;
-      return run.peer(p.aux, owner)[k - owner * per_block];
-    } else {
-      return p.aux[k];
-    }
-  };
-  auto w_of = [&](int k) -> double {
-    if constexpr (kResident) {
-      const int owner = k / per_block;
-      return run.peer(p.w, owner)[k - owner * per_block];
-    } else {
-      return p.w[k];
-    }
-  };
   const double t_target = a.t_target[run_index];
   const PhiloxStream rng = run_stream(seed, run_index);
   double t = a.t[run_index];
   unsigned long long ev = a.events[run_index], since = a.since_refresh[run_index], done = 0;
 
-  while (done < max_events) {
-    double u_i, u_j, total, total_j;
-    rng.uniform2(ev, kPurposeEvent, u_i, u_j);
-    // Eq. (5a) and the waiting time, eq. (4).
-    const int i = run_select(run, slice, [&](int k) { return p.C[p.at(k)]; }, u_i, sh, 0, total);
-    const double dt = waiting_time(total, box_volume);
-    if (!(t + dt <= t_target)) break;  // uniform across the run: every block has the same total
+  block_prefix(run, L, sh, 0, [&](int k) { return s.local(s.C, k); });
+  Pending pend;                   // warp 0's view of the last pair
+  ParticleAux ni{}, nj{};         // the last pair's new states, in every thread
+  double wi = 0.0, wj = 0.0, rij = 0.0, u_j = 0.0;
+  while (true) {
+    run.sync();  // B1
+    if (warp == 0 && pend.k[0] >= 0) {
+      const int lane = threadIdx.x & 31;
+      double si = 0.0, sj = 0.0;
+      if (lane < run.blocks) {
+        si = sh.partial[lane][0];
+        sj = sh.partial[lane][1];
+      }
+      pend.value[0] = 2.0 * wi * (rij + warp_sum(si));
+      pend.value[1] = 2.0 * wj * (rij + warp_sum(sj));
+      if (lane == 0) {
+        for (int c = 0; c < 2; ++c) {
+          const int k = pend.k[c];
+          if (L.owner(k) != run.rank) continue;
+          s.local(s.aux, k) = c == 0 ? ni : nj;
+          s.local(s.w, k) = c == 0 ? wi : wj;
+          s.local(s.C, k) = pend.value[c];
+        }
+      }
+    }
+    if (since >= refresh_every) {
+      // Eq. (2) for the block's slice, with every particle's new state visible.
+      run.sync();
+      for (int k = slice_lo + threadIdx.x; k < slice_hi; k += kBlock) {
+        const ParticleAux ak = s.local(s.aux, k);
+        const double wk = s.local(s.w, k);
+        double sum = 0.0;
+        for (int l = 0; l < n; ++l)
+          if (l != k) sum += beta(ak, s.any(s.aux, l), kp) * weight_factor(wk, s.any(s.w, l));
+        s.local(s.C, k) = sum;
+      }
+      __syncthreads();
+      block_prefix(run, L, sh, 0, [&](int k) { return s.local(s.C, k); });
+      pend = Pending{};
+      since = 0;
+      run.sync();
+    }
+    if (done >= max_events) break;
 
-    const ParticleAux ai = aux_of(i);
-    const double wi_old = w_of(i);
-    for (int k = slice.lo + threadIdx.x; k < slice.hi; k += kBlock)
-      p.row_i[p.at(k)] = k == i ? 0.0 : beta(ai, p.aux[p.at(k)], kp) * pair_weight(wi_old, p.w[p.at(k)]);
+    if (warp == 0) {
+      double u_i, total;
+      rng.uniform2(ev, kPurposeEvent, u_i, u_j);
+      ParticleAux ai;
+      double wi_old;
+      // The last pair's owners may be writing it back just now: its values come from registers.
+      const int i = warp_select(
+          s, sh, 0, pend, u_i,
+          [&](int k) { return k == pend.k[0] ? pend.value[0] : k == pend.k[1] ? pend.value[1] : s.any(s.C, k); },
+          [&](int k, ParticleAux& ak, double& wk) {
+            ak = k == pend.k[0] ? ni : k == pend.k[1] ? nj : s.any(s.aux, k);
+            wk = k == pend.k[0] ? wi : k == pend.k[1] ? wj : s.any(s.w, k);
+          },
+          ai, wi_old, total);
+      if ((threadIdx.x & 31) == 0) {
+        sh.dt = waiting_time(total, box_volume);
+        sh.stop = !(t + sh.dt <= t_target);  // the same total in every block
+        sh.picked = i;
+        sh.picked_aux = ai;
+        sh.picked_w = wi_old;
+      }
+    }
     __syncthreads();
-    // Eq. (5b) over beta'_ik = 2 w_i row_i[k]; the common factor does not change the choice.
-    const int j = run_select(run, slice, [&](int k) { return p.row_i[p.at(k)]; }, u_j, sh, 1, total_j);
-    const ParticleAux aj = aux_of(j);
-    const double wj_old = w_of(j);
+    if (sh.stop) break;
+    const int i = sh.picked;
+    const double dt = sh.dt, wi_old = sh.picked_w;
+    const ParticleAux ai = sh.picked_aux;
+    block_prefix(run, L, sh, 1, [&](int k) {
+      const double r = k == i ? 0.0 : beta(ai, s.local(s.aux, k), kp) * pair_weight(wi_old, s.local(s.w, k));
+      s.local(s.row, k) = r;
+      return r;
+    });
+    run.sync();  // B2
 
-    // Every thread coalesces the pair in registers; memory is written after the update.
-    double vi = ai.v, wi = wi_old, vj = aj.v, wj = wj_old;
+    if (warp == 0) {
+      double total_j;
+      // Eq. (5b) over beta'_ik = 2 w_i row[k]; the common factor does not change the choice.
+      ParticleAux aj;
+      double wj_old;
+      const int j = warp_select(
+          s, sh, 1, Pending{}, u_j, [&](int k) { return s.any(s.row, k); },
+          [&](int k, ParticleAux& ak, double& wk) {
+            ak = s.any(s.aux, k);
+            wk = s.any(s.w, k);
+          },
+          aj, wj_old, total_j);
+      if ((threadIdx.x & 31) == 0) {
+        sh.picked = j;
+        sh.picked_aux = aj;
+        sh.picked_w = wj_old;
+      }
+    }
+    __syncthreads();
+    const int j = sh.picked;
+    const double wj_old = sh.picked_w;
+    const ParticleAux aj = sh.picked_aux;
+    double vi = ai.v, vj = aj.v;
+    wi = wi_old;
+    wj = wj_old;
     coalesce(vi, wi, vj, wj);
-    const ParticleAux ni = make_aux(vi, kp), nj = make_aux(vj, kp);
+    ni = make_aux(vi, kp);
+    nj = make_aux(vj, kp);
+    rij = beta(ni, nj, kp) * pair_weight(wi, wj);
 
     // Smart bookkeeping, eq. (6): beta'_ki = 2 w_k beta_ki pair_weight(w_k, w_i); the old
     // terms of j are computed here rather than stored.
-    double Ci = 0.0, Cj = 0.0;
-    for (int k = slice.lo + threadIdx.x; k < slice.hi; k += kBlock) {
-      if (k == i || k == j) continue;
-      const ParticleAux ak = p.aux[p.at(k)];
-      const double wk = p.w[p.at(k)];
-      const double rj_old = beta(aj, ak, kp) * pair_weight(wj_old, wk);
-      const double ri = beta(ak, ni, kp) * pair_weight(wk, wi), rj = beta(ak, nj, kp) * pair_weight(wk, wj);
-      p.C[p.at(k)] += 2.0 * wk * (ri + rj - p.row_i[p.at(k)] - rj_old);
-      Ci += ri;
-      Cj += rj;
-    }
-    block_sum2(Ci, Cj, sh);
-    if (threadIdx.x == 0) {
-      sh.partial[0] = Ci;
-      sh.partial[1] = Cj;
-    }
-    run.sync();
-    if (threadIdx.x < 32 && (slice.owns(i) || slice.owns(j))) {
-      const int lane = threadIdx.x;
-      double si = lane < run.blocks ? run.peer(sh.partial, lane)[0] : 0.0;
-      double sj = lane < run.blocks ? run.peer(sh.partial, lane)[1] : 0.0;
-      for (int o = 16; o > 0; o >>= 1) {
-        si += __shfl_xor_sync(kFullMask, si, o);
-        sj += __shfl_xor_sync(kFullMask, sj, o);
+    {
+      const int lane = threadIdx.x & 31;
+      double c_sum = 0.0, ri_sum = 0.0, rj_sum = 0.0;
+      for (int k = L.run_lo(run.rank, warp, lane); k < L.run_hi(run.rank, warp, lane); ++k) {
+        if (k == i || k == j) continue;
+        const ParticleAux ak = s.local(s.aux, k);
+        const double wk = s.local(s.w, k);
+        const double rj_old = beta(aj, ak, kp) * pair_weight(wj_old, wk);
+        const double ri = beta(ak, ni, kp) * pair_weight(wk, wi), rj = beta(ak, nj, kp) * pair_weight(wk, wj);
+        double& Ck = s.local(s.C, k);
+        Ck += 2.0 * wk * (ri + rj - s.local(s.row, k) - rj_old);
+        c_sum += Ck;
+        ri_sum += ri;
+        rj_sum += rj;
       }
+      ri_sum = warp_sum(ri_sum);
+      rj_sum = warp_sum(rj_sum);
       if (lane == 0) {
-        const double rij = beta(ni, nj, kp) * pair_weight(wi, wj);
-        if (slice.owns(i)) {
-          p.aux[p.at(i)] = ni;
-          p.w[p.at(i)] = wi;
-          p.C[p.at(i)] = 2.0 * wi * (rij + si);
-        }
-        if (slice.owns(j)) {
-          p.aux[p.at(j)] = nj;
-          p.w[p.at(j)] = wj;
-          p.C[p.at(j)] = 2.0 * wj * (rij + sj);
+        sh.pair[0][warp] = ri_sum;
+        sh.pair[1][warp] = rj_sum;
+      }
+      publish_prefix(run, sh, 0, c_sum);
+      if (warp == 0) {
+        const double pi = warp_sum(lane < kWarps ? sh.pair[0][lane] : 0.0);
+        const double pj = warp_sum(lane < kWarps ? sh.pair[1][lane] : 0.0);
+        if (lane < run.blocks) {
+          double* to = run.peer(&sh, lane)->partial[run.rank];
+          to[0] = pi;
+          to[1] = pj;
         }
       }
     }
-    __syncthreads();
-
+    pend = Pending{{i, j}, {0.0, 0.0}, {L.position(i), L.position(j)}};
     t += dt;
     ++ev;
     ++done;
-    if (++since >= refresh_every) {
-      // Eq. (2) for the block's slice, with every particle's new state visible.
-      run.sync();
-      for (int k = slice.lo + threadIdx.x; k < slice.hi; k += kBlock) {
-        const ParticleAux ak = p.aux[p.at(k)];
-        const double wk = p.w[p.at(k)];
-        double sum = 0.0;
-        for (int l = 0; l < n; ++l)
-          if (l != k) sum += beta(ak, aux_of(l), kp) * weight_factor(wk, w_of(l));
-        p.C[p.at(k)] = sum;
-      }
-      __syncthreads();
-      since = 0;
-    }
+    ++since;
   }
+  __syncthreads();
   if constexpr (kResident) {
-    __syncthreads();
-    for (int k = slice.lo + threadIdx.x; k < slice.hi; k += kBlock) {
-      const ParticleAux ak = p.aux[p.at(k)];
+    for (int k = slice_lo + threadIdx.x; k < slice_hi; k += kBlock) {
+      const ParticleAux ak = s.local(s.aux, k);
       a.aux[base + k] = ak;
       a.v[base + k] = ak.v;
-      a.w[base + k] = p.w[p.at(k)];
-      a.C[base + k] = p.C[p.at(k)];
+      a.w[base + k] = s.local(s.w, k);
+      a.C[base + k] = s.local(s.C, k);
     }
   } else {
     // The global arrays are the state; v follows aux.
-    for (int k = slice.lo + threadIdx.x; k < slice.hi; k += kBlock) a.v[base + k] = a.aux[base + k].v;
+    for (int k = slice_lo + threadIdx.x; k < slice_hi; k += kBlock) a.v[base + k] = a.aux[base + k].v;
   }
   if (run.rank == 0 && threadIdx.x == 0) {
     a.t[run_index] = t;
