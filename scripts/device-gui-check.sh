@@ -79,7 +79,7 @@ echo "device-gui-check: GLX: $(grep -E "direct rendering|OpenGL renderer" "$out/
 summary=
 run_app() {  # name, preset, steps
   local log=$out/$1.log
-  timeout 600 "$B/bin/kinetic-studio" --preset "$repo/presets/$2" --backend "$backend" --steps "$3" \
+  timeout 240 "$B/bin/kinetic-studio" --preset "$repo/presets/$2" --backend "$backend" --steps "$3" \
     --view field --screenshot "$out/$1.png" --exit >"$log" 2>&1
   local rc=$?
   summary=$(grep "^kinetic-studio: field view:" "$log")
@@ -94,7 +94,8 @@ value() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" <<<"$summary"; }
 
 run_app gui-"$backend" coagulation/teaching-demo.json 20
 if [[ $backend == cuda ]]; then
-  [[ $(value host_uploads) == 0 ]] || fail "zero-copy" "$(value host_uploads) host uploads with the CUDA backend (must be 0)"
+  [[ $(value host_uploads) == 0 ]] ||
+    fail "zero-copy" "$(value host_uploads) host uploads with the CUDA backend (must be 0) $(grep -m1 'zero-copy view' "$out/gui-cuda.log")"
   (($(value device_copies) > 0)) || fail "zero-copy" "no device-to-device copy into the view's buffer"
 fi
 run_app gui-"$backend"-3d radiation/teaching-hot-cube.json 20
