@@ -48,7 +48,7 @@ for f in "$B"/bin/* "$B"/plugins/*/*.so "$B"/lib/dri/*.so; do
 done
 echo "device-gui-check: from the machine: $(ldd "$B/bin/kinetic-studio" | awk -v b="$B" '$3 ~ /^\// && index($3, b) != 1 { print $1 }' | sort | tr '\n' ' ')"
 if [[ $vendor == nvidia ]]; then
-  ldconfig -p | grep -q "libGLX_nvidia.so.0" || fail "libraries" "libGLX_nvidia.so.0 (NVIDIA's GLX driver) is not installed"
+  [[ $(ldconfig -p) == *libGLX_nvidia.so.0* ]] || fail "libraries" "libGLX_nvidia.so.0 (NVIDIA's GLX driver) is not installed"
 else
   export GALLIUM_DRIVER=softpipe DRAW_USE_LLVM=0  # the bundle's libLLVM is a stub
 fi
@@ -58,17 +58,19 @@ if [[ ! -x /usr/bin/xkbcomp ]]; then
   ln -s "$B/bin/xkbcomp" /usr/bin/xkbcomp || fail "xvfb" "Xvfb runs /usr/bin/xkbcomp, which is missing and cannot be linked"
   echo "device-gui-check: linked /usr/bin/xkbcomp to the bundle's"
 fi
+socket=/tmp/.X11-unix/X${display#:}
+[[ ! -e $socket ]] || fail "xvfb" "display $display is taken ($socket exists; KS_DISPLAY picks another)"
 LIBGL_DRIVERS_PATH=$B/lib/dri GALLIUM_DRIVER=softpipe DRAW_USE_LLVM=0 \
   "$B/bin/Xvfb" "$display" -screen 0 1600x1000x24 +extension GLX -nolisten tcp -fp built-ins -xkbdir "$B/share/xkb" \
   >"$out/xvfb.log" 2>&1 &
 xvfb=$!
 trap 'kill $xvfb 2>/dev/null; wait $xvfb 2>/dev/null' EXIT
 for _ in $(seq 50); do
-  [[ -S /tmp/.X11-unix/X${display#:} ]] && break
+  [[ -S $socket ]] && break
   kill -0 $xvfb 2>/dev/null || fail "xvfb" "Xvfb exited: $(tail -5 "$out/xvfb.log")"
   sleep 0.2
 done
-[[ -S /tmp/.X11-unix/X${display#:} ]] || fail "xvfb" "no X socket for $display after 10 s: $(tail -5 "$out/xvfb.log")"
+[[ -S $socket ]] || fail "xvfb" "no X socket for $display after 10 s: $(tail -5 "$out/xvfb.log")"
 export DISPLAY=$display __GLX_VENDOR_LIBRARY_NAME=$vendor
 
 # 4. What GLX gives there (Xvfb's GLX extension, the vendor's driver).
