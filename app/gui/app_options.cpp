@@ -8,7 +8,8 @@ QString app_usage() {
   return "usage: kinetic-studio [--preset FILE] [--set key=value]... [--backend auto|cuda|cpu] [--steps N]\n"
          "                      [--screenshot FILE.png] [--view field|plot|scene|window] [--export DIR] [--exit]\n"
          "Opens the window with the preset, runs N iterations, saves the screenshot and the exported\n"
-         "fields, and with --exit closes when done.\n";
+         "fields, and with --exit closes when done. Then it prints one line on stdout:\n"
+         "kinetic-studio: field view: backend=cpu|cuda host_uploads=N device_copies=N renderer=\"GL_RENDERER\"\n";
 }
 
 AppOptions parse_app_options(const QStringList& args) {

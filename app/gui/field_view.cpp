@@ -14,6 +14,7 @@
 
 #include "colormaps.hpp"
 #include "imgui_overlay.hpp"
+#include "zero_copy_particles.hpp"
 
 namespace ks::gui {
 
@@ -218,6 +219,17 @@ void FieldView::showSnapshot(std::shared_ptr<const ks::Snapshot> snapshot) {
   markDataChanged();
 }
 
+void FieldView::setDeviceField(const ks::DeviceFieldPublisher* source, const QString& name) {
+  if (zero_copy_) {  // its GL objects go with the view's context
+    makeCurrent();
+    zero_copy_.reset();
+    doneCurrent();
+  }
+  device_source_ = source;
+  device_field_ = name;
+  update();
+}
+
 void FieldView::setField(const QString& name) {
   wanted_field_ = name;
   markDataChanged();
@@ -291,6 +303,10 @@ double FieldView::framesPerSecond() const {
 }
 
 int FieldView::hostUploads() const { return host_uploads_; }
+
+int FieldView::deviceCopies() const { return device_copies_; }
+
+QString FieldView::glRenderer() const { return gl_renderer_; }
 
 QImage FieldView::grabImage() { return grabFramebuffer(); }
 
@@ -374,6 +390,7 @@ void FieldView::initializeGL() {
     qWarning() << "FieldView: OpenGL 3.3 core functions unavailable; the view stays empty";
     return;
   }
+  gl_renderer_ = QString::fromLatin1(reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
   gl_ready_ = createPrograms();
   if (!gl_ready_) return;
   createBuffers();
@@ -410,8 +427,10 @@ void FieldView::createBuffers() {
   glGenBuffers(1, &points_vbo_);
   glBindVertexArray(points_vao_);
   glBindBuffer(GL_ARRAY_BUFFER, points_vbo_);
-  glEnableVertexAttribArray(0);
-  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 3 * sizeof(float), nullptr);
+  glEnableVertexAttribArray(0);  // position (u, v), then value: as packParticles writes them
+  glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 3 * sizeof(float), nullptr);
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, 3 * sizeof(float), reinterpret_cast<void*>(2 * sizeof(float)));
   glBindVertexArray(0);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
 
@@ -443,6 +462,7 @@ void FieldView::cleanup() {
     glDeleteTextures(2, textures);
     quad_vao_ = quad_vbo_ = points_vao_ = points_vbo_ = field_texture_ = colormap_texture_ = 0;
     overlay_->cleanupGL();
+    zero_copy_.reset();
   }
   image_program_.reset();
   points_program_.reset();
@@ -481,6 +501,29 @@ void FieldView::uploadPacked() {
   }
 }
 
+// The zero-copy path: the shown particles copied device-to-device into zero_copy_'s buffer.
+// Returns how many, or 0 to draw the host upload instead: no device copy of the shown field,
+// nothing published yet, or CUDA refused the GL buffer, which turns the path off with a warning.
+std::size_t FieldView::copyDeviceParticles() {
+#ifdef KS_ZERO_COPY_VIEW
+  const ks::FieldData* f = currentField();
+  if (!device_source_ || !f || f->grid.kind != ks::Grid::Kind::Particles || f->desc.components != 1 ||
+      QString::fromStdString(f->desc.name) != device_field_)
+    return 0;
+  try {
+    if (!zero_copy_) zero_copy_ = std::make_shared<ZeroCopyParticles>(*device_source_);
+    if (zero_copy_->refresh()) ++device_copies_;
+    return zero_copy_->count();
+  } catch (const std::exception& e) {
+    qWarning().noquote() << "FieldView: zero-copy view of" << device_field_
+                         << "turned off, uploading host snapshots instead:" << e.what();
+    zero_copy_.reset();
+    device_source_ = nullptr;
+  }
+#endif
+  return 0;
+}
+
 // --- painting --------------------------------------------------------------------------------
 
 void FieldView::paintGL() {
@@ -496,7 +539,8 @@ void FieldView::paintGL() {
     return;
   }
   if (colormap_dirty_) uploadColormap();
-  if (upload_dirty_) uploadPacked();
+  device_particles_ = copyDeviceParticles();
+  if (device_particles_ == 0 && upload_dirty_) uploadPacked();
 
   // QPainter (the overlay of the previous frame) leaves its own state: set what we rely on.
   const qreal dpr = devicePixelRatioF();
@@ -541,12 +585,17 @@ void FieldView::drawField(const Range& range) {
     glBindVertexArray(quad_vao_);
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
   } else {
+    // Host uploads are in the unit square already; the zero-copy buffer holds metres.
+    const bool from_device = device_particles_ > 0;
+    const QVector4D box = from_device ? QVector4D(float(packed_.x0), float(packed_.y0), float(packed_.w), float(packed_.h))
+                                      : QVector4D(0.0f, 0.0f, 1.0f, 1.0f);
     points_program_->bind();
     setColourUniforms(*points_program_, range);
+    points_program_->setUniformValue("u_data_box", box);
     points_program_->setUniformValue("u_transform", transform);
     points_program_->setUniformValue("u_point_size", GLfloat(kPointSizePx * dpr));
-    glBindVertexArray(points_vao_);
-    glDrawArrays(GL_POINTS, 0, packed_.width);
+    glBindVertexArray(from_device ? zero_copy_->vertexArray() : points_vao_);
+    glDrawArrays(GL_POINTS, 0, GLsizei(from_device ? device_particles_ : std::size_t(packed_.width)));
   }
   glBindVertexArray(0);
   glDisable(GL_SCISSOR_TEST);
@@ -600,7 +649,8 @@ void FieldView::drawColourBarLabels(QPainter& painter, const Range& range) {
 }
 
 void FieldView::drawImGuiOverlay() {
-  const OverlayStatus status{framesPerSecond(), iterations_per_s_, work_per_s_, work_unit_, hover_text_, host_uploads_};
+  const OverlayStatus status{framesPerSecond(), iterations_per_s_, work_per_s_, work_unit_,
+                             hover_text_, host_uploads_, device_copies_};
   for (const QuickChange& change : overlay_->draw(status, size(), devicePixelRatioF()))
     emit quickParameterChanged(change.key, change.value);
   if (overlay_->needsAnotherFrame()) update();

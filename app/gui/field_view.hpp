@@ -3,7 +3,8 @@
 // round points; the shaders (shaders/image.*, shaders/points.*) map values to colours.
 // A QPainter overlay labels the colour bar (ticks, units); a Dear ImGui overlay
 // (imgui_overlay.hpp) shows the frame and simulation rates, the value under the cursor and
-// the method's quick parameters as sliders.
+// the method's quick parameters as sliders. With the CUDA backend, particles of the field the
+// Runner keeps in device memory are drawn zero-copy (zero_copy_particles.hpp): no host upload.
 #pragma once
 
 #include <QElapsedTimer>
@@ -25,9 +26,14 @@
 class QOpenGLShaderProgram;
 class QPainter;
 
+namespace ks {
+class DeviceFieldPublisher;
+}
+
 namespace ks::gui {
 
 class ImGuiOverlay;
+class ZeroCopyParticles;
 
 // The shown values of one field on the host, as uploaded to the GPU: what auto range, the
 // overlay and the hover text read.
@@ -54,6 +60,11 @@ class FieldView : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
 
   // Keeps the snapshot; its data is packed and uploaded at the next paint.
   void showSnapshot(std::shared_ptr<const ks::Snapshot> snapshot);
+  // The zero-copy path (CUDA builds): `source` (the Runner's device_field(), which must outlive
+  // this use or be replaced first) publishes field `name` in device memory. While that field is
+  // shown as particles, paints copy it device-to-device into the GL buffer they draw, and the
+  // host uploads nothing. Null: host snapshots only.
+  void setDeviceField(const ks::DeviceFieldPublisher* source, const QString& name);
   // A field of the snapshot. A name the snapshot lacks is kept as the wish, and the first
   // field is shown meanwhile.
   void setField(const QString& name);
@@ -75,6 +86,8 @@ class FieldView : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   QString field() const;           // the field shown; empty without one
   double framesPerSecond() const;  // paints over the last second
   int hostUploads() const;         // host-to-GPU uploads of field data so far
+  int deviceCopies() const;        // device-to-device copies of field data so far (zero-copy path)
+  QString glRenderer() const;      // GL_RENDERER of the view's context; empty before it exists
   QImage grabImage();              // the view as drawn, overlay included
 
  signals:
@@ -111,6 +124,7 @@ class FieldView : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   void cleanup();
   void uploadColormap();
   void uploadPacked();
+  std::size_t copyDeviceParticles();
   void drawField(const Range& range);
   void drawColourBar(const Range& range);
   void setColourUniforms(QOpenGLShaderProgram& program, const Range& range);
@@ -141,6 +155,14 @@ class FieldView : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   bool upload_dirty_ = false;   // packed_ is newer than the GPU's copy
   bool colormap_dirty_ = true;  // the colour map texture is stale
   int host_uploads_ = 0;
+  int device_copies_ = 0;
+
+  // The zero-copy path; device_particles_ > 0 when this frame draws from zero_copy_.
+  const ks::DeviceFieldPublisher* device_source_ = nullptr;
+  QString device_field_;
+  // shared_ptr: destructible where ZeroCopyParticles' implementation is absent (CPU-only builds)
+  std::shared_ptr<ZeroCopyParticles> zero_copy_;
+  std::size_t device_particles_ = 0;
 
   // View: the data fitted into plotArea(), scaled by zoom_ about its centre, moved by pan_.
   double zoom_ = 1.0;
@@ -157,6 +179,7 @@ class FieldView : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
 
   // GL objects, valid between initializeGL() and cleanup().
   bool gl_ready_ = false;  // functions resolved and shaders linked
+  QString gl_renderer_;
   std::unique_ptr<QOpenGLShaderProgram> image_program_;
   std::unique_ptr<QOpenGLShaderProgram> points_program_;
   GLuint quad_vao_ = 0, quad_vbo_ = 0;

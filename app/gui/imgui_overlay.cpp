@@ -243,6 +243,7 @@ void ImGuiOverlay::buildStatusWindow(const OverlayStatus& s) {
   text(QString("%1 fps").arg(s.frames_per_s, 0, 'f', 0));
   text(rateText(s));
   text(QString("host uploads: %1").arg(s.host_uploads));
+  if (s.device_copies > 0) text(QString("zero-copy device copies: %1").arg(s.device_copies));
   if (!s.hover.isEmpty()) text(s.hover);
   recordWindow();
   ImGui::End();

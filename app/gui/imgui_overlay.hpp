@@ -1,8 +1,9 @@
 // The Dear ImGui overlay of a FieldView: a translucent status window (frame rate, simulation
-// rate, the value under the cursor, host uploads) and a "Quick parameters" window with one
-// slider per parameter the method marks quick and live. Each overlay has its own ImGui
-// context; ImGui's OpenGL 3 backend draws it into the widget's framebuffer after the field.
-// The overlay is not a QObject: it returns what the user changed, and the widget emits it.
+// rate, the value under the cursor, host uploads and zero-copy device copies) and a "Quick
+// parameters" window with one slider per parameter the method marks quick and live. Each
+// overlay has its own ImGui context; ImGui's OpenGL 3 backend draws it into the widget's
+// framebuffer after the field. The overlay is not a QObject: it returns what the user
+// changed, and the widget emits it.
 #pragma once
 
 #include <QElapsedTimer>
@@ -26,6 +27,7 @@ struct OverlayStatus {
   QString work_unit;  // "events", "cell updates"...; empty: no work rate is shown
   QString hover;      // the value under the cursor; empty: none
   int host_uploads = 0;
+  int device_copies = 0;  // zero-copy path; shown when there were any
 };
 
 // A quick parameter the user set with its slider.

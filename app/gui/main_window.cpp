@@ -52,6 +52,11 @@ QString preset_dir() {
   return env.isEmpty() ? QString(KS_PRESET_DIR) : QString::fromLocal8Bit(env);
 }
 
+// The field the preset shows first; empty when it names none.
+std::string preset_field(const Preset& preset) {
+  return preset.view.contains("field") ? preset.view["field"].get<std::string>() : std::string();
+}
+
 }  // namespace
 
 MainWindow::MainWindow(AppOptions options, QWidget* parent) : QMainWindow(parent), options_(std::move(options)) {
@@ -212,6 +217,7 @@ bool MainWindow::loadPreset(const QString& path) {
     }
     RunnerOptions ropt;
     ropt.snapshot_interval = kSnapshotInterval;
+    ropt.device_field = preset_field(*preset);  // the CUDA backend keeps it on the device for the field view
     auto runner = std::make_unique<Runner>(builtin_registry().create(preset->method), preset->params, ctx, ropt);
     if (first_load) {
       adopt(std::move(runner), std::move(preset), path, ctx);  // nothing to keep: show its state, even a failed setup
@@ -229,14 +235,15 @@ bool MainWindow::loadPreset(const QString& path) {
 // Makes `runner` the current simulation and shows it.
 void MainWindow::adopt(std::unique_ptr<Runner> runner, std::unique_ptr<Preset> preset, const QString& path,
                        const ExecutionContext& ctx) {
+  const QString field = QString::fromStdString(preset_field(*preset));
+  field_->setDeviceField(runner->device_field(), field);  // before the old runner and its device copy go
   runner_ = std::move(runner);
   preset_ = std::move(preset);
   shown_.reset();
   params_->setParameters(preset_->params);
   field_->setQuickParameters(preset_->params.specs(), preset_->params);
   plot_->setReference(preset_->reference);
-  if (preset_->view.contains("field")) {
-    const QString field = QString::fromStdString(preset_->view["field"].get<std::string>());
+  if (!field.isEmpty()) {
     field_->setField(field);
     scene_->setField(field);
   }
@@ -343,10 +350,19 @@ void MainWindow::runScriptStep() {
       bool ok = true;
       if (!options_.screenshot.isEmpty()) ok = saveScreenshot(options_.screenshot, options_.view) && ok;
       if (!options_.export_dir.isEmpty()) ok = exportTo(options_.export_dir) && ok;
+      printFieldViewSummary();
       script_stage_ = 3;
       if (options_.exit) QApplication::exit(ok && runner_->state() != RunState::Failed ? 0 : 1);
     });
   }
+}
+
+// One line on stdout for scripts: how the field view got its data, and on which GL renderer.
+void MainWindow::printFieldViewSummary() const {
+  std::printf("kinetic-studio: field view: backend=%s host_uploads=%d device_copies=%d renderer=\"%s\"\n",
+              to_string(runner_->context().backend).c_str(), field_->hostUploads(), field_->deviceCopies(),
+              field_->glRenderer().toLocal8Bit().constData());
+  std::fflush(stdout);
 }
 
 void MainWindow::applyFixedRange() {
@@ -433,6 +449,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   settings.setValue("window/geometry", saveGeometry());
   settings.setValue("window/state", saveState());
   settings.setValue("view/colormap", field_->colormap());
+  field_->setDeviceField(nullptr, {});
   runner_.reset();  // stops the worker after its current iteration
   event->accept();
 }

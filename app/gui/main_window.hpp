@@ -58,6 +58,7 @@ class MainWindow : public QMainWindow {
   void updateSliceRange();
   void updateStatus();
   void runScriptStep();
+  void printFieldViewSummary() const;
   void adoptPendingWhenSettled();
   void adopt(std::unique_ptr<Runner> runner, std::unique_ptr<Preset> preset, const QString& path,
              const ExecutionContext& ctx);
