@@ -10,6 +10,8 @@
 # Settings (environment): KS_BACKEND (cuda), KS_GLX_VENDOR (nvidia; mesa for a machine without
 # NVIDIA's GLX, where the bundle's stub LLVM leaves Mesa's softpipe), KS_DISPLAY (99).
 # usage: scripts/device-gui-check.sh [BUNDLE.tar.xz]   (default .guibundle/ksgui.tar.xz)
+# Status: on the H100 machine (2026-11-22) it stops at GLX (no framebuffer configuration for
+# NVIDIA's GLX from this Xvfb); see the README.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 PATH=$PATH:/sbin:/usr/sbin  # ldconfig
