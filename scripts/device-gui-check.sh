@@ -6,7 +6,8 @@
 # A 3D field (radiation teaching cube, Q_R) runs too; image fields still upload host snapshots,
 # so its count is reported, not checked. Screenshots and logs go to ${OUT:-out/device-gui}.
 # Each failure names its step. The glvnd GL libraries must be installed first (device notes:
-# unpack .gl/*.deb into /). Xvfb runs /usr/bin/xkbcomp: linked to the bundle's when missing.
+# unpack .gl/*.deb into /). Xvfb runs /usr/bin/xkbcomp and loads Mesa's swrast_dri.so from
+# /usr/lib/x86_64-linux-gnu/dri: both linked to the bundle's when missing.
 # Settings (environment): KS_BACKEND (cuda), KS_GLX_VENDOR (nvidia; mesa for a machine without
 # NVIDIA's GLX, where the bundle's stub LLVM leaves Mesa's softpipe), KS_DISPLAY (99).
 # usage: scripts/device-gui-check.sh [BUNDLE.tar.xz]   (default .guibundle/ksgui.tar.xz)
@@ -59,6 +60,13 @@ fi
 if [[ ! -x /usr/bin/xkbcomp ]]; then
   ln -s "$B/bin/xkbcomp" /usr/bin/xkbcomp || fail "xvfb" "Xvfb runs /usr/bin/xkbcomp, which is missing and cannot be linked"
   echo "device-gui-check: linked /usr/bin/xkbcomp to the bundle's"
+fi
+# Xvfb's GLX loads Mesa's driver from its compiled-in path only (LIBGL_DRIVERS_PATH is ignored).
+dri=/usr/lib/x86_64-linux-gnu/dri
+if [[ ! -e $dri/swrast_dri.so ]]; then
+  mkdir -p "$dri" && ln -s "$B/lib/dri/swrast_dri.so" "$dri/swrast_dri.so" ||
+    fail "xvfb" "Xvfb loads $dri/swrast_dri.so, which is missing and cannot be linked"
+  echo "device-gui-check: linked $dri/swrast_dri.so to the bundle's"
 fi
 socket=/tmp/.X11-unix/X${display#:}
 [[ ! -e $socket ]] || fail "xvfb" "display $display is taken ($socket exists; KS_DISPLAY picks another)"
