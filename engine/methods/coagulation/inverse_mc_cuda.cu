@@ -44,7 +44,6 @@ struct Arrays {
 // A block's scratch, and the sums the other blocks of its run read (through distributed shared
 // memory) between the two barriers of an event.
 struct Shared {
-  double chunk[kWarps];        // per-warp sums of the phase that just ran (block-local)
   double pair[2][kWarps];      // per-warp shares of the new rows of i and j (block-local)
   // [0] C', [1] row of i: within each warp chunk, the inclusive prefix over its lanes' runs
   double lane_incl[2][kWarps][32];
@@ -232,12 +231,12 @@ __device__ int warp_select(const Store<kClustered, kResident>& s, Shared& sh, in
   return last_positive;
 }
 
-// Warp 0, after each warp put its chunk's sum in sh.chunk: the block's prefix and sum of `sel`,
-// pushed into every block of the run.
+// Warp 0, after each warp published its lane-run prefix (entry 31: its chunk's sum): the
+// block's prefix and sum of `sel`, pushed into every block of the run.
 template <bool kClustered>
 __device__ void finish_block_prefix(const Run<kClustered>& run, Shared& sh, int sel) {
   const int lane = threadIdx.x & 31;
-  const double incl = warp_inclusive_scan(lane < kWarps ? sh.chunk[lane] : 0.0);
+  const double incl = warp_inclusive_scan(lane < kWarps ? sh.lane_incl[sel][lane][31] : 0.0);
   Shared::Sums& mine = sh.pushed[sel][run.rank];
   if (lane < kWarps) mine.incl[lane] = incl;
   if (lane == kWarps - 1) mine.total = incl;
@@ -256,7 +255,6 @@ __device__ void publish_prefix(const Run<kClustered>& run, Shared& sh, int sel, 
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const double incl = warp_inclusive_scan(run_sum);
   sh.lane_incl[sel][warp][lane] = incl;
-  if (lane == 31) sh.chunk[warp] = incl;
   __syncthreads();
   if (warp == 0) finish_block_prefix(run, sh, sel);
 }
@@ -282,11 +280,11 @@ constexpr int kResidentMaxParticles = 3200;  // 3200 * 64 B = 200 KB of the 227 
 // The event loop. An event costs two run barriers:
 //   B1  every block's C' prefix and its share of the last pair's new rows are in. Warp 0 of
 //       every block completes the last pair's C' (eq. 6), selects i (eq. 5a) and the waiting
-//       time (eq. 4); the owners write the last pair back. Each warp computes its chunk of the
-//       row of i and the block its prefix.
+//       time (eq. 4); the owners write the last pair back. Each lane computes its run of the
+//       row of i; the block's prefix is published and its sums pushed to every block.
 //   B2  every block's row prefix is in. Warp 0 selects j (eq. 5b). Every thread coalesces the
-//       pair in registers; each warp updates C'_k of its chunk (Algorithm 3, eq. 6), summing
-//       the new C' and the shares of the new rows of i and j.
+//       pair in registers; each lane updates C'_k of its run (Algorithm 3, eq. 6), summing
+//       the new C' and the shares of the new rows of i and j, which are pushed likewise.
 template <bool kClustered, bool kResident>
 __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double box_volume, KernelParams kp,
                                                          unsigned long long seed, unsigned long long refresh_every,
@@ -319,6 +317,14 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
   unsigned long long ev = a.events[run_index], since = a.since_refresh[run_index], done = 0;
 
   block_prefix(run, L, sh, 0, [&](int k) { return s.local(s.C, k); });
+  // Warp 0 shares its pick (a particle of the run) and the pick's state with the block.
+  const auto share_pick = [&](int k, const ParticleAux& ak, double wk) {
+    if ((threadIdx.x & 31) == 0) {
+      sh.picked = k;
+      sh.picked_aux = ak;
+      sh.picked_w = wk;
+    }
+  };
   Pending pend;                   // warp 0's view of the last pair
   ParticleAux ni{}, nj{};         // the last pair's new states, in every thread
   double wi = 0.0, wj = 0.0, rij = 0.0, u_j = 0.0;
@@ -336,7 +342,7 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
       if (lane == 0) {
         for (int c = 0; c < 2; ++c) {
           const int k = pend.k[c];
-          if (L.owner(k) != run.rank) continue;
+          if (pend.at[c].block != run.rank) continue;
           s.local(s.aux, k) = c == 0 ? ni : nj;
           s.local(s.w, k) = c == 0 ? wi : wj;
           s.local(s.C, k) = pend.value[c];
@@ -376,12 +382,10 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
             wk = k == pend.k[0] ? wi : k == pend.k[1] ? wj : s.any(s.w, k);
           },
           ai, wi_old, total);
+      share_pick(i, ai, wi_old);
       if ((threadIdx.x & 31) == 0) {
         sh.dt = waiting_time(total, box_volume);
         sh.stop = !(t + sh.dt <= t_target);  // the same total in every block
-        sh.picked = i;
-        sh.picked_aux = ai;
-        sh.picked_w = wi_old;
       }
     }
     __syncthreads();
@@ -408,11 +412,7 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
             wk = s.any(s.w, k);
           },
           aj, wj_old, total_j);
-      if ((threadIdx.x & 31) == 0) {
-        sh.picked = j;
-        sh.picked_aux = aj;
-        sh.picked_w = wj_old;
-      }
+      share_pick(j, aj, wj_old);
     }
     __syncthreads();
     const int j = sh.picked;
