@@ -46,6 +46,10 @@ DvmConfig make_config(const ParamSet& p) {
   c.vg.v_max = p.get_real("v_max");
   c.omega = p.get_real("omega");
   c.batch = p.get_int("batch");
+  c.single = p.get_choice("precision") == "fp32";
+  c.strip = int(p.get_int("strip"));
+  if (c.strip != 0 && c.strip != 4 && c.strip != 8 && c.strip != 16)
+    throw bad_input("strip", "a sweep strip of " + num(c.strip) + " cells", "0 (automatic), 4, 8 or 16");
   const int nx = int(p.get_int("nx")), ny = int(p.get_int("ny")), nz = int(p.get_int("nz"));
   if (c.kind == Case::Cavity) {
     for (int a = 0; a < 3; ++a) c.axis[a] = uniform_axis(0.0, 1.0, a == 0 ? nx : a == 1 ? ny : nz);
@@ -80,10 +84,9 @@ DvmConfig make_config(const ParamSet& p) {
                                   " (U + 2 thermal speeds), beyond v_max = " + num(c.vg.v_max),
                       "Ma <= " + num((c.vg.v_max - kFreeStreamWidths) / std::sqrt(0.5 * kGamma)) + " or a larger v_max");
   }
-  const double slice_bytes = 2.0 * double(c.slice_cells()) * double(c.batch_size()) * sizeof(double);
-  if (slice_bytes > kMaxSliceBytes)
-    throw bad_input("batch", "two slices of f for " + num(double(c.batch_size())) + " velocities need " + num(slice_bytes / 1e9) + " GB",
-                    "a batch of at most " + num(std::floor(kMaxSliceBytes / (2.0 * c.slice_cells() * sizeof(double)))) +
+  if (c.slice_bytes() > kMaxSliceBytes)
+    throw bad_input("batch", "two slices of f for " + num(double(c.batch_size())) + " velocities need " + num(c.slice_bytes() / 1e9) + " GB",
+                    "a batch of at most " + num(std::floor(kMaxSliceBytes / (2.0 * c.slice_cells() * c.f_bytes()))) +
                         " velocities for this grid");
   return c;
 }

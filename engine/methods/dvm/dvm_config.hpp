@@ -58,12 +58,16 @@ struct DvmConfig {
   double body_lo[3] = {0, 0, 0}, body_hi[3] = {0, 0, 0};  // cube: solid cells whose centres lie inside
   bool has_body = false;
   long long batch = 0;  // discrete velocities per sweep batch; 0: one octant (the paper's choice)
+  bool single = true;   // f slices stored in single precision (the paper's choice); all sums stay double
+  int strip = 0;        // CUDA sweep: cells of a row per warp (4, 8, 16); 0: chosen from the grid and the GPU
 
   int n(int a) const { return axis[a].cells(); }
   long long cells() const { return (long long)n(0) * n(1) * n(2); }
   long long slice_cells() const { return (long long)n(0) * n(1); }
   long long octant() const { return vg.count() / 8; }
   long long batch_size() const { return batch > 0 && batch < octant() ? batch : octant(); }
+  int f_bytes() const { return single ? 4 : 8; }  // bytes of one stored value of f
+  double slice_bytes() const { return 2.0 * double(slice_cells()) * double(batch_size()) * f_bytes(); }  // the two slices
   bool closed() const;  // no inflow face: the total mass is kept by rescaling
 };
 

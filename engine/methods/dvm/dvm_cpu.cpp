@@ -12,12 +12,14 @@ namespace ks::dvm {
 
 namespace {
 
+// T: the stored precision of f (DvmConfig::single).
+template <class T>
 class CpuSolver final : public DvmSolver {
  public:
   CpuSolver(const DvmConfig& c, std::shared_ptr<const Geometry> g) : cfg_(c), geo_(*g), keep_(std::move(g)), vel_(velocity_table(c.vg)), batches_(make_batches(c)) {
     const long long slice = c.slice_cells();
-    A_.assign(c.batch_size() * slice, 0.0);
-    B_.assign(c.batch_size() * slice, 0.0);
+    A_.assign(c.batch_size() * slice, T(0));
+    B_.assign(c.batch_size() * slice, T(0));
     partial_.assign(std::size_t(omp_get_max_threads()) * slice * kRaw, 0.0);
   }
 
@@ -26,7 +28,7 @@ class CpuSolver final : public DvmSolver {
     const long long slice = cfg_.slice_cells();
     out.raw.assign(cfg_.cells() * kRaw, 0.0);
     out.face_influx.assign(geo_.faces.size(), 0.0);
-    const SweepView view{nx, ny, {geo_.size[0].data(), geo_.size[1].data(), geo_.size[2].data()}, geo_.solid.data(),
+    const SweepView view{nx, ny, {geo_.inv_size[0].data(), geo_.inv_size[1].data(), geo_.inv_size[2].data()}, geo_.solid.data(),
                          geo_.link.data(), geo_.face_type.data(), in.face_rho->data(), in.state->data()};
     const int threads = omp_get_max_threads();
     for (const Batch& b : batches_) {
@@ -40,20 +42,18 @@ class CpuSolver final : public DvmSolver {
 #pragma omp for schedule(static)
           for (long long v = 0; v < b.count; ++v) {
             const Velocity& u = vel_[b.begin + v];
-            const Ghosts gh = ghosts_for(in.walls, u);
-            const double* Av = A_.data() + v * slice;
-            double* Bv = B_.data() + v * slice;
+            const T* Av = A_.data() + v * slice;
+            T* Bv = B_.data() + v * slice;
             for (long long n = 0; n < slice; ++n) {
               int i, j;
               sweep_cell(int(n), nx, ny, b.sign, i, j);
               const long long c = (long long)j * nx + i;
               if (solid[c]) {
-                Bv[c] = 0.0;
+                Bv[c] = T(0);
                 continue;
               }
-              const double f = update_cell(view, gh, u, b.sign, i, j, k, Av, Bv, 1);
-              Bv[c] = f;
-              add_raw(acc + c * kRaw, u.w * f, u.x, u.y, u.z);
+              Bv[c] = T(update_cell(view, in.walls, u, b.sign, i, j, k, Av, Bv, 1));
+              add_raw(acc + c * kRaw, u.w * double(Bv[c]), u.x, u.y, u.z);
             }
           }
 #pragma omp for schedule(static)
@@ -72,7 +72,7 @@ class CpuSolver final : public DvmSolver {
   }
 
   std::size_t bytes() const override {
-    return (A_.size() + B_.size() + partial_.size()) * sizeof(double);
+    return (A_.size() + B_.size()) * sizeof(T) + partial_.size() * sizeof(double);
   }
 
  private:
@@ -81,14 +81,15 @@ class CpuSolver final : public DvmSolver {
   std::shared_ptr<const Geometry> keep_;
   std::vector<Velocity> vel_;
   std::vector<Batch> batches_;
-  std::vector<double> A_, B_;    // f of the batch on slices k - sz and k, [velocity * slice + cell]
+  std::vector<T> A_, B_;         // f of the batch on slices k - sz and k, [velocity * slice + cell]
   std::vector<double> partial_;  // per thread: the batch's moments of each slice cell
 };
 
 }  // namespace
 
 std::unique_ptr<DvmSolver> make_cpu_solver(const DvmConfig& c, std::shared_ptr<const Geometry> g) {
-  return std::make_unique<CpuSolver>(c, std::move(g));
+  if (c.single) return std::make_unique<CpuSolver<float>>(c, std::move(g));
+  return std::make_unique<CpuSolver<double>>(c, std::move(g));
 }
 
 }  // namespace ks::dvm

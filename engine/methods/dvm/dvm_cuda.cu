@@ -1,8 +1,10 @@
 // kinetic.dvm, CUDA path: the paper's two kernels per z-slice (Algorithm 1). The sweep kernel
-// (Algorithm 2) runs one thread per discrete velocity of the batch through the cells of the slice
-// in upwind order; the moment kernel (Algorithm 3) runs one block per slice cell and reduces the
-// batch's velocities in shared memory. f lives only in the two slices A and B, [cell * batch + v],
-// so a warp's 32 velocities touch 32 consecutive doubles.
+// (Algorithm 2) gives each discrete velocity of the batch to a lane and, beyond the paper, splits the
+// slice's columns into strips swept by the warps of a block one row apart (a wavefront), so a batch
+// of an octant fills the GPU; the moment kernel (Algorithm 3) runs one block per slice cell and
+// reduces the batch's velocities in shared memory. f lives only in the two slices A and B,
+// [cell * batch + v], stored as T (float by default, as in the paper), so a warp's 32 velocities
+// touch 32 consecutive values.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -18,94 +20,103 @@ namespace ks::dvm {
 
 namespace {
 
-constexpr int kSweepThreads = 128;
 constexpr int kMomentThreads = 256;
-constexpr std::size_t kMaxRowBytes = 48 * 1024;  // default dynamic shared memory per block
+constexpr int kMaxStrips = 16;  // warps of a sweep block (their registers fit an SM at every strip width)
 
 struct Sign {
   int s[3];
 };
 
-// Per-row data every thread of a block needs, staged in shared memory once per row (the paper's
-// densL[], vxL[] ...): the cells' f^S parameters, their upwind links and solid flags.
-struct RowCell {
-  CellState state;
-  int link[3];  // upwind side along x, y, z for this batch's direction
-  int solid;
-};
-
-// Algorithm 2: each thread sweeps the slice row by row for its velocity. f of the x-upwind cell stays
-// in a register; the y- and z-upwind values of the next kChunk cells are loaded before this chunk's
-// stores, so their latency overlaps the arithmetic.
-constexpr int kChunk = 4;
-
-__global__ void sweep_kernel(SweepView g, WallTable walls, const Velocity* __restrict__ vel, long long count, Sign sign, int k,
-                             const double* __restrict__ A, double* __restrict__ B) {
-  extern __shared__ RowCell row[];
-  const long long v = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  const bool active = v < count;
-  const Velocity u = vel[active ? v : 0];
-  const Ghosts gh = ghosts_for(walls, u);
+// Algorithm 2 with strips: warp w of a block owns columns [w W, w W + W) (in sweep order) of every
+// row and sweeps row s - w at step s, so it starts a row when warp w - 1 has finished its part of
+// it; the x-upwind value crosses the strip boundary through shared memory (double-buffered by step
+// parity), the y-upwind values (the previous row) stay in shared memory, [column][lane], the
+// z-upwind value comes from slice A. Each lane sweeps V velocities (v, v + 32, ...), so a cell's
+// state, links and sizes are loaded once for V updates. Values are rounded to T before they are
+// used upwind, as the CPU reads them back.
+template <class T, int V>
+__global__ void sweep_kernel(SweepView g, WallTable walls, const Velocity* __restrict__ vel, long long count, Sign sign, int k, int W,
+                             const T* __restrict__ A, T* __restrict__ B) {
+  constexpr int kLanes = 32 * V;  // velocities of a block
+  extern __shared__ unsigned char shared_bytes[];
+  T(*above)[kLanes] = reinterpret_cast<T(*)[kLanes]>(shared_bytes);  // [column in sweep order][velocity]
+  __shared__ T handoff[2][kMaxStrips][kLanes];
+  const int lane = threadIdx.x % 32, w = threadIdx.x / 32, strips = blockDim.x / 32;
+  const long long v0 = blockIdx.x * (long long)kLanes + lane;
   const int nx = g.nx, ny = g.ny, sx = sign.s[0], sy = sign.s[1];
-  const long long slice = (long long)nx * ny;
-  const double cx = fabs(u.x), cy = fabs(u.y), cz = fabs(u.z) / g.size[2][k];
+  const long long slice0 = (long long)k * nx * ny;
+  Velocity u[V];
+  bool active[V];
+#pragma unroll
+  for (int r = 0; r < V; ++r) {
+    active[r] = v0 + 32 * r < count;
+    u[r] = vel[active[r] ? v0 + 32 * r : 0];
+  }
+  const double inv_dz = g.inv_size[2][k];
   const int up[3] = {sx > 0 ? 0 : 1, sy > 0 ? 2 : 3, sign.s[2] > 0 ? 4 : 5};
-  for (int jj = 0; jj < ny; ++jj) {
-    const int j = sy > 0 ? jj : ny - 1 - jj;
-    __syncthreads();
-    for (int i = threadIdx.x; i < nx; i += blockDim.x) {
-      const long long cell = k * slice + (long long)j * nx + i;
-      row[i].state = g.state[cell];
-      for (int a = 0; a < 3; ++a) row[i].link[a] = g.link[cell * 6 + up[a]];
-      row[i].solid = g.solid[cell];
+  const int first = w * W, last = min(first + W, nx);
+  for (int s = 0; s < ny + strips - 1; ++s) {
+    const int jj = s - w;
+    if (active[0] && jj >= 0 && jj < ny) {
+      const int j = sy > 0 ? jj : ny - 1 - jj;
+      const double inv_dy = g.inv_size[1][j];
+      const long long row0 = (long long)j * nx;
+      T left[V];
+#pragma unroll
+      for (int r = 0; r < V; ++r) left[r] = w > 0 ? handoff[(s - 1) & 1][w - 1][lane + 32 * r] : T(0);
+      for (int ii = first; ii < last; ++ii) {
+        const int i = sx > 0 ? ii : nx - 1 - ii;
+        const long long c = row0 + i, cell = slice0 + c;
+        const CellState state = g.state[cell];
+        const int link[3] = {g.link[cell * 6 + up[0]], g.link[cell * 6 + up[1]], g.link[cell * 6 + up[2]]};
+        const bool solid = g.solid[cell];
+        const double inv_dx = g.inv_size[0][i];
+#pragma unroll
+        for (int r = 0; r < V; ++r) {
+          if (!active[r]) continue;
+          const long long at = c * count + v0 + 32 * r;
+          const double coef[3] = {fabs(u[r].x) * inv_dx, fabs(u[r].y) * inv_dy, fabs(u[r].z) * inv_dz};
+          const double up_y = jj > 0 ? double(above[ii][lane + 32 * r]) : 0.0;
+          const Upwind pre = upwind_prepare(state, u[r], link, coef, up_y, double(A[at]), walls, g.face_type, g.face_rho);
+          left[r] = above[ii][lane + 32 * r] = solid ? T(0) : T(upwind_finish(pre, double(left[r])));
+          B[at] = left[r];
+        }
+      }
+      if (w + 1 < strips)
+#pragma unroll
+        for (int r = 0; r < V; ++r) handoff[s & 1][w][lane + 32 * r] = left[r];
     }
     __syncthreads();
-    if (!active) continue;
-    const double ay = cy / g.size[1][j];
-    const bool has_y = j - sy >= 0 && j - sy < ny;  // else the y-upwind value is a boundary's
-    const long long row0 = (long long)j * nx;
-    // Slice index of the ii-th cell of the row in sweep order.
-    auto at = [&](int ii) { return row0 + (sx > 0 ? ii : nx - 1 - ii); };
-    double a_buf[kChunk], b_buf[kChunk];
-    auto load = [&](int ii0, double* a, double* b) {
-#pragma unroll
-      for (int q = 0; q < kChunk; ++q) {
-        const long long c = at(min(ii0 + q, nx - 1));
-        a[q] = A[c * count + v];
-        b[q] = has_y ? B[(c - (long long)sy * nx) * count + v] : 0.0;
-      }
-    };
-    load(0, a_buf, b_buf);
-    double f_prev = 0.0;
-    for (int ii0 = 0; ii0 < nx; ii0 += kChunk) {
-      double a_next[kChunk], b_next[kChunk];
-      if (ii0 + kChunk < nx) load(ii0 + kChunk, a_next, b_next);
-#pragma unroll
-      for (int q = 0; q < kChunk; ++q) {
-        if (ii0 + q >= nx) break;
-        const long long c = at(ii0 + q);
-        const int i = int(c - row0);
-        const RowCell& rc = row[i];
-        const double coef[3] = {cx / g.size[0][i], ay, cz}, fluid[3] = {f_prev, b_buf[q], a_buf[q]};
-        const double f = rc.solid ? 0.0 : upwind_solve(rc.state, u, rc.link, coef, fluid, gh, g.face_type, g.face_rho);
-        B[c * count + v] = f;
-        f_prev = f;
-      }
-#pragma unroll
-      for (int q = 0; q < kChunk; ++q) a_buf[q] = a_next[q], b_buf[q] = b_next[q];
-    }
   }
 }
 
+// Velocities per lane: 4 with fp32 slices, 2 with fp64 (the shared rows take 128 KB at nx = 256).
+template <class T>
+constexpr int kVelocitiesPerLane = sizeof(T) == 4 ? 4 : 2;
+
+// The strip width W: the widest strips (fewest pipeline steps) that still give the GPU as many
+// threads (lanes x strips) as it holds at once; 0 when 16-cell strips need more than kMaxStrips warps.
+int auto_strip_width(int nx, long long lanes, long long resident_threads) {
+  int best = 0;
+  for (int W : {16, 8, 4}) {
+    const int strips = (nx + W - 1) / W;
+    if (strips > kMaxStrips) break;
+    best = W;
+    if (lanes * strips >= resident_threads) break;
+  }
+  return best;
+}
+
+template <class T>
 __global__ void moment_kernel(const Velocity* vel, long long count, Sign sign, int k, long long slice, const unsigned char* solid,
-                              const int* link, const double* B, double* raw, double* face_influx) {
+                              const int* link, const T* B, double* raw, double* face_influx) {
   const long long c = blockIdx.x;
   const long long cell = k * slice + c;
   if (solid[cell]) return;
   double acc[kRaw] = {};
   for (long long v = threadIdx.x; v < count; v += blockDim.x) {
     const Velocity u = vel[v];
-    add_raw(acc, u.w * B[c * count + v], u.x, u.y, u.z);
+    add_raw(acc, u.w * double(B[c * count + v]), u.x, u.y, u.z);
   }
   // Warp shuffles, then one value per warp through shared memory.
   __shared__ double warp_sum[kMomentThreads / 32][kRaw];
@@ -124,16 +135,32 @@ __global__ void moment_kernel(const Velocity* vel, long long count, Sign sign, i
   }
 }
 
+// T: the stored precision of f (DvmConfig::single).
+template <class T>
 class CudaSolver final : public DvmSolver {
+  static constexpr int kV = kVelocitiesPerLane<T>;
+
  public:
   CudaSolver(const DvmConfig& c, std::shared_ptr<const Geometry> g, int device) : cfg_(c), geo_(std::move(g)) {
     KS_CUDA_CHECK(cudaSetDevice(device));
-    if (c.n(0) * sizeof(RowCell) > kMaxRowBytes)
-      throw bad_input("nx", "the CUDA sweep stages a row of " + std::to_string(c.n(0)) + " cells in shared memory",
-                      "nx <= " + std::to_string(kMaxRowBytes / sizeof(RowCell)) + " on the CUDA backend");
+    cudaDeviceProp prop;
+    KS_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+    cudaFuncAttributes attr;
+    KS_CUDA_CHECK(cudaFuncGetAttributes(&attr, sweep_kernel<T, kV>));
+    resident_threads_ = (long long)prop.multiProcessorCount *
+                        std::min(prop.maxThreadsPerMultiProcessor, prop.regsPerMultiprocessor / std::max(attr.numRegs, 1));
+    if (auto_strip_width(c.n(0), 1, 0) == 0)
+      throw bad_input("nx", "the CUDA sweep splits a row of " + std::to_string(c.n(0)) + " cells over at most " +
+                                std::to_string(kMaxStrips) + " warps of 16 cells",
+                      "nx <= " + std::to_string(16 * kMaxStrips) + " on the CUDA backend");
+    if (c.strip && (c.n(0) + c.strip - 1) / c.strip > kMaxStrips)
+      throw bad_input("strip", "strips of " + std::to_string(c.strip) + " cells split a row of " + std::to_string(c.n(0)) +
+                                   " cells over more than " + std::to_string(kMaxStrips) + " warps",
+                      "a strip of at least " + std::to_string((c.n(0) + kMaxStrips - 1) / kMaxStrips) + " cells, or 0");
+    KS_CUDA_CHECK(cudaFuncSetAttribute(sweep_kernel<T, kV>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(c.n(0) * 32 * kV * sizeof(T))));
     batches_ = make_batches(c);
     vel_.upload(velocity_table(c.vg));
-    for (int a = 0; a < 3; ++a) size_[a].upload(geo_->size[a]);
+    for (int a = 0; a < 3; ++a) inv_size_[a].upload(geo_->inv_size[a]);
     solid_.upload(geo_->solid);
     link_.upload(geo_->link);
     face_type_.upload(geo_->face_type);
@@ -152,16 +179,17 @@ class CudaSolver final : public DvmSolver {
     if (face_influx_.count) KS_CUDA_CHECK(cudaMemset(face_influx_.ptr, 0, face_influx_.count * sizeof(double)));
     const int nx = cfg_.n(0), ny = cfg_.n(1), nz = cfg_.n(2);
     const long long slice = cfg_.slice_cells();
-    const SweepView view{nx, ny, {size_[0].ptr, size_[1].ptr, size_[2].ptr}, solid_.ptr, link_.ptr, face_type_.ptr,
+    const std::size_t above_bytes = std::size_t(nx) * 32 * kV * sizeof(T);
+    const SweepView view{nx, ny, {inv_size_[0].ptr, inv_size_[1].ptr, inv_size_[2].ptr}, solid_.ptr, link_.ptr, face_type_.ptr,
                          face_rho_.ptr, state_.ptr};
     for (const Batch& b : batches_) {
       const Sign sign{{b.sign[0], b.sign[1], b.sign[2]}};
       const Velocity* vel = vel_.ptr + b.begin;
-      const unsigned blocks = unsigned((b.count + kSweepThreads - 1) / kSweepThreads);
+      const int W = cfg_.strip ? cfg_.strip : auto_strip_width(nx, (b.count + kV - 1) / kV, resident_threads_);
+      const unsigned blocks = unsigned((b.count + 32 * kV - 1) / (32 * kV));
       for (int kk = 0; kk < nz; ++kk) {
         const int k = b.sign[2] > 0 ? kk : nz - 1 - kk;
-        sweep_kernel<<<blocks, kSweepThreads, nx * sizeof(RowCell)>>>(view, in.walls, vel, b.count, sign, k, A_.ptr, B_.ptr);
-        KS_CUDA_CHECK(cudaGetLastError());
+        sweep_kernel<T, kV><<<blocks, 32 * ((nx + W - 1) / W), above_bytes>>>(view, in.walls, vel, b.count, sign, k, W, A_.ptr, B_.ptr);
         moment_kernel<<<unsigned(slice), kMomentThreads>>>(vel, b.count, sign, k, slice, solid_.ptr, link_.ptr, B_.ptr, raw_.ptr,
                                                           face_influx_.ptr);
         KS_CUDA_CHECK(cudaGetLastError());
@@ -173,30 +201,32 @@ class CudaSolver final : public DvmSolver {
   }
 
   std::size_t bytes() const override {
-    std::size_t b = (A_.count + B_.count + raw_.count + face_rho_.count + face_influx_.count) * sizeof(double);
+    std::size_t b = (A_.count + B_.count) * sizeof(T) + (raw_.count + face_rho_.count + face_influx_.count) * sizeof(double);
     b += state_.count * sizeof(CellState) + vel_.count * sizeof(Velocity) + solid_.count + link_.count * sizeof(int) +
          face_type_.count * sizeof(int);
-    for (const auto& s : size_) b += s.count * sizeof(double);
+    for (const auto& s : inv_size_) b += s.count * sizeof(double);
     return b;
   }
 
  private:
   DvmConfig cfg_;
   std::shared_ptr<const Geometry> geo_;
+  long long resident_threads_ = 0;  // threads the device holds at once
   std::vector<Batch> batches_;
   DeviceBuffer<Velocity> vel_;
-  DeviceBuffer<double> size_[3];
+  DeviceBuffer<double> inv_size_[3];
   DeviceBuffer<unsigned char> solid_;
   DeviceBuffer<int> link_, face_type_;
   DeviceBuffer<double> face_rho_, face_influx_, raw_;
   DeviceBuffer<CellState> state_;
-  DeviceBuffer<double> A_, B_;  // f of the batch on slices k - sz and k
+  DeviceBuffer<T> A_, B_;  // f of the batch on slices k - sz and k
 };
 
 }  // namespace
 
 std::unique_ptr<DvmSolver> make_cuda_solver(const DvmConfig& c, std::shared_ptr<const Geometry> g, int device) {
-  return std::make_unique<CudaSolver>(c, std::move(g), device);
+  if (c.single) return std::make_unique<CudaSolver<float>>(c, std::move(g), device);
+  return std::make_unique<CudaSolver<double>>(c, std::move(g), device);
 }
 
 }  // namespace ks::dvm

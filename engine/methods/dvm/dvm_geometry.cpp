@@ -28,7 +28,10 @@ Geometry make_geometry(const DvmConfig& c) {
   Geometry g;
   const int n[3] = {c.n(0), c.n(1), c.n(2)};
   for (int a = 0; a < 3; ++a)
-    for (int i = 0; i < n[a]; ++i) g.size[a].push_back(c.axis[a].size(i));
+    for (int i = 0; i < n[a]; ++i) {
+      g.size[a].push_back(c.axis[a].size(i));
+      g.inv_size[a].push_back(1.0 / c.axis[a].size(i));
+    }
   const long long cells = c.cells();
   auto index = [&](int i, int j, int k) { return ((long long)k * n[1] + j) * n[0] + i; };
   g.solid.assign(cells, 0);

@@ -39,7 +39,13 @@ MethodInfo make_info() {
       real_param("v_max", "Velocity box half-width", "v_m", 4.0, 1.0, 20.0, "Velocities span [-v_max, v_max]^3", false, false),
       real_param("omega", "Viscosity exponent", "", 0.81, 0.5, 1.0, "mu ~ T^omega (argon: 0.81)", false, false),
       int_param("batch", "Velocities per batch", 0, 0, 1 << 30,
-                "Discrete velocities swept together (one thread each on the GPU); 0: one octant. Memory ~ 2 slices x batch"),
+                "Discrete velocities swept together; 0: one octant. Memory ~ 2 slices x batch"),
+      choice_param("precision", "Stored f precision", "fp32", {"fp32", "fp64"},
+                   "fp32: the two slices of f in 4-byte floats (the paper's choice; half the memory and traffic); fp64: 8-byte. "
+                   "Moments, f^S and the update are computed in double either way"),
+      int_param("strip", "GPU sweep strip", 0, 0, 16,
+                "CUDA: cells of a row each warp sweeps, one row behind its left neighbour (4, 8 or 16); 0: the widest "
+                "strips that still fill the GPU"),
       real_param("tolerance", "Convergence tolerance", "", 1e-6, 0.0, 1.0,
                  "Stop when the relative L2 change of density, momentum and energy falls below this (paper: 1e-9)", true),
       int_param("max_iterations", "Iteration limit", 500, 1, 1000000, "Stop after this many iterations", true),
@@ -223,15 +229,14 @@ Snapshot DvmMethod::snapshot() const {
   snap.fields = {grid_field(cfg_, desc[0], f.n), grid_field(cfg_, desc[1], f.U), grid_field(cfg_, desc[2], f.T),
                  grid_field(cfg_, desc[3], f.p), grid_field(cfg_, desc[4], f.q), grid_field(cfg_, desc[5], f.Pxy)};
   snap.series.push_back({"residual", "iteration", "relative L2 change of n, nU, nE", residual_it_, residual_, {}});
-  const double slice_bytes = 2.0 * double(cfg_.slice_cells()) * double(cfg_.batch_size()) * sizeof(double);
   nlohmann::json d = {{"iterations", iteration_},
                       {"mass", total_mass()},
                       {"mass_defect", mass_defect_},
                       {"phase_points", double(cfg_.cells()) * double(cfg_.vg.count())},
                       {"batch_velocities", cfg_.batch_size()},
-                      {"slice_bytes", slice_bytes},
+                      {"slice_bytes", cfg_.slice_bytes()},
                       {"solver_bytes", double(solver_->bytes())},
-                      {"full_f_bytes", 8.0 * double(cfg_.cells()) * double(cfg_.vg.count())}};
+                      {"full_f_bytes", double(cfg_.f_bytes()) * double(cfg_.cells()) * double(cfg_.vg.count())}};
   if (cfg_.kind == Case::Cavity) {
     const double U = cfg_.walls[1].U[0] > 0.0 ? cfg_.walls[1].U[0] : 1.0;
     const double mid[3] = {0.5, 0.5, 0.5};
