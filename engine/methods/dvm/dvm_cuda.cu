@@ -90,9 +90,9 @@ __global__ void sweep_kernel(SweepView g, WallTable walls, const Velocity* __res
   }
 }
 
-// Velocities per lane: 4 with fp32 slices, 2 with fp64 (the shared rows take 128 KB at nx = 256).
-template <class T>
-constexpr int kVelocitiesPerLane = sizeof(T) == 4 ? 4 : 2;
+// Velocities per lane: 2 was faster than 1 and 4 at 64^3 x 64^3 on the H100 (1.16-1.25 s against
+// 1.27-1.40 s and 1.21-1.81 s over strips of 8 and 16); the shared rows take 64 KB at nx = 256 in fp64.
+constexpr int kVelocitiesPerLane = 2;
 
 // The strip width W: the widest strips (fewest pipeline steps) that still give the GPU as many
 // threads (lanes x strips) as it holds at once; 0 when 16-cell strips need more than kMaxStrips warps.
@@ -138,7 +138,7 @@ __global__ void moment_kernel(const Velocity* vel, long long count, Sign sign, i
 // T: the stored precision of f (DvmConfig::single).
 template <class T>
 class CudaSolver final : public DvmSolver {
-  static constexpr int kV = kVelocitiesPerLane<T>;
+  static constexpr int kV = kVelocitiesPerLane;
 
  public:
   CudaSolver(const DvmConfig& c, std::shared_ptr<const Geometry> g, int device) : cfg_(c), geo_(std::move(g)) {
