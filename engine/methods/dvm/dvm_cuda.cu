@@ -1,5 +1,5 @@
 // kinetic.dvm, CUDA path: the paper's two kernels per z-slice (Algorithm 1). The sweep kernel
-// (Algorithm 2) gives each discrete velocity of the batch to a lane and, beyond the paper, splits the
+// (Algorithm 2) gives each lane discrete velocities of the batch and, beyond the paper, splits the
 // slice's columns into strips swept by the warps of a block one row apart (a wavefront), so a batch
 // of an octant fills the GPU; the moment kernel (Algorithm 3) runs one block per slice cell and
 // reduces the batch's velocities in shared memory. f lives only in the two slices A and B,
