@@ -14,6 +14,7 @@
 
 #include "colormaps.hpp"
 #include "imgui_overlay.hpp"
+#include "zero_copy_buffer.hpp"
 #include "zero_copy_particles.hpp"
 
 namespace ks::gui {
@@ -220,9 +221,10 @@ void FieldView::showSnapshot(std::shared_ptr<const ks::Snapshot> snapshot) {
 }
 
 void FieldView::setDeviceField(const ks::DeviceFieldPublisher* source, const QString& name) {
-  if (zero_copy_) {  // its GL objects go with the view's context
+  if (zero_copy_ || zero_copy_image_) {  // their GL objects go with the view's context
     makeCurrent();
     zero_copy_.reset();
+    zero_copy_image_.reset();
     doneCurrent();
   }
   device_source_ = source;
@@ -463,6 +465,7 @@ void FieldView::cleanup() {
     quad_vao_ = quad_vbo_ = points_vao_ = points_vbo_ = field_texture_ = colormap_texture_ = 0;
     overlay_->cleanupGL();
     zero_copy_.reset();
+    zero_copy_image_.reset();
   }
   image_program_.reset();
   points_program_.reset();
@@ -524,6 +527,47 @@ std::size_t FieldView::copyDeviceParticles() {
   return 0;
 }
 
+// The zero-copy path for images: the published field (one float per cell, the shown scalar or
+// vector magnitude) copied device-to-device into a pixel buffer, whose layer at the shown slice
+// then becomes the field texture on the GPU. False to upload the host snapshot instead: another
+// field or component, nothing published for this grid yet, or CUDA refused the buffer (which
+// turns the path off with a warning).
+bool FieldView::copyDeviceImage() {
+#ifdef KS_ZERO_COPY_VIEW
+  const ks::FieldData* f = currentField();
+  if (!device_source_ || !f || f->grid.kind != ks::Grid::Kind::Image || (f->desc.components != 1 && component_ != -1) ||
+      QString::fromStdString(f->desc.name) != device_field_)
+    return false;
+  try {
+    if (!zero_copy_image_) zero_copy_image_ = std::make_shared<ZeroCopyBuffer>(*device_source_);
+    if (zero_copy_image_->refresh()) ++device_copies_;
+    const auto [nx, ny, nz] = f->grid.cells;
+    const std::size_t layer = std::size_t(nx) * ny * sizeof(float);
+    if (zero_copy_image_->bytes() != layer * nz) return false;
+    const std::size_t offset = std::size_t(std::clamp(slice_, 0, nz - 1)) * layer;
+    glBindTexture(GL_TEXTURE_2D, field_texture_);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, zero_copy_image_->buffer());
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    const void* at = reinterpret_cast<const void*>(offset);  // into the pixel buffer
+    if (nx == texture_width_ && ny == texture_height_) {
+      glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, nx, ny, GL_RED, GL_FLOAT, at);
+    } else {
+      glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, nx, ny, 0, GL_RED, GL_FLOAT, at);
+      texture_width_ = nx;
+      texture_height_ = ny;
+    }
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    return true;
+  } catch (const std::exception& e) {
+    qWarning().noquote() << "FieldView: zero-copy view of" << device_field_
+                         << "turned off, uploading host snapshots instead:" << e.what();
+    zero_copy_image_.reset();
+    device_source_ = nullptr;
+  }
+#endif
+  return false;
+}
+
 // --- painting --------------------------------------------------------------------------------
 
 void FieldView::paintGL() {
@@ -540,7 +584,8 @@ void FieldView::paintGL() {
   }
   if (colormap_dirty_) uploadColormap();
   device_particles_ = copyDeviceParticles();
-  if (device_particles_ == 0 && upload_dirty_) uploadPacked();
+  const bool image_from_device = copyDeviceImage();
+  if (device_particles_ == 0 && !image_from_device && upload_dirty_) uploadPacked();
 
   // QPainter (the overlay of the previous frame) leaves its own state: set what we rely on.
   const qreal dpr = devicePixelRatioF();

@@ -3,8 +3,9 @@
 // round points; the shaders (shaders/image.*, shaders/points.*) map values to colours.
 // A QPainter overlay labels the colour bar (ticks, units); a Dear ImGui overlay
 // (imgui_overlay.hpp) shows the frame and simulation rates, the value under the cursor and
-// the method's quick parameters as sliders. With the CUDA backend, particles of the field the
-// Runner keeps in device memory are drawn zero-copy (zero_copy_particles.hpp): no host upload.
+// the method's quick parameters as sliders. With the CUDA backend, the field the Runner keeps
+// in device memory is drawn zero-copy (zero_copy_buffer.hpp): particles from a vertex buffer,
+// images through a pixel buffer into the field texture; no host upload.
 #pragma once
 
 #include <QElapsedTimer>
@@ -33,6 +34,7 @@ class DeviceFieldPublisher;
 namespace ks::gui {
 
 class ImGuiOverlay;
+class ZeroCopyBuffer;
 class ZeroCopyParticles;
 
 // The shown values of one field on the host, as uploaded to the GPU: what auto range, the
@@ -62,8 +64,8 @@ class FieldView : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   void showSnapshot(std::shared_ptr<const ks::Snapshot> snapshot);
   // The zero-copy path (CUDA builds): `source` (the Runner's device_field(), which must outlive
   // this use or be replaced first) publishes field `name` in device memory. While that field is
-  // shown as particles, paints copy it device-to-device into the GL buffer they draw, and the
-  // host uploads nothing. Null: host snapshots only.
+  // shown (particles, or an image's scalar or magnitude), paints copy it device-to-device into a
+  // GL buffer and draw from it, and the host uploads nothing. Null: host snapshots only.
   void setDeviceField(const ks::DeviceFieldPublisher* source, const QString& name);
   // A field of the snapshot. A name the snapshot lacks is kept as the wish, and the first
   // field is shown meanwhile.
@@ -125,6 +127,7 @@ class FieldView : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   void uploadColormap();
   void uploadPacked();
   std::size_t copyDeviceParticles();
+  bool copyDeviceImage();
   void drawField(const Range& range);
   void drawColourBar(const Range& range);
   void setColourUniforms(QOpenGLShaderProgram& program, const Range& range);
@@ -162,6 +165,7 @@ class FieldView : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   QString device_field_;
   // shared_ptr: destructible where ZeroCopyParticles' implementation is absent (CPU-only builds)
   std::shared_ptr<ZeroCopyParticles> zero_copy_;
+  std::shared_ptr<ZeroCopyBuffer> zero_copy_image_;  // the pixel buffer of the image path
   std::size_t device_particles_ = 0;
 
   // View: the data fitted into plotArea(), scaled by zoom_ about its centre, moved by pan_.

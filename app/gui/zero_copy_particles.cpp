@@ -3,9 +3,6 @@
 #include <QOpenGLContext>
 #include <QOpenGLExtraFunctions>
 
-#include "cuda_gl_buffer.hpp"
-#include "run/device_field.hpp"
-
 namespace ks::gui {
 
 namespace {
@@ -17,12 +14,11 @@ QOpenGLExtraFunctions& gl() { return *QOpenGLContext::currentContext()->extraFun
 
 }  // namespace
 
-ZeroCopyParticles::ZeroCopyParticles(const ks::DeviceFieldPublisher& source) : source_(source) {
+ZeroCopyParticles::ZeroCopyParticles(const ks::DeviceFieldPublisher& source) : data_(source) {
   QOpenGLExtraFunctions& f = gl();
   f.glGenVertexArrays(1, &vao_);
-  f.glGenBuffers(1, &vbo_);
   f.glBindVertexArray(vao_);
-  f.glBindBuffer(GL_ARRAY_BUFFER, vbo_);
+  f.glBindBuffer(GL_ARRAY_BUFFER, data_.buffer());
   f.glEnableVertexAttribArray(0);
   f.glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, kParticleBytes, nullptr);
   f.glEnableVertexAttribArray(1);
@@ -31,33 +27,8 @@ ZeroCopyParticles::ZeroCopyParticles(const ks::DeviceFieldPublisher& source) : s
   f.glBindBuffer(GL_ARRAY_BUFFER, 0);
 }
 
-ZeroCopyParticles::~ZeroCopyParticles() {
-  link_.reset();  // unregisters the buffer before it is deleted
-  gl().glDeleteVertexArrays(1, &vao_);
-  gl().glDeleteBuffers(1, &vbo_);
-}
+ZeroCopyParticles::~ZeroCopyParticles() { gl().glDeleteVertexArrays(1, &vao_); }
 
-bool ZeroCopyParticles::refresh() {
-  bool copied = false;
-  source_.read([&](const ks::DeviceFieldView& view) {
-    if (!view.data || view.version == version_) return;
-    if (view.bytes > capacity_) allocate(view.bytes);
-    link_->copy_from_device(view.data, view.bytes);  // synchronous: done before the publisher may swap
-    count_ = view.bytes / kParticleBytes;
-    version_ = view.version;
-    copied = true;
-  });
-  return copied;
-}
-
-// A new size needs new storage, which CUDA must register again.
-void ZeroCopyParticles::allocate(std::size_t bytes) {
-  link_.reset();
-  gl().glBindBuffer(GL_ARRAY_BUFFER, vbo_);
-  gl().glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(bytes), nullptr, GL_DYNAMIC_DRAW);
-  gl().glBindBuffer(GL_ARRAY_BUFFER, 0);
-  link_ = std::make_unique<ks::interop::CudaGlBuffer>(vbo_);
-  capacity_ = bytes;
-}
+std::size_t ZeroCopyParticles::count() const { return data_.bytes() / kParticleBytes; }
 
 }  // namespace ks::gui

@@ -2,8 +2,13 @@
 // must give the CPU's distribution to round-off. Skips, saying so, where no CUDA device is usable.
 #include <gtest/gtest.h>
 
+#ifdef KS_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
+
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "require_cuda.hpp"
 #include "bgk_test_support.hpp"
@@ -56,6 +61,49 @@ INSTANTIATE_TEST_SUITE_P(
                                          Case{"cavity_wide_rows", with(with(testing::small_cavity(), "nx", "300"), "dt", "0.001")}),
                        ::testing::Values("fused", "paper")),
     [](const auto& info) { return std::string(std::get<0>(info.param).name) + "_" + std::get<1>(info.param); });
+
+// The zero-copy view's image (Method::write_display_field): n, |V| and T of each cell as floats in
+// device memory equal the host snapshot's fields, which the CPU computes from the same raw sums.
+#ifdef KS_HAVE_CUDA
+TEST(BgkCudaDisplay, DeviceFieldsEqualTheSnapshot) {
+  KS_REQUIRE_CUDA();
+  BgkMethod m;
+  m.setup(testing::params(testing::small_cavity()), testing::cuda_context());
+  m.advance();
+  const Snapshot snap = m.snapshot();
+  const long long cells = m.config().cells();
+  float* device = nullptr;
+  ASSERT_EQ(cudaMalloc(&device, cells * sizeof(float)), cudaSuccess);
+  for (const char* name : {"n", "V", "T"}) {
+    SCOPED_TRACE(name);
+    ASSERT_EQ(m.write_display_field(name, nullptr, 0), std::size_t(cells) * sizeof(float));
+    ASSERT_EQ(m.write_display_field(name, device, cells * sizeof(float) - 1), 0u) << "a short buffer is refused";
+    ASSERT_EQ(m.write_display_field(name, device, cells * sizeof(float)), std::size_t(cells) * sizeof(float));
+    std::vector<float> shown(cells);
+    ASSERT_EQ(cudaMemcpy(shown.data(), device, cells * sizeof(float), cudaMemcpyDeviceToHost), cudaSuccess);
+    const FieldData* f = nullptr;
+    for (const FieldData& d : snap.fields)
+      if (d.desc.name == name) f = &d;
+    ASSERT_NE(f, nullptr);
+    const int comps = f->desc.components;
+    double worst = 0.0;
+    for (long long c = 0; c < cells; ++c) {
+      double v = 0.0;
+      for (int a = 0; a < comps; ++a) v += f->values[c * comps + a] * f->values[c * comps + a];
+      v = comps == 1 ? f->values[c] : std::sqrt(v);
+      worst = std::max(worst, std::fabs(shown[c] - v) / std::max(std::fabs(v), 1e-30));
+    }
+    EXPECT_LT(worst, 2e-7) << "float rounding of the same value";
+  }
+  EXPECT_EQ(m.write_display_field("P_xy", device, cells * sizeof(float)), 0u) << "not a display field";
+  cudaFree(device);
+  BgkMethod cpu;
+  cpu.setup(testing::params(testing::small_cavity()), testing::cpu_context());
+  EXPECT_EQ(cpu.write_display_field("n", nullptr, 0), 0u) << "the CPU backend has no device copy";
+}
+#else
+TEST(BgkCudaDisplay, DeviceFieldsEqualTheSnapshot) { GTEST_SKIP() << "built without CUDA"; }
+#endif
 
 }  // namespace
 }  // namespace ks::bgk

@@ -17,6 +17,7 @@
 #include "core/backend.hpp"
 #include "core/registry.hpp"
 #include "cuda_gl_buffer.hpp"
+#include "methods/bgk/bgk_method.hpp"
 #include "methods/coagulation/coagulation_method.hpp"
 #include "run/runner.hpp"
 
@@ -167,6 +168,68 @@ TEST(CudaGlInterop, RunnerPublishesTheCoagulationFieldForZeroCopyViews) {
       ASSERT_EQ(gl_values[4 * k + axis], float(diameter.positions[k][axis])) << "particle " << k << " axis " << axis;
     ASSERT_EQ(gl_values[4 * k + 3], float(diameter.values[k])) << "particle " << k;
   }
+  glDeleteBuffers(1, &buffer);
+}
+
+// The image path of the zero-copy view, but Qt: the Runner publishes kinetic.bgk's density
+// (one float per cell) in device memory; it is copied device-to-device into a GL pixel buffer
+// and unpacked from there into an R32F texture, as FieldView::copyDeviceImage does. The
+// texture then holds the host snapshot's densities.
+TEST(CudaGlInterop, RunnerPublishesTheBgkDensityIntoATextureThroughAPixelBuffer) {
+  const ks::CudaAvailability cuda = ks::query_cuda();
+  if (!cuda.usable) GTEST_SKIP() << "CUDA-GL interop test skipped: " << cuda.reason;
+  HeadlessGl gl;
+  if (!gl.problem.empty()) GTEST_SKIP() << "CUDA-GL interop test skipped: " << gl.problem;
+
+  constexpr int kNx = 24, kNy = 20;
+  ks::ParamSet p(ks::bgk::BgkMethod::static_info().params);
+  p.set("case", ks::ParamValue(std::string("cavity")));
+  p.set("nx", std::int64_t(kNx));
+  p.set("ny", std::int64_t(kNy));
+  p.set("nv", std::int64_t(8));
+  p.set("vx_min", -3.0);
+  p.set("vx_max", 3.0);
+  p.set("vt_max", 3.0);
+  p.set("dt", 0.01);
+  p.set("lid_speed", 0.05);
+  ks::RunnerOptions options;
+  options.snapshot_interval = std::chrono::milliseconds(0);
+  options.device_field = "n";
+  ks::Runner runner(ks::builtin_registry().create("kinetic.bgk"), p, ks::resolve_backend(ks::BackendRequest::Cuda), options);
+  ASSERT_TRUE(runner.wait_settled(std::chrono::seconds(60)));
+  runner.step(3);
+  ASSERT_TRUE(runner.wait_settled(std::chrono::seconds(60)));
+  ASSERT_NE(runner.device_field(), nullptr);
+
+  GLuint buffer = 0, texture = 0;
+  glGenBuffers(1, &buffer);
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, buffer);
+  glBufferData(GL_PIXEL_UNPACK_BUFFER, kNx * kNy * sizeof(float), nullptr, GL_DYNAMIC_DRAW);
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+  {
+    ks::interop::CudaGlBuffer interop(buffer);
+    runner.device_field()->read([&](const ks::DeviceFieldView& view) {
+      ASSERT_EQ(view.bytes, kNx * kNy * sizeof(float));
+      interop.copy_from_device(view.data, view.bytes);
+    });
+  }
+  glGenTextures(1, &texture);
+  glBindTexture(GL_TEXTURE_2D, texture);
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, buffer);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, kNx, kNy, 0, GL_RED, GL_FLOAT, nullptr);  // from offset 0 of the buffer
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+  std::vector<float> texels(kNx * kNy, -1.0f);
+  glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  glGetTexImage(GL_TEXTURE_2D, 0, GL_RED, GL_FLOAT, texels.data());
+  ASSERT_EQ(glGetError(), GLenum(GL_NO_ERROR));
+
+  const auto snapshot = runner.snapshot();
+  const ks::FieldData& n = snapshot->fields.at(0);
+  ASSERT_EQ(n.desc.name, "n");
+  ASSERT_EQ(n.values.size(), texels.size());
+  for (std::size_t c = 0; c < texels.size(); ++c) ASSERT_EQ(texels[c], float(n.values[c])) << "cell " << c;
+  glDeleteTextures(1, &texture);
   glDeleteBuffers(1, &buffer);
 }
 

@@ -236,6 +236,14 @@ __global__ void raw_moments_kernel(BgkConfig c, const double* f, double* out) {
   for (int q = 0; q < kRawMoments; ++q) out[q * cells + cell] = acc[q] * dV;
 }
 
+// Zero-copy views: n, |V| or T (which = 0, 1, 2) of each cell as a float, from the raw sums.
+__global__ void display_kernel(long long cells, const double* raw, int which, float* out) {
+  const long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (c >= cells) return;
+  const CellDisplay d = cell_display(raw, cells, c);
+  out[c] = float(which == 0 ? d.n : which == 1 ? d.speed : d.T);
+}
+
 int blocks_for(long long n, int block) { return int((n + block - 1) / block); }
 
 template <typename Kernel>
@@ -323,6 +331,21 @@ class CudaSolver final : public BgkSolver {
     return out.to_host();
   }
 
+  std::size_t write_display_field(const std::string& name, void* dst, std::size_t capacity) const override {
+    const int which = name == "n" ? 0 : name == "V" ? 1 : name == "T" ? 2 : -1;
+    const std::size_t bytes = std::size_t(c_.cells()) * sizeof(float);
+    if (which < 0) return 0;
+    if (!dst) return bytes;
+    if (capacity < bytes) return 0;
+    display_raw_.resize(std::size_t(kRawMoments) * c_.cells());
+    raw_moments_kernel<<<blocks_for(c_.cells(), 128), 128>>>(c_, f_.ptr, display_raw_.ptr);
+    KS_CUDA_CHECK_LAUNCH();
+    display_kernel<<<blocks_for(c_.cells(), 128), 128>>>(c_.cells(), display_raw_.ptr, which, static_cast<float*>(dst));
+    KS_CUDA_CHECK_LAUNCH();
+    KS_CUDA_CHECK(cudaDeviceSynchronize());  // the publisher swaps buffers when this returns
+    return bytes;
+  }
+
   std::vector<double> row(int k) const override {
     std::vector<double> out(std::size_t(c_.vg.count()) * c_.nx);
     const std::size_t row_bytes = std::size_t(c_.nx) * sizeof(double);
@@ -358,6 +381,7 @@ class CudaSolver final : public BgkSolver {
   DeviceBuffer<double> f_, next_, left_, right_, bottom_, top_, nw_left_, nw_right_, nw_bottom_, nw_top_;
   DeviceBuffer<double> partial_;  // fused: moment sums per (v_x slice, cell)
   DeviceBuffer<CellRelaxation> relaxation_;
+  mutable DeviceBuffer<double> display_raw_;  // write_display_field's raw sums
 };
 
 }  // namespace

@@ -20,7 +20,7 @@ CellFields cell_fields(const std::vector<double>& raw, long long cells) {
     out.Vx[c] = V[0];
     out.Vy[c] = V[1];
     out.Vz[c] = V[2];
-    out.T[c] = (2.0 / 3.0) * (S2 / n - V2);            // eq. (8) with 2 R T -> T
+    out.T[c] = cell_display(raw.data(), cells, c).T;
     out.Pxy[c] = 2.0 * (S[0][1] - n * V[0] * V[1]);    // 2 sum (v_x - V_x)(v_y - V_y) f dv
     // q_a = sum c_a c^2 f dv with c = v - V, expanded in the raw sums.
     const double Q[2] = {s(kQx), s(kQy)};

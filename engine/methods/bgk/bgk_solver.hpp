@@ -2,6 +2,8 @@
 // the benchmark drive either the same way.
 #pragma once
 
+#include <cmath>
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,6 +34,19 @@ KS_HD void add_raw_moments(double* acc, long long stride, double f, double vx, d
   acc[kQz * stride] += vz * v2 * f;
 }
 
+// What the field view shows of cell c, from the raw sums ([moment * cells + c]): n, |V| and T of
+// eq. (8) (2 R T -> T). The host's fields and the CUDA zero-copy view use the same arithmetic.
+struct CellDisplay {
+  double n, speed, T;
+};
+KS_HD CellDisplay cell_display(const double* raw, long long cells, long long c) {
+  const double n = raw[kS0 * cells + c];
+  const double V[3] = {raw[kSx * cells + c] / n, raw[kSy * cells + c] / n, raw[kSz * cells + c] / n};
+  const double V2 = V[0] * V[0] + V[1] * V[1] + V[2] * V[2];
+  const double S2 = raw[kSxx * cells + c] + raw[kSyy * cells + c] + raw[kSzz * cells + c];
+  return {n, sqrt(V2), (2.0 / 3.0) * (S2 / n - V2)};
+}
+
 // How the CUDA path organises a step (measured against each other in bench/bgk_bench.cpp).
 //  Fused: the paper's streaming is folded into the collision: a moments kernel streams on the fly
 //         and a relaxation kernel streams again and relaxes, so f~ never goes to memory (24 B/cell).
@@ -53,6 +68,12 @@ class BgkSolver {
   virtual std::vector<double> row(int k) const = 0;
   virtual void read_f(std::vector<double>& f) const = 0;
   virtual void write_f(const std::vector<double>& f) = 0;
+  // Zero-copy views (Method::write_display_field): "n", "V" (as |V|) or "T", one float per cell,
+  // into device memory; the bytes written, or needed when dst is null; 0 where not supported.
+  virtual std::size_t write_display_field(const std::string& name, void* dst, std::size_t capacity) const {
+    (void)name, (void)dst, (void)capacity;
+    return 0;
+  }
 };
 
 std::unique_ptr<BgkSolver> make_cpu_solver(const BgkConfig& c);
