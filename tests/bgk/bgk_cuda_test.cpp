@@ -2,16 +2,12 @@
 // must give the CPU's distribution to round-off. Skips, saying so, where no CUDA device is usable.
 #include <gtest/gtest.h>
 
-#ifdef KS_HAVE_CUDA
-#include <cuda_runtime.h>
-#endif
-
 #include <algorithm>
 #include <cmath>
-#include <vector>
 
 #include "require_cuda.hpp"
 #include "bgk_test_support.hpp"
+#include "display_field_check.hpp"
 
 namespace ks::bgk {
 namespace {
@@ -71,32 +67,9 @@ TEST(BgkCudaDisplay, DeviceFieldsEqualTheSnapshot) {
   m.setup(testing::params(testing::small_cavity()), testing::cuda_context());
   m.advance();
   const Snapshot snap = m.snapshot();
-  const long long cells = m.config().cells();
-  float* device = nullptr;
-  ASSERT_EQ(cudaMalloc(&device, cells * sizeof(float)), cudaSuccess);
-  for (const char* name : {"n", "V", "T"}) {
-    SCOPED_TRACE(name);
-    ASSERT_EQ(m.write_display_field(name, nullptr, 0), std::size_t(cells) * sizeof(float));
-    ASSERT_EQ(m.write_display_field(name, device, cells * sizeof(float) - 1), 0u) << "a short buffer is refused";
-    ASSERT_EQ(m.write_display_field(name, device, cells * sizeof(float)), std::size_t(cells) * sizeof(float));
-    std::vector<float> shown(cells);
-    ASSERT_EQ(cudaMemcpy(shown.data(), device, cells * sizeof(float), cudaMemcpyDeviceToHost), cudaSuccess);
-    const FieldData* f = nullptr;
-    for (const FieldData& d : snap.fields)
-      if (d.desc.name == name) f = &d;
-    ASSERT_NE(f, nullptr);
-    const int comps = f->desc.components;
-    double worst = 0.0;
-    for (long long c = 0; c < cells; ++c) {
-      double v = 0.0;
-      for (int a = 0; a < comps; ++a) v += f->values[c * comps + a] * f->values[c * comps + a];
-      v = comps == 1 ? f->values[c] : std::sqrt(v);
-      worst = std::max(worst, std::fabs(shown[c] - v) / std::max(std::fabs(v), 1e-30));
-    }
-    EXPECT_LT(worst, 2e-7) << "float rounding of the same value";
-  }
-  EXPECT_EQ(m.write_display_field("P_xy", device, cells * sizeof(float)), 0u) << "not a display field";
-  cudaFree(device);
+  for (const char* name : {"n", "V", "T"})
+    EXPECT_LT(test_support::largest_display_difference(m, snap, name), 2e-7) << name << ": float rounding of the same value";
+  EXPECT_EQ(m.write_display_field("P_xy", nullptr, 0), 0u) << "not a display field";
   BgkMethod cpu;
   cpu.setup(testing::params(testing::small_cavity()), testing::cpu_context());
   EXPECT_EQ(cpu.write_display_field("n", nullptr, 0), 0u) << "the CPU backend has no device copy";

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "display_field_check.hpp"
 #include "lbm_test_support.hpp"
 #include "methods/lbm/lbm_diagnostics.hpp"
 #include "require_cuda.hpp"
@@ -112,6 +113,26 @@ TEST(LbmCudaFp16, CompressedStorageKeepsThePoiseuilleProfile) {
   EXPECT_LT(std::fabs(fp16.l2_error - fp32.l2_error), 0.003);
   EXPECT_NEAR(fp16.centre_velocity / fp32.centre_velocity, 1.0, 0.005);
 }
+
+// The zero-copy view's image (Method::write_display_field): the species densities and the mixture
+// speed of each node as floats in device memory equal the host snapshot's fields (0 in solids).
+#ifdef KS_HAVE_CUDA
+TEST(LbmCudaDisplay, DeviceFieldsEqualTheSnapshot) {
+  KS_REQUIRE_CUDA();
+  LbmMethod m;
+  m.setup(testing::params(testing::small_bed()), testing::cuda_context());
+  for (int i = 0; i < 3; ++i) m.advance();
+  const Snapshot snap = m.snapshot();
+  for (const char* name : {"rho_O2", "rho_N2", "u"})
+    EXPECT_LT(test_support::largest_display_difference(m, snap, name), 2e-7) << name << ": float rounding of the same value";
+  EXPECT_EQ(m.write_display_field("X_O2", nullptr, 0), 0u) << "not a display field";
+  LbmMethod cpu;
+  cpu.setup(testing::params(testing::small_tube()), testing::cpu_context());
+  EXPECT_EQ(cpu.write_display_field("u", nullptr, 0), 0u) << "the CPU backend has no device copy";
+}
+#else
+TEST(LbmCudaDisplay, DeviceFieldsEqualTheSnapshot) { GTEST_SKIP() << "built without CUDA"; }
+#endif
 
 TEST(LbmFp16, CompressedStorageIsRefusedOnTheCpuWithTheAlternatives) {
   auto p = testing::small_tube();

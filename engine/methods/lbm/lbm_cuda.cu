@@ -146,6 +146,26 @@ __global__ void moments_kernel(LbmConfig c, const __grid_constant__ Populations<
   }
 }
 
+// Zero-copy views: one float per node from the moments (LbmSolver::write_display_field).
+__global__ void display_kernel(long long N, const double* m, const std::uint8_t* __restrict__ type, LbmSolver::Display what,
+                               double scale, float* out) {
+  const long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (k >= N) return;
+  double v = 0.0;
+  if (what == LbmSolver::Display::RhoO2) v = m[kRhoO2 * N + k];
+  else if (what == LbmSolver::Display::RhoN2) v = m[kRhoN2 * N + k];
+  else if (type[k] == kFluid) {
+    const double rho = m[kRhoO2 * N + k] + m[kRhoN2 * N + k];
+    double u2 = 0.0;
+    for (int a = 0; a < 3; ++a) {
+      const double u = (m[(kJO2x + a) * N + k] + m[(kJN2x + a) * N + k]) / rho;
+      u2 += u * u;
+    }
+    v = sqrt(u2);
+  }
+  out[k] = float(scale * v);
+}
+
 constexpr int kReduceThreads = 256;
 
 // Sum over fluid nodes of |J_O2|^2 + |J_N2|^2 (eq. 20), block sums added atomically.
@@ -237,6 +257,20 @@ class CudaSolver final : public LbmSolver {
     moments_kernel<<<blocks_for(c_.nodes(), 128), 128>>>(c_, view(f_), type_.ptr, out.ptr);
     KS_CUDA_CHECK_LAUNCH();
     return out.to_host();
+  }
+
+  std::size_t write_display_field(Display what, double scale, void* dst, std::size_t capacity) const override {
+    const long long N = c_.nodes();
+    const std::size_t bytes = std::size_t(N) * sizeof(float);
+    if (!dst) return bytes;
+    if (capacity < bytes) return 0;
+    display_moments_.resize(std::size_t(kNodeMoments) * N);
+    moments_kernel<<<blocks_for(N, 128), 128>>>(c_, view(f_), type_.ptr, display_moments_.ptr);
+    KS_CUDA_CHECK_LAUNCH();
+    display_kernel<<<blocks_for(N, 128), 128>>>(N, display_moments_.ptr, type_.ptr, what, scale, static_cast<float*>(dst));
+    KS_CUDA_CHECK_LAUNCH();
+    KS_CUDA_CHECK(cudaDeviceSynchronize());  // the publisher swaps buffers when this returns
+    return bytes;
   }
 
   double momentum_rms() const override {
@@ -359,6 +393,7 @@ class CudaSolver final : public LbmSolver {
   DeviceBuffer<std::uint32_t> active_;  // fluid and wall nodes
   DeviceBuffer<WallLink> links_;
   mutable DeviceBuffer<double> sum_;
+  mutable DeviceBuffer<double> display_moments_;  // write_display_field's moments
   int reduce_blocks_ = 528;
 };
 

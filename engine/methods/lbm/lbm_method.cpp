@@ -314,6 +314,15 @@ Progress LbmMethod::progress() const {
   return p;
 }
 
+std::size_t LbmMethod::write_display_field(const std::string& name, void* device_dst, std::size_t capacity) const {
+  if (!solver_) return 0;
+  using D = LbmSolver::Display;
+  if (name == "rho_O2") return solver_->write_display_field(D::RhoO2, density_si(1.0), device_dst, capacity);
+  if (name == "rho_N2") return solver_->write_display_field(D::RhoN2, density_si(1.0), device_dst, capacity);
+  if (name == "u") return solver_->write_display_field(D::Speed, velocity_si(1.0), device_dst, capacity);
+  return 0;
+}
+
 Snapshot LbmMethod::snapshot() const {
   Snapshot snap;
   snap.progress = progress();
