@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <sstream>
 
+#include "display_field_check.hpp"
 #include "dvm_test_support.hpp"
 #include "require_cuda.hpp"
 
@@ -88,6 +90,34 @@ TEST(DvmCuda, DeviceMemoryFollowsTwoSlicesPerVelocityNotThePhaseSpace) {
   EXPECT_LT(per_cell, 300.0 * double(c.cells()));
   EXPECT_LT(double(m.solver().bytes()), 0.2 * 4.0 * double(c.cells()) * double(c.vg.count()));
 }
+
+// The zero-copy view's image (Method::write_display_field): n (with the closed cavity's mass
+// rescaling), |U| and T of each cell as floats in device memory equal the host snapshot's fields.
+// Before the first sweep, after a checkpoint load and on stretched grids the host draws instead.
+#ifdef KS_HAVE_CUDA
+TEST(DvmCudaDisplay, DeviceFieldsEqualTheSnapshotAfterAnIteration) {
+  KS_REQUIRE_CUDA();
+  DvmMethod m;
+  m.setup(testing::params(testing::small_cavity()), cuda_context());
+  EXPECT_EQ(m.write_display_field("n", nullptr, 0), 0u) << "no sweep yet: only the host has the sums";
+  m.advance();
+  m.advance();
+  const Snapshot snap = m.snapshot();
+  for (const char* name : {"n", "U", "T"})
+    EXPECT_LT(test_support::largest_display_difference(m, snap, name), 2e-7) << name << ": float rounding of the same value";
+  EXPECT_EQ(m.write_display_field("p", nullptr, 0), 0u) << "not a display field";
+  std::stringstream state;
+  m.save_state(state);
+  m.load_state(state);
+  EXPECT_EQ(m.write_display_field("n", nullptr, 0), 0u) << "after a load the solver holds no sums of the state";
+  DvmMethod cube;
+  cube.setup(testing::params(testing::small_cube()), cuda_context());
+  cube.advance();
+  EXPECT_EQ(cube.write_display_field("T", nullptr, 0), 0u) << "a stretched grid is shown resampled";
+}
+#else
+TEST(DvmCudaDisplay, DeviceFieldsEqualTheSnapshotAfterAnIteration) { GTEST_SKIP() << "built without CUDA"; }
+#endif
 
 }  // namespace
 }  // namespace ks::dvm

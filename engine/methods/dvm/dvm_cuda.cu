@@ -107,6 +107,21 @@ int auto_strip_width(int nx, long long lanes, long long resident_threads) {
   return best;
 }
 
+// Zero-copy views: one float per cell from the raw sums (DvmSolver::write_display_field).
+__global__ void display_kernel(long long cells, const double* raw, const unsigned char* solid, DvmSolver::Display what, double n_scale,
+                               float* out) {
+  const long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (k >= cells) return;
+  double v = 0.0;
+  if (!solid[k]) {
+    const Macro m = macro_from_raw(raw + k * kRaw);
+    if (what == DvmSolver::Display::Density) v = m.n * n_scale;
+    else if (what == DvmSolver::Display::Speed) v = sqrt(m.U[0] * m.U[0] + m.U[1] * m.U[1] + m.U[2] * m.U[2]);
+    else v = m.T;
+  }
+  out[k] = float(v);
+}
+
 template <class T>
 __global__ void moment_kernel(const Velocity* vel, long long count, Sign sign, int k, long long slice, const unsigned char* solid,
                               const int* link, const T* B, double* raw, double* face_influx) {
@@ -198,6 +213,17 @@ class CudaSolver final : public DvmSolver {
     }
     out.raw = raw_.to_host();
     out.face_influx = face_influx_.to_host();
+  }
+
+  std::size_t write_display_field(Display what, double n_scale, void* dst, std::size_t capacity) const override {
+    const long long cells = cfg_.cells();
+    const std::size_t bytes = std::size_t(cells) * sizeof(float);
+    if (!dst) return bytes;
+    if (capacity < bytes) return 0;
+    display_kernel<<<unsigned((cells + 255) / 256), 256>>>(cells, raw_.ptr, solid_.ptr, what, n_scale, static_cast<float*>(dst));
+    KS_CUDA_CHECK(cudaGetLastError());
+    KS_CUDA_CHECK(cudaDeviceSynchronize());  // the publisher swaps buffers when this returns
+    return bytes;
   }
 
   std::size_t bytes() const override {

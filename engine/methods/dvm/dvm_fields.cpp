@@ -61,6 +61,8 @@ bool uniform(const Axis& ax) {
 
 }  // namespace
 
+bool uniform_grid(const DvmConfig& c) { return uniform(c.axis[0]) && uniform(c.axis[1]) && uniform(c.axis[2]); }
+
 double sample(const DvmConfig& c, const std::vector<double>& field, int components, int component, const double x[3]) {
   int i[3];
   double t[3];
@@ -90,7 +92,7 @@ FieldData grid_field(const DvmConfig& c, const FieldDesc& desc, const std::vecto
     d.grid.origin[a] = ax.faces.front();
     d.grid.spacing[a] = (ax.faces.back() - ax.faces.front()) / ax.cells();
   }
-  if (uniform(c.axis[0]) && uniform(c.axis[1]) && uniform(c.axis[2])) {
+  if (uniform_grid(c)) {
     d.values = field;
     return d;
   }

@@ -22,6 +22,7 @@ double sample(const DvmConfig& c, const std::vector<double>& field, int componen
 // The field on a uniform grid with the solver's cell counts: a copy where the axes are uniform,
 // a trilinear resampling where they are stretched.
 FieldData grid_field(const DvmConfig& c, const FieldDesc& desc, const std::vector<double>& field);
+bool uniform_grid(const DvmConfig& c);  // every axis uniform: fields are shown as computed
 
 // `component` of a field along axis `a` through the point `through` (its a-coordinate is ignored),
 // at the cell centres of that axis: {coordinates, values}.

@@ -105,6 +105,7 @@ void DvmMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
   // The initial iterate: the uniform gas (the free stream for the cube), q = 0 (section 2.2).
   const long long cells = cfg_.cells();
   raw_.assign(cells * kRaw, 0.0);
+  solver_has_raw_ = false;
   const double n = cfg_.initial_n, T = cfg_.initial_T, *U = cfg_.initial_U;
   const double U2 = U[0] * U[0] + U[1] * U[1] + U[2] * U[2];
   for (long long k = 0; k < cells; ++k) {
@@ -174,7 +175,11 @@ void DvmMethod::advance() {
     const double s = mass0_ / mass;
     for (double& x : out.raw) x *= s;
     for (double& x : out.face_influx) x *= s;
+    display_scale_ = s;
+  } else {
+    display_scale_ = 1.0;
   }
+  solver_has_raw_ = true;
   const double r = relative_change(raw_, out.raw);
   raw_ = std::move(out.raw);
   for (std::size_t f = 0; f < face_rho_.size(); ++f) face_rho_[f] = out.face_influx[f] / emission_[f];
@@ -219,6 +224,16 @@ Progress DvmMethod::progress() const {
   p.work_done = double(iteration_) * double(cfg_.cells()) * double(cfg_.vg.count());
   p.work_unit = "phase-space point updates";
   return p;
+}
+
+std::size_t DvmMethod::write_display_field(const std::string& name, void* device_dst, std::size_t capacity) const {
+  // Stretched grids are shown resampled onto a uniform one (grid_field): not done on the device.
+  if (!solver_has_raw_ || !uniform_grid(cfg_)) return 0;
+  using D = DvmSolver::Display;
+  if (name == "n") return solver_->write_display_field(D::Density, display_scale_, device_dst, capacity);
+  if (name == "U") return solver_->write_display_field(D::Speed, 1.0, device_dst, capacity);
+  if (name == "T") return solver_->write_display_field(D::Temperature, 1.0, device_dst, capacity);
+  return 0;
 }
 
 Snapshot DvmMethod::snapshot() const {
@@ -301,6 +316,7 @@ void DvmMethod::load_state(std::istream& in) {
   residual_it_ = std::move(it);
   residual_ = std::move(r);
   raw_ = std::move(raw);
+  solver_has_raw_ = false;
   face_rho_ = std::move(rho);
   rebuild_state();
 }

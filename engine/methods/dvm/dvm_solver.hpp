@@ -31,6 +31,14 @@ class DvmSolver {
   virtual void sweep(const SweepInput& in, SweepOutput& out) = 0;
   // Memory the solver holds for f and the per-cell data (device memory for CUDA).
   virtual std::size_t bytes() const = 0;
+  // Zero-copy views (Method::write_display_field): from the last sweep's raw sums, per cell one
+  // float of n times `n_scale` (the closed cavity's mass rescaling), |U| or T; 0 in solid cells.
+  // The bytes written, or needed when dst is null; 0 where not supported.
+  enum class Display { Density, Speed, Temperature };
+  virtual std::size_t write_display_field(Display what, double n_scale, void* dst, std::size_t capacity) const {
+    (void)what, (void)n_scale, (void)dst, (void)capacity;
+    return 0;
+  }
 };
 
 std::unique_ptr<DvmSolver> make_cpu_solver(const DvmConfig& c, std::shared_ptr<const Geometry> g);
