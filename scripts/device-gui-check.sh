@@ -3,8 +3,8 @@
 # CUDA+GUI kinetic-studio of the bundle made by scripts/make-gui-bundle.sh under the bundle's
 # Xvfb, the app's OpenGL on NVIDIA's GLX driver, and checks the zero-copy field view: the
 # coagulation teaching demo with the CUDA backend must draw its particles with 0 host uploads.
-# A 3D field (radiation teaching cube, Q_R) runs too; radiation.rmc still uploads host snapshots,
-# so its count is reported, not checked. Screenshots and logs go to ${OUT:-out/device-gui}.
+# A 3D field (radiation teaching cube, Q_R) runs too; its image count is reported,
+# not checked. Screenshots and logs go to ${OUT:-out/device-gui}.
 # Each failure names its step. The glvnd GL libraries must be installed first (device notes:
 # unpack .gl/*.deb into /). Xvfb runs /usr/bin/xkbcomp and loads Mesa's swrast_dri.so from
 # /usr/lib/x86_64-linux-gnu/dri: both linked to the bundle's when missing.

@@ -5,7 +5,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <sstream>
 
+#include "display_field_check.hpp"
 #include "require_cuda.hpp"
 #include "rmc_test_support.hpp"
 
@@ -73,6 +75,35 @@ TEST(RmcCuda, TexturePathAgreesWithTheCpuWithinTheStatisticalError) {
   std::printf("[ measured ] CPU vs CUDA (float textures, float marching): largest station difference %.2e sigma\n", ds);
   EXPECT_LT(ds, 4.0);
 }
+
+// The zero-copy view's image (Method::write_display_field): Q^R and its standard error from the
+// device copy of the running sums equal the snapshot's fields, also after a checkpoint load
+// (which replaces the sums) and the next batch.
+#ifdef KS_HAVE_CUDA
+TEST(RmcCudaDisplay, DeviceFieldsEqualTheSnapshotAcrossACheckpoint) {
+  KS_REQUIRE_CUDA();
+  const ParamSet p = test_support::method_params<RmcMethod>(kSlab);
+  RmcMethod m;
+  m.setup(p, cuda_context());
+  m.advance();
+  m.advance();
+  const Snapshot snap = m.snapshot();
+  EXPECT_LT(test_support::largest_display_difference(m, snap, "Q_R"), 2e-7);
+  EXPECT_LT(test_support::largest_display_difference(m, snap, "Q_R_std"), 1e-6);  // sum2 / n - m^2 may contract differently
+  EXPECT_EQ(m.write_display_field("T", nullptr, 0), 0u) << "not a display field";
+  std::stringstream state;
+  m.save_state(state);
+  RmcMethod restarted;
+  restarted.setup(p, cuda_context());
+  restarted.load_state(state);
+  restarted.advance();
+  const Snapshot after = restarted.snapshot();
+  EXPECT_LT(test_support::largest_display_difference(restarted, after, "Q_R"), 2e-7);
+  EXPECT_LT(test_support::largest_display_difference(restarted, after, "Q_R_std"), 1e-6);
+}
+#else
+TEST(RmcCudaDisplay, DeviceFieldsEqualTheSnapshotAcrossACheckpoint) { GTEST_SKIP() << "built without CUDA"; }
+#endif
 
 }  // namespace
 }  // namespace ks::rmc

@@ -133,6 +133,20 @@ __global__ void reduce_kernel(long long cells, int chunks, const double* psum, c
   }
 }
 
+// The device copy of the running sums takes a batch as the host's does: one addition per cell.
+__global__ void add_batch_kernel(long long cells, const double* batch_sum, const double* batch_sum2, double* sum, double* sum2) {
+  for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < cells; c += (long long)gridDim.x * blockDim.x) {
+    sum[c] += batch_sum[c];
+    sum2[c] += batch_sum2[c];
+  }
+}
+
+// Zero-copy views: Q^R or its standard error per cell as floats.
+__global__ void display_kernel(long long cells, const double* sum, const double* sum2, bool std_error, long long rays, float* out) {
+  for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < cells; c += (long long)gridDim.x * blockDim.x)
+    out[c] = float(std_error ? estimate_std_error(sum[c], sum2[c], rays) : estimate_mean(sum[c], rays));
+}
+
 class CudaSolver final : public RmcSolver {
  public:
   explicit CudaSolver(int device) : device_(device) {
@@ -196,6 +210,11 @@ class CudaSolver final : public RmcSolver {
     reduce_kernel<<<int(std::min<long long>((cells + 255) / 256, 8LL * sms_)), 256>>>(cells, chunks, psum_.ptr, psum2_.ptr, psteps_.ptr,
                                                                                       csum_.ptr, csum2_.ptr, csteps_.ptr);
     KS_CUDA_CHECK(cudaGetLastError());
+    if (dsum_.count == std::size_t(cells)) {
+      add_batch_kernel<<<int(std::min<long long>((cells + 255) / 256, 8LL * sms_)), 256>>>(cells, csum_.ptr, csum2_.ptr, dsum_.ptr,
+                                                                                         dsum2_.ptr);
+      KS_CUDA_CHECK(cudaGetLastError());
+    }
     host_.resize(cells);
     csum_.download(host_.data(), cells);
     for (long long i = 0; i < cells; ++i) sum[i] += host_[i];
@@ -205,9 +224,29 @@ class CudaSolver final : public RmcSolver {
     for (long long i = 0; i < cells; ++i) steps += host_[i];
   }
 
+  void set_sums(const std::vector<double>& sum, const std::vector<double>& sum2) override {
+    KS_CUDA_CHECK(cudaSetDevice(device_));
+    dsum_.upload(sum);
+    dsum2_.upload(sum2);
+  }
+
+  std::size_t write_display_field(bool std_error, long long rays, void* dst, std::size_t capacity) const override {
+    const long long cells = problem_.config.cells();
+    const std::size_t bytes = std::size_t(cells) * sizeof(float);
+    if (dsum_.count != std::size_t(cells)) return 0;
+    if (!dst) return bytes;
+    if (capacity < bytes) return 0;
+    display_kernel<<<int(std::min<long long>((cells + 255) / 256, 8LL * sms_)), 256>>>(cells, dsum_.ptr, dsum2_.ptr, std_error, rays,
+                                                                                     static_cast<float*>(dst));
+    KS_CUDA_CHECK(cudaGetLastError());
+    KS_CUDA_CHECK(cudaDeviceSynchronize());  // the publisher swaps buffers when this returns
+    return bytes;
+  }
+
   std::size_t bytes() const override {
     std::size_t b = (emission_.count + absorption_.count + cdf_band_.count + cdf_point_.count + cdf_sorted_.count + inv_source_.count +
-                     psum_.count + psum2_.count + psteps_.count + csum_.count + csum2_.count + csteps_.count) * sizeof(double) +
+                     psum_.count + psum2_.count + psteps_.count + csum_.count + csum2_.count + csteps_.count + dsum_.count +
+                     dsum2_.count) * sizeof(double) +
                     sorted_point_.count * sizeof(int);
     for (int l = 0; l < view_.levels; ++l) b += coord_[l].count * sizeof(double) + (texture_ ? coord_tex_[l].bytes() : 0);
     if (texture_) b += (emission_.count + absorption_.count) * sizeof(float);
@@ -225,6 +264,7 @@ class CudaSolver final : public RmcSolver {
   TableTexture emission_tex_, absorption_tex_;
   std::array<LinearTexture, kMaxLevels> coord_tex_;
   DeviceBuffer<double> psum_, psum2_, psteps_, csum_, csum2_, csteps_;
+  DeviceBuffer<double> dsum_, dsum2_;  // the running sums, for zero-copy views
   std::vector<double> host_;
 };
 

@@ -180,6 +180,7 @@ const std::vector<double>& RmcMethod::reference() const {
 void RmcMethod::restart_estimate() {
   sum_.assign(problem_.config.cells(), 0.0);
   sum2_.assign(problem_.config.cells(), 0.0);
+  solver_->set_sums(sum_, sum2_);
   rays_ = 0;
   steps_ = 0.0;
   iteration_ = 0;
@@ -192,21 +193,20 @@ void RmcMethod::rebuild_levels() {
   solver_->load(problem_);
 }
 
+std::size_t RmcMethod::write_display_field(const std::string& name, void* device_dst, std::size_t capacity) const {
+  if (name != "Q_R" && name != "Q_R_std") return 0;
+  return solver_->write_display_field(name == "Q_R_std", rays_, device_dst, capacity);
+}
+
 std::vector<double> RmcMethod::mean() const {
-  std::vector<double> m(sum_.size(), 0.0);
-  if (rays_ > 0)
-    for (std::size_t i = 0; i < m.size(); ++i) m[i] = sum_[i] / double(rays_);
+  std::vector<double> m(sum_.size());
+  for (std::size_t i = 0; i < m.size(); ++i) m[i] = estimate_mean(sum_[i], rays_);
   return m;
 }
 
 std::vector<double> RmcMethod::std_error() const {
-  std::vector<double> s(sum_.size(), 0.0);
-  if (rays_ < 2) return s;
-  const double n = double(rays_);
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const double m = sum_[i] / n, var = std::max(0.0, (sum2_[i] / n - m * m) * n / (n - 1.0));
-    s[i] = std::sqrt(var / n);
-  }
+  std::vector<double> s(sum_.size());
+  for (std::size_t i = 0; i < s.size(); ++i) s[i] = estimate_std_error(sum_[i], sum2_[i], rays_);
   return s;
 }
 
@@ -394,6 +394,7 @@ void RmcMethod::load_state(std::istream& in) {
   batch_ = batch;
   steps_ = steps;
   sum_ = std::move(s), sum2_ = std::move(s2);
+  solver_->set_sums(sum_, sum2_);
   change_x_ = std::move(cx), change_y_ = std::move(cy), sd_x_ = std::move(sx), sd_y_ = std::move(sy);
 }
 

@@ -30,6 +30,15 @@ MarchView march_view(const RmcProblem& p);
 // the GPU; one chunk per cell from 128^3 on.
 int ray_chunks(long long cells, int rays);
 
+// A cell's estimate from `rays` rays with running sums `sum` and `sum2` of the ray estimates:
+// the mean (Q^R) and its standard error, W/m^3. The host fields and the zero-copy view use these.
+KS_HD double estimate_mean(double sum, long long rays) { return rays > 0 ? sum / double(rays) : 0.0; }
+KS_HD double estimate_std_error(double sum, double sum2, long long rays) {
+  if (rays < 2) return 0.0;
+  const double n = double(rays), m = sum / n, var = fmax(0.0, (sum2 / n - m * m) * n / (n - 1.0));
+  return sqrt(var / n);
+}
+
 class RmcSolver {
  public:
   virtual ~RmcSolver() = default;
@@ -39,6 +48,15 @@ class RmcSolver {
   // ray estimates (W/m^3) to sum and sum2, and the face crossings to steps.
   virtual void trace(std::uint32_t batch, int rays, std::vector<double>& sum, std::vector<double>& sum2, double& steps) = 0;
   virtual std::size_t bytes() const = 0;  // memory held for the problem (device memory for CUDA)
+  // Zero-copy views: the CUDA solver keeps a device copy of the running sums, to which trace adds
+  // each batch as to the host's; set_sums replaces it (a new estimate, a checkpoint).
+  virtual void set_sums(const std::vector<double>& sum, const std::vector<double>& sum2) { (void)sum, (void)sum2; }
+  // Q^R (std_error false) or its standard error per cell from `rays` rays, one float per cell into
+  // device memory; the bytes written, or needed when dst is null; 0 where not supported.
+  virtual std::size_t write_display_field(bool std_error, long long rays, void* dst, std::size_t capacity) const {
+    (void)std_error, (void)rays, (void)dst, (void)capacity;
+    return 0;
+  }
 };
 
 std::unique_ptr<RmcSolver> make_cpu_solver();
