@@ -483,17 +483,7 @@ void FieldView::uploadColormap() {
 void FieldView::uploadPacked() {
   upload_dirty_ = false;
   if (packed_.kind == PackedField::Kind::Image) {
-    glBindTexture(GL_TEXTURE_2D, field_texture_);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-    if (packed_.width == texture_width_ && packed_.height == texture_height_) {
-      glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, packed_.width, packed_.height, GL_RED, GL_FLOAT,
-                      packed_.data.data());
-    } else {
-      glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, packed_.width, packed_.height, 0, GL_RED, GL_FLOAT,
-                   packed_.data.data());
-      texture_width_ = packed_.width;
-      texture_height_ = packed_.height;
-    }
+    setFieldTexture(packed_.width, packed_.height, packed_.data.data());
     ++host_uploads_;
   } else if (packed_.kind == PackedField::Kind::Particles) {
     glBindBuffer(GL_ARRAY_BUFFER, points_vbo_);
@@ -504,24 +494,51 @@ void FieldView::uploadPacked() {
   }
 }
 
+// The field texture (GL_R32F) from `pixels`: a host pointer, or an offset into the bound pixel
+// buffer. Reallocated only when the size changes.
+void FieldView::setFieldTexture(int width, int height, const void* pixels) {
+  glBindTexture(GL_TEXTURE_2D, field_texture_);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  if (width == texture_width_ && height == texture_height_) {
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width, height, GL_RED, GL_FLOAT, pixels);
+  } else {
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, width, height, 0, GL_RED, GL_FLOAT, pixels);
+    texture_width_ = width;
+    texture_height_ = height;
+  }
+}
+
+// The shown field when it is of `kind` and the one the Runner publishes in device memory (its
+// scalar, or a vector's magnitude); else null.
+const ks::FieldData* FieldView::deviceFieldShown(ks::Grid::Kind kind) const {
+  const ks::FieldData* f = currentField();
+  if (!device_source_ || !f || f->grid.kind != kind || (f->desc.components != 1 && component_ != -1) ||
+      QString::fromStdString(f->desc.name) != device_field_)
+    return nullptr;
+  return f;
+}
+
+// CUDA refused a GL buffer (a context on another GPU, say): the zero-copy path is turned off with
+// a warning, and host snapshots are uploaded from now on.
+void FieldView::turnOffZeroCopy(const std::exception& e) {
+  qWarning().noquote() << "FieldView: zero-copy view of" << device_field_ << "turned off, uploading host snapshots instead:" << e.what();
+  zero_copy_.reset();
+  zero_copy_image_.reset();
+  device_source_ = nullptr;
+}
+
 // The zero-copy path: the shown particles copied device-to-device into zero_copy_'s buffer.
 // Returns how many, or 0 to draw the host upload instead: no device copy of the shown field,
-// nothing published yet, or CUDA refused the GL buffer, which turns the path off with a warning.
+// nothing published yet, or the path was turned off.
 std::size_t FieldView::copyDeviceParticles() {
 #ifdef KS_ZERO_COPY_VIEW
-  const ks::FieldData* f = currentField();
-  if (!device_source_ || !f || f->grid.kind != ks::Grid::Kind::Particles || f->desc.components != 1 ||
-      QString::fromStdString(f->desc.name) != device_field_)
-    return 0;
+  if (!deviceFieldShown(ks::Grid::Kind::Particles)) return 0;
   try {
     if (!zero_copy_) zero_copy_ = std::make_shared<ZeroCopyParticles>(*device_source_);
     if (zero_copy_->refresh()) ++device_copies_;
     return zero_copy_->count();
   } catch (const std::exception& e) {
-    qWarning().noquote() << "FieldView: zero-copy view of" << device_field_
-                         << "turned off, uploading host snapshots instead:" << e.what();
-    zero_copy_.reset();
-    device_source_ = nullptr;
+    turnOffZeroCopy(e);
   }
 #endif
   return 0;
@@ -530,14 +547,11 @@ std::size_t FieldView::copyDeviceParticles() {
 // The zero-copy path for images: the published field (one float per cell, the shown scalar or
 // vector magnitude) copied device-to-device into a pixel buffer, whose layer at the shown slice
 // then becomes the field texture on the GPU. False to upload the host snapshot instead: another
-// field or component, nothing published for this grid yet, or CUDA refused the buffer (which
-// turns the path off with a warning).
+// field or component, nothing published for this grid yet, or the path was turned off.
 bool FieldView::copyDeviceImage() {
 #ifdef KS_ZERO_COPY_VIEW
-  const ks::FieldData* f = currentField();
-  if (!device_source_ || !f || f->grid.kind != ks::Grid::Kind::Image || (f->desc.components != 1 && component_ != -1) ||
-      QString::fromStdString(f->desc.name) != device_field_)
-    return false;
+  const ks::FieldData* f = deviceFieldShown(ks::Grid::Kind::Image);
+  if (!f) return false;
   try {
     if (!zero_copy_image_) zero_copy_image_ = std::make_shared<ZeroCopyBuffer>(*device_source_);
     if (zero_copy_image_->refresh()) ++device_copies_;
@@ -545,24 +559,12 @@ bool FieldView::copyDeviceImage() {
     const std::size_t layer = std::size_t(nx) * ny * sizeof(float);
     if (zero_copy_image_->bytes() != layer * nz) return false;
     const std::size_t offset = std::size_t(std::clamp(slice_, 0, nz - 1)) * layer;
-    glBindTexture(GL_TEXTURE_2D, field_texture_);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, zero_copy_image_->buffer());
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-    const void* at = reinterpret_cast<const void*>(offset);  // into the pixel buffer
-    if (nx == texture_width_ && ny == texture_height_) {
-      glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, nx, ny, GL_RED, GL_FLOAT, at);
-    } else {
-      glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, nx, ny, 0, GL_RED, GL_FLOAT, at);
-      texture_width_ = nx;
-      texture_height_ = ny;
-    }
+    setFieldTexture(nx, ny, reinterpret_cast<const void*>(offset));  // an offset into the pixel buffer
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
     return true;
   } catch (const std::exception& e) {
-    qWarning().noquote() << "FieldView: zero-copy view of" << device_field_
-                         << "turned off, uploading host snapshots instead:" << e.what();
-    zero_copy_image_.reset();
-    device_source_ = nullptr;
+    turnOffZeroCopy(e);
   }
 #endif
   return false;

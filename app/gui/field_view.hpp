@@ -17,6 +17,7 @@
 #include <QStringList>
 #include <QVector4D>
 #include <deque>
+#include <exception>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -126,6 +127,9 @@ class FieldView : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   void cleanup();
   void uploadColormap();
   void uploadPacked();
+  void setFieldTexture(int width, int height, const void* pixels);
+  const ks::FieldData* deviceFieldShown(ks::Grid::Kind kind) const;
+  void turnOffZeroCopy(const std::exception& e);
   std::size_t copyDeviceParticles();
   bool copyDeviceImage();
   void drawField(const Range& range);
