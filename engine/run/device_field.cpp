@@ -37,7 +37,8 @@ bool DeviceFieldPublisher::publish(const Method& method, const std::string& name
     KS_CUDA_CHECK(cudaMalloc(&d.buffer[back], needed));
     d.capacity[back] = needed;
   }
-  d.bytes[back] = method.write_display_field(name, d.buffer[back], d.capacity[back]);  // synchronous
+  d.bytes[back] = method.write_display_field(name, d.buffer[back], d.capacity[back]);
+  KS_CUDA_CHECK(cudaDeviceSynchronize());  // the back buffer is complete before it becomes the front one
   std::lock_guard lock(d.mutex);
   d.front = back;
   ++d.version;

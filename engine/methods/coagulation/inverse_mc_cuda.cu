@@ -622,7 +622,6 @@ void CudaEnsemble::write_particles(bool diameter, double box_side, std::uint32_t
   particles_kernel<<<(n + 255) / 256, 256>>>(d_->aux.ptr, d_->w.ptr, n, d_->cfg.seed, box_side, position_purpose, diameter,
                                              static_cast<float4*>(dst));
   KS_CUDA_CHECK_LAUNCH();
-  KS_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 void CudaEnsemble::recompute_rates(int first_run) {

@@ -222,7 +222,6 @@ class CudaSolver final : public DvmSolver {
     if (capacity < bytes) return 0;
     display_kernel<<<unsigned((cells + 255) / 256), 256>>>(cells, raw_.ptr, solid_.ptr, what, n_scale, static_cast<float*>(dst));
     KS_CUDA_CHECK(cudaGetLastError());
-    KS_CUDA_CHECK(cudaDeviceSynchronize());  // the publisher swaps buffers when this returns
     return bytes;
   }
 

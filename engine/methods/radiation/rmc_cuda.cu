@@ -239,7 +239,6 @@ class CudaSolver final : public RmcSolver {
     display_kernel<<<int(std::min<long long>((cells + 255) / 256, 8LL * sms_)), 256>>>(cells, dsum_.ptr, dsum2_.ptr, std_error, rays,
                                                                                      static_cast<float*>(dst));
     KS_CUDA_CHECK(cudaGetLastError());
-    KS_CUDA_CHECK(cudaDeviceSynchronize());  // the publisher swaps buffers when this returns
     return bytes;
   }
 
