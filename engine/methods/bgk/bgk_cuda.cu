@@ -324,25 +324,20 @@ class CudaSolver final : public BgkSolver {
   }
 
   std::vector<double> raw_moments() const override {
-    DeviceBuffer<double> out;
-    out.resize(std::size_t(kRawMoments) * c_.cells());
-    raw_moments_kernel<<<blocks_for(c_.cells(), 128), 128>>>(c_, f_.ptr, out.ptr);
+    raw_.resize(std::size_t(kRawMoments) * c_.cells());
+    raw_moments_kernel<<<blocks_for(c_.cells(), 128), 128>>>(c_, f_.ptr, raw_.ptr);
     KS_CUDA_CHECK_LAUNCH();
-    return out.to_host();
+    return raw_.to_host();
   }
 
   std::size_t write_display_field(const std::string& name, void* dst, std::size_t capacity) const override {
     const int which = name == "n" ? 0 : name == "V" ? 1 : name == "T" ? 2 : -1;
     const std::size_t bytes = std::size_t(c_.cells()) * sizeof(float);
-    if (which < 0) return 0;
+    if (which < 0 || raw_.count == 0) return 0;
     if (!dst) return bytes;
     if (capacity < bytes) return 0;
-    display_raw_.resize(std::size_t(kRawMoments) * c_.cells());
-    raw_moments_kernel<<<blocks_for(c_.cells(), 128), 128>>>(c_, f_.ptr, display_raw_.ptr);
+    display_kernel<<<blocks_for(c_.cells(), 128), 128>>>(c_.cells(), raw_.ptr, which, static_cast<float*>(dst));
     KS_CUDA_CHECK_LAUNCH();
-    display_kernel<<<blocks_for(c_.cells(), 128), 128>>>(c_.cells(), display_raw_.ptr, which, static_cast<float*>(dst));
-    KS_CUDA_CHECK_LAUNCH();
-    KS_CUDA_CHECK(cudaDeviceSynchronize());  // the publisher swaps buffers when this returns
     return bytes;
   }
 
@@ -381,7 +376,7 @@ class CudaSolver final : public BgkSolver {
   DeviceBuffer<double> f_, next_, left_, right_, bottom_, top_, nw_left_, nw_right_, nw_bottom_, nw_top_;
   DeviceBuffer<double> partial_;  // fused: moment sums per (v_x slice, cell)
   DeviceBuffer<CellRelaxation> relaxation_;
-  mutable DeviceBuffer<double> display_raw_;  // write_display_field's raw sums
+  mutable DeviceBuffer<double> raw_;  // the sums of the last raw_moments(), which write_display_field shows
 };
 
 }  // namespace

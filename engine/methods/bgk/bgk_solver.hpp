@@ -68,8 +68,9 @@ class BgkSolver {
   virtual std::vector<double> row(int k) const = 0;
   virtual void read_f(std::vector<double>& f) const = 0;
   virtual void write_f(const std::vector<double>& f) = 0;
-  // Zero-copy views (Method::write_display_field): "n", "V" (as |V|) or "T", one float per cell,
-  // into device memory; the bytes written, or needed when dst is null; 0 where not supported.
+  // Zero-copy views (Method::write_display_field): "n", "V" (as |V|) or "T" of the last
+  // raw_moments() call (the snapshot's state), one float per cell, into device memory; the bytes
+  // written, or needed when dst is null; 0 where not supported or before raw_moments().
   virtual std::size_t write_display_field(const std::string& name, void* dst, std::size_t capacity) const {
     (void)name, (void)dst, (void)capacity;
     return 0;

@@ -252,24 +252,20 @@ class CudaSolver final : public LbmSolver {
   }
 
   std::vector<double> moments() const override {
-    DeviceBuffer<double> out;
-    out.resize(std::size_t(kNodeMoments) * c_.nodes());
-    moments_kernel<<<blocks_for(c_.nodes(), 128), 128>>>(c_, view(f_), type_.ptr, out.ptr);
+    moments_.resize(std::size_t(kNodeMoments) * c_.nodes());
+    moments_kernel<<<blocks_for(c_.nodes(), 128), 128>>>(c_, view(f_), type_.ptr, moments_.ptr);
     KS_CUDA_CHECK_LAUNCH();
-    return out.to_host();
+    return moments_.to_host();
   }
 
   std::size_t write_display_field(Display what, double scale, void* dst, std::size_t capacity) const override {
     const long long N = c_.nodes();
     const std::size_t bytes = std::size_t(N) * sizeof(float);
+    if (moments_.count == 0) return 0;
     if (!dst) return bytes;
     if (capacity < bytes) return 0;
-    display_moments_.resize(std::size_t(kNodeMoments) * N);
-    moments_kernel<<<blocks_for(N, 128), 128>>>(c_, view(f_), type_.ptr, display_moments_.ptr);
+    display_kernel<<<blocks_for(N, 128), 128>>>(N, moments_.ptr, type_.ptr, what, scale, static_cast<float*>(dst));
     KS_CUDA_CHECK_LAUNCH();
-    display_kernel<<<blocks_for(N, 128), 128>>>(N, display_moments_.ptr, type_.ptr, what, scale, static_cast<float*>(dst));
-    KS_CUDA_CHECK_LAUNCH();
-    KS_CUDA_CHECK(cudaDeviceSynchronize());  // the publisher swaps buffers when this returns
     return bytes;
   }
 
@@ -393,7 +389,7 @@ class CudaSolver final : public LbmSolver {
   DeviceBuffer<std::uint32_t> active_;  // fluid and wall nodes
   DeviceBuffer<WallLink> links_;
   mutable DeviceBuffer<double> sum_;
-  mutable DeviceBuffer<double> display_moments_;  // write_display_field's moments
+  mutable DeviceBuffer<double> moments_;  // those of the last moments(), which write_display_field shows
   int reduce_blocks_ = 528;
 };
 

@@ -38,7 +38,8 @@ class LbmSolver {
   virtual void write_f(const std::vector<double>& f) = 0;
   // Zero-copy views (Method::write_display_field): per node, one float of `scale` times the O2 or
   // N2 density or the mixture speed |J_O2 + J_N2| / (rho_O2 + rho_N2) (0 in solid nodes), from
-  // the moments() values; the bytes written, or needed when dst is null; 0 where not supported.
+  // the last moments() call (the snapshot's state); the bytes written, or needed when dst is null;
+  // 0 where not supported or before moments().
   enum class Display { RhoO2, RhoN2, Speed };
   virtual std::size_t write_display_field(Display what, double scale, void* dst, std::size_t capacity) const {
     (void)what, (void)scale, (void)dst, (void)capacity;
