@@ -94,13 +94,8 @@ TEST(LbmCudaGridLevel, SwitchMidRunMatchesTheCpu) {
 // stay as accurate as FP32's. Run to eq. (19) in both and compare the Poiseuille error and the centre
 // velocity: half rounding of the deviation (~5e-4 of it) bounds the drift to a fraction of a percent.
 PoiseuilleProfile steady_gpu_profile(const std::string& precision) {
-  auto p = testing::small_tube();
-  p["precision"] = precision;
-  p["steps_per_iteration"] = "250";
   LbmMethod m;
-  m.setup(testing::params(p), testing::cuda_context());
-  while (!m.finished() && m.steps() < 8000) m.advance();
-  const PoiseuilleProfile pr = poiseuille_profile(m.config(), m.geometry(), m.moments(), m.config().nz / 2);
+  const PoiseuilleProfile pr = testing::steady_tube_profile(m, {{"precision", precision}}, testing::cuda_context(), 8000);
   std::printf("%s on the GPU: L2 error %.4f, centre velocity %.6e after %lld steps\n", precision.c_str(), pr.l2_error, pr.centre_velocity,
               (long long)m.steps());
   return pr;

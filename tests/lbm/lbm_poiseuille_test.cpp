@@ -13,14 +13,9 @@ namespace ks::lbm {
 namespace {
 
 PoiseuilleProfile steady_profile(const std::string& scheme) {
-  auto p = testing::small_tube();
-  p["bounce_back"] = scheme;
-  p["steps_per_iteration"] = "250";
   LbmMethod m;
-  m.setup(testing::params(p), testing::cpu_context());
-  while (!m.finished() && m.steps() < 5000) m.advance();
+  const PoiseuilleProfile pr = testing::steady_tube_profile(m, {{"bounce_back", scheme}}, testing::cpu_context(), 5000);
   EXPECT_LT(m.steps(), 5000) << scheme << " did not meet eq. (19)";
-  const PoiseuilleProfile pr = poiseuille_profile(m.config(), m.geometry(), m.moments(), m.config().nz / 2);
   ::testing::Test::RecordProperty(scheme + "_l2_error", std::to_string(pr.l2_error));
   std::printf("%s bounce-back: L2 error %.4f, max error %.4f of the centre velocity %.3e after %lld steps\n", scheme.c_str(),
               pr.l2_error, pr.max_error, pr.centre_velocity, (long long)m.steps());
