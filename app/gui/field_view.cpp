@@ -14,7 +14,7 @@
 
 #include "colormaps.hpp"
 #include "imgui_overlay.hpp"
-#include "zero_copy_buffer.hpp"
+#include "zero_copy_buffer.hpp"     // app/interop: declared in every build, defined in CUDA builds
 #include "zero_copy_particles.hpp"
 
 namespace ks::gui {
@@ -534,7 +534,7 @@ std::size_t FieldView::copyDeviceParticles() {
 #ifdef KS_ZERO_COPY_VIEW
   if (!deviceFieldShown(ks::Grid::Kind::Particles)) return 0;
   try {
-    if (!zero_copy_) zero_copy_ = std::make_shared<ZeroCopyParticles>(*device_source_);
+    if (!zero_copy_) zero_copy_ = std::make_shared<ks::interop::ZeroCopyParticles>(*device_source_);
     if (zero_copy_->refresh()) ++device_copies_;
     return zero_copy_->count();
   } catch (const std::exception& e) {
@@ -553,16 +553,11 @@ bool FieldView::copyDeviceImage() {
   const ks::FieldData* f = deviceFieldShown(ks::Grid::Kind::Image);
   if (!f) return false;
   try {
-    if (!zero_copy_image_) zero_copy_image_ = std::make_shared<ZeroCopyBuffer>(*device_source_);
+    if (!zero_copy_image_) zero_copy_image_ = std::make_shared<ks::interop::ZeroCopyBuffer>(*device_source_);
     if (zero_copy_image_->refresh()) ++device_copies_;
     const auto [nx, ny, nz] = f->grid.cells;
-    const std::size_t layer = std::size_t(nx) * ny * sizeof(float);
-    if (zero_copy_image_->bytes() != layer * nz) return false;
-    const std::size_t offset = std::size_t(std::clamp(slice_, 0, nz - 1)) * layer;
-    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, zero_copy_image_->buffer());
-    setFieldTexture(nx, ny, reinterpret_cast<const void*>(offset));  // an offset into the pixel buffer
-    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-    return true;
+    return zero_copy_image_->unpack_layer(nx, ny, nz, std::clamp(slice_, 0, nz - 1),
+                                          [&](const void* offset) { setFieldTexture(nx, ny, offset); });
   } catch (const std::exception& e) {
     turnOffZeroCopy(e);
   }

@@ -4,7 +4,7 @@
 // A QPainter overlay labels the colour bar (ticks, units); a Dear ImGui overlay
 // (imgui_overlay.hpp) shows the frame and simulation rates, the value under the cursor and
 // the method's quick parameters as sliders. With the CUDA backend, the field the Runner keeps
-// in device memory is drawn zero-copy (zero_copy_buffer.hpp): particles from a vertex buffer,
+// in device memory is drawn zero-copy (app/interop/zero_copy_buffer.hpp): particles from a vertex buffer,
 // images through a pixel buffer into the field texture; no host upload.
 #pragma once
 
@@ -31,12 +31,14 @@ class QPainter;
 namespace ks {
 class DeviceFieldPublisher;
 }
+namespace ks::interop {
+class ZeroCopyBuffer;
+class ZeroCopyParticles;
+}  // namespace ks::interop
 
 namespace ks::gui {
 
 class ImGuiOverlay;
-class ZeroCopyBuffer;
-class ZeroCopyParticles;
 
 // The shown values of one field on the host, as uploaded to the GPU: what auto range, the
 // overlay and the hover text read.
@@ -168,8 +170,8 @@ class FieldView : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   const ks::DeviceFieldPublisher* device_source_ = nullptr;
   QString device_field_;
   // shared_ptr: destructible where ZeroCopyParticles' implementation is absent (CPU-only builds)
-  std::shared_ptr<ZeroCopyParticles> zero_copy_;
-  std::shared_ptr<ZeroCopyBuffer> zero_copy_image_;  // the pixel buffer of the image path
+  std::shared_ptr<ks::interop::ZeroCopyParticles> zero_copy_;
+  std::shared_ptr<ks::interop::ZeroCopyBuffer> zero_copy_image_;  // the pixel buffer of the image path
   std::size_t device_particles_ = 0;
 
   // View: the data fitted into plotArea(), scaled by zoom_ about its centre, moved by pan_.

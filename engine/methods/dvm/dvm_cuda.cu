@@ -13,6 +13,7 @@
 #include "core/cuda_check.hpp"
 #include "core/errors.hpp"
 #include "core/device_buffer.hpp"
+#include "dvm_fields.hpp"
 #include "dvm_solver.hpp"
 #include "dvm_sweep.hpp"
 
@@ -107,19 +108,60 @@ int auto_strip_width(int nx, long long lanes, long long resident_threads) {
   return best;
 }
 
-// Zero-copy views: one float per cell from the raw sums (DvmSolver::write_display_field).
+// Zero-copy views (DvmSolver::write_display_field): n, U and T of a cell from its raw sums, zero in
+// solid cells (as cell_fields), and the float the view shows.
+struct DisplayMoments {
+  double n = 0.0, U[3] = {0.0, 0.0, 0.0}, T = 0.0;
+};
+
+__device__ DisplayMoments display_moments(const double* raw, const unsigned char* solid, long long k) {
+  DisplayMoments d;
+  if (solid[k]) return d;
+  const Macro m = macro_from_raw(raw + k * kRaw);
+  d.n = m.n;
+  for (int a = 0; a < 3; ++a) d.U[a] = m.U[a];
+  d.T = m.T;
+  return d;
+}
+
+__device__ float display_value(const DisplayMoments& d, DvmSolver::Display what, double n_scale) {
+  if (what == DvmSolver::Display::Density) return float(d.n * n_scale);
+  if (what == DvmSolver::Display::Speed) return float(sqrt(d.U[0] * d.U[0] + d.U[1] * d.U[1] + d.U[2] * d.U[2]));
+  return float(d.T);
+}
+
+// Uniform grids: each cell as computed.
 __global__ void display_kernel(long long cells, const double* raw, const unsigned char* solid, DvmSolver::Display what, double n_scale,
                                float* out) {
   const long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (k >= cells) return;
-  double v = 0.0;
-  if (!solid[k]) {
-    const Macro m = macro_from_raw(raw + k * kRaw);
-    if (what == DvmSolver::Display::Density) v = m.n * n_scale;
-    else if (what == DvmSolver::Display::Speed) v = sqrt(m.U[0] * m.U[0] + m.U[1] * m.U[1] + m.U[2] * m.U[2]);
-    else v = m.T;
+  if (k < cells) out[k] = display_value(display_moments(raw, solid, k), what, n_scale);
+}
+
+// Stretched grids: n, U and T interpolated trilinearly to the centres of the uniform display grid,
+// with sample()'s brackets, corners and order of additions (grid_field on the host).
+__global__ void resampled_display_kernel(int nx, int ny, int nz, const AxisBracket* brackets, const double* raw,
+                                         const unsigned char* solid, DvmSolver::Display what, double n_scale, float* out) {
+  const long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (k >= (long long)nx * ny * nz) return;
+  const int n[3] = {nx, ny, nz};
+  const int ijk[3] = {int(k % nx), int((k / nx) % ny), int(k / ((long long)nx * ny))};
+  const AxisBracket b[3] = {brackets[ijk[0]], brackets[nx + ijk[1]], brackets[nx + ny + ijk[2]]};
+  DisplayMoments sum;
+  for (int corner = 0; corner < 8; ++corner) {
+    double w = 1.0;
+    int idx[3];
+    for (int a = 0; a < 3; ++a) {
+      const int up = (corner >> a) & 1;
+      w *= up ? b[a].t : 1.0 - b[a].t;
+      idx[a] = min(b[a].i + up, n[a] - 1);
+    }
+    if (w == 0.0) continue;
+    const DisplayMoments d = display_moments(raw, solid, ((long long)idx[2] * ny + idx[1]) * nx + idx[0]);
+    sum.n += w * d.n;
+    for (int a = 0; a < 3; ++a) sum.U[a] += w * d.U[a];
+    sum.T += w * d.T;
   }
-  out[k] = float(v);
+  out[k] = display_value(sum, what, n_scale);
 }
 
 template <class T>
@@ -185,6 +227,14 @@ class CudaSolver final : public DvmSolver {
     raw_.resize(c.cells() * kRaw);
     A_.resize(c.slice_cells() * c.batch_size());
     B_.resize(c.slice_cells() * c.batch_size());
+    if (!uniform_grid(c)) {  // the display resamples; x, y, z brackets back to back
+      std::vector<AxisBracket> b;
+      for (int a = 0; a < 3; ++a) {
+        const std::vector<AxisBracket> axis = display_brackets(c, a);
+        b.insert(b.end(), axis.begin(), axis.end());
+      }
+      brackets_.upload(b);
+    }
   }
 
   void sweep(const SweepInput& in, SweepOutput& out) override {
@@ -220,7 +270,12 @@ class CudaSolver final : public DvmSolver {
     const std::size_t bytes = std::size_t(cells) * sizeof(float);
     if (!dst) return bytes;
     if (capacity < bytes) return 0;
-    display_kernel<<<unsigned((cells + 255) / 256), 256>>>(cells, raw_.ptr, solid_.ptr, what, n_scale, static_cast<float*>(dst));
+    float* out = static_cast<float*>(dst);
+    if (brackets_.count)
+      resampled_display_kernel<<<unsigned((cells + 255) / 256), 256>>>(cfg_.n(0), cfg_.n(1), cfg_.n(2), brackets_.ptr, raw_.ptr,
+                                                                        solid_.ptr, what, n_scale, out);
+    else
+      display_kernel<<<unsigned((cells + 255) / 256), 256>>>(cells, raw_.ptr, solid_.ptr, what, n_scale, out);
     KS_CUDA_CHECK(cudaGetLastError());
     return bytes;
   }
@@ -245,6 +300,7 @@ class CudaSolver final : public DvmSolver {
   DeviceBuffer<double> face_rho_, face_influx_, raw_;
   DeviceBuffer<CellState> state_;
   DeviceBuffer<T> A_, B_;  // f of the batch on slices k - sz and k
+  DeviceBuffer<AxisBracket> brackets_;  // stretched grids: display_brackets of x, y, z; empty when uniform
 };
 
 }  // namespace

@@ -31,27 +31,19 @@ CellFields cell_fields(const std::vector<double>& raw, const std::vector<unsigne
   return f;
 }
 
-namespace {
-
-// Index i of the centre below x and the weight of centre i + 1.
-void bracket(const Axis& ax, double x, int& i, double& t) {
+AxisBracket bracket(const Axis& ax, double x) {
   const int n = ax.cells();
-  if (n == 1 || x <= ax.centre(0)) {
-    i = 0, t = 0.0;
-    return;
-  }
-  if (x >= ax.centre(n - 1)) {
-    i = n - 2, t = 1.0;
-    return;
-  }
+  if (n == 1 || x <= ax.centre(0)) return {0, 0.0};
+  if (x >= ax.centre(n - 1)) return {n - 2, 1.0};
   int lo = 0, hi = n - 1;
   while (hi - lo > 1) {
     const int mid = (lo + hi) / 2;
     (ax.centre(mid) <= x ? lo : hi) = mid;
   }
-  i = lo;
-  t = (x - ax.centre(lo)) / (ax.centre(lo + 1) - ax.centre(lo));
+  return {lo, (x - ax.centre(lo)) / (ax.centre(lo + 1) - ax.centre(lo))};
 }
+
+namespace {
 
 bool uniform(const Axis& ax) {
   for (int i = 1; i < ax.cells(); ++i)
@@ -64,23 +56,35 @@ bool uniform(const Axis& ax) {
 bool uniform_grid(const DvmConfig& c) { return uniform(c.axis[0]) && uniform(c.axis[1]) && uniform(c.axis[2]); }
 
 double sample(const DvmConfig& c, const std::vector<double>& field, int components, int component, const double x[3]) {
-  int i[3];
-  double t[3];
-  for (int a = 0; a < 3; ++a) bracket(c.axis[a], x[a], i[a], t[a]);
+  AxisBracket b[3];
+  for (int a = 0; a < 3; ++a) b[a] = bracket(c.axis[a], x[a]);
   double v = 0.0;
   for (int corner = 0; corner < 8; ++corner) {
     double w = 1.0;
     long long idx[3];
     for (int a = 0; a < 3; ++a) {
       const int up = (corner >> a) & 1;
-      w *= up ? t[a] : 1.0 - t[a];
-      idx[a] = std::min(i[a] + up, c.n(a) - 1);
+      w *= up ? b[a].t : 1.0 - b[a].t;
+      idx[a] = std::min(b[a].i + up, c.n(a) - 1);
     }
     if (w == 0.0) continue;
     const long long cell = (idx[2] * c.n(1) + idx[1]) * c.n(0) + idx[0];
     v += w * field[cell * components + component];
   }
   return v;
+}
+
+namespace {
+
+// The centre of cell i of grid_field's uniform grid along axis ax.
+double display_centre(const Axis& ax, int i) { return ax.faces.front() + (i + 0.5) * ((ax.faces.back() - ax.faces.front()) / ax.cells()); }
+
+}  // namespace
+
+std::vector<AxisBracket> display_brackets(const DvmConfig& c, int a) {
+  std::vector<AxisBracket> b(c.n(a));
+  for (int i = 0; i < c.n(a); ++i) b[i] = bracket(c.axis[a], display_centre(c.axis[a], i));
+  return b;
 }
 
 FieldData grid_field(const DvmConfig& c, const FieldDesc& desc, const std::vector<double>& field) {
@@ -103,7 +107,7 @@ FieldData grid_field(const DvmConfig& c, const FieldDesc& desc, const std::vecto
       for (int i = 0; i < c.n(0); ++i) {
         const int ijk[3] = {i, j, k};
         double x[3];
-        for (int a = 0; a < 3; ++a) x[a] = d.grid.origin[a] + (ijk[a] + 0.5) * d.grid.spacing[a];
+        for (int a = 0; a < 3; ++a) x[a] = display_centre(c.axis[a], ijk[a]);
         const long long cell = ((long long)k * c.n(1) + j) * c.n(0) + i;
         for (int m = 0; m < comps; ++m) d.values[cell * comps + m] = sample(c, field, comps, m, x);
       }

@@ -16,6 +16,17 @@ struct CellFields {
 };
 CellFields cell_fields(const std::vector<double>& raw, const std::vector<unsigned char>& solid);
 
+// Where a point falls between an axis' cell centres: the centre below (i) and the weight of the
+// one above (t), clamped to the outermost centres. sample() interpolates with it.
+struct AxisBracket {
+  int i;
+  double t;
+};
+AxisBracket bracket(const Axis& ax, double x);
+// The brackets of the centres of grid_field's uniform cells along axis a: what a display of a
+// stretched grid interpolates between (the CUDA zero-copy view does it on the device).
+std::vector<AxisBracket> display_brackets(const DvmConfig& c, int a);
+
 // Trilinear interpolation between cell centres (clamped to the outermost centres).
 double sample(const DvmConfig& c, const std::vector<double>& field, int components, int component, const double x[3]);
 

@@ -227,8 +227,7 @@ Progress DvmMethod::progress() const {
 }
 
 std::size_t DvmMethod::write_display_field(const std::string& name, void* device_dst, std::size_t capacity) const {
-  // Stretched grids are shown resampled onto a uniform one (grid_field): not done on the device.
-  if (!solver_has_raw_ || !uniform_grid(cfg_)) return 0;
+  if (!solver_has_raw_) return 0;
   using D = DvmSolver::Display;
   if (name == "n") return solver_->write_display_field(D::Density, display_scale_, device_dst, capacity);
   if (name == "U") return solver_->write_display_field(D::Speed, 1.0, device_dst, capacity);

@@ -33,6 +33,7 @@ class DvmSolver {
   virtual std::size_t bytes() const = 0;
   // Zero-copy views (Method::write_display_field): from the last sweep's raw sums, per cell one
   // float of n times `n_scale` (the closed cavity's mass rescaling), |U| or T; 0 in solid cells.
+  // Stretched grids: on grid_field's uniform grid, interpolated as grid_field does.
   // The bytes written, or needed when dst is null; 0 where not supported.
   enum class Display { Density, Speed, Temperature };
   virtual std::size_t write_display_field(Display what, double n_scale, void* dst, std::size_t capacity) const {

@@ -1,26 +1,27 @@
 // The field view's zero-copy data (CUDA builds): a GL buffer object registered with CUDA once
 // per size, into which each new publication of the Runner's device field
 // (run/device_field.hpp) is copied device-to-device. No value crosses the host. The particle
-// view draws it as vertices (zero_copy_particles.hpp); the image view unpacks it into the
-// field texture as a pixel buffer.
+// view draws it as vertices (zero_copy_particles.hpp); the image view unpacks a layer of it
+// into the field texture as a pixel buffer (unpack_layer). Plain OpenGL through libglvnd, so
+// the app (in Qt's context) and the headless EGL tests run the same code.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 namespace ks {
 class DeviceFieldPublisher;
 }
-namespace ks::interop {
-class CudaGlBuffer;
-}
 
-namespace ks::gui {
+namespace ks::interop {
+
+class CudaGlBuffer;
 
 class ZeroCopyBuffer {
  public:
-  // The constructor, the destructor and refresh() need the view's GL context current.
+  // The constructor, the destructor and every call need the view's GL context current.
   explicit ZeroCopyBuffer(const ks::DeviceFieldPublisher& source);
   ~ZeroCopyBuffer();
   ZeroCopyBuffer(const ZeroCopyBuffer&) = delete;
@@ -32,6 +33,13 @@ class ZeroCopyBuffer {
   bool refresh();
   unsigned int buffer() const { return buffer_; }  // the GL buffer object's name
   std::size_t bytes() const { return bytes_; }      // of the publication it holds; 0 before the first
+  std::size_t copies() const;                       // device-to-device copies into the current storage
+
+  // For an image of nx x ny x nz floats (x fastest): binds the buffer as GL_PIXEL_UNPACK_BUFFER
+  // and calls upload(offset) with the byte offset of layer z, so that a glTex(Sub)Image2D made
+  // there reads the layer on the GPU. False, without calling upload, when the buffer does not
+  // hold such an image (another field, nothing published yet) or z is outside [0, nz).
+  bool unpack_layer(int nx, int ny, int nz, int z, const std::function<void(const void* offset)>& upload) const;
 
  private:
   void allocate(std::size_t bytes);  // (re)sizes the GL buffer and registers it with CUDA
@@ -41,7 +49,7 @@ class ZeroCopyBuffer {
   std::size_t capacity_ = 0;   // bytes of the GL buffer
   std::size_t bytes_ = 0;      // bytes of the publication it holds
   std::uint64_t version_ = 0;  // of that publication; 0: none
-  std::unique_ptr<ks::interop::CudaGlBuffer> link_;
+  std::unique_ptr<CudaGlBuffer> link_;
 };
 
-}  // namespace ks::gui
+}  // namespace ks::interop

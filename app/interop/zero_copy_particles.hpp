@@ -7,7 +7,7 @@
 
 #include "zero_copy_buffer.hpp"
 
-namespace ks::gui {
+namespace ks::interop {
 
 class ZeroCopyParticles {
  public:
@@ -19,6 +19,7 @@ class ZeroCopyParticles {
 
   // As ZeroCopyBuffer::refresh.
   bool refresh() { return data_.refresh(); }
+  const ZeroCopyBuffer& data() const { return data_; }
   std::size_t count() const;  // particles in the buffer; 0 before the first copy
   // Attribute 0: position (x, y) in metres; attribute 1: the value.
   unsigned int vertexArray() const { return vao_; }
@@ -28,4 +29,4 @@ class ZeroCopyParticles {
   unsigned int vao_ = 0;
 };
 
-}  // namespace ks::gui
+}  // namespace ks::interop
