@@ -4,6 +4,7 @@
 #include <QOpenGLContext>
 #include <QOpenGLShaderProgram>
 #include <QPainter>
+#include <QTimer>
 #include <QWheelEvent>
 #include <QtDebug>
 #include <algorithm>
@@ -220,7 +221,7 @@ void FieldView::showSnapshot(std::shared_ptr<const ks::Snapshot> snapshot) {
   markDataChanged();
 }
 
-void FieldView::setDeviceField(const ks::DeviceFieldPublisher* source, const QString& name) {
+void FieldView::setDeviceField(const ks::DeviceFieldPublisher* source) {
   if (zero_copy_ || zero_copy_image_) {  // their GL objects go with the view's context
     makeCurrent();
     zero_copy_.reset();
@@ -228,7 +229,7 @@ void FieldView::setDeviceField(const ks::DeviceFieldPublisher* source, const QSt
     doneCurrent();
   }
   device_source_ = source;
-  device_field_ = name;
+  requested_field_.clear();
   update();
 }
 
@@ -508,35 +509,52 @@ void FieldView::setFieldTexture(int width, int height, const void* pixels) {
   }
 }
 
-// The shown field when it is of `kind` and the one the Runner publishes in device memory (its
-// scalar, or a vector's magnitude); else null.
+// The shown field when it is of `kind` and the Runner publishes fields in device memory; else null.
 const ks::FieldData* FieldView::deviceFieldShown(ks::Grid::Kind kind) const {
   const ks::FieldData* f = currentField();
-  if (!device_source_ || !f || f->grid.kind != kind || (f->desc.components != 1 && component_ != -1) ||
-      QString::fromStdString(f->desc.name) != device_field_)
-    return nullptr;
-  return f;
+  return device_source_ && f && f->grid.kind == kind ? f : nullptr;
+}
+
+int FieldView::deviceComponent(const ks::FieldData& f) const {
+  return f.desc.components == 1 || component_ >= f.desc.components ? -1 : component_;
+}
+
+// The device buffer holds another selection: ask the Runner (once) and look again shortly.
+void FieldView::awaitDeviceSelection(const ks::FieldData& f) {
+  const QString name = QString::fromStdString(f.desc.name);
+  const int component = deviceComponent(f);
+  if (name != requested_field_ || component != requested_component_) {
+    requested_field_ = name;
+    requested_component_ = component;
+    emit deviceSelectionWanted(name, component);
+  }
+  QTimer::singleShot(30, this, [this] { update(); });
 }
 
 // CUDA refused a GL buffer (a context on another GPU, say): the zero-copy path is turned off with
 // a warning, and host snapshots are uploaded from now on.
 void FieldView::turnOffZeroCopy(const std::exception& e) {
-  qWarning().noquote() << "FieldView: zero-copy view of" << device_field_ << "turned off, uploading host snapshots instead:" << e.what();
+  qWarning().noquote() << "FieldView: zero-copy view turned off, uploading host snapshots instead:" << e.what();
   zero_copy_.reset();
   zero_copy_image_.reset();
   device_source_ = nullptr;
 }
 
 // The zero-copy path: the shown particles copied device-to-device into zero_copy_'s buffer.
-// Returns how many, or 0 to draw the host upload instead: no device copy of the shown field,
-// nothing published yet, or the path was turned off.
+// Returns how many to draw from it (the previous selection's while the Runner has not published
+// this one), or 0 to draw the host upload instead: no device copy, the method cannot write this
+// field, or the path was turned off.
 std::size_t FieldView::copyDeviceParticles() {
 #ifdef KS_ZERO_COPY_VIEW
-  if (!deviceFieldShown(ks::Grid::Kind::Particles)) return 0;
+  using Selection = ks::interop::ZeroCopyBuffer::Selection;
+  const ks::FieldData* f = deviceFieldShown(ks::Grid::Kind::Particles);
+  if (!f) return 0;
   try {
     if (!zero_copy_) zero_copy_ = std::make_shared<ks::interop::ZeroCopyParticles>(*device_source_);
     if (zero_copy_->refresh()) ++device_copies_;
-    return zero_copy_->count();
+    const Selection s = zero_copy_->data().selection(f->desc.name, deviceComponent(*f));
+    if (s == Selection::Pending) awaitDeviceSelection(*f);
+    return s == Selection::Refused ? 0 : zero_copy_->count();
   } catch (const std::exception& e) {
     turnOffZeroCopy(e);
   }
@@ -544,20 +562,28 @@ std::size_t FieldView::copyDeviceParticles() {
   return 0;
 }
 
-// The zero-copy path for images: the published field (one float per cell, the shown scalar or
-// vector magnitude) copied device-to-device into a pixel buffer, whose layer at the shown slice
-// then becomes the field texture on the GPU. False to upload the host snapshot instead: another
-// field or component, nothing published for this grid yet, or the path was turned off.
+// The zero-copy path for images: the published field (one float per cell of the shown selection)
+// copied device-to-device into a pixel buffer, whose layer at the shown slice then becomes the
+// field texture on the GPU. While the Runner has not published the shown selection yet, the
+// texture keeps the previous picture. False to upload the host snapshot instead: no device copy,
+// the method cannot write this selection, nothing drawn yet, or the path was turned off.
 bool FieldView::copyDeviceImage() {
 #ifdef KS_ZERO_COPY_VIEW
+  using Selection = ks::interop::ZeroCopyBuffer::Selection;
   const ks::FieldData* f = deviceFieldShown(ks::Grid::Kind::Image);
   if (!f) return false;
   try {
     if (!zero_copy_image_) zero_copy_image_ = std::make_shared<ks::interop::ZeroCopyBuffer>(*device_source_);
     if (zero_copy_image_->refresh()) ++device_copies_;
+    const Selection s = zero_copy_image_->selection(f->desc.name, deviceComponent(*f));
+    if (s == Selection::Pending) {
+      awaitDeviceSelection(*f);
+      return texture_width_ > 0;
+    }
     const auto [nx, ny, nz] = f->grid.cells;
-    return zero_copy_image_->unpack_layer(nx, ny, nz, std::clamp(slice_, 0, nz - 1),
-                                          [&](const void* offset) { setFieldTexture(nx, ny, offset); });
+    return s == Selection::Held && zero_copy_image_->unpack_layer(nx, ny, nz, std::clamp(slice_, 0, nz - 1), [&](const void* offset) {
+             setFieldTexture(nx, ny, offset);
+           });
   } catch (const std::exception& e) {
     turnOffZeroCopy(e);
   }

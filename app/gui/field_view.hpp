@@ -66,10 +66,12 @@ class FieldView : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   // Keeps the snapshot; its data is packed and uploaded at the next paint.
   void showSnapshot(std::shared_ptr<const ks::Snapshot> snapshot);
   // The zero-copy path (CUDA builds): `source` (the Runner's device_field(), which must outlive
-  // this use or be replaced first) publishes field `name` in device memory. While that field is
-  // shown (particles, or an image's scalar or magnitude), paints copy it device-to-device into a
-  // GL buffer and draw from it, and the host uploads nothing. Null: host snapshots only.
-  void setDeviceField(const ks::DeviceFieldPublisher* source, const QString& name);
+  // this use or be replaced first) publishes a field in device memory. Paints copy it
+  // device-to-device into a GL buffer and draw from it, and the host uploads nothing. When the
+  // shown field or component is not the one published, the view emits deviceSelectionWanted and
+  // keeps its picture until the Runner publishes it; where the method cannot write a selection,
+  // the host snapshot is uploaded. Null: host snapshots only.
+  void setDeviceField(const ks::DeviceFieldPublisher* source);
   // A field of the snapshot. A name the snapshot lacks is kept as the wish, and the first
   // field is shown meanwhile.
   void setField(const QString& name);
@@ -100,6 +102,8 @@ class FieldView : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   void hovered(const QString& text);
   // A quick slider set a new value (on release, or at most every 200 ms while dragged).
   void quickParameterChanged(const QString& key, const ks::ParamValue& value);
+  // The zero-copy path needs the Runner to publish this field and component (Runner::show_on_device).
+  void deviceSelectionWanted(const QString& field, int component);
 
  protected:
   bool event(QEvent* event) override;  // input goes to the ImGui overlay first
@@ -131,6 +135,8 @@ class FieldView : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   void uploadPacked();
   void setFieldTexture(int width, int height, const void* pixels);
   const ks::FieldData* deviceFieldShown(ks::Grid::Kind kind) const;
+  int deviceComponent(const ks::FieldData& f) const;  // the shown selection as write_display_field takes it
+  void awaitDeviceSelection(const ks::FieldData& f);
   void turnOffZeroCopy(const std::exception& e);
   std::size_t copyDeviceParticles();
   bool copyDeviceImage();
@@ -168,7 +174,8 @@ class FieldView : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
 
   // The zero-copy path; device_particles_ > 0 when this frame draws from zero_copy_.
   const ks::DeviceFieldPublisher* device_source_ = nullptr;
-  QString device_field_;
+  QString requested_field_;  // the selection last asked of the Runner
+  int requested_component_ = -1;
   // shared_ptr: destructible where ZeroCopyParticles' implementation is absent (CPU-only builds)
   std::shared_ptr<ks::interop::ZeroCopyParticles> zero_copy_;
   std::shared_ptr<ks::interop::ZeroCopyBuffer> zero_copy_image_;  // the pixel buffer of the image path

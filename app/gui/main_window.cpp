@@ -76,6 +76,9 @@ MainWindow::MainWindow(AppOptions options, QWidget* parent) : QMainWindow(parent
   statusBar()->addWidget(status_, 1);
   connect(field_, &FieldView::hovered, this, [this](const QString& text) { statusBar()->showMessage(text, 2000); });
   connect(field_, &FieldView::quickParameterChanged, this, &MainWindow::applyParameter);
+  connect(field_, &FieldView::deviceSelectionWanted, this, [this](const QString& field, int component) {
+    if (runner_) runner_->show_on_device(field.toStdString(), component);
+  });
 
   QSettings settings;
   restoreGeometry(settings.value("window/geometry").toByteArray());
@@ -236,7 +239,7 @@ bool MainWindow::loadPreset(const QString& path) {
 void MainWindow::adopt(std::unique_ptr<Runner> runner, std::unique_ptr<Preset> preset, const QString& path,
                        const ExecutionContext& ctx) {
   const QString field = QString::fromStdString(preset_field(*preset));
-  field_->setDeviceField(runner->device_field(), field);  // before the old runner and its device copy go
+  field_->setDeviceField(runner->device_field());  // before the old runner and its device copy go
   runner_ = std::move(runner);
   preset_ = std::move(preset);
   shown_.reset();
@@ -449,7 +452,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   settings.setValue("window/geometry", saveGeometry());
   settings.setValue("window/state", saveState());
   settings.setValue("view/colormap", field_->colormap());
-  field_->setDeviceField(nullptr, {});
+  field_->setDeviceField(nullptr);
   runner_.reset();  // stops the worker after its current iteration
   event->accept();
 }

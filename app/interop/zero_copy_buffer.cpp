@@ -19,14 +19,23 @@ ZeroCopyBuffer::~ZeroCopyBuffer() {
 bool ZeroCopyBuffer::refresh() {
   bool copied = false;
   source_.read([&](const ks::DeviceFieldView& view) {
-    if (!view.data || view.version == version_) return;
+    if (view.version == version_) return;
+    version_ = view.version;
+    field_ = view.field;
+    component_ = view.component;
+    bytes_ = 0;
+    if (!view.data) return;
     if (view.bytes > capacity_) allocate(view.bytes);
     link_->copy_from_device(view.data, view.bytes);  // synchronous: done before the publisher may swap
     bytes_ = view.bytes;
-    version_ = view.version;
     copied = true;
   });
   return copied;
+}
+
+ZeroCopyBuffer::Selection ZeroCopyBuffer::selection(const std::string& field, int component) const {
+  if (version_ == 0 || field != field_ || component != component_) return Selection::Pending;
+  return bytes_ > 0 ? Selection::Held : Selection::Refused;
 }
 
 std::size_t ZeroCopyBuffer::copies() const { return link_ ? link_->copies() : 0; }

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 
 namespace ks {
 class DeviceFieldPublisher;
@@ -27,10 +28,17 @@ class ZeroCopyBuffer {
   ZeroCopyBuffer(const ZeroCopyBuffer&) = delete;
   ZeroCopyBuffer& operator=(const ZeroCopyBuffer&) = delete;
 
-  // Copies the latest publication when it is newer than the buffer's; true when it did.
-  // Throws ks::Error (RunFailed) naming the CUDA call when CUDA refuses the GL buffer (a
+  // Copies the latest publication when it is newer than the buffer's and has data; true when it
+  // did. Throws ks::Error (RunFailed) naming the CUDA call when CUDA refuses the GL buffer (a
   // context on another GPU, say).
   bool refresh();
+  // What the latest publication seen by refresh() says about field `field`, `component`:
+  enum class Selection {
+    Held,     // the buffer holds it
+    Refused,  // the method cannot write it (the view uploads the host snapshot)
+    Pending,  // another selection: the Runner has not published this one yet
+  };
+  Selection selection(const std::string& field, int component) const;
   unsigned int buffer() const { return buffer_; }  // the GL buffer object's name
   std::size_t bytes() const { return bytes_; }      // of the publication it holds; 0 before the first
   std::size_t copies() const;                       // device-to-device copies into the current storage
@@ -48,7 +56,9 @@ class ZeroCopyBuffer {
   unsigned int buffer_ = 0;
   std::size_t capacity_ = 0;   // bytes of the GL buffer
   std::size_t bytes_ = 0;      // bytes of the publication it holds
-  std::uint64_t version_ = 0;  // of that publication; 0: none
+  std::uint64_t version_ = 0;  // of the latest publication seen; 0: none
+  std::string field_;          // and its selection
+  int component_ = -1;
   std::unique_ptr<CudaGlBuffer> link_;
 };
 

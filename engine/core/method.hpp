@@ -62,11 +62,14 @@ class Method {
 
   // Zero-copy views (CUDA backend): writes field `name` for display into device memory
   // `device_dst` and returns the bytes written; with device_dst == nullptr returns the bytes
-  // needed; 0 when the method or backend cannot. Layout: Particles, float4 (x, y, z, value)
-  // per particle in m and the field's unit; Image, one float per cell. Called on the worker; the
-  // device work may still run when it returns (on the default stream; the caller synchronises).
-  virtual std::size_t write_display_field(const std::string& name, void* device_dst, std::size_t capacity) const {
-    (void)name, (void)device_dst, (void)capacity;
+  // needed; 0 when the method or backend cannot. `component`: -1 for the scalar or a vector's
+  // magnitude, else that component (core/display_value.hpp). Layout: Particles, float4
+  // (x, y, z, value) per particle in m and the field's unit; Image, one float per cell, as the
+  // snapshot's grid. Called on the worker after snapshot(), of the same state; the device work may
+  // still run when it returns (on the default stream; the caller synchronises).
+  virtual std::size_t write_display_field(const std::string& name, int component, void* device_dst,
+                                          std::size_t capacity) const {
+    (void)name, (void)component, (void)device_dst, (void)capacity;
     return 0;
   }
 

@@ -57,6 +57,9 @@ void Runner::pause() { post({Command::Kind::Pause}); }
 void Runner::step(int n) { post({Command::Kind::Step, n}); }
 void Runner::reset() { post({Command::Kind::Reset}); }
 void Runner::checkpoint(const std::string& path) { post({Command::Kind::Checkpoint, 0, path}); }
+void Runner::show_on_device(const std::string& field, int component) {
+  if (device_field_) post({Command::Kind::ShowOnDevice, component, field});
+}
 
 void Runner::stop() {
   post({Command::Kind::Stop});
@@ -273,6 +276,16 @@ void Runner::handle(const Command& c, std::unique_lock<std::mutex>& lock) {
       log(why.empty() ? "checkpoint written: " + c.key : "checkpoint failed: " + why);
       break;
     }
+    case K::ShowOnDevice: {
+      options_.device_field = c.key;
+      options_.device_component = c.count;
+      if (state_ == RunState::Running || !method_) break;  // the next publication shows it
+      lock.unlock();
+      const std::string why = publish_device_field();
+      lock.lock();
+      if (!why.empty()) log("device field failed: " + why);
+      break;
+    }
     case K::Stop:
       steps_left_ = 0;
       if (state_ == RunState::Running) state_ = RunState::Paused;
@@ -332,12 +345,10 @@ void Runner::publish(bool force) {
   std::unique_lock<std::mutex> lock(mutex_, std::adopt_lock);
   lock.unlock();
   std::shared_ptr<const Snapshot> snap;
-  std::string why;
+  std::string why, device_why;
   try {
     snap = std::make_shared<const Snapshot>(method_->snapshot());
-#ifdef KS_HAVE_CUDA
-    if (device_field_) device_field_->publish(*method_, options_.device_field);
-#endif
+    device_why = publish_device_field();
   } catch (const std::exception& e) {
     why = e.what();
   }
@@ -345,6 +356,19 @@ void Runner::publish(bool force) {
   lock.release();
   if (snap) snapshot_ = std::move(snap);
   else log("snapshot failed: " + why);
+  if (!device_why.empty()) log("device field failed: " + device_why);
+}
+
+// The method's device copy of the selected field for zero-copy views (after its snapshot).
+std::string Runner::publish_device_field() {
+#ifdef KS_HAVE_CUDA
+  try {
+    if (device_field_) device_field_->publish(*method_, options_.device_field, options_.device_component);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+#endif
+  return {};
 }
 
 }  // namespace ks

@@ -35,9 +35,11 @@ struct RunnerOptions {
   std::function<void(const Method&, const ExecutionContext&)> after_iteration;
   // When set, the state is loaded from this checkpoint after setup (a restart).
   std::string restart_from;
-  // CUDA backend: after every snapshot also publish this field in device memory for zero-copy
-  // views (see device_field.hpp); ignored without CUDA.
+  // CUDA backend: after every snapshot also publish this field (and component, -1 for a scalar or
+  // a vector's magnitude) in device memory for zero-copy views (see device_field.hpp); ignored
+  // without CUDA. Runner::show_on_device changes the selection.
   std::string device_field;
+  int device_component = -1;
 };
 
 class Runner {
@@ -55,6 +57,9 @@ class Runner {
   void reset();          // set up again with the current and deferred parameters
   void stop();           // finish the current iteration, publish, end the worker
   void checkpoint(const std::string& path);  // written between iterations; failures are logged
+  // Zero-copy views: publish `field` (`component`) in device memory from now on; when not running
+  // it is published at once. No effect without a device field (CPU backend, none asked).
+  void show_on_device(const std::string& field, int component);
   // Validated at once. Live parameters apply at the next iteration; others apply at once while
   // idle, and are deferred to the next reset otherwise (Deferred, with a message saying so).
   SetResult set(const std::string& key, const ParamValue& value);
@@ -80,7 +85,7 @@ class Runner {
 
  private:
   struct Command {
-    enum class Kind { Setup, Start, Pause, Step, Reset, SetLive, Checkpoint, Stop } kind;
+    enum class Kind { Setup, Start, Pause, Step, Reset, SetLive, Checkpoint, ShowOnDevice, Stop } kind;
     int count = 0;
     std::string key;
     ParamValue value;
@@ -91,6 +96,7 @@ class Runner {
   void run_setup(std::unique_lock<std::mutex>& lock, const std::string& checkpoint);
   void iterate(std::unique_lock<std::mutex>& lock);
   void publish(bool force);
+  std::string publish_device_field();  // with the lock released; the error, or ""
   void fail(const std::string& why, ErrorKind kind = ErrorKind::RunFailed);
   void log(const std::string& line);
 

@@ -58,8 +58,9 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::Values("fused", "paper")),
     [](const auto& info) { return std::string(std::get<0>(info.param).name) + "_" + std::get<1>(info.param); });
 
-// The zero-copy view's image (Method::write_display_field): n, |V| and T of each cell as floats in
-// device memory equal the host snapshot's fields, which the CPU computes from the same raw sums.
+// The zero-copy view's images (Method::write_display_field): every cell field and selection (n, V
+// and its components, T, P_xy, q) and the phase-space slice f(x, vx) as floats in device memory
+// equal the host snapshot's, which the CPU computes from the same raw sums (and row of f).
 #ifdef KS_HAVE_CUDA
 TEST(BgkCudaDisplay, DeviceFieldsEqualTheSnapshot) {
   KS_REQUIRE_CUDA();
@@ -67,12 +68,13 @@ TEST(BgkCudaDisplay, DeviceFieldsEqualTheSnapshot) {
   m.setup(testing::params(testing::small_cavity()), testing::cuda_context());
   m.advance();
   const Snapshot snap = m.snapshot();
-  for (const char* name : {"n", "V", "T"})
-    EXPECT_LT(test_support::largest_display_difference(m, snap, name), 2e-7) << name << ": float rounding of the same value";
-  EXPECT_EQ(m.write_display_field("P_xy", nullptr, 0), 0u) << "not a display field";
+  const auto differences = test_support::display_differences(m, snap);
+  EXPECT_EQ(differences.size(), 11u) << "n, V (4), T, P_xy, q (3), f(x, vx)";
+  for (const auto& [name, difference] : differences) EXPECT_LT(difference, 2e-7) << name << ": float rounding of the same value";
+  EXPECT_EQ(m.write_display_field("residual", -1, nullptr, 0), 0u) << "not a field";
   BgkMethod cpu;
   cpu.setup(testing::params(testing::small_cavity()), testing::cpu_context());
-  EXPECT_EQ(cpu.write_display_field("n", nullptr, 0), 0u) << "the CPU backend has no device copy";
+  EXPECT_EQ(cpu.write_display_field("n", -1, nullptr, 0), 0u) << "the CPU backend has no device copy";
 }
 #else
 TEST(BgkCudaDisplay, DeviceFieldsEqualTheSnapshot) { GTEST_SKIP() << "built without CUDA"; }

@@ -15,6 +15,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/backend.hpp"
@@ -209,7 +210,7 @@ TEST(CudaGlInterop, ZeroCopyParticlesHoldTheCoagulationSnapshot) {
 // The app's image path, but Qt: the Runner publishes kinetic.bgk's density (one float per cell)
 // in device memory; ZeroCopyBuffer copies it device-to-device into a GL pixel buffer and
 // unpack_layer hands its offset to glTexImage2D, as FieldView::copyDeviceImage does. The texture
-// then holds the host snapshot's densities.
+// then holds the host snapshot's densities; after Runner::show_on_device, a velocity component.
 TEST(CudaGlInterop, ZeroCopyImageTexturesHoldTheBgkDensity) {
   const ks::CudaAvailability cuda = ks::query_cuda();
   if (!cuda.usable) GTEST_SKIP() << "CUDA-GL interop test skipped: " << cuda.reason;
@@ -234,10 +235,32 @@ TEST(CudaGlInterop, ZeroCopyImageTexturesHoldTheBgkDensity) {
   EXPECT_FALSE(image.unpack_layer(kNx, kNy, 1, 0, [](const void*) {})) << "nothing copied yet";
   ASSERT_TRUE(image.refresh());
   EXPECT_FALSE(image.unpack_layer(kNx + 1, kNy, 1, 0, [](const void*) {})) << "another grid's image";
+  EXPECT_EQ(image.selection("n", -1), ks::interop::ZeroCopyBuffer::Selection::Held);
+  EXPECT_EQ(image.selection("V", 0), ks::interop::ZeroCopyBuffer::Selection::Pending);
   const std::vector<float> texels = texture_of_layer(image, kNx, kNy, 1, 0);
   const ks::FieldData& n = field_named(*runner->snapshot(), "n");
   ASSERT_EQ(n.values.size(), texels.size());
   for (std::size_t c = 0; c < texels.size(); ++c) ASSERT_EQ(texels[c], float(n.values[c])) << "cell " << c;
+
+  // The view asks for another selection (as FieldView does through deviceSelectionWanted): the
+  // paused Runner publishes it at once, and the texture holds the snapshot's V_x.
+  runner->show_on_device("V", 0);
+  for (int wait = 0; wait < 200 && image.selection("V", 0) == ks::interop::ZeroCopyBuffer::Selection::Pending; ++wait) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    image.refresh();
+  }
+  ASSERT_EQ(image.selection("V", 0), ks::interop::ZeroCopyBuffer::Selection::Held);
+  const std::vector<float> vx = texture_of_layer(image, kNx, kNy, 1, 0);
+  const ks::FieldData& V = field_named(*runner->snapshot(), "V");
+  for (std::size_t c = 0; c < vx.size(); ++c) ASSERT_EQ(vx[c], float(V.values[3 * c])) << "cell " << c;
+  // A selection the method cannot write is answered with no data: the view uploads the host's.
+  runner->show_on_device("V", 7);
+  for (int wait = 0; wait < 200 && image.selection("V", 7) == ks::interop::ZeroCopyBuffer::Selection::Pending; ++wait) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    image.refresh();
+  }
+  EXPECT_EQ(image.selection("V", 7), ks::interop::ZeroCopyBuffer::Selection::Refused);
+  EXPECT_FALSE(image.unpack_layer(kNx, kNy, 1, 0, [](const void*) {}));
 }
 
 // 3D images: each z layer of kinetic.dvm's temperature, unpacked from its offset in the pixel

@@ -109,8 +109,9 @@ TEST(LbmCudaFp16, CompressedStorageKeepsThePoiseuilleProfile) {
   EXPECT_NEAR(fp16.centre_velocity / fp32.centre_velocity, 1.0, 0.005);
 }
 
-// The zero-copy view's image (Method::write_display_field): the species densities and the mixture
-// speed of each node as floats in device memory equal the host snapshot's fields (0 in solids).
+// The zero-copy view's images (Method::write_display_field): every node field and selection
+// (densities, mole fraction, the three velocities and their components, the solid mask) as floats
+// in device memory equal the host snapshot's (velocities 0 in solids).
 #ifdef KS_HAVE_CUDA
 TEST(LbmCudaDisplay, DeviceFieldsEqualTheSnapshot) {
   KS_REQUIRE_CUDA();
@@ -118,12 +119,13 @@ TEST(LbmCudaDisplay, DeviceFieldsEqualTheSnapshot) {
   m.setup(testing::params(testing::small_bed()), testing::cuda_context());
   for (int i = 0; i < 3; ++i) m.advance();
   const Snapshot snap = m.snapshot();
-  for (const char* name : {"rho_O2", "rho_N2", "u"})
-    EXPECT_LT(test_support::largest_display_difference(m, snap, name), 2e-7) << name << ": float rounding of the same value";
-  EXPECT_EQ(m.write_display_field("X_O2", nullptr, 0), 0u) << "not a display field";
+  const auto differences = test_support::display_differences(m, snap);
+  EXPECT_EQ(differences.size(), 16u) << "rho_O2, rho_N2, X_O2, u_O2 (4), u_N2 (4), u (4), solid";
+  for (const auto& [name, difference] : differences) EXPECT_LT(difference, 2e-7) << name << ": float rounding of the same value";
+  EXPECT_EQ(m.write_display_field("spheres", -1, nullptr, 0), 0u) << "the bed's geometry is drawn from the host";
   LbmMethod cpu;
   cpu.setup(testing::params(testing::small_tube()), testing::cpu_context());
-  EXPECT_EQ(cpu.write_display_field("u", nullptr, 0), 0u) << "the CPU backend has no device copy";
+  EXPECT_EQ(cpu.write_display_field("u", -1, nullptr, 0), 0u) << "the CPU backend has no device copy";
 }
 #else
 TEST(LbmCudaDisplay, DeviceFieldsEqualTheSnapshot) { GTEST_SKIP() << "built without CUDA"; }

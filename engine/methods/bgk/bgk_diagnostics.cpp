@@ -12,23 +12,15 @@ CellFields cell_fields(const std::vector<double>& raw, long long cells) {
   CellFields out;
   for (auto* v : {&out.n, &out.Vx, &out.Vy, &out.Vz, &out.T, &out.Pxy, &out.qx, &out.qy}) v->resize(cells);
   for (long long c = 0; c < cells; ++c) {
-    auto s = [&](int q) { return raw[std::size_t(q) * cells + c]; };
-    const double n = s(kS0), V[3] = {s(kSx) / n, s(kSy) / n, s(kSz) / n};
-    const double S[3][3] = {{s(kSxx), s(kSxy), s(kSxz)}, {s(kSxy), s(kSyy), s(kSyz)}, {s(kSxz), s(kSyz), s(kSzz)}};
-    const double V2 = V[0] * V[0] + V[1] * V[1] + V[2] * V[2], S2 = S[0][0] + S[1][1] + S[2][2];
-    out.n[c] = n;
-    out.Vx[c] = V[0];
-    out.Vy[c] = V[1];
-    out.Vz[c] = V[2];
-    out.T[c] = cell_display(raw.data(), cells, c).T;
-    out.Pxy[c] = 2.0 * (S[0][1] - n * V[0] * V[1]);    // 2 sum (v_x - V_x)(v_y - V_y) f dv
-    // q_a = sum c_a c^2 f dv with c = v - V, expanded in the raw sums.
-    const double Q[2] = {s(kQx), s(kQy)};
-    double q[2];
-    for (int a = 0; a < 2; ++a)
-      q[a] = Q[a] - 2.0 * (V[0] * S[a][0] + V[1] * S[a][1] + V[2] * S[a][2]) - V[a] * S2 + 2.0 * n * V[a] * V2;
-    out.qx[c] = q[0];
-    out.qy[c] = q[1];
+    const CellState s = cell_state(raw.data(), cells, c);
+    out.n[c] = s.n;
+    out.Vx[c] = s.V[0];
+    out.Vy[c] = s.V[1];
+    out.Vz[c] = s.V[2];
+    out.T[c] = s.T;
+    out.Pxy[c] = s.Pxy;
+    out.qx[c] = s.q[0];
+    out.qy[c] = s.q[1];
   }
   return out;
 }

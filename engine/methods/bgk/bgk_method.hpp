@@ -28,8 +28,9 @@ class BgkMethod final : public Method {
   Snapshot snapshot() const override;
   const ParamSet& params() const override { return params_; }
   // CUDA backend: "n", "V" (|V|) and "T" for zero-copy views.
-  std::size_t write_display_field(const std::string& name, void* device_dst, std::size_t capacity) const override {
-    return solver_ ? solver_->write_display_field(name, device_dst, capacity) : 0;
+  std::size_t write_display_field(const std::string& name, int component, void* device_dst,
+                                  std::size_t capacity) const override {
+    return solver_ ? solver_->write_display_field(name, component, cfg_.ny / 2, device_dst, capacity) : 0;
   }
   void save_state(std::ostream& out) const override;
   void load_state(std::istream& in) override;

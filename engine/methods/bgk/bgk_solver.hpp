@@ -34,17 +34,27 @@ KS_HD void add_raw_moments(double* acc, long long stride, double f, double vx, d
   acc[kQz * stride] += vz * v2 * f;
 }
 
-// What the field view shows of cell c, from the raw sums ([moment * cells + c]): n, |V| and T of
-// eq. (8) (2 R T -> T). The host's fields and the CUDA zero-copy view use the same arithmetic.
-struct CellDisplay {
-  double n, speed, T;
+// The macroscopic state of cell c from the raw sums ([moment * cells + c]): n, V, T of eq. (8)
+// (2 R T -> T), the shear stress P_xy = 2 sum (v_x - V_x)(v_y - V_y) f dv and the heat flux
+// q_a = sum c_a c^2 f dv (c = v - V, expanded in the raw sums), a = x, y. The host's fields and
+// the CUDA zero-copy view use this one copy of the arithmetic.
+struct CellState {
+  double n, V[3], T, Pxy, q[2];
 };
-KS_HD CellDisplay cell_display(const double* raw, long long cells, long long c) {
-  const double n = raw[kS0 * cells + c];
-  const double V[3] = {raw[kSx * cells + c] / n, raw[kSy * cells + c] / n, raw[kSz * cells + c] / n};
-  const double V2 = V[0] * V[0] + V[1] * V[1] + V[2] * V[2];
-  const double S2 = raw[kSxx * cells + c] + raw[kSyy * cells + c] + raw[kSzz * cells + c];
-  return {n, sqrt(V2), (2.0 / 3.0) * (S2 / n - V2)};
+KS_HD CellState cell_state(const double* raw, long long cells, long long c) {
+  const auto s = [&](int q) { return raw[q * cells + c]; };
+  CellState out;
+  const double n = s(kS0), V[3] = {s(kSx) / n, s(kSy) / n, s(kSz) / n};
+  const double S[3][3] = {{s(kSxx), s(kSxy), s(kSxz)}, {s(kSxy), s(kSyy), s(kSyz)}, {s(kSxz), s(kSyz), s(kSzz)}};
+  const double V2 = V[0] * V[0] + V[1] * V[1] + V[2] * V[2], S2 = S[0][0] + S[1][1] + S[2][2];
+  out.n = n;
+  for (int a = 0; a < 3; ++a) out.V[a] = V[a];
+  out.T = (2.0 / 3.0) * (S2 / n - V2);
+  out.Pxy = 2.0 * (S[0][1] - n * V[0] * V[1]);
+  const double Q[2] = {s(kQx), s(kQy)};
+  for (int a = 0; a < 2; ++a)
+    out.q[a] = Q[a] - 2.0 * (V[0] * S[a][0] + V[1] * S[a][1] + V[2] * S[a][2]) - V[a] * S2 + 2.0 * n * V[a] * V2;
+  return out;
 }
 
 // How the CUDA path organises a step (measured against each other in bench/bgk_bench.cpp).
@@ -68,11 +78,14 @@ class BgkSolver {
   virtual std::vector<double> row(int k) const = 0;
   virtual void read_f(std::vector<double>& f) const = 0;
   virtual void write_f(const std::vector<double>& f) = 0;
-  // Zero-copy views (Method::write_display_field): "n", "V" (as |V|) or "T" of the last
-  // raw_moments() call (the snapshot's state), one float per cell, into device memory; the bytes
-  // written, or needed when dst is null; 0 where not supported or before raw_moments().
-  virtual std::size_t write_display_field(const std::string& name, void* dst, std::size_t capacity) const {
-    (void)name, (void)dst, (void)capacity;
+  // Zero-copy views (Method::write_display_field): field `name` ("n", "V", "T", "P_xy", "q",
+  // "f(x, vx)") and `component` of the snapshot's state, one float per cell (per (x, v_x) point of
+  // the phase-space slice through row `row`), into device memory. The cell fields come from the
+  // last raw_moments() call's sums. The bytes written, or needed when dst is null; 0 where not
+  // supported or before raw_moments().
+  virtual std::size_t write_display_field(const std::string& name, int component, int row, void* dst,
+                                          std::size_t capacity) const {
+    (void)name, (void)component, (void)row, (void)dst, (void)capacity;
     return 0;
   }
 };

@@ -369,9 +369,10 @@ Snapshot CoagulationMethod::snapshot() const {
   return snap;
 }
 
-std::size_t CoagulationMethod::write_display_field(const std::string& name, void* device_dst, std::size_t capacity) const {
+std::size_t CoagulationMethod::write_display_field(const std::string& name, int component, void* device_dst,
+                                                   std::size_t capacity) const {
   const std::size_t bytes = std::size_t(cfg_.n_s) * 4 * sizeof(float);
-  if (!gpu_ || (name != "diameter" && name != "weight")) return 0;
+  if (!gpu_ || (name != "diameter" && name != "weight") || component > 0) return 0;
   if (!device_dst) return bytes;
   if (capacity < bytes) return 0;
 #ifdef KS_HAVE_CUDA

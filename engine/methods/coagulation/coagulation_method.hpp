@@ -29,7 +29,8 @@ class CoagulationMethod final : public Method {
   Progress progress() const override;
   Snapshot snapshot() const override;
   const ParamSet& params() const override { return params_; }
-  std::size_t write_display_field(const std::string& name, void* device_dst, std::size_t capacity) const override;
+  std::size_t write_display_field(const std::string& name, int component, void* device_dst,
+                                  std::size_t capacity) const override;
   void save_state(std::ostream& out) const override;
   void load_state(std::istream& in) override;
 

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/cuda_check.hpp"
+#include "core/display_value.hpp"
 #include "core/errors.hpp"
 #include "core/device_buffer.hpp"
 #include "dvm_fields.hpp"
@@ -108,45 +109,48 @@ int auto_strip_width(int nx, long long lanes, long long resident_threads) {
   return best;
 }
 
-// Zero-copy views (DvmSolver::write_display_field): n, U and T of a cell from its raw sums, zero in
-// solid cells (as cell_fields), and the float the view shows.
-struct DisplayMoments {
-  double n = 0.0, U[3] = {0.0, 0.0, 0.0}, T = 0.0;
+// Zero-copy views (DvmSolver::write_display_field): the fields of cell k as cell_fields gives them
+// (n, U, T, p, q, P_xy back to back; zero in solid cells), from its raw sums times `scale` as the
+// host's are (the closed cavity's mass rescaling), and the float the view shows of one of them.
+struct DisplayCell {
+  static constexpr int kValues = 10;
+  double v[kValues] = {};
 };
+__constant__ int kFieldOffset[] = {0, 1, 4, 5, 6, 9};  // n, U, T, p, q, P_xy
+__constant__ int kFieldComponents[] = {1, 3, 1, 1, 3, 1};
 
-__device__ DisplayMoments display_moments(const double* raw, const unsigned char* solid, long long k) {
-  DisplayMoments d;
+__device__ DisplayCell display_cell(const double* raw, const unsigned char* solid, long long k, double scale) {
+  DisplayCell d;
   if (solid[k]) return d;
-  const Macro m = macro_from_raw(raw + k * kRaw);
-  d.n = m.n;
-  for (int a = 0; a < 3; ++a) d.U[a] = m.U[a];
-  d.T = m.T;
+  double s[kRaw];
+  for (int q = 0; q < kRaw; ++q) s[q] = raw[k * kRaw + q] * scale;
+  const Macro m = macro_from_raw(s);
+  const double v[DisplayCell::kValues] = {m.n, m.U[0], m.U[1], m.U[2], m.T, m.p, m.q[0], m.q[1], m.q[2], m.P[3]};
+  for (int q = 0; q < DisplayCell::kValues; ++q) d.v[q] = v[q];
   return d;
 }
 
-__device__ float display_value(const DisplayMoments& d, DvmSolver::Display what, double n_scale) {
-  if (what == DvmSolver::Display::Density) return float(d.n * n_scale);
-  if (what == DvmSolver::Display::Speed) return float(sqrt(d.U[0] * d.U[0] + d.U[1] * d.U[1] + d.U[2] * d.U[2]));
-  return float(d.T);
+__device__ float display_float(const DisplayCell& d, int field, int component) {
+  return float(display_value(d.v + kFieldOffset[field], kFieldComponents[field], component));
 }
 
 // Uniform grids: each cell as computed.
-__global__ void display_kernel(long long cells, const double* raw, const unsigned char* solid, DvmSolver::Display what, double n_scale,
-                               float* out) {
+__global__ void display_kernel(long long cells, const double* raw, const unsigned char* solid, int field, int component,
+                               double scale, float* out) {
   const long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (k < cells) out[k] = display_value(display_moments(raw, solid, k), what, n_scale);
+  if (k < cells) out[k] = display_float(display_cell(raw, solid, k, scale), field, component);
 }
 
-// Stretched grids: n, U and T interpolated trilinearly to the centres of the uniform display grid,
+// Stretched grids: the fields interpolated trilinearly to the centres of the uniform display grid,
 // with sample()'s brackets, corners and order of additions (grid_field on the host).
 __global__ void resampled_display_kernel(int nx, int ny, int nz, const AxisBracket* brackets, const double* raw,
-                                         const unsigned char* solid, DvmSolver::Display what, double n_scale, float* out) {
+                                         const unsigned char* solid, int field, int component, double scale, float* out) {
   const long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (k >= (long long)nx * ny * nz) return;
   const int n[3] = {nx, ny, nz};
   const int ijk[3] = {int(k % nx), int((k / nx) % ny), int(k / ((long long)nx * ny))};
   const AxisBracket b[3] = {brackets[ijk[0]], brackets[nx + ijk[1]], brackets[nx + ny + ijk[2]]};
-  DisplayMoments sum;
+  DisplayCell sum;
   for (int corner = 0; corner < 8; ++corner) {
     double w = 1.0;
     int idx[3];
@@ -156,12 +160,10 @@ __global__ void resampled_display_kernel(int nx, int ny, int nz, const AxisBrack
       idx[a] = min(b[a].i + up, n[a] - 1);
     }
     if (w == 0.0) continue;
-    const DisplayMoments d = display_moments(raw, solid, ((long long)idx[2] * ny + idx[1]) * nx + idx[0]);
-    sum.n += w * d.n;
-    for (int a = 0; a < 3; ++a) sum.U[a] += w * d.U[a];
-    sum.T += w * d.T;
+    const DisplayCell d = display_cell(raw, solid, ((long long)idx[2] * ny + idx[1]) * nx + idx[0], scale);
+    for (int q = 0; q < DisplayCell::kValues; ++q) sum.v[q] += w * d.v[q];
   }
-  out[k] = display_value(sum, what, n_scale);
+  out[k] = display_float(sum, field, component);
 }
 
 template <class T>
@@ -265,17 +267,21 @@ class CudaSolver final : public DvmSolver {
     out.face_influx = face_influx_.to_host();
   }
 
-  std::size_t write_display_field(Display what, double n_scale, void* dst, std::size_t capacity) const override {
+  void set_display_sums(const std::vector<double>& raw) override { raw_.upload(raw); }
+
+  std::size_t write_display_field(int field, int component, double scale, void* dst, std::size_t capacity) const override {
+    const int components[] = {1, 3, 1, 1, 3, 1};  // kFieldComponents, host side
     const long long cells = cfg_.cells();
     const std::size_t bytes = std::size_t(cells) * sizeof(float);
+    if (field < 0 || field >= 6 || component >= components[field]) return 0;
     if (!dst) return bytes;
     if (capacity < bytes) return 0;
     float* out = static_cast<float*>(dst);
     if (brackets_.count)
       resampled_display_kernel<<<unsigned((cells + 255) / 256), 256>>>(cfg_.n(0), cfg_.n(1), cfg_.n(2), brackets_.ptr, raw_.ptr,
-                                                                        solid_.ptr, what, n_scale, out);
+                                                                        solid_.ptr, field, component, scale, out);
     else
-      display_kernel<<<unsigned((cells + 255) / 256), 256>>>(cells, raw_.ptr, solid_.ptr, what, n_scale, out);
+      display_kernel<<<unsigned((cells + 255) / 256), 256>>>(cells, raw_.ptr, solid_.ptr, field, component, scale, out);
     KS_CUDA_CHECK(cudaGetLastError());
     return bytes;
   }

@@ -105,7 +105,6 @@ void DvmMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
   // The initial iterate: the uniform gas (the free stream for the cube), q = 0 (section 2.2).
   const long long cells = cfg_.cells();
   raw_.assign(cells * kRaw, 0.0);
-  solver_has_raw_ = false;
   const double n = cfg_.initial_n, T = cfg_.initial_T, *U = cfg_.initial_U;
   const double U2 = U[0] * U[0] + U[1] * U[1] + U[2] * U[2];
   for (long long k = 0; k < cells; ++k) {
@@ -121,6 +120,8 @@ void DvmMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
     s[kSxz] = n * U[0] * U[2];
     s[kSyz] = n * U[1] * U[2];
   }
+  solver_->set_display_sums(raw_);
+  display_scale_ = 1.0;
   apply_boundaries();
   // Wall densities from the initial gas's flux into each wall (eq. 9).
   face_rho_.resize(geo_->faces.size());
@@ -179,7 +180,6 @@ void DvmMethod::advance() {
   } else {
     display_scale_ = 1.0;
   }
-  solver_has_raw_ = true;
   const double r = relative_change(raw_, out.raw);
   raw_ = std::move(out.raw);
   for (std::size_t f = 0; f < face_rho_.size(); ++f) face_rho_[f] = out.face_influx[f] / emission_[f];
@@ -226,13 +226,12 @@ Progress DvmMethod::progress() const {
   return p;
 }
 
-std::size_t DvmMethod::write_display_field(const std::string& name, void* device_dst, std::size_t capacity) const {
-  if (!solver_has_raw_) return 0;
-  using D = DvmSolver::Display;
-  if (name == "n") return solver_->write_display_field(D::Density, display_scale_, device_dst, capacity);
-  if (name == "U") return solver_->write_display_field(D::Speed, 1.0, device_dst, capacity);
-  if (name == "T") return solver_->write_display_field(D::Temperature, 1.0, device_dst, capacity);
-  return 0;
+std::size_t DvmMethod::write_display_field(const std::string& name, int component, void* device_dst,
+                                           std::size_t capacity) const {
+  const auto& fields = static_info().fields;
+  const int field = int(std::find_if(fields.begin(), fields.end(), [&](const FieldDesc& d) { return d.name == name; }) - fields.begin());
+  if (field == int(fields.size())) return 0;
+  return solver_->write_display_field(field, component, display_scale_, device_dst, capacity);
 }
 
 Snapshot DvmMethod::snapshot() const {
@@ -315,7 +314,8 @@ void DvmMethod::load_state(std::istream& in) {
   residual_it_ = std::move(it);
   residual_ = std::move(r);
   raw_ = std::move(raw);
-  solver_has_raw_ = false;
+  solver_->set_display_sums(raw_);
+  display_scale_ = 1.0;
   face_rho_ = std::move(rho);
   rebuild_state();
 }

@@ -29,7 +29,8 @@ class DvmMethod final : public Method {
   Progress progress() const override;
   Snapshot snapshot() const override;
   // CUDA backend, uniform grids, after an iteration: "n", "U" (|U|) and "T" for zero-copy views.
-  std::size_t write_display_field(const std::string& name, void* device_dst, std::size_t capacity) const override;
+  std::size_t write_display_field(const std::string& name, int component, void* device_dst,
+                                  std::size_t capacity) const override;
   const ParamSet& params() const override { return params_; }
   void save_state(std::ostream& out) const override;
   void load_state(std::istream& in) override;
@@ -58,10 +59,7 @@ class DvmMethod final : public Method {
   std::vector<double> face_rho_;   // diffuse-wall densities (eq. 9) for the next sweep
   std::vector<CellState> state_;   // f^S and 1/tau for the next sweep
   double mass0_ = 0.0, mass_defect_ = 0.0;
-  // The solver's raw sums are raw_ / display_scale_ (the mass rescaling); false before the first
-  // iteration and after a checkpoint load, when the solver holds no sums of raw_.
-  bool solver_has_raw_ = false;
-  double display_scale_ = 1.0;
+  double display_scale_ = 1.0;  // the solver's display sums are raw_ / display_scale_ (the mass rescaling)
   std::int64_t iteration_ = 0;
   std::vector<double> residual_it_, residual_;
 };

@@ -31,15 +31,18 @@ class DvmSolver {
   virtual void sweep(const SweepInput& in, SweepOutput& out) = 0;
   // Memory the solver holds for f and the per-cell data (device memory for CUDA).
   virtual std::size_t bytes() const = 0;
-  // Zero-copy views (Method::write_display_field): from the last sweep's raw sums, per cell one
-  // float of n times `n_scale` (the closed cavity's mass rescaling), |U| or T; 0 in solid cells.
-  // Stretched grids: on grid_field's uniform grid, interpolated as grid_field does.
-  // The bytes written, or needed when dst is null; 0 where not supported.
-  enum class Display { Density, Speed, Temperature };
-  virtual std::size_t write_display_field(Display what, double n_scale, void* dst, std::size_t capacity) const {
-    (void)what, (void)n_scale, (void)dst, (void)capacity;
+  // Zero-copy views (Method::write_display_field): field `field` (n, U, T, p, q, P_xy: DvmMethod's
+  // field order) and `component` (display_value) per cell as a float, from the display sums (the
+  // last sweep's raw sums, or set_display_sums) times `scale` as cell_fields sees them (the closed
+  // cavity's mass rescaling); 0 in solid cells. Stretched grids: on grid_field's uniform grid,
+  // interpolated as grid_field does. The bytes written, or needed when dst is null; 0 where not
+  // supported.
+  virtual std::size_t write_display_field(int field, int component, double scale, void* dst, std::size_t capacity) const {
+    (void)field, (void)component, (void)scale, (void)dst, (void)capacity;
     return 0;
   }
+  // Replaces the display sums with the host's (the initial iterate, a loaded checkpoint).
+  virtual void set_display_sums(const std::vector<double>& raw) { (void)raw; }
 };
 
 std::unique_ptr<DvmSolver> make_cpu_solver(const DvmConfig& c, std::shared_ptr<const Geometry> g);

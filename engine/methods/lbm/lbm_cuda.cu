@@ -14,8 +14,10 @@
 #include <type_traits>
 
 #include "core/cuda_check.hpp"
+#include "core/display_value.hpp"
 #include "core/device_buffer.hpp"
 #include "lbm_model.hpp"
+#include "lbm_node_fields.hpp"
 #include "lbm_solver.hpp"
 
 namespace ks::lbm {
@@ -147,23 +149,12 @@ __global__ void moments_kernel(LbmConfig c, const __grid_constant__ Populations<
 }
 
 // Zero-copy views: one float per node from the moments (LbmSolver::write_display_field).
-__global__ void display_kernel(long long N, const double* m, const std::uint8_t* __restrict__ type, LbmSolver::Display what,
-                               double scale, float* out) {
+__global__ void display_kernel(long long N, const double* m, const std::uint8_t* __restrict__ type, int field, int component,
+                               LbmConfig c, double density_unit, double velocity_unit, float* out) {
   const long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (k >= N) return;
-  double v = 0.0;
-  if (what == LbmSolver::Display::RhoO2) v = m[kRhoO2 * N + k];
-  else if (what == LbmSolver::Display::RhoN2) v = m[kRhoN2 * N + k];
-  else if (type[k] == kFluid) {
-    const double rho = m[kRhoO2 * N + k] + m[kRhoN2 * N + k];
-    double u2 = 0.0;
-    for (int a = 0; a < 3; ++a) {
-      const double u = (m[(kJO2x + a) * N + k] + m[(kJN2x + a) * N + k]) / rho;
-      u2 += u * u;
-    }
-    v = sqrt(u2);
-  }
-  out[k] = float(scale * v);
+  const NodeFields f = node_fields(m, N, k, type[k] == kFluid, c.mass, density_unit, velocity_unit);
+  out[k] = float(display_value(f.values(field), NodeFields::components(field), component));
 }
 
 constexpr int kReduceThreads = 256;
@@ -258,13 +249,15 @@ class CudaSolver final : public LbmSolver {
     return moments_.to_host();
   }
 
-  std::size_t write_display_field(Display what, double scale, void* dst, std::size_t capacity) const override {
+  std::size_t write_display_field(int field, int component, double density_unit, double velocity_unit, void* dst,
+                                  std::size_t capacity) const override {
     const long long N = c_.nodes();
     const std::size_t bytes = std::size_t(N) * sizeof(float);
-    if (moments_.count == 0) return 0;
+    if (moments_.count == 0 || field < 0 || field >= kNodeFields || component >= NodeFields::components(field)) return 0;
     if (!dst) return bytes;
     if (capacity < bytes) return 0;
-    display_kernel<<<blocks_for(N, 128), 128>>>(N, moments_.ptr, type_.ptr, what, scale, static_cast<float*>(dst));
+    display_kernel<<<blocks_for(N, 128), 128>>>(N, moments_.ptr, type_.ptr, field, component, c_, density_unit, velocity_unit,
+                                                static_cast<float*>(dst));
     KS_CUDA_CHECK_LAUNCH();
     return bytes;
   }

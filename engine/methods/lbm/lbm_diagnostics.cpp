@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "lbm_node_fields.hpp"
 #include "lbm_solver.hpp"
 
 namespace ks::lbm {
@@ -76,8 +77,7 @@ std::vector<double> mole_fraction_o2(const LbmConfig& c, const std::vector<doubl
   const long long N = c.nodes();
   std::vector<double> x(N, 0.0);
   for (long long k = 0; k < N; ++k) {
-    const double na = m[kRhoO2 * N + k] / c.mass[kO2], nb = m[kRhoN2 * N + k] / c.mass[kN2];
-    if (na + nb > 0.0) x[k] = na / (na + nb);
+    x[k] = mole_fraction(m[kRhoO2 * N + k], m[kRhoN2 * N + k], c.mass[kO2], c.mass[kN2]);
   }
   return x;
 }

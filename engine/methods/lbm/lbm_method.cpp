@@ -8,6 +8,7 @@
 #include "core/errors.hpp"
 #include "io/binary_io.hpp"
 #include "lbm_diagnostics.hpp"
+#include "lbm_node_fields.hpp"
 #include "lbm_model.hpp"
 #include "lbm_regrid.hpp"
 
@@ -314,13 +315,12 @@ Progress LbmMethod::progress() const {
   return p;
 }
 
-std::size_t LbmMethod::write_display_field(const std::string& name, void* device_dst, std::size_t capacity) const {
-  if (!solver_) return 0;
-  using D = LbmSolver::Display;
-  if (name == "rho_O2") return solver_->write_display_field(D::RhoO2, density_si(1.0), device_dst, capacity);
-  if (name == "rho_N2") return solver_->write_display_field(D::RhoN2, density_si(1.0), device_dst, capacity);
-  if (name == "u") return solver_->write_display_field(D::Speed, velocity_si(1.0), device_dst, capacity);
-  return 0;
+std::size_t LbmMethod::write_display_field(const std::string& name, int component, void* device_dst,
+                                           std::size_t capacity) const {
+  const auto& fields = static_info().fields;
+  const int field = int(std::find_if(fields.begin(), fields.end(), [&](const FieldDesc& d) { return d.name == name; }) - fields.begin());
+  if (!solver_ || field >= kNodeFields) return 0;  // "spheres" (geometry) is drawn from the host
+  return solver_->write_display_field(field, component, density_si(1.0), velocity_si(1.0), device_dst, capacity);
 }
 
 Snapshot LbmMethod::snapshot() const {
@@ -337,23 +337,14 @@ Snapshot LbmMethod::snapshot() const {
     d.values.reserve(std::size_t(N) * d.desc.components);
     return d;
   };
-  FieldData rho_a = field(0), rho_b = field(1), x = field(2), ua = field(3), ub = field(4), u = field(5), solid = field(6);
-  const std::vector<double> xo2 = mole_fraction_o2(cfg_, m);
+  std::vector<FieldData> fields;
+  for (int f = 0; f < kNodeFields; ++f) fields.push_back(field(f));
   for (long long k = 0; k < N; ++k) {
-    const double ra = m[kRhoO2 * N + k], rb = m[kRhoN2 * N + k];
-    const bool fluid = geometry_->type[k] == kFluid;
-    rho_a.values.push_back(density_si(ra));
-    rho_b.values.push_back(density_si(rb));
-    x.values.push_back(xo2[k]);
-    for (int a = 0; a < 3; ++a) {
-      const double ja = m[(kJO2x + a) * N + k], jb = m[(kJN2x + a) * N + k];
-      ua.values.push_back(fluid ? velocity_si(ja / ra) : 0.0);
-      ub.values.push_back(fluid ? velocity_si(jb / rb) : 0.0);
-      u.values.push_back(fluid ? velocity_si((ja + jb) / (ra + rb)) : 0.0);
-    }
-    solid.values.push_back(fluid ? 0.0 : 1.0);
+    const NodeFields n = node_fields(m.data(), N, k, geometry_->type[k] == kFluid, cfg_.mass, density_si(1.0), velocity_si(1.0));
+    for (int f = 0; f < kNodeFields; ++f)
+      for (int a = 0; a < NodeFields::components(f); ++a) fields[f].values.push_back(n.values(f)[a]);
   }
-  snap.fields = {std::move(rho_a), std::move(rho_b), std::move(x), std::move(ua), std::move(ub), std::move(u), std::move(solid)};
+  snap.fields = std::move(fields);
   if (!scene_.shapes.spheres.empty()) {
     FieldData sp = field(7);
     sp.grid.kind = Grid::Kind::Particles;

@@ -36,7 +36,8 @@ class LbmMethod final : public Method {
   Progress progress() const override;
   Snapshot snapshot() const override;
   // CUDA backend: "rho_O2", "rho_N2" and "u" (the magnitude) for zero-copy views.
-  std::size_t write_display_field(const std::string& name, void* device_dst, std::size_t capacity) const override;
+  std::size_t write_display_field(const std::string& name, int component, void* device_dst,
+                                  std::size_t capacity) const override;
   const ParamSet& params() const override { return params_; }
   void save_state(std::ostream& out) const override;
   void load_state(std::istream& in) override;

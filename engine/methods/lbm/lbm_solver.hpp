@@ -36,13 +36,13 @@ class LbmSolver {
   // The populations, [(s * 27 + i) * nodes + node], converted to double (exact for float).
   virtual void read_f(std::vector<double>& f) const = 0;
   virtual void write_f(const std::vector<double>& f) = 0;
-  // Zero-copy views (Method::write_display_field): per node, one float of `scale` times the O2 or
-  // N2 density or the mixture speed |J_O2 + J_N2| / (rho_O2 + rho_N2) (0 in solid nodes), from
+  // Zero-copy views (Method::write_display_field): per node, one float of node field `field`
+  // (lbm_node_fields.hpp, in SI units by the two factors) and `component` (display_value), from
   // the last moments() call (the snapshot's state); the bytes written, or needed when dst is null;
   // 0 where not supported or before moments().
-  enum class Display { RhoO2, RhoN2, Speed };
-  virtual std::size_t write_display_field(Display what, double scale, void* dst, std::size_t capacity) const {
-    (void)what, (void)scale, (void)dst, (void)capacity;
+  virtual std::size_t write_display_field(int field, int component, double density_unit, double velocity_unit, void* dst,
+                                          std::size_t capacity) const {
+    (void)field, (void)component, (void)density_unit, (void)velocity_unit, (void)dst, (void)capacity;
     return 0;
   }
 };

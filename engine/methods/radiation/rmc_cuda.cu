@@ -141,10 +141,16 @@ __global__ void add_batch_kernel(long long cells, const double* batch_sum, const
   }
 }
 
-// Zero-copy views: Q^R or its standard error per cell as floats.
+// Zero-copy views: Q^R or its standard error per cell as floats ...
 __global__ void display_kernel(long long cells, const double* sum, const double* sum2, bool std_error, long long rays, float* out) {
   for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < cells; c += (long long)gridDim.x * blockDim.x)
     out[c] = float(std_error ? estimate_std_error(sum[c], sum2[c], rays) : estimate_mean(sum[c], rays));
+}
+
+// ... and a fixed field (T, kappa_P).
+__global__ void to_float_kernel(long long cells, const double* in, float* out) {
+  for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < cells; c += (long long)gridDim.x * blockDim.x)
+    out[c] = float(in[c]);
 }
 
 class CudaSolver final : public RmcSolver {
@@ -230,14 +236,24 @@ class CudaSolver final : public RmcSolver {
     dsum2_.upload(sum2);
   }
 
-  std::size_t write_display_field(bool std_error, long long rays, void* dst, std::size_t capacity) const override {
+  void set_fixed_fields(const std::vector<double>& T, const std::vector<double>& kappa_planck) override {
+    KS_CUDA_CHECK(cudaSetDevice(device_));
+    dT_.upload(T);
+    dkappa_.upload(kappa_planck);
+  }
+
+  std::size_t write_display_field(Display what, long long rays, void* dst, std::size_t capacity) const override {
     const long long cells = problem_.config.cells();
     const std::size_t bytes = std::size_t(cells) * sizeof(float);
-    if (dsum_.count != std::size_t(cells)) return 0;
+    const bool fixed = what == Display::Temperature || what == Display::KappaPlanck;
+    const DeviceBuffer<double>& source = what == Display::Temperature ? dT_ : what == Display::KappaPlanck ? dkappa_ : dsum_;
+    if (source.count != std::size_t(cells)) return 0;
     if (!dst) return bytes;
     if (capacity < bytes) return 0;
-    display_kernel<<<int(std::min<long long>((cells + 255) / 256, 8LL * sms_)), 256>>>(cells, dsum_.ptr, dsum2_.ptr, std_error, rays,
-                                                                                     static_cast<float*>(dst));
+    const int blocks = int(std::min<long long>((cells + 255) / 256, 8LL * sms_));
+    float* out = static_cast<float*>(dst);
+    if (fixed) to_float_kernel<<<blocks, 256>>>(cells, source.ptr, out);
+    else display_kernel<<<blocks, 256>>>(cells, dsum_.ptr, dsum2_.ptr, what == Display::QStdError, rays, out);
     KS_CUDA_CHECK(cudaGetLastError());
     return bytes;
   }
@@ -245,7 +261,7 @@ class CudaSolver final : public RmcSolver {
   std::size_t bytes() const override {
     std::size_t b = (emission_.count + absorption_.count + cdf_band_.count + cdf_point_.count + cdf_sorted_.count + inv_source_.count +
                      psum_.count + psum2_.count + psteps_.count + csum_.count + csum2_.count + csteps_.count + dsum_.count +
-                     dsum2_.count) * sizeof(double) +
+                     dsum2_.count + dT_.count + dkappa_.count) * sizeof(double) +
                     sorted_point_.count * sizeof(int);
     for (int l = 0; l < view_.levels; ++l) b += coord_[l].count * sizeof(double) + (texture_ ? coord_tex_[l].bytes() : 0);
     if (texture_) b += (emission_.count + absorption_.count) * sizeof(float);
@@ -264,6 +280,7 @@ class CudaSolver final : public RmcSolver {
   std::array<LinearTexture, kMaxLevels> coord_tex_;
   DeviceBuffer<double> psum_, psum2_, psteps_, csum_, csum2_, csteps_;
   DeviceBuffer<double> dsum_, dsum2_;  // the running sums, for zero-copy views
+  DeviceBuffer<double> dT_, dkappa_;   // the fixed fields, for zero-copy views
   std::vector<double> host_;
 };
 

@@ -144,6 +144,7 @@ void RmcMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
 
   reference_ready_ = false;
   kappa_planck_.clear();
+  solver_->set_fixed_fields(T_, kappa_planck());
 }
 
 const std::vector<double>& RmcMethod::reference() const {
@@ -193,9 +194,14 @@ void RmcMethod::rebuild_levels() {
   solver_->load(problem_);
 }
 
-std::size_t RmcMethod::write_display_field(const std::string& name, void* device_dst, std::size_t capacity) const {
-  if (name != "Q_R" && name != "Q_R_std") return 0;
-  return solver_->write_display_field(name == "Q_R_std", rays_, device_dst, capacity);
+std::size_t RmcMethod::write_display_field(const std::string& name, int component, void* device_dst,
+                                           std::size_t capacity) const {
+  using D = RmcSolver::Display;
+  const auto& fields = static_info().fields;  // T, Q_R, Q_R_std, kappa_P: scalars
+  const auto field = std::find_if(fields.begin(), fields.end(), [&](const FieldDesc& d) { return d.name == name; });
+  if (field == fields.end() || component > 0) return 0;
+  const D what[] = {D::Temperature, D::Q, D::QStdError, D::KappaPlanck};
+  return solver_->write_display_field(what[field - fields.begin()], rays_, device_dst, capacity);
 }
 
 std::vector<double> RmcMethod::mean() const {

@@ -37,7 +37,8 @@ class RmcMethod final : public Method {
   std::vector<double> std_error() const; // standard error of the mean per cell, W/m^3
   long long rays_per_cell() const { return rays_; }
   // CUDA backend: "Q_R" and "Q_R_std" for zero-copy views.
-  std::size_t write_display_field(const std::string& name, void* device_dst, std::size_t capacity) const override;
+  std::size_t write_display_field(const std::string& name, int component, void* device_dst,
+                                  std::size_t capacity) const override;
   double face_crossings() const { return steps_; }
   // Q^R along x (averaged over the periodic directions, or on the cells nearest the centre line) and
   // the reference there (empty where the case has none).

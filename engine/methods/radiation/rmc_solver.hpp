@@ -51,10 +51,16 @@ class RmcSolver {
   // Zero-copy views: the CUDA solver keeps a device copy of the running sums, to which trace adds
   // each batch as to the host's; set_sums replaces it (a new estimate, a checkpoint).
   virtual void set_sums(const std::vector<double>& sum, const std::vector<double>& sum2) { (void)sum, (void)sum2; }
-  // Q^R (std_error false) or its standard error per cell from `rays` rays, one float per cell into
-  // device memory; the bytes written, or needed when dst is null; 0 where not supported.
-  virtual std::size_t write_display_field(bool std_error, long long rays, void* dst, std::size_t capacity) const {
-    (void)std_error, (void)rays, (void)dst, (void)capacity;
+  // And a device copy of the fields fixed by the set-up: temperature and kappa_P per cell.
+  virtual void set_fixed_fields(const std::vector<double>& T, const std::vector<double>& kappa_planck) {
+    (void)T, (void)kappa_planck;
+  }
+  // The field shown (RmcMethod's order: T, Q^R, its standard error from `rays` rays, kappa_P), one
+  // float per cell into device memory; the bytes written, or needed when dst is null; 0 where not
+  // supported.
+  enum class Display { Temperature, Q, QStdError, KappaPlanck };
+  virtual std::size_t write_display_field(Display what, long long rays, void* dst, std::size_t capacity) const {
+    (void)what, (void)rays, (void)dst, (void)capacity;
     return 0;
   }
 };
