@@ -26,7 +26,7 @@ bool ZeroCopyBuffer::refresh() {
     bytes_ = 0;
     if (!view.data) return;
     if (view.bytes > capacity_) allocate(view.bytes);
-    link_->copy_from_device(view.data, view.bytes);  // synchronous: done before the publisher may swap
+    link_->copy_from_device(view.data, view.bytes, view.ready);  // after the writes; done before the publisher may swap
     bytes_ = view.bytes;
     copied = true;
   });

@@ -1,5 +1,7 @@
 #include "device_field.hpp"
 
+#include <cuda_runtime.h>
+
 #include <mutex>
 
 #include "core/cuda_check.hpp"
@@ -11,6 +13,7 @@ struct DeviceFieldPublisher::Impl {
   void* buffer[2] = {nullptr, nullptr};
   std::size_t capacity[2] = {0, 0};
   std::size_t bytes[2] = {0, 0};
+  cudaEvent_t written[2] = {nullptr, nullptr};  // recorded after each buffer's last writes
   int front = 0;
   std::uint64_t version = 0;
   std::string field;  // of the front buffer
@@ -20,11 +23,14 @@ struct DeviceFieldPublisher::Impl {
 
 DeviceFieldPublisher::DeviceFieldPublisher(int cuda_device) : impl_(std::make_unique<Impl>()) {
   impl_->device = cuda_device;
+  KS_CUDA_CHECK(cudaSetDevice(cuda_device));
+  for (cudaEvent_t& e : impl_->written) KS_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
 }
 
 DeviceFieldPublisher::~DeviceFieldPublisher() {
   for (void* b : impl_->buffer)
     if (b) cudaFree(b);
+  for (cudaEvent_t e : impl_->written) cudaEventDestroy(e);
 }
 
 bool DeviceFieldPublisher::publish(const Method& method, const std::string& name, int component) {
@@ -47,7 +53,8 @@ bool DeviceFieldPublisher::publish(const Method& method, const std::string& name
     d.capacity[back] = needed;
   }
   d.bytes[back] = method.write_display_field(name, component, d.buffer[back], d.capacity[back]);
-  KS_CUDA_CHECK(cudaDeviceSynchronize());  // the back buffer is complete before it becomes the front one
+  // The methods write on the default stream; readers' copies wait for this event on the GPU.
+  KS_CUDA_CHECK(cudaEventRecord(d.written[back], nullptr));
   std::lock_guard lock(d.mutex);
   d.front = back;
   d.field = name;
@@ -60,7 +67,8 @@ void DeviceFieldPublisher::read(const std::function<void(const DeviceFieldView&)
   const Impl& d = *impl_;
   std::lock_guard lock(d.mutex);
   const bool has_data = d.bytes[d.front] > 0;
-  read(DeviceFieldView{has_data ? d.buffer[d.front] : nullptr, d.bytes[d.front], d.version, d.field, d.component});
+  read(DeviceFieldView{has_data ? d.buffer[d.front] : nullptr, d.bytes[d.front], d.version, d.field, d.component,
+                       d.written[d.front]});
 }
 
 }  // namespace ks

@@ -1,6 +1,8 @@
 // Zero-copy views: after each published snapshot the worker has the method write the field
 // (and component) the view shows into device memory. Two buffers: the worker fills the back one
-// while views read the front one; the swap waits for a reader in progress. A publication names
+// while views read the front one; the swap waits for a reader in progress. The worker does not
+// wait for the GPU: each buffer carries a CUDA event recorded after its writer's kernels, on which
+// a reader's copy waits on the GPU. A publication names
 // its field, so a view can tell the data it wants from an older selection's, and tells when the
 // method cannot write it (no data: the view uploads the host snapshot). CUDA builds only.
 #pragma once
@@ -12,6 +14,8 @@
 
 #include "core/method.hpp"
 
+struct CUevent_st;
+
 namespace ks {
 
 struct DeviceFieldView {
@@ -20,6 +24,7 @@ struct DeviceFieldView {
   std::uint64_t version = 0;   // increases with every publication
   std::string field;           // what was asked for: field name ("" before the first publication)
   int component = -1;          // and component, as Method::write_display_field
+  CUevent_st* ready = nullptr; // recorded after the writes: copies from data wait on it
 };
 
 class DeviceFieldPublisher {
