@@ -519,16 +519,22 @@ int FieldView::deviceComponent(const ks::FieldData& f) const {
   return f.desc.components == 1 || component_ >= f.desc.components ? -1 : component_;
 }
 
-// The device buffer holds another selection: ask the Runner (once) and look again shortly.
-void FieldView::awaitDeviceSelection(const ks::FieldData& f) {
+// The device buffer holds another selection: ask the Runner (once) and look again shortly. True
+// while waiting; false once the Runner has not answered for kDeviceAnswerMs (a run whose set-up
+// failed publishes nothing), so that the host snapshot is drawn instead.
+bool FieldView::awaitDeviceSelection(const ks::FieldData& f) {
+  constexpr int kDeviceAnswerMs = 2000;
   const QString name = QString::fromStdString(f.desc.name);
   const int component = deviceComponent(f);
   if (name != requested_field_ || component != requested_component_) {
     requested_field_ = name;
     requested_component_ = component;
+    requested_at_.start();
     emit deviceSelectionWanted(name, component);
   }
+  if (requested_at_.elapsed() > kDeviceAnswerMs) return false;
   QTimer::singleShot(30, this, [this] { update(); });
+  return true;
 }
 
 // CUDA refused a GL buffer (a context on another GPU, say): the zero-copy path is turned off with
@@ -553,7 +559,7 @@ std::size_t FieldView::copyDeviceParticles() {
     if (!zero_copy_) zero_copy_ = std::make_shared<ks::interop::ZeroCopyParticles>(*device_source_);
     if (zero_copy_->refresh()) ++device_copies_;
     const Selection s = zero_copy_->data().selection(f->desc.name, deviceComponent(*f));
-    if (s == Selection::Pending) awaitDeviceSelection(*f);
+    if (s == Selection::Pending && !awaitDeviceSelection(*f)) return 0;
     return s == Selection::Refused ? 0 : zero_copy_->count();
   } catch (const std::exception& e) {
     turnOffZeroCopy(e);
@@ -576,10 +582,7 @@ bool FieldView::copyDeviceImage() {
     if (!zero_copy_image_) zero_copy_image_ = std::make_shared<ks::interop::ZeroCopyBuffer>(*device_source_);
     if (zero_copy_image_->refresh()) ++device_copies_;
     const Selection s = zero_copy_image_->selection(f->desc.name, deviceComponent(*f));
-    if (s == Selection::Pending) {
-      awaitDeviceSelection(*f);
-      return texture_width_ > 0;
-    }
+    if (s == Selection::Pending) return awaitDeviceSelection(*f) && texture_width_ > 0;
     const auto [nx, ny, nz] = f->grid.cells;
     return s == Selection::Held && zero_copy_image_->unpack_layer(nx, ny, nz, std::clamp(slice_, 0, nz - 1), [&](const void* offset) {
              setFieldTexture(nx, ny, offset);

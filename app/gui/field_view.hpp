@@ -136,7 +136,7 @@ class FieldView : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   void setFieldTexture(int width, int height, const void* pixels);
   const ks::FieldData* deviceFieldShown(ks::Grid::Kind kind) const;
   int deviceComponent(const ks::FieldData& f) const;  // the shown selection as write_display_field takes it
-  void awaitDeviceSelection(const ks::FieldData& f);
+  bool awaitDeviceSelection(const ks::FieldData& f);
   void turnOffZeroCopy(const std::exception& e);
   std::size_t copyDeviceParticles();
   bool copyDeviceImage();
@@ -174,8 +174,9 @@ class FieldView : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
 
   // The zero-copy path; device_particles_ > 0 when this frame draws from zero_copy_.
   const ks::DeviceFieldPublisher* device_source_ = nullptr;
-  QString requested_field_;  // the selection last asked of the Runner
+  QString requested_field_;  // the selection last asked of the Runner, and when
   int requested_component_ = -1;
+  QElapsedTimer requested_at_;
   // shared_ptr: destructible where ZeroCopyParticles' implementation is absent (CPU-only builds)
   std::shared_ptr<ks::interop::ZeroCopyParticles> zero_copy_;
   std::shared_ptr<ks::interop::ZeroCopyBuffer> zero_copy_image_;  // the pixel buffer of the image path
