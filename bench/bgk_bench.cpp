@@ -107,9 +107,16 @@ int main(int argc, char** argv) try {
 #endif
       const double frac_f = ns_fused > 0 ? 24.0 / (ns_fused * 1e-9) / bandwidth : 0.0;
       const double frac_p = ns_paper > 0 ? 40.0 / (ns_paper * 1e-9) / bandwidth : 0.0;
-      std::printf("%-7s %7d %12.0f %10.3f %10.4f %10.4f %7.0f%% %7.0f%% %8.0fx\n", shock ? "shock" : "cavity",
-                  shock ? n : 2 * n, cells, ns_cpu, ns_fused, ns_paper, 100 * frac_f, 100 * frac_p,
-                  ns_cpu > 0 && ns_fused > 0 ? ns_cpu / ns_fused : 0.0);
+      // "-" where a side was not run (CPU beyond --cpu-max-phase-cells, no GPU).
+      const auto cell = [](double x, const char* format) {
+        char text[32] = "-";
+        if (x > 0.0) std::snprintf(text, sizeof text, format, x);
+        return std::string(text);
+      };
+      std::printf("%-7s %7d %12.0f %10s %10s %10s %8s %8s %9s\n", shock ? "shock" : "cavity", shock ? n : 2 * n, cells,
+                  cell(ns_cpu, "%.3f").c_str(), cell(ns_fused, "%.4f").c_str(), cell(ns_paper, "%.4f").c_str(),
+                  cell(100 * frac_f, "%.0f%%").c_str(), cell(100 * frac_p, "%.0f%%").c_str(),
+                  cell(ns_cpu > 0 && ns_fused > 0 ? ns_cpu / ns_fused : 0.0, "%.0fx").c_str());
       std::fflush(stdout);
       rows.push_back(row);
     }
