@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "colormaps.hpp"
+#include "core/display_value.hpp"
 #include "imgui_overlay.hpp"
 #include "zero_copy_buffer.hpp"     // app/interop: declared in every build, defined in CUDA builds
 #include "zero_copy_particles.hpp"
@@ -66,16 +67,17 @@ struct Extremes {
   }
 };
 
-// The scalar shown for element `index`: the value of a scalar field, the chosen component of
-// a vector field, or its magnitude when `component` names none.
+// The component of field f a view shows for the choice `component`: that component of a vector
+// field that has it, else -1 (a scalar field's value, a vector's magnitude), as
+// Method::write_display_field and ks::display_value take it.
+int shownComponent(const ks::FieldData& f, int component) {
+  return f.desc.components > 1 && component >= 0 && component < f.desc.components ? component : -1;
+}
+
+// The scalar shown for element `index`, the same value a zero-copy view writes on the device.
 double scalarAt(const ks::FieldData& f, std::int64_t index, int component) {
   const int n = f.desc.components;
-  const double* v = f.values.data() + index * n;
-  if (n == 1) return v[0];
-  if (component >= 0 && component < n) return v[component];
-  double sum = 0.0;
-  for (int c = 0; c < n; ++c) sum += v[c] * v[c];
-  return std::sqrt(sum);
+  return ks::display_value(f.values.data() + index * n, n, shownComponent(f, component));
 }
 
 bool isWellFormed(const ks::FieldData& f) {
@@ -329,8 +331,8 @@ QString FieldView::displayName() const {
   if (!f) return {};
   const QString name = QString::fromStdString(f->desc.name);
   if (f->desc.components == 1) return name;
-  if (component_ >= 0 && component_ < f->desc.components) return QString("%1[%2]").arg(name).arg(component_);
-  return QString("|%1|").arg(name);
+  const int component = shownComponent(*f, component_);
+  return component >= 0 ? QString("%1[%2]").arg(name).arg(component) : QString("|%1|").arg(name);
 }
 
 void FieldView::markDataChanged() {
@@ -515,17 +517,13 @@ const ks::FieldData* FieldView::deviceFieldShown(ks::Grid::Kind kind) const {
   return device_source_ && f && f->grid.kind == kind ? f : nullptr;
 }
 
-int FieldView::deviceComponent(const ks::FieldData& f) const {
-  return f.desc.components == 1 || component_ >= f.desc.components ? -1 : component_;
-}
-
 // The device buffer holds another selection: ask the Runner (once) and look again shortly. True
 // while waiting; false once the Runner has not answered for kDeviceAnswerMs (a run whose set-up
 // failed publishes nothing), so that the host snapshot is drawn instead.
 bool FieldView::awaitDeviceSelection(const ks::FieldData& f) {
   constexpr int kDeviceAnswerMs = 2000;
   const QString name = QString::fromStdString(f.desc.name);
-  const int component = deviceComponent(f);
+  const int component = shownComponent(f, component_);
   if (name != requested_field_ || component != requested_component_) {
     requested_field_ = name;
     requested_component_ = component;
@@ -558,7 +556,7 @@ std::size_t FieldView::copyDeviceParticles() {
   try {
     if (!zero_copy_) zero_copy_ = std::make_shared<ks::interop::ZeroCopyParticles>(*device_source_);
     if (zero_copy_->refresh()) ++device_copies_;
-    const Selection s = zero_copy_->data().selection(f->desc.name, deviceComponent(*f));
+    const Selection s = zero_copy_->data().selection(f->desc.name, shownComponent(*f, component_));
     if (s == Selection::Pending && !awaitDeviceSelection(*f)) return 0;
     return s == Selection::Refused ? 0 : zero_copy_->count();
   } catch (const std::exception& e) {
@@ -581,7 +579,7 @@ bool FieldView::copyDeviceImage() {
   try {
     if (!zero_copy_image_) zero_copy_image_ = std::make_shared<ks::interop::ZeroCopyBuffer>(*device_source_);
     if (zero_copy_image_->refresh()) ++device_copies_;
-    const Selection s = zero_copy_image_->selection(f->desc.name, deviceComponent(*f));
+    const Selection s = zero_copy_image_->selection(f->desc.name, shownComponent(*f, component_));
     if (s == Selection::Pending) return awaitDeviceSelection(*f) && texture_width_ > 0;
     const auto [nx, ny, nz] = f->grid.cells;
     return s == Selection::Held && zero_copy_image_->unpack_layer(nx, ny, nz, std::clamp(slice_, 0, nz - 1), [&](const void* offset) {

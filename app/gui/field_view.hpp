@@ -135,7 +135,6 @@ class FieldView : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   void uploadPacked();
   void setFieldTexture(int width, int height, const void* pixels);
   const ks::FieldData* deviceFieldShown(ks::Grid::Kind kind) const;
-  int deviceComponent(const ks::FieldData& f) const;  // the shown selection as write_display_field takes it
   bool awaitDeviceSelection(const ks::FieldData& f);
   void turnOffZeroCopy(const std::exception& e);
   std::size_t copyDeviceParticles();

@@ -2,9 +2,9 @@
 // (and component) the view shows into device memory. Two buffers: the worker fills the back one
 // while views read the front one; the swap waits for a reader in progress. The worker does not
 // wait for the GPU: each buffer carries a CUDA event recorded after its writer's kernels, on which
-// a reader's copy waits on the GPU. A publication names
-// its field, so a view can tell the data it wants from an older selection's, and tells when the
-// method cannot write it (no data: the view uploads the host snapshot). CUDA builds only.
+// a reader's copy waits on the GPU. A publication names its field, so a view can tell the data it
+// wants from an older selection's, and tells when the method cannot write it (no data: the view
+// uploads the host snapshot). CUDA builds only.
 #pragma once
 
 #include <cstdint>

@@ -27,7 +27,8 @@ class BgkMethod final : public Method {
   Progress progress() const override;
   Snapshot snapshot() const override;
   const ParamSet& params() const override { return params_; }
-  // CUDA backend: "n", "V" (|V|) and "T" for zero-copy views.
+  // CUDA backend: every field and component for zero-copy views (the phase-space slice through the
+  // middle row, as the snapshot's).
   std::size_t write_display_field(const std::string& name, int component, void* device_dst,
                                   std::size_t capacity) const override {
     return solver_ ? solver_->write_display_field(name, component, cfg_.ny / 2, device_dst, capacity) : 0;

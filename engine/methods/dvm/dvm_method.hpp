@@ -28,7 +28,7 @@ class DvmMethod final : public Method {
   void set_live(const std::string& key, const ParamValue& value) override;
   Progress progress() const override;
   Snapshot snapshot() const override;
-  // CUDA backend, uniform grids, after an iteration: "n", "U" (|U|) and "T" for zero-copy views.
+  // CUDA backend: every field and component for zero-copy views, on the snapshot's grid.
   std::size_t write_display_field(const std::string& name, int component, void* device_dst,
                                   std::size_t capacity) const override;
   const ParamSet& params() const override { return params_; }

@@ -35,7 +35,7 @@ class LbmMethod final : public Method {
   void set_live(const std::string& key, const ParamValue& value) override;
   Progress progress() const override;
   Snapshot snapshot() const override;
-  // CUDA backend: "rho_O2", "rho_N2" and "u" (the magnitude) for zero-copy views.
+  // CUDA backend: every node field and component for zero-copy views ("spheres" is not written).
   std::size_t write_display_field(const std::string& name, int component, void* device_dst,
                                   std::size_t capacity) const override;
   const ParamSet& params() const override { return params_; }

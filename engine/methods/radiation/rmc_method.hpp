@@ -36,7 +36,7 @@ class RmcMethod final : public Method {
   std::vector<double> mean() const;      // Q^R per cell, W/m^3
   std::vector<double> std_error() const; // standard error of the mean per cell, W/m^3
   long long rays_per_cell() const { return rays_; }
-  // CUDA backend: "Q_R" and "Q_R_std" for zero-copy views.
+  // CUDA backend: "T", "Q_R", "Q_R_std" and "kappa_P" for zero-copy views.
   std::size_t write_display_field(const std::string& name, int component, void* device_dst,
                                   std::size_t capacity) const override;
   double face_crossings() const { return steps_; }
