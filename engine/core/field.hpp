@@ -26,6 +26,13 @@ struct FieldDesc {
   std::string help;
 };
 
+// The index of the field called `name` in `fields`, or -1 when there is none.
+inline int field_index(const std::vector<FieldDesc>& fields, const std::string& name) {
+  for (std::size_t i = 0; i < fields.size(); ++i)
+    if (fields[i].name == name) return int(i);
+  return -1;
+}
+
 // One field's values on the host, cell-major (x fastest), components interleaved.
 struct FieldData {
   FieldDesc desc;

@@ -258,27 +258,21 @@ __global__ void raw_moments_kernel(BgkConfig c, const double* f, double* out) {
   for (int q = 0; q < kRawMoments; ++q) out[q * cells + cell] = acc[q] * dV;
 }
 
-// Zero-copy views: field `field` (0 n, 1 V, 2 T, 3 P_xy, 4 q) of each cell as a float, the scalar,
-// a vector's magnitude or one component (display_value), from the raw sums.
+// Zero-copy views: cell field `field` of each cell as a float, the scalar, a vector's magnitude or
+// one component (display_value), from the raw sums.
 __global__ void display_kernel(long long cells, const double* raw, int field, int component, float* out) {
   const long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (c >= cells) return;
   const CellState s = cell_state(raw, cells, c);
-  const double* v[] = {&s.n, s.V, &s.T, &s.Pxy, s.q};
-  const int components[] = {1, 3, 1, 1, 2};
-  out[c] = float(display_value(v[field], components[field], component));
+  out[c] = float(display_value(s.values(field), CellState::components(field), component));
 }
 
-// The phase-space slice f(x, v_x) of row k, summed over v_y, v_z in phase_space()'s order.
+// The phase-space slice f(x, v_x) of row k, [jx * nx + i].
 __global__ void phase_space_kernel(BgkConfig c, const double* f, int k, float* out) {
   const long long p = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (p >= (long long)c.vg.n[0] * c.nx) return;
   const int i = int(p % c.nx), jx = int(p / c.nx);
-  const long long cells = c.cells(), cell = (long long)k * c.nx + i;
-  double sum = 0.0;
-  for (int j = jx * c.vg.n[1] * c.vg.n[2]; j < (jx + 1) * c.vg.n[1] * c.vg.n[2]; ++j)
-    sum += f[j * cells + cell] * c.vg.h[1] * c.vg.h[2];
-  out[p] = float(sum);
+  out[p] = float(reduced_distribution(c.vg, f + (long long)k * c.nx + i, c.cells(), jx));
 }
 
 int blocks_for(long long n, int block) { return int((n + block - 1) / block); }
@@ -367,9 +361,8 @@ class CudaSolver final : public BgkSolver {
     return raw_.to_host();
   }
 
-  std::size_t write_display_field(const std::string& name, int component, int row, void* dst,
-                                  std::size_t capacity) const override {
-    if (name == "f(x, vx)") {
+  std::size_t write_display_field(int field, int component, int row, void* dst, std::size_t capacity) const override {
+    if (field == kFieldPhaseSpace) {
       const long long points = (long long)c_.vg.n[0] * c_.nx;
       const std::size_t bytes = std::size_t(points) * sizeof(float);
       if (component > 0) return 0;
@@ -379,11 +372,8 @@ class CudaSolver final : public BgkSolver {
       KS_CUDA_CHECK_LAUNCH();
       return bytes;
     }
-    const char* names[] = {"n", "V", "T", "P_xy", "q"};
-    const int components[] = {1, 3, 1, 1, 2};
-    const int field = int(std::find(names, names + 5, name) - names);
     const std::size_t bytes = std::size_t(c_.cells()) * sizeof(float);
-    if (field == 5 || component >= components[field] || raw_.count == 0) return 0;
+    if (field < 0 || field >= kCellFields || component >= CellState::components(field) || raw_.count == 0) return 0;
     if (!dst) return bytes;
     if (capacity < bytes) return 0;
     display_kernel<<<blocks_for(c_.cells(), 128), 128>>>(c_.cells(), raw_.ptr, field, component, static_cast<float*>(dst));

@@ -136,9 +136,9 @@ CavityAnalysis analyse_cavity(const BgkConfig& c, const BoundaryData& b, const s
 
 std::vector<double> phase_space(const BgkConfig& c, const std::vector<double>& row) {
   const VelocityGrid& g = c.vg;
-  std::vector<double> out(std::size_t(g.n[0]) * c.nx, 0.0);
-  for (int j = 0; j < g.count(); ++j)
-    for (int i = 0; i < c.nx; ++i) out[std::size_t(g.jx(j)) * c.nx + i] += row[std::size_t(j) * c.nx + i] * g.h[1] * g.h[2];
+  std::vector<double> out(std::size_t(g.n[0]) * c.nx);
+  for (int jx = 0; jx < g.n[0]; ++jx)
+    for (int i = 0; i < c.nx; ++i) out[std::size_t(jx) * c.nx + i] = reduced_distribution(g, row.data() + i, c.nx, jx);
   return out;
 }
 

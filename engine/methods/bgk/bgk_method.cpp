@@ -273,10 +273,10 @@ Snapshot BgkMethod::snapshot() const {
       for (const auto* c : comps) d.values.push_back((*c)[k]);
     return d;
   };
-  snap.fields = {field(0, {&f.n}), field(1, {&f.Vx, &f.Vy, &f.Vz}), field(2, {&f.T}), field(3, {&f.Pxy}),
-                 field(4, {&f.qx, &f.qy})};
+  snap.fields = {field(kFieldN, {&f.n}), field(kFieldV, {&f.Vx, &f.Vy, &f.Vz}), field(kFieldT, {&f.T}),
+                 field(kFieldPxy, {&f.Pxy}), field(kFieldQ, {&f.qx, &f.qy})};
   FieldData ps;
-  ps.desc = static_info().fields[5];
+  ps.desc = static_info().fields[kFieldPhaseSpace];
   ps.grid.cells = {cfg_.nx, cfg_.vg.n[0], 1};
   ps.grid.origin = {cfg_.x0, cfg_.vg.lo[0], 0.0};
   ps.grid.spacing = {cfg_.dx, cfg_.vg.h[0], 1.0};

@@ -31,7 +31,8 @@ class BgkMethod final : public Method {
   // middle row, as the snapshot's).
   std::size_t write_display_field(const std::string& name, int component, void* device_dst,
                                   std::size_t capacity) const override {
-    return solver_ ? solver_->write_display_field(name, component, cfg_.ny / 2, device_dst, capacity) : 0;
+    const int field = field_index(static_info().fields, name);
+    return solver_ && field >= 0 ? solver_->write_display_field(field, component, cfg_.ny / 2, device_dst, capacity) : 0;
   }
   void save_state(std::ostream& out) const override;
   void load_state(std::istream& in) override;

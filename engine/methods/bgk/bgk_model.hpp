@@ -23,6 +23,16 @@ struct StreamInputs {
   const double* nw_top = nullptr;
 };
 
+// The reduced distribution F(x, v_x) = sum over v_y, v_z of f dv_y dv_z for v_x index jx at one cell:
+// f points at the cell's value for velocity 0, the values of velocity j lie `stride` * j further on.
+// The phase-space view of the host snapshot and of the CUDA zero-copy view.
+KS_HD double reduced_distribution(const VelocityGrid& g, const double* f, long long stride, int jx) {
+  const int slice = g.n[1] * g.n[2];
+  double sum = 0.0;
+  for (int j = jx * slice; j < (jx + 1) * slice; ++j) sum += f[j * stride] * g.h[1] * g.h[2];
+  return sum;
+}
+
 KS_HD double wall_factor(const double* nw, int at) { return nw ? nw[at] : 1.0; }
 
 // Courant numbers of one discrete velocity: v_x dt / dx and v_y dt / dy. Computed once per velocity

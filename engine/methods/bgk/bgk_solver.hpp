@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstddef>
 #include <memory>
-#include <string>
 #include <vector>
 
 #include "bgk_config.hpp"
@@ -38,8 +37,15 @@ KS_HD void add_raw_moments(double* acc, long long stride, double f, double vx, d
 // (2 R T -> T), the shear stress P_xy = 2 sum (v_x - V_x)(v_y - V_y) f dv and the heat flux
 // q_a = sum c_a c^2 f dv (c = v - V, expanded in the raw sums), a = x, y. The host's fields and
 // the CUDA zero-copy view use this one copy of the arithmetic.
+// The cell fields in the order of BgkMethod's field list; the phase-space slice f(x, vx) follows them.
+enum CellField { kFieldN, kFieldV, kFieldT, kFieldPxy, kFieldQ, kCellFields, kFieldPhaseSpace = kCellFields };
 struct CellState {
   double n, V[3], T, Pxy, q[2];
+  KS_HD const double* values(int field) const {
+    const double* v[kCellFields] = {&n, V, &T, &Pxy, q};
+    return v[field];
+  }
+  KS_HD static int components(int field) { return field == kFieldV ? 3 : field == kFieldQ ? 2 : 1; }
 };
 KS_HD CellState cell_state(const double* raw, long long cells, long long c) {
   const auto s = [&](int q) { return raw[q * cells + c]; };
@@ -78,14 +84,13 @@ class BgkSolver {
   virtual std::vector<double> row(int k) const = 0;
   virtual void read_f(std::vector<double>& f) const = 0;
   virtual void write_f(const std::vector<double>& f) = 0;
-  // Zero-copy views (Method::write_display_field): field `name` ("n", "V", "T", "P_xy", "q",
-  // "f(x, vx)") and `component` of the snapshot's state, one float per cell (per (x, v_x) point of
-  // the phase-space slice through row `row`), into device memory. The cell fields come from the
-  // last raw_moments() call's sums. The bytes written, or needed when dst is null; 0 where not
-  // supported or before raw_moments().
-  virtual std::size_t write_display_field(const std::string& name, int component, int row, void* dst,
-                                          std::size_t capacity) const {
-    (void)name, (void)component, (void)row, (void)dst, (void)capacity;
+  // Zero-copy views (Method::write_display_field): `component` of field `field` (CellField, or
+  // kFieldPhaseSpace) of the snapshot's state, one float per cell (per (x, v_x) point of the
+  // phase-space slice through row `row`), into device memory. The cell fields come from the last
+  // raw_moments() call's sums. The bytes written, or needed when dst is null; 0 where not supported
+  // or before raw_moments().
+  virtual std::size_t write_display_field(int field, int component, int row, void* dst, std::size_t capacity) const {
+    (void)field, (void)component, (void)row, (void)dst, (void)capacity;
     return 0;
   }
 };

@@ -109,36 +109,17 @@ int auto_strip_width(int nx, long long lanes, long long resident_threads) {
   return best;
 }
 
-// Zero-copy views (DvmSolver::write_display_field): the fields of cell k as cell_fields gives them
-// (n, U, T, p, q, P_xy back to back; zero in solid cells), from its raw sums times `scale` as the
-// host's are (the closed cavity's mass rescaling), and the float the view shows of one of them.
-struct DisplayCell {
-  static constexpr int kValues = 10;
-  double v[kValues] = {};
-};
-__constant__ int kFieldOffset[] = {0, 1, 4, 5, 6, 9};  // n, U, T, p, q, P_xy
-__constant__ int kFieldComponents[] = {1, 3, 1, 1, 3, 1};
-
-__device__ DisplayCell display_cell(const double* raw, const unsigned char* solid, long long k, double scale) {
-  DisplayCell d;
-  if (solid[k]) return d;
-  double s[kRaw];
-  for (int q = 0; q < kRaw; ++q) s[q] = raw[k * kRaw + q] * scale;
-  const Macro m = macro_from_raw(s);
-  const double v[DisplayCell::kValues] = {m.n, m.U[0], m.U[1], m.U[2], m.T, m.p, m.q[0], m.q[1], m.q[2], m.P[3]};
-  for (int q = 0; q < DisplayCell::kValues; ++q) d.v[q] = v[q];
-  return d;
-}
-
-__device__ float display_float(const DisplayCell& d, int field, int component) {
-  return float(display_value(d.v + kFieldOffset[field], kFieldComponents[field], component));
+// Zero-copy views (DvmSolver::write_display_field): the float the view shows of one field of a
+// cell's values (cell_values, as the host's cell_fields).
+__device__ float display_float(const CellValues& d, int field, int component) {
+  return float(display_value(d.values(field), CellValues::components(field), component));
 }
 
 // Uniform grids: each cell as computed.
 __global__ void display_kernel(long long cells, const double* raw, const unsigned char* solid, int field, int component,
                                double scale, float* out) {
   const long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (k < cells) out[k] = display_float(display_cell(raw, solid, k, scale), field, component);
+  if (k < cells) out[k] = display_float(cell_values(raw + k * kRaw, solid[k], scale), field, component);
 }
 
 // Stretched grids: the fields interpolated trilinearly to the centres of the uniform display grid,
@@ -150,19 +131,11 @@ __global__ void resampled_display_kernel(int nx, int ny, int nz, const AxisBrack
   const int n[3] = {nx, ny, nz};
   const int ijk[3] = {int(k % nx), int((k / nx) % ny), int(k / ((long long)nx * ny))};
   const AxisBracket b[3] = {brackets[ijk[0]], brackets[nx + ijk[1]], brackets[nx + ny + ijk[2]]};
-  DisplayCell sum;
-  for (int corner = 0; corner < 8; ++corner) {
-    double w = 1.0;
-    int idx[3];
-    for (int a = 0; a < 3; ++a) {
-      const int up = (corner >> a) & 1;
-      w *= up ? b[a].t : 1.0 - b[a].t;
-      idx[a] = min(b[a].i + up, n[a] - 1);
-    }
-    if (w == 0.0) continue;
-    const DisplayCell d = display_cell(raw, solid, ((long long)idx[2] * ny + idx[1]) * nx + idx[0], scale);
-    for (int q = 0; q < DisplayCell::kValues; ++q) sum.v[q] += w * d.v[q];
-  }
+  CellValues sum;
+  for_each_corner(b, n, [&](double w, long long cell) {
+    const CellValues d = cell_values(raw + cell * kRaw, solid[cell], scale);
+    for (int q = 0; q < CellValues::kCount; ++q) sum.v[q] += w * d.v[q];
+  });
   out[k] = display_float(sum, field, component);
 }
 
@@ -270,10 +243,9 @@ class CudaSolver final : public DvmSolver {
   void set_display_sums(const std::vector<double>& raw) override { raw_.upload(raw); }
 
   std::size_t write_display_field(int field, int component, double scale, void* dst, std::size_t capacity) const override {
-    const int components[] = {1, 3, 1, 1, 3, 1};  // kFieldComponents, host side
     const long long cells = cfg_.cells();
     const std::size_t bytes = std::size_t(cells) * sizeof(float);
-    if (field < 0 || field >= 6 || component >= components[field]) return 0;
+    if (field < 0 || field >= kCellFields || component >= CellValues::components(field)) return 0;
     if (!dst) return bytes;
     if (capacity < bytes) return 0;
     float* out = static_cast<float*>(dst);

@@ -17,15 +17,14 @@ CellFields cell_fields(const std::vector<double>& raw, const std::vector<unsigne
   f.U.assign(3 * cells, 0.0);
   f.q.assign(3 * cells, 0.0);
   for (std::size_t k = 0; k < cells; ++k) {
-    if (solid[k]) continue;
-    const Macro m = macro_from_raw(raw.data() + k * kRaw);
-    f.n[k] = m.n;
-    f.T[k] = m.T;
-    f.p[k] = m.p;
-    f.Pxy[k] = m.P[3];
+    const CellValues d = cell_values(raw.data() + k * kRaw, solid[k], 1.0);
+    f.n[k] = d.values(kFieldN)[0];
+    f.T[k] = d.values(kFieldT)[0];
+    f.p[k] = d.values(kFieldP)[0];
+    f.Pxy[k] = d.values(kFieldPxy)[0];
     for (int a = 0; a < 3; ++a) {
-      f.U[3 * k + a] = m.U[a];
-      f.q[3 * k + a] = m.q[a];
+      f.U[3 * k + a] = d.values(kFieldU)[a];
+      f.q[3 * k + a] = d.values(kFieldQ)[a];
     }
   }
   return f;
@@ -58,19 +57,9 @@ bool uniform_grid(const DvmConfig& c) { return uniform(c.axis[0]) && uniform(c.a
 double sample(const DvmConfig& c, const std::vector<double>& field, int components, int component, const double x[3]) {
   AxisBracket b[3];
   for (int a = 0; a < 3; ++a) b[a] = bracket(c.axis[a], x[a]);
+  const int n[3] = {c.n(0), c.n(1), c.n(2)};
   double v = 0.0;
-  for (int corner = 0; corner < 8; ++corner) {
-    double w = 1.0;
-    long long idx[3];
-    for (int a = 0; a < 3; ++a) {
-      const int up = (corner >> a) & 1;
-      w *= up ? b[a].t : 1.0 - b[a].t;
-      idx[a] = std::min(b[a].i + up, c.n(a) - 1);
-    }
-    if (w == 0.0) continue;
-    const long long cell = (idx[2] * c.n(1) + idx[1]) * c.n(0) + idx[0];
-    v += w * field[cell * components + component];
-  }
+  for_each_corner(b, n, [&](double w, long long cell) { v += w * field[cell * components + component]; });
   return v;
 }
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/field.hpp"
+#include "core/host_device.hpp"
 #include "dvm_config.hpp"
 #include "dvm_geometry.hpp"
 
@@ -23,6 +24,22 @@ struct AxisBracket {
   double t;
 };
 AxisBracket bracket(const Axis& ax, double x);
+
+// The corners of the trilinear stencil of brackets b on a grid of n cells: add(weight, cell) for
+// each corner of nonzero weight, in sample()'s order (the CUDA zero-copy view resamples with it too).
+template <class Add>
+KS_HD void for_each_corner(const AxisBracket b[3], const int n[3], Add add) {
+  for (int corner = 0; corner < 8; ++corner) {
+    double w = 1.0;
+    long long idx[3];
+    for (int a = 0; a < 3; ++a) {
+      const int up = (corner >> a) & 1;
+      w *= up ? b[a].t : 1.0 - b[a].t;
+      idx[a] = b[a].i + up < n[a] - 1 ? b[a].i + up : n[a] - 1;
+    }
+    if (w != 0.0) add(w, (idx[2] * n[1] + idx[1]) * n[0] + idx[0]);
+  }
+}
 // The brackets of the centres of grid_field's uniform cells along axis a: what a display of a
 // stretched grid interpolates between (the CUDA zero-copy view does it on the device).
 std::vector<AxisBracket> display_brackets(const DvmConfig& c, int a);

@@ -228,10 +228,8 @@ Progress DvmMethod::progress() const {
 
 std::size_t DvmMethod::write_display_field(const std::string& name, int component, void* device_dst,
                                            std::size_t capacity) const {
-  const auto& fields = static_info().fields;
-  const int field = int(std::find_if(fields.begin(), fields.end(), [&](const FieldDesc& d) { return d.name == name; }) - fields.begin());
-  if (field == int(fields.size())) return 0;
-  return solver_->write_display_field(field, component, display_scale_, device_dst, capacity);
+  const int field = field_index(static_info().fields, name);
+  return field < 0 ? 0 : solver_->write_display_field(field, component, display_scale_, device_dst, capacity);
 }
 
 Snapshot DvmMethod::snapshot() const {
@@ -239,8 +237,8 @@ Snapshot DvmMethod::snapshot() const {
   snap.progress = progress();
   const CellFields f = cell_fields(raw_, geo_->solid);
   const auto& desc = static_info().fields;
-  snap.fields = {grid_field(cfg_, desc[0], f.n), grid_field(cfg_, desc[1], f.U), grid_field(cfg_, desc[2], f.T),
-                 grid_field(cfg_, desc[3], f.p), grid_field(cfg_, desc[4], f.q), grid_field(cfg_, desc[5], f.Pxy)};
+  snap.fields = {grid_field(cfg_, desc[kFieldN], f.n), grid_field(cfg_, desc[kFieldU], f.U), grid_field(cfg_, desc[kFieldT], f.T),
+                 grid_field(cfg_, desc[kFieldP], f.p), grid_field(cfg_, desc[kFieldQ], f.q), grid_field(cfg_, desc[kFieldPxy], f.Pxy)};
   snap.series.push_back({"residual", "iteration", "relative L2 change of n, nU, nE", residual_it_, residual_, {}});
   nlohmann::json d = {{"iterations", iteration_},
                       {"mass", total_mass()},

@@ -85,6 +85,29 @@ KS_HD Macro macro_from_raw(const double* s) {
   return m;
 }
 
+// The fields a snapshot shows of one cell, back to back in the order of DvmMethod's field list:
+// n, U (3), T, p, q (3), P_xy; all 0 in solid cells. From the cell's raw sums times `scale` (the
+// closed cavity's mass rescaling). The host's cell_fields and the CUDA zero-copy view use this one
+// copy of the arithmetic.
+enum CellField { kFieldN, kFieldU, kFieldT, kFieldP, kFieldQ, kFieldPxy, kCellFields };
+struct CellValues {
+  static constexpr int kCount = 10;
+  double v[kCount] = {};
+  KS_HD static int components(int field) { return field == kFieldU || field == kFieldQ ? 3 : 1; }
+  KS_HD static int offset(int field) { return field <= kFieldU ? field : field <= kFieldQ ? field + 2 : field + 4; }
+  KS_HD const double* values(int field) const { return v + offset(field); }
+};
+KS_HD CellValues cell_values(const double* raw, bool solid, double scale) {
+  CellValues d;
+  if (solid) return d;
+  double s[kRaw];
+  for (int q = 0; q < kRaw; ++q) s[q] = raw[q] * scale;
+  const Macro m = macro_from_raw(s);
+  const double v[CellValues::kCount] = {m.n, m.U[0], m.U[1], m.U[2], m.T, m.p, m.q[0], m.q[1], m.q[2], m.P[3]};
+  for (int q = 0; q < CellValues::kCount; ++q) d.v[q] = v[q];
+  return d;
+}
+
 // f^S parameters for the next sweep; mu_ref from eq. (10) (reference_viscosity).
 inline CellState cell_state(const Macro& m, double mu_ref, double omega, double prandtl) {
   CellState s;

@@ -317,9 +317,8 @@ Progress LbmMethod::progress() const {
 
 std::size_t LbmMethod::write_display_field(const std::string& name, int component, void* device_dst,
                                            std::size_t capacity) const {
-  const auto& fields = static_info().fields;
-  const int field = int(std::find_if(fields.begin(), fields.end(), [&](const FieldDesc& d) { return d.name == name; }) - fields.begin());
-  if (!solver_ || field >= kNodeFields) return 0;  // "spheres" (geometry) is drawn from the host
+  const int field = field_index(static_info().fields, name);
+  if (!solver_ || field < 0 || field >= kNodeFields) return 0;  // "spheres" (geometry) is drawn from the host
   return solver_->write_display_field(field, component, density_si(1.0), velocity_si(1.0), device_dst, capacity);
 }
 

@@ -197,11 +197,10 @@ void RmcMethod::rebuild_levels() {
 std::size_t RmcMethod::write_display_field(const std::string& name, int component, void* device_dst,
                                            std::size_t capacity) const {
   using D = RmcSolver::Display;
-  const auto& fields = static_info().fields;  // T, Q_R, Q_R_std, kappa_P: scalars
-  const auto field = std::find_if(fields.begin(), fields.end(), [&](const FieldDesc& d) { return d.name == name; });
-  if (field == fields.end() || component > 0) return 0;
+  const int field = field_index(static_info().fields, name);  // T, Q_R, Q_R_std, kappa_P: scalars
+  if (field < 0 || component > 0) return 0;
   const D what[] = {D::Temperature, D::Q, D::QStdError, D::KappaPlanck};
-  return solver_->write_display_field(what[field - fields.begin()], rays_, device_dst, capacity);
+  return solver_->write_display_field(what[field], rays_, device_dst, capacity);
 }
 
 std::vector<double> RmcMethod::mean() const {
@@ -261,8 +260,17 @@ std::vector<double> RmcMethod::profile_error(const std::vector<double>& std_erro
 
 const std::vector<double>& RmcMethod::kappa_planck() const {
   if (kappa_planck_.empty()) {
+    // Once per distinct temperature (a slab's cells share a few dozen), over the host's threads:
+    // each value sums every (band, Gauss point) of the tables.
+    std::vector<double> temperatures = T_;
+    std::sort(temperatures.begin(), temperatures.end());
+    temperatures.erase(std::unique(temperatures.begin(), temperatures.end()), temperatures.end());
+    std::vector<double> kappa(temperatures.size());
+#pragma omp parallel for schedule(dynamic, 64)
+    for (long long i = 0; i < (long long)temperatures.size(); ++i) kappa[i] = problem_.tables.kappa_planck(temperatures[i]);
     kappa_planck_.resize(T_.size());
-    for (std::size_t i = 0; i < T_.size(); ++i) kappa_planck_[i] = problem_.tables.kappa_planck(T_[i]);
+    for (std::size_t i = 0; i < T_.size(); ++i)
+      kappa_planck_[i] = kappa[std::lower_bound(temperatures.begin(), temperatures.end(), T_[i]) - temperatures.begin()];
   }
   return kappa_planck_;
 }
