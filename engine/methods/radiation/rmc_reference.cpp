@@ -14,37 +14,46 @@ std::vector<double> slab_net_emission(const SpectralTables& tables, const std::v
   std::vector<double> t(m);
   for (int j = 0; j < m; ++j) t[j] = tables.coordinate(T_cells[j]);
   const double tw0 = tables.coordinate(Tw0), tw1 = tables.coordinate(Tw1);
-  std::vector<double> out(x.size(), 0.0), k(m), E(m);
-  for (int b = 0; b < tables.bands; ++b) {
-    for (int j = 0; j < m; ++j) E[j] = tables.emission_at(b, t[j]);
-    const double Ew0 = tables.emission_at(b, tw0), Ew1 = tables.emission_at(b, tw1);
-    for (int q = 0; q < tables.per_band; ++q) {
-      const int p = b * tables.per_band + q;
-      for (int j = 0; j < m; ++j) k[j] = tables.absorption_at(p, t[j]);
-      for (std::size_t s = 0; s < x.size(); ++s) {
-        const int c = std::clamp(int(x[s] / h), 0, m - 1);
+  // k and E at every cell for every (band, Gauss point), then the stations over the host's threads.
+  const int points = tables.bands * tables.per_band;
+  std::vector<double> k(std::size_t(points) * m), E(std::size_t(tables.bands) * m);
+  for (int p = 0; p < points; ++p)
+    for (int j = 0; j < m; ++j) k[std::size_t(p) * m + j] = tables.absorption_at(p, t[j]);
+  for (int b = 0; b < tables.bands; ++b)
+    for (int j = 0; j < m; ++j) E[std::size_t(b) * m + j] = tables.emission_at(b, t[j]);
+  std::vector<double> out(x.size(), 0.0);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (long long s = 0; s < (long long)x.size(); ++s) {
+    const int c = std::clamp(int(x[s] / h), 0, m - 1);
+    double sum = 0.0;
+    for (int b = 0; b < tables.bands; ++b) {
+      const double* Eb = &E[std::size_t(b) * m];
+      const double Ew0 = tables.emission_at(b, tw0), Ew1 = tables.emission_at(b, tw1);
+      for (int q = 0; q < tables.per_band; ++q) {
+        const double* kp = &k[std::size_t(b * tables.per_band + q) * m];
         // Own cell: optical depths to its two faces.
-        const double dr = k[c] * ((c + 1) * h - x[s]), dl = k[c] * (x[s] - c * h);
-        double G = E[c] * ((1.0 - expint_e2(dr)) + (1.0 - expint_e2(dl)));
+        const double dr = kp[c] * ((c + 1) * h - x[s]), dl = kp[c] * (x[s] - c * h);
+        double G = Eb[c] * ((1.0 - expint_e2(dr)) + (1.0 - expint_e2(dl)));
         double tau = dr, e_near = expint_e2(dr);
         for (int j = c + 1; j < m; ++j) {  // cells to the right
-          tau += k[j] * h;
+          tau += kp[j] * h;
           const double e_far = expint_e2(tau);
-          G += E[j] * (e_near - e_far);
+          G += Eb[j] * (e_near - e_far);
           e_near = e_far;
         }
         G += Ew1 * e_near;
         tau = dl, e_near = expint_e2(dl);
         for (int j = c - 1; j >= 0; --j) {  // cells to the left
-          tau += k[j] * h;
+          tau += kp[j] * h;
           const double e_far = expint_e2(tau);
-          G += E[j] * (e_near - e_far);
+          G += Eb[j] * (e_near - e_far);
           e_near = e_far;
         }
         G += Ew0 * e_near;
-        out[s] += tables.weights[q] * k[c] * (4.0 * E[c] - 2.0 * G);
+        sum += tables.weights[q] * kp[c] * (4.0 * Eb[c] - 2.0 * G);
       }
     }
+    out[s] = sum;
   }
   return out;
 }
