@@ -4,9 +4,11 @@
 // 64^3. Each point traces one batch; where the full ray count would exceed the time budget a smaller
 // batch is timed and scaled linearly in rays (the rays are independent; the ray sweep measures the
 // exponent). Reports seconds, rays and face crossings (ray-cell steps) per second.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -37,12 +39,26 @@ const std::vector<PaperRays> kPaperRays = {{600, 369.7, 14.1, 9.6, 10.3, 4.1},  
                                            {30000, 19661.1, 585.8, 358.6, 308.0, 69.9}, {60000, 39313.3, 1170, 714.5, 573.2, 132.4},
                                            {150000, 132641.3, 2916, 1784, 1313, 316.0}};
 
+enum class Variant { Cpu, Naive, Texture, Sorting, Multigrid, Single };
+const char* name(Variant v) {
+  switch (v) {
+    case Variant::Cpu: return "cpu";
+    case Variant::Naive: return "naive";
+    case Variant::Texture: return "texture";
+    case Variant::Sorting: return "sorting";
+    case Variant::Multigrid: return "multigrid";
+    case Variant::Single: return "multigrid_fp32";
+  }
+  return "?";
+}
+
 struct Options {
   std::vector<int> grids = {16, 32, 48, 64, 96, 128, 160};
   std::vector<int> ray_sweep = {600, 1500, 6000, 15000, 30000, 60000, 150000};
   int rays = 60000, sweep_grid = 64, cpu_max_grid = 64;
   double budget = 6.0, cpu_budget = 10.0;  // seconds per timed batch
   std::string out = "rmc_bench.json";
+  std::vector<std::string> variants;  // names to run; empty: all
 };
 
 Options parse(int argc, char** argv) {
@@ -58,24 +74,21 @@ Options parse(int argc, char** argv) {
     else if (a == "--budget") o.budget = std::stod(next());
     else if (a == "--cpu-budget") o.cpu_budget = std::stod(next());
     else if (a == "--out") o.out = next();
+    else if (a == "--variants") {
+      std::stringstream list(next());
+      for (std::string v; std::getline(list, v, ',');) {
+        const Variant all[] = {Variant::Cpu, Variant::Naive, Variant::Texture, Variant::Sorting, Variant::Multigrid, Variant::Single};
+        if (std::none_of(std::begin(all), std::end(all), [&](Variant x) { return v == name(x); }))
+          throw ks::bad_input("--variants " + v, "unknown variant", "cpu, naive, texture, sorting, multigrid, multigrid_fp32");
+        o.variants.push_back(v);
+      }
+    }
     else
       throw ks::bad_input(a, "unknown option",
-                          "--grids a,b --ray-sweep a,b --rays N --sweep-grid N --cpu-max-grid N --budget S --cpu-budget S --out FILE");
+                          "--grids a,b --ray-sweep a,b --rays N --sweep-grid N --cpu-max-grid N --budget S --cpu-budget S "
+                          "--variants cpu,naive,texture,sorting,multigrid,multigrid_fp32 --out FILE");
   }
   return o;
-}
-
-enum class Variant { Cpu, Naive, Texture, Sorting, Multigrid, Single };
-const char* name(Variant v) {
-  switch (v) {
-    case Variant::Cpu: return "cpu";
-    case Variant::Naive: return "naive";
-    case Variant::Texture: return "texture";
-    case Variant::Sorting: return "sorting";
-    case Variant::Multigrid: return "multigrid";
-    case Variant::Single: return "multigrid_fp32";
-  }
-  return "?";
 }
 
 ks::ParamSet case10(int n, Variant v, int max_levels) {
@@ -144,6 +157,10 @@ int main(int argc, char** argv) try {
   gpu.cuda_device = cuda.device;
   std::vector<Variant> variants = {Variant::Cpu};
   if (cuda.usable) variants.insert(variants.end(), {Variant::Naive, Variant::Texture, Variant::Sorting, Variant::Multigrid, Variant::Single});
+  if (!o.variants.empty())
+    variants.erase(std::remove_if(variants.begin(), variants.end(),
+                                  [&](Variant v) { return std::find(o.variants.begin(), o.variants.end(), name(v)) == o.variants.end(); }),
+                   variants.end());
 
   nlohmann::json grid_rows = nlohmann::json::array(), ray_rows = nlohmann::json::array();
   std::vector<std::vector<double>> grid_x(6), grid_t(6), ray_x(6), ray_t(6);
