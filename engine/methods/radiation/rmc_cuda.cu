@@ -17,7 +17,8 @@ namespace ks::rmc {
 
 namespace {
 
-// A 2D float texture (width nt, one row per band or point) with linear filtering along T.
+// A 2D texture of `channels` floats per texel (width nt, one row per band or point) with linear
+// filtering along T.
 class TableTexture {
  public:
   TableTexture() = default;
@@ -25,13 +26,13 @@ class TableTexture {
   TableTexture& operator=(const TableTexture&) = delete;
   ~TableTexture() { release(); }
 
-  void load(const std::vector<double>& table, int nt) {
+  void load(const std::vector<float>& texels, int channels, int nt) {
     release();
-    const int rows = int(table.size() / nt);
-    std::vector<float> f(table.begin(), table.end());
-    const cudaChannelFormatDesc desc = cudaCreateChannelDesc<float>();
+    const std::size_t row_bytes = std::size_t(nt) * channels * sizeof(float);
+    const int rows = int(texels.size() / (std::size_t(nt) * channels));
+    const cudaChannelFormatDesc desc = cudaCreateChannelDesc(32, channels > 1 ? 32 : 0, 0, 0, cudaChannelFormatKindFloat);
     KS_CUDA_CHECK(cudaMallocArray(&array_, &desc, nt, rows));
-    KS_CUDA_CHECK(cudaMemcpy2DToArray(array_, 0, 0, f.data(), nt * sizeof(float), nt * sizeof(float), rows, cudaMemcpyHostToDevice));
+    KS_CUDA_CHECK(cudaMemcpy2DToArray(array_, 0, 0, texels.data(), row_bytes, row_bytes, rows, cudaMemcpyHostToDevice));
     cudaResourceDesc res{};
     res.resType = cudaResourceTypeArray;
     res.res.array.array = array_;
@@ -89,12 +90,22 @@ class LinearTexture {
 };
 
 struct TextureLookup {
-  cudaTextureObject_t emission, absorption;
-  cudaTextureObject_t coord_tex[kMaxLevels];
+  cudaTextureObject_t emission;  // E [band][t]
+  cudaTextureObject_t kE;        // (k, E of the point's band) [point][t]: both in one fetch per step
+  // Every level's cell coordinates back to back in one texture (level l from first[l]): one texture
+  // object for the whole warp, whatever level each lane's ray is on (a handle per level made the
+  // compiler loop over the distinct handles of a warp at every step).
+  cudaTextureObject_t coord_tex;
+  int first[kMaxLevels];
 
   __device__ double E(int band, double t) const { return tex2D<float>(emission, float(t) + 0.5f, band + 0.5f); }
-  __device__ double k(int point, double t) const { return tex2D<float>(absorption, float(t) + 0.5f, point + 0.5f); }
-  __device__ double coord(int level, const LevelView&, long long cell) const { return tex1Dfetch<float>(coord_tex[level], int(cell)); }
+  __device__ double k(int point, double t) const { return tex2D<float2>(kE, float(t) + 0.5f, point + 0.5f).x; }
+  __device__ void k_and_E(int point, int, double t, double& k, double& E) const {
+    const float2 v = tex2D<float2>(kE, float(t) + 0.5f, point + 0.5f);
+    k = v.x;
+    E = v.y;
+  }
+  __device__ double coord(int level, const LevelView&, long long cell) const { return tex1Dfetch<float>(coord_tex, first[level] + int(cell)); }
 };
 
 // Float marching is capped at 64 registers (8 blocks of 128 per SM): the extra resident warps hide
@@ -184,9 +195,20 @@ class CudaSolver final : public RmcSolver {
     texture_ = problem_.settings.texture;
     single_ = problem_.settings.single_precision;
     if (texture_) {
-      emission_tex_.load(t.emission, t.nt);
-      absorption_tex_.load(t.absorption, t.nt);
-      for (int l = 0; l < view_.levels; ++l) coord_tex_[l].load(problem_.levels[l].coord);
+      emission_tex_.load(std::vector<float>(t.emission.begin(), t.emission.end()), 1, t.nt);
+      std::vector<float> kE(2 * t.absorption.size());
+      for (std::size_t i = 0; i < t.absorption.size(); ++i) {
+        const std::size_t point = i / t.nt, ti = i % t.nt;
+        kE[2 * i] = float(t.absorption[i]);
+        kE[2 * i + 1] = float(t.emission[point / t.per_band * t.nt + ti]);
+      }
+      kE_tex_.load(kE, 2, t.nt);
+      std::vector<double> coords;
+      for (int l = 0; l < view_.levels; ++l) {
+        coord_first_[l] = int(coords.size());
+        coords.insert(coords.end(), problem_.levels[l].coord.begin(), problem_.levels[l].coord.end());
+      }
+      coord_tex_.load(coords);
     }
   }
 
@@ -206,8 +228,8 @@ class CudaSolver final : public RmcSolver {
         trace_kernel<double><<<blocks, kTraceThreads>>>(view_, look, c.n[0], c.n[1], cells, chunks, rays, batch, psum_.ptr, psum2_.ptr, psteps_.ptr);
     };
     if (texture_) {
-      TextureLookup look{emission_tex_.object(), absorption_tex_.object(), {}};
-      for (int l = 0; l < view_.levels; ++l) look.coord_tex[l] = coord_tex_[l].object();
+      TextureLookup look{emission_tex_.object(), kE_tex_.object(), coord_tex_.object(), {}};
+      std::copy(coord_first_.begin(), coord_first_.end(), look.first);
       launch(look);
     } else {
       launch(TableLookup{emission_.ptr, absorption_.ptr, problem_.tables.nt});
@@ -263,8 +285,8 @@ class CudaSolver final : public RmcSolver {
                      psum_.count + psum2_.count + psteps_.count + csum_.count + csum2_.count + csteps_.count + dsum_.count +
                      dsum2_.count + dT_.count + dkappa_.count) * sizeof(double) +
                     sorted_point_.count * sizeof(int);
-    for (int l = 0; l < view_.levels; ++l) b += coord_[l].count * sizeof(double) + (texture_ ? coord_tex_[l].bytes() : 0);
-    if (texture_) b += (emission_.count + absorption_.count) * sizeof(float);
+    for (int l = 0; l < view_.levels; ++l) b += coord_[l].count * sizeof(double);
+    if (texture_) b += coord_tex_.bytes() + (emission_.count + 2 * absorption_.count) * sizeof(float);
     return b;
   }
 
@@ -276,8 +298,9 @@ class CudaSolver final : public RmcSolver {
   DeviceBuffer<double> emission_, absorption_, cdf_band_, cdf_point_, cdf_sorted_, inv_source_;
   DeviceBuffer<int> sorted_point_;
   std::array<DeviceBuffer<double>, kMaxLevels> coord_;
-  TableTexture emission_tex_, absorption_tex_;
-  std::array<LinearTexture, kMaxLevels> coord_tex_;
+  TableTexture emission_tex_, kE_tex_;
+  LinearTexture coord_tex_;  // every level's coord, back to back
+  std::array<int, kMaxLevels> coord_first_{};
   DeviceBuffer<double> psum_, psum2_, psteps_, csum_, csum2_, csteps_;
   DeviceBuffer<double> dsum_, dsum2_;  // the running sums, for zero-copy views
   DeviceBuffer<double> dT_, dkappa_;   // the fixed fields, for zero-copy views

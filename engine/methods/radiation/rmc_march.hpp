@@ -55,6 +55,10 @@ struct TableLookup {
 
   KS_HD double E(int band, double t) const { return interpolate_row(emission + (long long)band * nt, nt, t); }
   KS_HD double k(int point, double t) const { return interpolate_row(absorption + (long long)point * nt, nt, t); }
+  KS_HD void k_and_E(int point, int band, double t, double& k_, double& E_) const {
+    k_ = k(point, t);
+    E_ = E(band, t);
+  }
   KS_HD double coord(int /*level*/, const LevelView& lv, long long cell) const { return lv.coord[cell]; }
 };
 
@@ -111,121 +115,159 @@ struct Traversal {
   }
 };
 
-// A ray from the centre of cell `cell` (indices ci) with direction dir and pseudo-spectral point
-// `point`, marched in precision Real. `rng`/`index` give the random numbers of diffuse reflections.
-template <class Real, class Lookup>
-KS_HD RayResult trace_ray(const MarchView& v, const Lookup& look, long long cell, const int ci[3], const double dir[3], int point,
-                          const PhiloxStream& rng, std::uint64_t index) {
-  const int band = point / v.per_band;
-  const LevelView* lv = &v.level[0];
-  const Real ti = Real(look.coord(0, *lv, cell));
-  const Real Ei = Real(look.E(band, ti));
-  // QE R_I of eq. (14) folded into one factor: QE k_i I_b,i / (k_max I_b,max), applied to (1 - E_j / E_i).
-  const Real scale = Real(v.emission_max * look.k(point, ti) * v.inv_source[point]);
-  const Real tol = Real(v.tolerance);
-  int idx[3] = {ci[0], ci[1], ci[2]};
+// A ray in flight: what the march carries from one face crossing to the next.
+template <class Real>
+struct RayState {
   Traversal<Real> r;
+  int idx[3];
+  long long cur;  // cell index on the current level
+  int level, steps_left, reflections, steps, band, point;
+  Real tau, q, Elast, Ei, scale;
+};
+
+// A ray from the centre of cell `cell` (indices ci) with direction dir and pseudo-spectral point
+// `point`, to be marched in precision Real.
+template <class Real, class Lookup>
+KS_HD void start_ray(RayState<Real>& s, const MarchView& v, const Lookup& look, long long cell, const int ci[3], const Real dir[3],
+                     int point) {
+  s.point = point;
+  s.band = point / v.per_band;
+  const LevelView& lv = v.level[0];
+  const Real ti = Real(look.coord(0, lv, cell));
+  s.Ei = Real(look.E(s.band, ti));
+  // QE R_I of eq. (14) folded into one factor: QE k_i I_b,i / (k_max I_b,max), applied to (1 - E_j / E_i).
+  s.scale = Real(v.emission_max * look.k(point, ti) * v.inv_source[point]);
   Real pos[3];
   KS_UNROLL
   for (int a = 0; a < 3; ++a) {
-    r.d[a] = Real(dir[a]);
-    pos[a] = Real((ci[a] + 0.5) * lv->h[a]);
+    s.idx[a] = ci[a];
+    s.r.d[a] = dir[a];
+    pos[a] = Real((ci[a] + 0.5) * lv.h[a]);
   }
-  r.anchor(pos, idx, *lv);
-  long long cur = cell;
-  int level = 0, steps_left = lv->steps, reflections = 0;
-  Real tau = 1, q = 0, Elast = Ei;
-  int steps = 0;
-  while (steps < kMaxSteps) {
-    // The face crossed first (Fig. 1).
-    Real tface;
-    const int axis = r.next_face(tface);
-    const Real ds = tface - r.t;
-    const Real tj = Real(look.coord(level, *lv, cur));
-    const Real alpha = Real(1) - exp(-Real(look.k(point, tj)) * ds);  // eq. (2)
-    Elast = Real(look.E(band, tj));
-    q += scale * tau * alpha * (Ei - Elast);
-    tau *= Real(1) - alpha;  // eq. (3)
-    ++steps;
-    if (tau <= tol) break;
-    // Into the next cell. The body is written once per axis (a is a constant in each copy), so on the
-    // device idx and the traversal stay in registers instead of local memory.
-    r.t = tface;
-    bool absorbed = false;
-    KS_UNROLL
-    for (int a = 0; a < 3; ++a) {
-      if (a != axis) continue;
-      const int step = r.d[a] > Real(0) ? 1 : -1;
-      idx[a] += step;
-      if (idx[a] >= 0 && idx[a] < lv->n[a]) {
-        r.tmax[a] += r.tdelta[a];
-      } else if (v.periodic[a]) {
-        idx[a] = step > 0 ? 0 : lv->n[a] - 1;
-        r.position(pos);
-        pos[a] = step > 0 ? Real(0) : Real(v.L[a]);
-        r.anchor(pos, idx, *lv);
-      } else {
-        // A wall absorbs eps_w of what reaches it (eq. 3) and reflects the rest.
-        idx[a] -= step;
-        const int side = 2 * a + (step > 0 ? 1 : 0);
-        const Real eps = Real(v.wall_eps[side]);
-        q += scale * tau * eps * (Ei - Real(look.E(band, v.wall_coord[side])));
-        tau *= Real(1) - eps;
-        absorbed = tau <= tol;
-        if (absorbed) break;
-        r.position(pos);
-        pos[a] = step > 0 ? Real(v.L[a]) : Real(0);
-        if (v.specular) {
-          r.d[a] = -r.d[a];
-        } else {
-          // Lambertian: cos(theta) = sqrt(u) about the inward normal.
-          const PhiloxCounter w = rng.draw(index, 1u + std::uint32_t(reflections));
-          const double ct = sqrt(unit_word(w.v[0])), st = sqrt(1.0 - ct * ct), ph = 2.0 * 3.14159265358979323846 * unit_word(w.v[1]);
-          r.d[a] = Real(-step * ct);
-          r.d[(a + 1) % 3] = Real(st * cos(ph));
-          r.d[(a + 2) % 3] = Real(st * sin(ph));
-        }
-        ++reflections;
-        r.anchor(pos, idx, *lv);
-      }
-    }
-    if (absorbed) break;
-    if (steps_left > 0 && --steps_left == 0 && level + 1 < v.levels) {
-      // Drop to the coarser grid (section 4.3) into the coarse cell that holds the centre of the
-      // ray's current cell (integer arithmetic, the map build_levels averages with).
-      r.position(pos);
-      const LevelView* fine = lv;
-      lv = &v.level[++level];
-      steps_left = lv->steps;
-      KS_UNROLL
-      for (int a = 0; a < 3; ++a) idx[a] = (2 * idx[a] + 1) * lv->n[a] / (2 * fine->n[a]);
-      r.anchor(pos, idx, *lv);
-    }
-    cur = ((long long)idx[2] * lv->n[1] + idx[1]) * lv->n[0] + idx[0];
-  }
-  // What is left is absorbed where the ray stopped (Algorithm 1, line 29).
-  q += scale * tau * (Ei - Elast);
-  return {double(q), steps};
+  s.r.anchor(pos, s.idx, lv);
+  s.cur = cell;
+  s.level = 0;
+  s.steps_left = lv.steps;
+  s.reflections = 0;
+  s.steps = 0;
+  s.tau = 1;
+  s.q = 0;
+  s.Elast = s.Ei;
 }
 
-// Rays [r0, r1) of batch `batch` from cell `cell`: adds their estimates to sum and sum2 and their face
-// crossings to steps. Each ray's random numbers come from one Philox draw keyed by (seed, cell) at
-// counter (batch, ray), so every backend traces the same rays. With sorting, the rays' spectral
-// variates are the descending order statistics of the chunk (from the same draws), mapped through the
-// table ordered by k(T_max): a thread marches its rays from the most to the least absorbing, in step
-// with its neighbours (section 4.2).
+// One face crossing of Algorithm 1: absorption in the current cell (eq. 2, 3), then into the next
+// cell, through a periodic wrap, off a wall or down a grid level. False once the ray is spent
+// (finish_ray then adds what is left). `rng`/`index` give the random numbers of diffuse reflections.
 template <class Real, class Lookup>
-KS_HD void trace_rays(const MarchView& v, const Lookup& look, long long cell, const int ci[3], std::uint32_t batch, int r0,
-                      int r1, double& sum, double& sum2, double& steps) {
-  const PhiloxStream rng{v.seed, std::uint32_t(cell)};
+KS_HD bool step_ray(RayState<Real>& s, const MarchView& v, const Lookup& look, const PhiloxStream& rng, std::uint64_t index) {
+  const LevelView* lv = &v.level[s.level];
+  const Real tol = Real(v.tolerance);
+  Traversal<Real>& r = s.r;
+  int* idx = s.idx;
+  Real pos[3];
+  // The face crossed first (Fig. 1).
+  Real tface;
+  const int axis = r.next_face(tface);
+  const Real ds = tface - r.t;
+  const Real tj = Real(look.coord(s.level, *lv, s.cur));
+  double kj, Ej;
+  look.k_and_E(s.point, s.band, tj, kj, Ej);
+  const Real alpha = Real(1) - exp(-Real(kj) * ds);  // eq. (2)
+  s.Elast = Real(Ej);
+  s.q += s.scale * s.tau * alpha * (s.Ei - s.Elast);
+  s.tau *= Real(1) - alpha;  // eq. (3)
+  ++s.steps;
+  if (s.tau <= tol) return false;
+  // Into the next cell: without branches while the ray stays inside the grid (the lanes of a warp
+  // cross different axes). The loops are unrolled (a is a constant in each copy), so on the device
+  // idx and the traversal stay in registers instead of local memory.
+  r.t = tface;
+  bool inside = true;
+  KS_UNROLL
+  for (int a = 0; a < 3; ++a) {
+    const bool crossed = a == axis;
+    idx[a] += crossed ? (r.d[a] > Real(0) ? 1 : -1) : 0;
+    r.tmax[a] += crossed ? r.tdelta[a] : Real(0);
+    inside = inside && idx[a] >= 0 && idx[a] < lv->n[a];
+  }
+  bool absorbed = false;
+  KS_UNROLL
+  for (int a = 0; a < 3; ++a) {
+    if (inside || a != axis) continue;
+    const int step = r.d[a] > Real(0) ? 1 : -1;
+    if (v.periodic[a]) {
+      idx[a] = step > 0 ? 0 : lv->n[a] - 1;
+      r.position(pos);
+      pos[a] = step > 0 ? Real(0) : Real(v.L[a]);
+      r.anchor(pos, idx, *lv);
+    } else {
+      // A wall absorbs eps_w of what reaches it (eq. 3) and reflects the rest.
+      idx[a] -= step;
+      const int side = 2 * a + (step > 0 ? 1 : 0);
+      const Real eps = Real(v.wall_eps[side]);
+      s.q += s.scale * s.tau * eps * (s.Ei - Real(look.E(s.band, v.wall_coord[side])));
+      s.tau *= Real(1) - eps;
+      absorbed = s.tau <= tol;
+      if (absorbed) break;
+      r.position(pos);
+      pos[a] = step > 0 ? Real(v.L[a]) : Real(0);
+      if (v.specular) {
+        r.d[a] = -r.d[a];
+      } else {
+        // Lambertian: cos(theta) = sqrt(u) about the inward normal.
+        const PhiloxCounter w = rng.draw(index, 1u + std::uint32_t(s.reflections));
+        const double ct = sqrt(unit_word(w.v[0])), st = sqrt(1.0 - ct * ct), ph = 2.0 * 3.14159265358979323846 * unit_word(w.v[1]);
+        r.d[a] = Real(-step * ct);
+        r.d[(a + 1) % 3] = Real(st * cos(ph));
+        r.d[(a + 2) % 3] = Real(st * sin(ph));
+      }
+      ++s.reflections;
+      r.anchor(pos, idx, *lv);
+    }
+  }
+  if (absorbed) return false;
+  if (s.steps_left > 0 && --s.steps_left == 0 && s.level + 1 < v.levels) {
+    // Drop to the coarser grid (section 4.3) into the coarse cell that holds the centre of the
+    // ray's current cell (integer arithmetic, the map build_levels averages with).
+    r.position(pos);
+    const LevelView* fine = lv;
+    lv = &v.level[++s.level];
+    s.steps_left = lv->steps;
+    KS_UNROLL
+    for (int a = 0; a < 3; ++a) idx[a] = (2 * idx[a] + 1) * lv->n[a] / (2 * fine->n[a]);
+    r.anchor(pos, idx, *lv);
+  }
+  s.cur = (idx[2] * lv->n[1] + idx[1]) * lv->n[0] + idx[0];  // int: at most 1024^3 cells
+  return s.steps < kMaxSteps;
+}
+
+// The ray's estimate once it is spent: what is left is absorbed where it stopped (Algorithm 1, line 29).
+template <class Real>
+KS_HD RayResult finish_ray(const RayState<Real>& s) {
+  return {double(s.q + s.scale * s.tau * (s.Ei - s.Elast)), s.steps};
+}
+
+// The rays [r, r1) of one chunk of batch `batch` from one cell, in order. Each ray's random numbers
+// come from one Philox draw keyed by (seed, cell) at counter (batch, ray), so every backend traces
+// the same rays. With sorting, the rays' spectral variates are the descending order statistics of
+// the chunk (from the same draws), mapped through the table ordered by k(T_max): the chunk's rays go
+// from the most to the least absorbing, in step with the neighbouring chunks (section 4.2).
+struct ChunkRays {
+  PhiloxStream rng;
+  std::uint32_t batch;
+  int r, r1;
   double u_top = 1.0;
-  for (int r = r0; r < r1; ++r) {
-    const std::uint64_t index = (std::uint64_t(batch) << 32) | std::uint32_t(r);
-    const PhiloxCounter w = rng.draw(index, 0u);
+
+  KS_HD ChunkRays(const MarchView& v, long long cell, std::uint32_t batch_, int r0, int r1_)
+      : rng{v.seed, std::uint32_t(cell)}, batch(batch_), r(r0), r1(r1_) {}
+  KS_HD bool more() const { return r < r1; }
+  KS_HD std::uint64_t index() const { return (std::uint64_t(batch) << 32) | std::uint32_t(r); }
+  // The next ray's direction (eq. 9) and pseudo-spectral point (eq. 15-17); then moves on.
+  KS_HD void next(const MarchView& v, double dir[3], int& point) {
+    const PhiloxCounter w = rng.draw(index(), 0u);
     const double ct = 1.0 - 2.0 * unit_word(w.v[0]);  // eq. (9): R_theta = (1 - cos theta) / 2
     const double st = sqrt(1.0 - ct * ct), ph = 2.0 * 3.14159265358979323846 * unit_word(w.v[1]);
-    const double d[3] = {st * cos(ph), st * sin(ph), ct};
-    int point;
+    dir[0] = st * cos(ph), dir[1] = st * sin(ph), dir[2] = ct;
     if (v.sorting) {
       u_top *= pow(unit_word(w.v[2]), 1.0 / double(r1 - r));  // the next-lower order statistic
       point = v.sorted_point[search_cdf(v.cdf_sorted, v.bands * v.per_band, u_top)];
@@ -233,7 +275,27 @@ KS_HD void trace_rays(const MarchView& v, const Lookup& look, long long cell, co
       const int band = search_cdf(v.cdf_band, v.bands, unit_word(w.v[2]));
       point = band * v.per_band + search_cdf(v.cdf_point + (long long)band * v.per_band, v.per_band, unit_word(w.v[3]));
     }
-    const RayResult ray = trace_ray<Real>(v, look, cell, ci, d, point, rng, index);
+    ++r;
+  }
+};
+
+// Rays [r0, r1) of batch `batch` from cell `cell`, one after the other: adds their estimates to sum
+// and sum2 and their face crossings to steps.
+template <class Real, class Lookup>
+KS_HD void trace_rays(const MarchView& v, const Lookup& look, long long cell, const int ci[3], std::uint32_t batch, int r0,
+                      int r1, double& sum, double& sum2, double& steps) {
+  ChunkRays rays(v, cell, batch, r0, r1);
+  while (rays.more()) {
+    const std::uint64_t index = rays.index();
+    double d[3];
+    int point;
+    rays.next(v, d, point);
+    const Real dir[3] = {Real(d[0]), Real(d[1]), Real(d[2])};
+    RayState<Real> s;
+    start_ray(s, v, look, cell, ci, dir, point);
+    while (step_ray(s, v, look, rays.rng, index)) {
+    }
+    const RayResult ray = finish_ray(s);
     sum += ray.q;
     sum2 += ray.q * ray.q;
     steps += ray.steps;
