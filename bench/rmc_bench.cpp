@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -39,7 +40,9 @@ const std::vector<PaperRays> kPaperRays = {{600, 369.7, 14.1, 9.6, 10.3, 4.1},  
                                            {30000, 19661.1, 585.8, 358.6, 308.0, 69.9}, {60000, 39313.3, 1170, 714.5, 573.2, 132.4},
                                            {150000, 132641.3, 2916, 1784, 1313, 316.0}};
 
-enum class Variant { Cpu, Naive, Texture, Sorting, Multigrid, Single };
+enum class Variant { Cpu, Naive, Texture, Sorting, Multigrid, Single, Packets };
+constexpr Variant kVariants[] = {Variant::Cpu,       Variant::Naive,  Variant::Texture, Variant::Sorting,
+                                  Variant::Multigrid, Variant::Single, Variant::Packets};
 const char* name(Variant v) {
   switch (v) {
     case Variant::Cpu: return "cpu";
@@ -48,6 +51,7 @@ const char* name(Variant v) {
     case Variant::Sorting: return "sorting";
     case Variant::Multigrid: return "multigrid";
     case Variant::Single: return "multigrid_fp32";
+    case Variant::Packets: return "packets_fp32";
   }
   return "?";
 }
@@ -77,16 +81,15 @@ Options parse(int argc, char** argv) {
     else if (a == "--variants") {
       std::stringstream list(next());
       for (std::string v; std::getline(list, v, ',');) {
-        const Variant all[] = {Variant::Cpu, Variant::Naive, Variant::Texture, Variant::Sorting, Variant::Multigrid, Variant::Single};
-        if (std::none_of(std::begin(all), std::end(all), [&](Variant x) { return v == name(x); }))
-          throw ks::bad_input("--variants " + v, "unknown variant", "cpu, naive, texture, sorting, multigrid, multigrid_fp32");
+        if (std::none_of(std::begin(kVariants), std::end(kVariants), [&](Variant x) { return v == name(x); }))
+          throw ks::bad_input("--variants " + v, "unknown variant", "cpu, naive, texture, sorting, multigrid, multigrid_fp32, packets_fp32");
         o.variants.push_back(v);
       }
     }
     else
       throw ks::bad_input(a, "unknown option",
                           "--grids a,b --ray-sweep a,b --rays N --sweep-grid N --cpu-max-grid N --budget S --cpu-budget S "
-                          "--variants cpu,naive,texture,sorting,multigrid,multigrid_fp32 --out FILE");
+                          "--variants cpu,naive,texture,sorting,multigrid,multigrid_fp32,packets_fp32 --out FILE");
   }
   return o;
 }
@@ -102,7 +105,8 @@ ks::ParamSet case10(int n, Variant v, int max_levels) {
   set("sorting", v >= Variant::Sorting ? "true" : "false");
   // The paper's multigrid: coarsening ratio 2 down to 3^3 (3 levels at 16^3 ... 6 at 96^3 and up), 5 steps each.
   set("grid_levels", v >= Variant::Multigrid ? std::to_string(max_levels) : "1");
-  set("single_precision", v == Variant::Single ? "true" : "false");
+  set("single_precision", v >= Variant::Single ? "true" : "false");
+  set("ray_packets", v == Variant::Packets ? "true" : "false");
   set("steps_per_level", "5");
   return p;
 }
@@ -156,14 +160,15 @@ int main(int argc, char** argv) try {
   gpu.backend = ks::BackendKind::Cuda;
   gpu.cuda_device = cuda.device;
   std::vector<Variant> variants = {Variant::Cpu};
-  if (cuda.usable) variants.insert(variants.end(), {Variant::Naive, Variant::Texture, Variant::Sorting, Variant::Multigrid, Variant::Single});
+  if (cuda.usable) variants.assign(std::begin(kVariants), std::end(kVariants));
   if (!o.variants.empty())
     variants.erase(std::remove_if(variants.begin(), variants.end(),
                                   [&](Variant v) { return std::find(o.variants.begin(), o.variants.end(), name(v)) == o.variants.end(); }),
                    variants.end());
 
   nlohmann::json grid_rows = nlohmann::json::array(), ray_rows = nlohmann::json::array();
-  std::vector<std::vector<double>> grid_x(6), grid_t(6), ray_x(6), ray_t(6);
+  constexpr int kCount = int(std::size(kVariants));
+  std::vector<std::vector<double>> grid_x(kCount), grid_t(kCount), ray_x(kCount), ray_t(kCount);
   for (int n : o.grids)
     for (Variant v : variants) {
       if (v == Variant::Cpu && n > o.cpu_max_grid) continue;
@@ -197,7 +202,8 @@ int main(int argc, char** argv) try {
       {"note", "seconds: one batch of rays_per_cell rays per cell; where rays_per_cell_timed is smaller the timed batch is scaled "
                "linearly in rays. Variants are additive as in the paper: texture includes naive's kernel, sorting adds texture, "
                "multigrid adds sorting (max levels down to 3^3, 5 steps each), multigrid_fp32 marches the multigrid variant in float "
-               "(not in the paper). CPU: all cores, double precision."},
+               "and packets_fp32 adds coherent ray packets (ray_packets: 32 cells along x share each ray's random numbers); "
+               "neither is in the paper. CPU: all cores, double precision."},
       {"grid_sweep", grid_rows},
       {"ray_sweep", ray_rows},
       {"fits", fits},

@@ -35,7 +35,8 @@ double largest_difference_over_peak(const RmcMethod& a, const RmcMethod& b) {
 TEST(RmcCuda, DoublePathMatchesTheCpuToRoundOff) {
   KS_REQUIRE_CUDA();
   for (const auto& extra : std::vector<std::map<std::string, std::string>>{
-           {}, {{"grid_levels", "3"}, {"sorting", "true"}}, {{"reflection", "specular"}, {"seed", "5"}}}) {
+           {}, {{"grid_levels", "3"}, {"sorting", "true"}}, {{"reflection", "specular"}, {"seed", "5"}},
+           {{"grid_levels", "3"}, {"sorting", "true"}, {"ray_packets", "true"}}}) {
     auto p = kSlab;
     p.insert(extra.begin(), extra.end());
     const auto cpu = run(p), gpu = run(p, cuda_context());

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <sstream>
 
@@ -62,6 +63,40 @@ TEST(RmcEstimator, SortingChangesTheOrderNotTheStatistics) {
   auto sorted = base;
   sorted["sorting"] = "true";
   EXPECT_LT(max_sigma_distance(*run(base), *run(sorted)), 4.0);
+}
+
+// Lag-1 correlation of the station errors of Q^R(x) against the exact slab solution.
+double neighbour_error_correlation(const RmcMethod& m) {
+  const std::vector<double> q = m.profile(m.mean()), ref = m.reference();
+  double mean = 0.0;
+  for (std::size_t i = 0; i < q.size(); ++i) mean += (q[i] - ref[i]) / double(q.size());
+  double c0 = 0.0, c1 = 0.0;
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    const double e = q[i] - ref[i] - mean;
+    c0 += e * e;
+    if (i + 1 < q.size()) c1 += e * (q[i + 1] - ref[i + 1] - mean);
+  }
+  return c1 / c0;
+}
+
+TEST(RmcEstimator, RayPacketsShareTheRaysOfNeighboursNotTheStatistics) {
+  // ray_packets: the 32 cells of a row (nx = 32) draw the same rays. Each cell's estimate keeps its
+  // distribution (same result within the statistical error, standard errors of the same size); what
+  // changes is that neighbours' errors become correlated.
+  const std::map<std::string, std::string> base = {{"profile", "parab1"}, {"kappa", "1"}, {"nx", "32"}, {"ny", "2"}, {"nz", "2"},
+                                                   {"rays_per_cell", "1000"}, {"rays_per_batch", "500"}};
+  auto shared = base;
+  shared["ray_packets"] = "true";
+  const auto a = run(base), b = run(shared);
+  EXPECT_LT(max_sigma_distance(*a, *b), 4.0);
+  double sa = 0.0, sb = 0.0;
+  for (double s : a->std_error()) sa += s;
+  for (double s : b->std_error()) sb += s;
+  EXPECT_NEAR(sb / sa, 1.0, 0.1);
+  const double independent = neighbour_error_correlation(*a), packets = neighbour_error_correlation(*b);
+  std::printf("[ measured ] lag-1 correlation of the station errors: independent rays %.2f, packets %.2f\n", independent, packets);
+  EXPECT_LT(independent, 0.6);
+  EXPECT_GT(packets, 0.8);
 }
 
 TEST(RmcEstimator, RestartContinuesBitForBit) {

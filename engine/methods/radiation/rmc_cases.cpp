@@ -122,6 +122,7 @@ MarchSettings make_settings(const ParamSet& p) {
   s.sorting = p.get_bool("sorting");
   s.texture = p.get_bool("texture");
   s.single_precision = p.get_bool("single_precision");
+  s.packets = p.get_bool("ray_packets");
   s.seed = std::uint64_t(p.get_int("seed"));
   return s;
 }

@@ -54,6 +54,7 @@ struct MarchSettings {
   bool sorting = false;        // rays of a cell drawn in ascending k order (section 4.2)
   bool texture = false;        // CUDA: tables and temperatures in texture memory (section 4.1)
   bool single_precision = false;  // CUDA: rays march in float
+  bool packets = false;        // 32 neighbouring cells along x share their rays' random numbers
   std::uint64_t seed = 1;
 };
 

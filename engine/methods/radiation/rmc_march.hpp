@@ -45,6 +45,9 @@ struct MarchView {
   double emission_max;
   bool sorting;
   std::uint64_t seed;
+  // Cells c and c' draw the same random numbers where c >> packet_shift == c' >> packet_shift
+  // (ray_packets: 5, runs of 32 cells along x; 0: every cell its own stream).
+  int packet_shift;
 };
 
 // Tables in (global) memory with linear interpolation in the temperature coordinate.
@@ -65,6 +68,23 @@ struct TableLookup {
 // The first index i < n with cdf[i] > u (cdf inclusive, ending at 1, u in (0, 1)).
 KS_HD int search_cdf(const double* cdf, int n, double u) {
   int lo = 0, hi = n - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi) >> 1;
+    if (cdf[mid] > u) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+// search_cdf over [0, hi] for a u whose answer is known to be <= hi (the descending order statistics
+// of sorting): galloping down from hi, then bisecting; a few probes where successive u are close.
+KS_HD int search_cdf_below(const double* cdf, int hi, double u) {
+  int step = 1;
+  while (hi - step >= 0 && cdf[hi - step] > u) {
+    hi -= step;
+    step *= 2;
+  }
+  int lo = hi - step + 1 > 0 ? hi - step + 1 : 0;
   while (lo < hi) {
     const int mid = (lo + hi) >> 1;
     if (cdf[mid] > u) hi = mid;
@@ -98,9 +118,10 @@ struct Traversal {
         continue;
       }
       const Real face = Real(idx[a] + (d[a] > Real(0) ? 1 : 0)) * Real(lv.h[a]);
-      const Real s = (face - pos[a]) / d[a];
+      const Real inv = Real(1) / d[a];  // one division per axis
+      const Real s = (face - pos[a]) * inv;
       tmax[a] = s > Real(0) ? s : Real(0);
-      tdelta[a] = Real(lv.h[a]) / (d[a] > Real(0) ? d[a] : -d[a]);
+      tdelta[a] = Real(lv.h[a]) * (inv > Real(0) ? inv : -inv);
     }
   }
   KS_HD void position(Real pos[3]) const {
@@ -234,7 +255,8 @@ KS_HD bool step_ray(RayState<Real>& s, const MarchView& v, const Lookup& look, c
     lv = &v.level[++s.level];
     s.steps_left = lv->steps;
     KS_UNROLL
-    for (int a = 0; a < 3; ++a) idx[a] = (2 * idx[a] + 1) * lv->n[a] / (2 * fine->n[a]);
+    for (int a = 0; a < 3; ++a)  // halved axes without the integer division
+      idx[a] = 2 * lv->n[a] == fine->n[a] ? idx[a] >> 1 : (2 * idx[a] + 1) * lv->n[a] / (2 * fine->n[a]);
     r.anchor(pos, idx, *lv);
   }
   s.cur = (idx[2] * lv->n[1] + idx[1]) * lv->n[0] + idx[0];  // int: at most 1024^3 cells
@@ -248,8 +270,8 @@ KS_HD RayResult finish_ray(const RayState<Real>& s) {
 }
 
 // The rays [r, r1) of one chunk of batch `batch` from one cell, in order. Each ray's random numbers
-// come from one Philox draw keyed by (seed, cell) at counter (batch, ray), so every backend traces
-// the same rays. With sorting, the rays' spectral variates are the descending order statistics of
+// come from one Philox draw keyed by (seed, cell >> packet_shift) at counter (batch, ray), so every
+// backend traces the same rays. With sorting, the rays' spectral variates are the descending order statistics of
 // the chunk (from the same draws), mapped through the table ordered by k(T_max): the chunk's rays go
 // from the most to the least absorbing, in step with the neighbouring chunks (section 4.2).
 struct ChunkRays {
@@ -257,9 +279,10 @@ struct ChunkRays {
   std::uint32_t batch;
   int r, r1;
   double u_top = 1.0;
+  int sorted_at;  // sorting: the last ray's index in cdf_sorted (the next one is not above it)
 
   KS_HD ChunkRays(const MarchView& v, long long cell, std::uint32_t batch_, int r0, int r1_)
-      : rng{v.seed, std::uint32_t(cell)}, batch(batch_), r(r0), r1(r1_) {}
+      : rng{v.seed, std::uint32_t(cell >> v.packet_shift)}, batch(batch_), r(r0), r1(r1_), sorted_at(v.bands * v.per_band - 1) {}
   KS_HD bool more() const { return r < r1; }
   KS_HD std::uint64_t index() const { return (std::uint64_t(batch) << 32) | std::uint32_t(r); }
   // The next ray's direction (eq. 9) and pseudo-spectral point (eq. 15-17); then moves on.
@@ -270,7 +293,8 @@ struct ChunkRays {
     dir[0] = st * cos(ph), dir[1] = st * sin(ph), dir[2] = ct;
     if (v.sorting) {
       u_top *= pow(unit_word(w.v[2]), 1.0 / double(r1 - r));  // the next-lower order statistic
-      point = v.sorted_point[search_cdf(v.cdf_sorted, v.bands * v.per_band, u_top)];
+      sorted_at = search_cdf_below(v.cdf_sorted, sorted_at, u_top);
+      point = v.sorted_point[sorted_at];
     } else {
       const int band = search_cdf(v.cdf_band, v.bands, unit_word(w.v[2]));
       point = band * v.per_band + search_cdf(v.cdf_point + (long long)band * v.per_band, v.per_band, unit_word(w.v[3]));

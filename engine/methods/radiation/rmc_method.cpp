@@ -71,6 +71,10 @@ MethodInfo make_info() {
                  "Tables and temperatures read through texture memory with hardware interpolation (section 4.1)", true),
       bool_param("single_precision", "Single precision (CUDA)", false,
                  "Rays march in float arithmetic on the GPU (the CPU path always uses double); same statistics", true),
+      bool_param("ray_packets", "Coherent ray packets", false,
+                 "Rays of 32 neighbouring cells along x share directions and spectral points, so a GPU warp marches "
+                 "parallel rays in step (beyond the paper). Each cell's estimate and standard error keep their "
+                 "statistics; neighbouring cells' errors become correlated. Restarts the estimate", true),
       int_param("seed", "Random seed", 1, 0, 2147483647, "Restarts the estimate with another random stream", true),
   };
   for (auto& s : info.params)
@@ -304,13 +308,14 @@ bool RmcMethod::finished() const { return rays_ >= params_.get_int("rays_per_cel
 
 void RmcMethod::set_live(const std::string& key, const ParamValue& value) {
   static const char* kLive =
-      "rays_per_cell, rays_per_batch, grid_levels, steps_per_level, level_fraction, kappa_ref, sorting, texture, single_precision, seed";
+      "rays_per_cell, rays_per_batch, grid_levels, steps_per_level, level_fraction, kappa_ref, sorting, texture, single_precision, "
+      "ray_packets, seed";
   if (!params_.spec(key).live)
     throw bad_input(key, "'" + key + "' is not a live parameter of radiation.rmc; it applies on reset", kLive);
   params_.set(key, value);
   if (key == "rays_per_cell" || key == "rays_per_batch") return;
   // Sorting, texture memory and precision change the speed, not the statistics: the estimate goes on. The
-  // multigrid settings change the estimator and the seed the stream: the estimate starts again.
+  // multigrid settings change the estimator, and packets and the seed the stream: the estimate starts again.
   rebuild_levels();
   if (key != "sorting" && key != "texture" && key != "single_precision") restart_estimate();
 }

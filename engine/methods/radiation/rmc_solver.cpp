@@ -33,6 +33,7 @@ MarchView march_view(const RmcProblem& p) {
   v.emission_max = p.tables.emission_max;
   v.sorting = p.settings.sorting;
   v.seed = p.settings.seed;
+  v.packet_shift = p.settings.packets ? 5 : 0;
   return v;
 }
 
