@@ -252,10 +252,12 @@ KS_HD bool step_ray(RayState<Real>& s, const MarchView& v, const Lookup& look, c
       } else {
         // Lambertian: cos(theta) = sqrt(u) about the inward normal.
         const PhiloxCounter w = rng.draw(index, 1u + std::uint32_t(s.reflections));
-        const double ct = sqrt(unit_word(w.v[0])), st = sqrt(1.0 - ct * ct), ph = 2.0 * 3.14159265358979323846 * unit_word(w.v[1]);
+        const double ct = sqrt(unit_word(w.v[0])), st = sqrt(1.0 - ct * ct);
+        double sn, cs;
+        sincos_2pi(unit_word(w.v[1]), sn, cs);
         r.d[a] = Real(-step * ct);
-        r.d[(a + 1) % 3] = Real(st * cos(ph));
-        r.d[(a + 2) % 3] = Real(st * sin(ph));
+        r.d[(a + 1) % 3] = Real(st * cs);
+        r.d[(a + 2) % 3] = Real(st * sn);
       }
       ++s.reflections;
       r.anchor(pos, idx, *lv);
