@@ -34,6 +34,17 @@ ParamSet method_params(const std::map<std::string, std::string>& overrides) {
   return p;
 }
 
+// Method M set up from `overrides` on the CPU (cpu) and with CUDA (gpu), both advanced `iterations` times.
+template <class M>
+void advance_on_cpu_and_cuda(M& cpu, M& gpu, const std::map<std::string, std::string>& overrides, int iterations) {
+  cpu.setup(method_params<M>(overrides), cpu_context());
+  gpu.setup(method_params<M>(overrides), cuda_context());
+  for (int k = 0; k < iterations; ++k) {
+    cpu.advance();
+    gpu.advance();
+  }
+}
+
 // How far two backends' state vectors (of equal size) differ: max |a - b| over max |a|.
 inline double max_relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
   double amax = 0.0, err = 0.0;

@@ -35,12 +35,7 @@ TEST_P(LbmCudaMatchesCpu, PopulationsAgreeToRoundOff) {
   p["precision"] = precision;
   p["steps_per_iteration"] = "50";
   LbmMethod cpu, gpu;
-  cpu.setup(testing::params(p), testing::cpu_context());
-  gpu.setup(testing::params(p), testing::cuda_context());
-  for (int k = 0; k < 4; ++k) {
-    cpu.advance();
-    gpu.advance();
-  }
+  test_support::advance_on_cpu_and_cuda(cpu, gpu, p, 4);
   std::vector<double> fc, fg;
   cpu.solver().read_f(fc);
   gpu.solver().read_f(fg);
