@@ -8,8 +8,10 @@
 
 #include <algorithm>
 #include <array>
+#include <string>
 
 #include "core/cuda_check.hpp"
+#include "core/errors.hpp"
 #include "core/device_buffer.hpp"
 #include "rmc_solver.hpp"
 
@@ -208,6 +210,12 @@ class CudaSolver final : public RmcSolver {
         coord_first_[l] = int(coords.size());
         coords.insert(coords.end(), problem_.levels[l].coord.begin(), problem_.levels[l].coord.end());
       }
+      int max_texels = 0;
+      KS_CUDA_CHECK(cudaDeviceGetAttribute(&max_texels, cudaDevAttrMaxTexture1DLinearWidth, device_));
+      if (coords.size() > std::size_t(max_texels))
+        throw bad_input("texture", "the cells of all grid levels (" + std::to_string(coords.size()) +
+                                       ") exceed this GPU's 1D texture of " + std::to_string(max_texels) + " values",
+                        "texture = false, or fewer cells");
       coord_tex_.load(coords);
     }
   }
