@@ -33,12 +33,13 @@ KS_HD void add_raw_moments(double* acc, long long stride, double f, double vx, d
   acc[kQz * stride] += vz * v2 * f;
 }
 
+// The cell fields in the order of BgkMethod's field list; the phase-space slice f(x, vx) follows them.
+enum CellField { kFieldN, kFieldV, kFieldT, kFieldPxy, kFieldQ, kCellFields, kFieldPhaseSpace = kCellFields };
+
 // The macroscopic state of cell c from the raw sums ([moment * cells + c]): n, V, T of eq. (8)
 // (2 R T -> T), the shear stress P_xy = 2 sum (v_x - V_x)(v_y - V_y) f dv and the heat flux
 // q_a = sum c_a c^2 f dv (c = v - V, expanded in the raw sums), a = x, y. The host's fields and
 // the CUDA zero-copy view use this one copy of the arithmetic.
-// The cell fields in the order of BgkMethod's field list; the phase-space slice f(x, vx) follows them.
-enum CellField { kFieldN, kFieldV, kFieldT, kFieldPxy, kFieldQ, kCellFields, kFieldPhaseSpace = kCellFields };
 struct CellState {
   double n, V[3], T, Pxy, q[2];
   KS_HD const double* values(int field) const {

@@ -40,6 +40,7 @@ KS_HD void for_each_corner(const AxisBracket b[3], const int n[3], Add add) {
     if (w != 0.0) add(w, (idx[2] * n[1] + idx[1]) * n[0] + idx[0]);
   }
 }
+
 // The brackets of the centres of grid_field's uniform cells along axis a: what a display of a
 // stretched grid interpolates between (the CUDA zero-copy view does it on the device).
 std::vector<AxisBracket> display_brackets(const DvmConfig& c, int a);

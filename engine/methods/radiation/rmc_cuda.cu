@@ -101,7 +101,6 @@ struct TextureLookup {
   int first[kMaxLevels];
 
   __device__ double E(int band, double t) const { return tex2D<float>(emission, float(t) + 0.5f, band + 0.5f); }
-  __device__ double k(int point, double t) const { return tex2D<float2>(kE, float(t) + 0.5f, point + 0.5f).x; }
   __device__ void k_and_E(int point, int, double t, double& k, double& E) const {
     const float2 v = tex2D<float2>(kE, float(t) + 0.5f, point + 0.5f);
     k = v.x;

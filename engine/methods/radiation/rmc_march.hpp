@@ -57,10 +57,10 @@ struct TableLookup {
   int nt;
 
   KS_HD double E(int band, double t) const { return interpolate_row(emission + (long long)band * nt, nt, t); }
-  KS_HD double k(int point, double t) const { return interpolate_row(absorption + (long long)point * nt, nt, t); }
-  KS_HD void k_and_E(int point, int band, double t, double& k_, double& E_) const {
-    k_ = k(point, t);
-    E_ = E(band, t);
+  // k of pseudo-spectral point `point` and E of its band.
+  KS_HD void k_and_E(int point, int band, double t, double& k, double& E_band) const {
+    k = interpolate_row(absorption + (long long)point * nt, nt, t);
+    E_band = E(band, t);
   }
   KS_HD double coord(int /*level*/, const LevelView& lv, long long cell) const { return lv.coord[cell]; }
 };
@@ -170,9 +170,11 @@ KS_HD void start_ray(RayState<Real>& s, const MarchView& v, const Lookup& look, 
   s.band = point / v.per_band;
   const LevelView& lv = v.level[0];
   const Real ti = Real(look.coord(0, lv, cell));
-  s.Ei = Real(look.E(s.band, ti));
+  double ki, Ei;
+  look.k_and_E(point, s.band, ti, ki, Ei);
+  s.Ei = Real(Ei);
   // QE R_I of eq. (14) folded into one factor: QE k_i I_b,i / (k_max I_b,max), applied to (1 - E_j / E_i).
-  s.scale = Real(v.emission_max * look.k(point, ti) * v.inv_source[point]);
+  s.scale = Real(v.emission_max * ki * v.inv_source[point]);
   Real pos[3];
   KS_UNROLL
   for (int a = 0; a < 3; ++a) {
