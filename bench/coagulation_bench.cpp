@@ -37,6 +37,7 @@ struct Options {
   bool ensemble = true;
   int cluster = 0;  // blocks per run on the GPU; 0 chooses
   bool cluster_sweep = false;
+  Selection selection = Selection::Prefix;
 };
 
 Options parse(int argc, char** argv) {
@@ -54,15 +55,21 @@ Options parse(int argc, char** argv) {
     else if (a == "--no-ensemble") o.ensemble = false;
     else if (a == "--cluster") o.cluster = std::stoi(next());
     else if (a == "--cluster-sweep") o.cluster_sweep = true;
-    else
+    else if (a == "--selection") {
+      const std::string v = next();
+      if (v != "prefix" && v != "rejection") throw ks::bad_input("--selection", "unknown selection '" + v + "'", "prefix, rejection");
+      o.selection = v == "rejection" ? Selection::Rejection : Selection::Prefix;
+    } else
       throw ks::bad_input(a, "unknown option",
-                          "--sizes a,b,c --cpu-max-n N --gpu-max-seconds S --cluster G --cluster-sweep --out FILE --no-ensemble");
+                          "--sizes a,b,c --cpu-max-n N --gpu-max-seconds S --cluster G --cluster-sweep --selection prefix|rejection "
+                          "--out FILE --no-ensemble");
   }
   return o;
 }
 
-EnsembleConfig table1_config(int n_s) {
+EnsembleConfig table1_config(int n_s, Selection selection) {
   EnsembleConfig cfg;
+  cfg.selection = selection;
   cfg.n_s = n_s;
   cfg.box_volume = n_s / kN0;
   cfg.seed = 1;
@@ -147,7 +154,8 @@ int main(int argc, char** argv) try {
   nlohmann::json result = {{"benchmark", "aerosol.coagulation"},
                            {"case", "Table 1, free molecular, one run over [tau_char, 1000 tau_char]"},
                            {"machine", ks::bench::machine_description(cpu, cuda)},
-                           {"tau_char_s", tau}};
+                           {"tau_char_s", tau},
+                           {"selection", o.selection == Selection::Rejection ? "rejection" : "prefix"}};
   std::printf("aerosol.coagulation benchmark on %s / %s\n", cpu.device_name.c_str(),
               cuda.usable ? cuda.device_name.c_str() : "no GPU");
   std::printf("%9s %10s %10s %10s %9s %14s %14s %7s\n", "n_s", "events", "cpu_s", "gpu_s", "speedup", "cpu_ev/s",
@@ -155,7 +163,7 @@ int main(int argc, char** argv) try {
   nlohmann::json rows = nlohmann::json::array();
   std::vector<double> cpu_n, cpu_t, gpu_n, gpu_t, gpu_events;
   for (int n : o.sizes) {
-    const EnsembleConfig cfg = table1_config(n);
+    const EnsembleConfig cfg = table1_config(n, o.selection);
     nlohmann::json row = {{"n_s", n}};
     Timing c, g;
     if (n <= o.cpu_max_n) {
@@ -228,7 +236,7 @@ int main(int argc, char** argv) try {
       if (n > 30000) continue;
       std::printf("cluster sweep n_s %6d:", n);
       for (int g = 1; g <= 16; g *= 2) {
-        const Timing t = time_gpu(table1_config(n), 1, tau, 1000 * tau, g);
+        const Timing t = time_gpu(table1_config(n, o.selection), 1, tau, 1000 * tau, g);
         sweep.push_back({{"n_s", n}, {"blocks_per_run", g}, {"gpu_s", t.seconds}});
         std::printf("  %d: %.3f s", g, t.seconds);
         std::fflush(stdout);
@@ -240,7 +248,7 @@ int main(int argc, char** argv) try {
 #endif
   if (o.ensemble) {
     // The paper's validation ensemble, whole run from t = 0.
-    const EnsembleConfig cfg = table1_config(2000);
+    const EnsembleConfig cfg = table1_config(2000, o.selection);
     const Timing c = time_cpu(cfg, 100, 0.0, 1000 * tau);
     nlohmann::json ens = {{"n_s", 2000}, {"n_runs", 100}, {"cpu_s", c.seconds}, {"events", c.events}};
 #ifdef KS_HAVE_CUDA

@@ -57,15 +57,16 @@ KS_HD double uniform_open01(std::uint32_t hi, std::uint32_t lo) {
   return u < 1.0 ? u : 1.0 - 1.0 / 9007199254740992.0;
 }
 
-// A stream: key = (seed, stream id); counter = (index lo, index hi, purpose, 0).
+// A stream: key = (seed, stream id); counter = (index lo, index hi, purpose, sub).
 struct PhiloxStream {
   std::uint64_t seed = 0;
   std::uint32_t stream = 0;
 
-  KS_HD PhiloxCounter draw(std::uint64_t index, std::uint32_t purpose = 0) const {
+  // `sub` (the counter's last word) numbers further draws that share an index and purpose.
+  KS_HD PhiloxCounter draw(std::uint64_t index, std::uint32_t purpose = 0, std::uint32_t sub = 0) const {
     const PhiloxKey k{{static_cast<std::uint32_t>(seed) ^ static_cast<std::uint32_t>(seed >> 32) * 0x9E3779B9u,
                        stream}};
-    const PhiloxCounter c{{static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(index >> 32), purpose, 0u}};
+    const PhiloxCounter c{{static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(index >> 32), purpose, sub}};
     return philox4x32_10(c, k);
   }
   // Two independent uniforms in (0, 1) for draw `index`.

@@ -21,13 +21,15 @@ namespace {
 // (up to 3200 per block) or in global memory, must make the CPU's choices.
 struct Layout {
   int blocks, n_s;
+  Selection selection = Selection::Prefix;
 };
 class GpuClusterSize : public ::testing::TestWithParam<Layout> {};
 
 TEST_P(GpuClusterSize, GpuRepeatsTheCpuEventsForTheSameSeed) {
   KS_REQUIRE_CUDA();
   // refresh_every 300: a full recompute of C' inside the compared events too.
-  const EnsembleConfig cfg = testing::free_molecular_config(GetParam().n_s, 300, 3);
+  EnsembleConfig cfg = testing::free_molecular_config(GetParam().n_s, 300, 3);
+  cfg.selection = GetParam().selection;
   Ensemble cpu = testing::make_ensemble(cfg, 2, 1.4);
   CudaEnsemble gpu(0);
   gpu.set_cluster_size(GetParam().blocks);
@@ -67,9 +69,12 @@ TEST(CoagulationCuda, DeviceInitialisationMatchesTheCpuRates) {
 
 INSTANTIATE_TEST_SUITE_P(CoagulationCuda, GpuClusterSize,
                          ::testing::Values(Layout{1, 1500}, Layout{4, 1500}, Layout{16, 1500},  // shared memory
-                                           Layout{1, 4000}, Layout{2, 8000}),                   // global memory
+                                           Layout{1, 4000}, Layout{2, 8000},                    // global memory
+                                           Layout{1, 1500, Selection::Rejection}, Layout{16, 1500, Selection::Rejection},
+                                           Layout{1, 4000, Selection::Rejection}, Layout{2, 8000, Selection::Rejection}),
                          [](const auto& info) {
-                           return std::to_string(info.param.blocks) + "blocks_" + std::to_string(info.param.n_s);
+                           return std::to_string(info.param.blocks) + "blocks_" + std::to_string(info.param.n_s) +
+                                  (info.param.selection == Selection::Rejection ? "_rejection" : "");
                          });
 #endif
 
@@ -89,19 +94,27 @@ TEST(CoagulationCuda, GpuEnsembleStatisticsMatchTheCpu) {
 
 TEST(CoagulationCuda, GpuTableOneCaseReachesTheSelfPreservingWidth) {
   KS_REQUIRE_CUDA();
-  auto m = testing::run_to_end({{"n_s", std::int64_t(2000)}, {"n_runs", std::int64_t(100)}, {"t_end", 1000.0}},
-                               BackendRequest::Cuda);
-  const int last = int(m->output_times().size()) - 1;
-  EXPECT_NEAR(m->mean_sigma_g(last).mean, 1.455, 0.02);
-  EXPECT_LT(testing::eq13_error_dg(*m), 0.03);
+  for (const std::string selection : {"prefix", "rejection"}) {
+    SCOPED_TRACE("selection " + selection);
+    auto m = testing::run_to_end(
+        {{"n_s", std::int64_t(2000)}, {"n_runs", std::int64_t(100)}, {"t_end", 1000.0}, {"selection", selection}},
+        BackendRequest::Cuda);
+    const int last = int(m->output_times().size()) - 1;
+    EXPECT_NEAR(m->mean_sigma_g(last).mean, 1.455, 0.02);
+    EXPECT_LT(testing::eq13_error_dg(*m), 0.03);
+  }
 }
 
 TEST(CoagulationCuda, LargeSingleRunConservesVolume) {
   KS_REQUIRE_CUDA();
-  auto m = testing::run_to_end({{"n_s", std::int64_t(20000)}, {"n_runs", std::int64_t(1)}, {"t_end", 10.0}},
-                               BackendRequest::Cuda);
-  EXPECT_NEAR(m->total_volume() / (1e17 * volume_of_diameter(3e-9)), 1.0, 1e-10);
-  EXPECT_LT(testing::eq13_error_dg(*m), 0.03);
+  for (const std::string selection : {"prefix", "rejection"}) {
+    SCOPED_TRACE("selection " + selection);
+    auto m = testing::run_to_end(
+        {{"n_s", std::int64_t(20000)}, {"n_runs", std::int64_t(1)}, {"t_end", 10.0}, {"selection", selection}},
+        BackendRequest::Cuda);
+    EXPECT_NEAR(m->total_volume() / (1e17 * volume_of_diameter(3e-9)), 1.0, 1e-10);
+    EXPECT_LT(testing::eq13_error_dg(*m), 0.03);
+  }
 }
 
 }  // namespace

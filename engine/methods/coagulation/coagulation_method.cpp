@@ -12,6 +12,7 @@
 #include "inverse_mc_cuda.hpp"
 #endif
 #include "inverse_mc_cpu.hpp"
+#include "pair_rejection.hpp"
 
 namespace ks::coag {
 
@@ -52,6 +53,10 @@ MethodInfo make_info() {
       real_param("gas_viscosity", "Gas viscosity", "Pa s", 1.81e-5, 1e-7, 1e-2, "For the continuum and Fuchs kernels"),
       real_param("mean_free_path", "Gas mean free path", "nm", 68.0, 0.1, 1e6, "For the Fuchs kernel (slip correction)"),
       int_param("seed", "Random seed", 1, 0, 2147483647, "Seed of the Philox streams; the same seed repeats a run exactly"),
+      choice_param("selection", "Pair selection", "prefix", {"prefix", "rejection"},
+                   "prefix: inverse transform on cumulative sums (eq. 5a, 5b, the paper); rejection: acceptance-rejection "
+                   "against a bound, the same pair distribution without sums (faster on the GPU; not for the fuchs "
+                   "kernel)"),
   };
   info.params[2].quick = true;  // n_runs
   info.params[3].quick = true;  // t_end
@@ -99,6 +104,11 @@ void CoagulationMethod::setup(const ParamSet& params, const ExecutionContext& ct
   k.mu = params.get_real("gas_viscosity");
   k.mfp = params.get_real("mean_free_path") * 1e-9;
   k.rho_p = params.get_real("rho_p");
+  cfg_.selection = params.get_choice("selection") == "rejection" ? Selection::Rejection : Selection::Prefix;
+  if (cfg_.selection == Selection::Rejection && !rejection_supported(k.kind))
+    throw bad_input("selection", "'rejection' needs a kernel whose rows peak at the smallest or largest particle",
+                    "selection 'prefix' with kernel 'fuchs'; 'rejection' with free_molecular, constant, additive or "
+                    "continuum");
   const ParticleAux a0 = make_aux(volume_of_diameter(d0_), k);
   tau_ = k.kind == KernelKind::FreeMolecular ? free_molecular_tau(k.KF, N0_, d0_) : initial_halving_tau(beta(a0, a0, k), N0_);
 

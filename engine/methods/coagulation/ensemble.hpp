@@ -10,12 +10,17 @@
 
 namespace ks::coag {
 
+// How an event's pair is chosen: the paper's inverse transform on cumulative sums (eq. 5a, 5b),
+// or acceptance-rejection against a bound (pair_rejection.hpp), which needs no sums.
+enum class Selection : int { Prefix = 0, Rejection = 1 };
+
 struct EnsembleConfig {
   int n_s = 0;                 // simulation particles per run (constant, see coalesce())
   double box_volume = 0.0;     // V, m^3: sum(w) / V is the number concentration
   KernelParams kernel;
   std::uint64_t seed = 0;
   std::int64_t refresh_every = 0;  // recompute every C'_k from eq. (2) after this many events (bounds round-off drift)
+  Selection selection = Selection::Prefix;
 };
 
 struct Ensemble {

@@ -2,6 +2,10 @@
 
 #include <omp.h>
 
+#include <algorithm>
+
+#include "pair_rejection.hpp"
+
 namespace ks::coag {
 
 int select_by_cumulative(const double* values, int n, double target) {
@@ -19,7 +23,8 @@ int select_by_cumulative(const double* values, int n, double target) {
 namespace {
 
 // Work arrays of one run: row_i is the kernel row of the first particle times its symmetric
-// weight part, beta_ik * pair_weight(w_i, w_k), before the event; the update overwrites it
+// weight part, beta_ik * pair_weight(w_i, w_k), before the event (filled for the inverse
+// transform; selection by rejection needs no row and the update computes it); the update overwrites it
 // and fills row_j with the new rows of i and j, summed afterwards into C'_i and C'_j.
 struct Scratch {
   std::vector<ParticleAux> aux;
@@ -44,27 +49,45 @@ std::uint64_t advance_run_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, d
   s.row_i.resize(n);
   s.row_j.resize(n);
   for (int k = 0; k < n; ++k) s.aux[k] = make_aux(v[k], kp);
+  const bool by_rejection = selects_by_rejection(cfg);
+  PairBounds bounds = by_rejection ? pair_bounds(s.aux.data(), w, n) : PairBounds{};
 
   std::uint64_t done = 0;
   while (done < max_events) {
     double sum_C = 0.0;
-    for (int k = 0; k < n; ++k) sum_C += C[k];
+    std::uint32_t C_high = 0;
+    for (int k = 0; k < n; ++k) {
+      sum_C += C[k];
+      C_high = std::max(C_high, rate_high_word(C[k]));
+    }
     const double dt = waiting_time(sum_C, cfg.box_volume);
     if (!(e.t[run] + dt <= t_target)) break;
 
-    double u_i, u_j;
-    rng.uniform2(e.events[run], kPurposeEvent, u_i, u_j);
-    // Eq. (5a): the first particle by inverse transform on the cumulative C'.
-    const int i = select_by_cumulative(C, n, u_i * sum_C);
-    const ParticleAux ai = s.aux[i];
-    const double wi_old = w[i];
+    // Eq. (5a), (5b): i with probability C'_i / sum C', then j with beta'_ij / C'_i, i.e. with
+    // row_i[k] = beta_ik pair_weight(w_i, w_k) over k != i (the common factor 2 w_i drops out).
+    const std::uint64_t event = e.events[run];
+    int i, j;
+    ParticleAux ai;
+    double wi_old;
+    if (by_rejection) {
+      i = select_by_rejection(rng, event, kPurposeFirstPick, n, rate_bound(C_high), [&](int k) { return C[k]; });
+      ai = s.aux[i];
+      wi_old = w[i];
+      j = select_by_rejection(rng, event, kPurposeSecondPick, n, row_bound(ai, wi_old, bounds, kp), [&](int k) {
+        return k == i ? 0.0 : beta(ai, s.aux[k], kp) * pair_weight(wi_old, w[k]);
+      });
+    } else {
+      double u_i, u_j;
+      rng.uniform2(event, kPurposeEvent, u_i, u_j);
+      i = select_by_cumulative(C, n, u_i * sum_C);
+      ai = s.aux[i];
+      wi_old = w[i];
 #pragma omp parallel for schedule(static) if (inner_parallel)
-    for (int k = 0; k < n; ++k) s.row_i[k] = k == i ? 0.0 : beta(ai, s.aux[k], kp) * pair_weight(wi_old, w[k]);
-    // Eq. (5b): the second on the cumulative beta'_ik = 2 w_i row_i[k] over k != i; the common
-    // factor 2 w_i does not change the choice.
-    double sum_i = 0.0;
-    for (int k = 0; k < n; ++k) sum_i += s.row_i[k];
-    const int j = select_by_cumulative(s.row_i.data(), n, u_j * sum_i);
+      for (int k = 0; k < n; ++k) s.row_i[k] = k == i ? 0.0 : beta(ai, s.aux[k], kp) * pair_weight(wi_old, w[k]);
+      double sum_i = 0.0;
+      for (int k = 0; k < n; ++k) sum_i += s.row_i[k];
+      j = select_by_cumulative(s.row_i.data(), n, u_j * sum_i);
+    }
     const ParticleAux aj = s.aux[j];
     const double wj_old = w[j];
 
@@ -73,6 +96,8 @@ std::uint64_t advance_run_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, d
     s.aux[j] = make_aux(v[j], kp);
     const ParticleAux ni = s.aux[i], nj = s.aux[j];
     const double wi = w[i], wj = w[j];
+    bounds.note(ni, wi);
+    bounds.note(nj, wj);
 
     // Smart bookkeeping, eq. (6): only the terms with i and j change in C'_k, and
     // beta'_ki = 2 w_k beta_ki pair_weight(w_k, w_i); the old terms of j are computed here.
@@ -81,9 +106,10 @@ std::uint64_t advance_run_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, d
       if (k == i || k == j) continue;
       const double wk = w[k];
       const ParticleAux ak = s.aux[k];
+      const double ri_old = by_rejection ? beta(ai, ak, kp) * pair_weight(wi_old, wk) : s.row_i[k];
       const double rj_old = beta(aj, ak, kp) * pair_weight(wj_old, wk);
       const double ri = beta(ak, ni, kp) * pair_weight(wk, wi), rj = beta(ak, nj, kp) * pair_weight(wk, wj);
-      C[k] += 2.0 * wk * (ri + rj - s.row_i[k] - rj_old);
+      C[k] += 2.0 * wk * (ri + rj - ri_old - rj_old);
       s.row_i[k] = ri;
       s.row_j[k] = rj;
     }
@@ -103,6 +129,7 @@ std::uint64_t advance_run_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, d
     if (++e.since_refresh[run] >= static_cast<std::uint64_t>(cfg.refresh_every)) {
       recompute_rates(e, run, cfg);
       e.since_refresh[run] = 0;
+      if (by_rejection) bounds = pair_bounds(s.aux.data(), w, n);  // as the GPU does at a refresh
     }
   }
   return done;

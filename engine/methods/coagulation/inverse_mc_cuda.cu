@@ -15,6 +15,7 @@
 
 #include "core/cuda_check.hpp"
 #include "core/device_buffer.hpp"
+#include "pair_rejection.hpp"
 
 namespace ks::coag {
 
@@ -32,6 +33,7 @@ struct Arrays {
   double* v;
   double* w;
   double* C;
+  double* C_next;  // selection by rejection: the second buffer of C' (null otherwise)
   ParticleAux* aux;
   double* row_i;
   double* t;
@@ -76,6 +78,15 @@ struct Run {
     if constexpr (kClustered) cluster.sync();
     else __syncthreads();
   }
+  // sync() in two halves, so that a thread can work between arriving and waiting (one block:
+  // the whole barrier at arrive()).
+  __device__ void arrive() const {
+    if constexpr (kClustered) asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
+    else __syncthreads();
+  }
+  __device__ void wait() const {
+    if constexpr (kClustered) asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
+  }
   template <class T>
   __device__ T* peer(T* local, int q) const {
     if constexpr (kClustered) return cluster.map_shared_rank(local, q);
@@ -118,8 +129,9 @@ struct Store {
   ParticleAux* aux;
   double* w;
   double* C;
-  double* row;  // beta_ik pair_weight(w_i, w_k) of the selected i
-  int lo;       // resident: the first particle of this block's slice
+  double* row;     // inverse transform: beta_ik pair_weight(w_i, w_k) of the selected i
+  double* C_next;  // rejection: the buffer of C' the update writes (the row's slot when resident)
+  int lo;          // resident: the first particle of this block's slice
   template <class T>
   __device__ T& local(T* a, int k) const {  // particle k of this block's slice
     if constexpr (kResident) return a[k - lo];
@@ -135,6 +147,55 @@ struct Store {
     }
   }
 };
+
+// The block's view of its run: with kResident its slice is copied into the dynamic shared memory
+// (aux, w, C' and one more array per particle: the row of i or the second buffer of C').
+template <bool kClustered, bool kResident>
+__device__ Store<kClustered, kResident> open_store(const Run<kClustered>& run, const Layout& L, const Arrays& a,
+                                                   std::size_t base, unsigned char* resident) {
+  Store<kClustered, kResident> s{run, L, a.aux + base, a.w + base, a.C + base, a.row_i + base,
+                                 a.C_next ? a.C_next + base : nullptr, 0};
+  if constexpr (kResident) {
+    s.aux = reinterpret_cast<ParticleAux*>(resident);
+    s.w = reinterpret_cast<double*>(s.aux + L.per_block);
+    s.C = s.w + L.per_block;
+    s.row = s.C_next = s.C + L.per_block;
+    s.lo = L.lo(run.rank);
+    for (int k = L.lo(run.rank) + threadIdx.x; k < L.hi(run.rank); k += kBlock) {
+      s.local(s.aux, k) = a.aux[base + k];
+      s.local(s.w, k) = a.w[base + k];
+      s.local(s.C, k) = a.C[base + k];
+    }
+    __syncthreads();
+  }
+  return s;
+}
+
+// Writes the block's slice back (C' from `C`, the buffer holding the current rates) and the run's
+// counters; no block leaves while others may still read its shared memory.
+template <bool kClustered, bool kResident>
+__device__ void close_store(const Store<kClustered, kResident>& s, const Arrays& a, std::size_t base, const double* C,
+                            int run_index, double t, unsigned long long ev, unsigned long long since,
+                            unsigned long long done) {
+  __syncthreads();
+  const Layout& L = s.layout;
+  for (int k = L.lo(s.run.rank) + threadIdx.x; k < L.hi(s.run.rank); k += kBlock) {
+    const ParticleAux ak = s.local(s.aux, k);
+    if constexpr (kResident) {
+      a.aux[base + k] = ak;
+      a.w[base + k] = s.local(s.w, k);
+    }
+    a.v[base + k] = ak.v;  // the global arrays' v follows aux
+    if (kResident || C != a.C + base) a.C[base + k] = s.local(C, k);
+  }
+  if (s.run.rank == 0 && threadIdx.x == 0) {
+    a.t[run_index] = t;
+    a.events[run_index] = ev;
+    a.since_refresh[run_index] = since;
+    a.done[run_index] = done;
+  }
+  s.run.sync();
+}
 
 // The last event's pair: the chunk sums of C' left it out; its new C' (value) is known only
 // once every block's share of its rows is in (after the next barrier).
@@ -165,6 +226,39 @@ __device__ double warp_inclusive_scan(double x) {
 __device__ double warp_sum(double x) {
   for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(kFullMask, x, o);
   return x;
+}
+
+// Warp 0, after the barrier that brought every block's shares (share_i, share_j: lane q's of block
+// q) of the last pair's new rows: completes the pair's C' (eq. 6) and has the pair's owners write
+// it back (aux, w, and C' into the buffer C).
+template <bool kClustered, bool kResident>
+__device__ void complete_pending(const Store<kClustered, kResident>& s, Pending& pend, double* C, double share_i,
+                                 double share_j, const ParticleAux& ni, const ParticleAux& nj, double wi, double wj,
+                                 double rij) {
+  pend.value[0] = 2.0 * wi * (rij + warp_sum(share_i));
+  pend.value[1] = 2.0 * wj * (rij + warp_sum(share_j));
+  if ((threadIdx.x & 31) != 0) return;
+  for (int c = 0; c < 2; ++c) {
+    const int k = pend.k[c];
+    if (pend.at[c].block != s.run.rank) continue;
+    s.local(s.aux, k) = c == 0 ? ni : nj;
+    s.local(s.w, k) = c == 0 ? wi : wj;
+    s.local(C, k) = pend.value[c];
+  }
+}
+
+// Eq. (2) for the block's slice into C, once every particle's new state is visible.
+template <bool kClustered, bool kResident>
+__device__ void recompute_slice_rates(const Store<kClustered, kResident>& s, const KernelParams& kp, double* C) {
+  const Layout& L = s.layout;
+  for (int k = L.lo(s.run.rank) + threadIdx.x; k < L.hi(s.run.rank); k += kBlock) {
+    const ParticleAux ak = s.local(s.aux, k);
+    const double wk = s.local(s.w, k);
+    double sum = 0.0;
+    for (int l = 0; l < L.n; ++l)
+      if (l != k) sum += beta(ak, s.any(s.aux, l), kp) * weight_factor(wk, s.any(s.w, l));
+    s.local(C, k) = sum;
+  }
 }
 
 // Inverse transform (eq. 5a, 5b) over value(k), k in [0, n), in index order, by one warp.
@@ -295,22 +389,8 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
   const int warp = threadIdx.x >> 5;
   const int run_index = blockIdx.x / run.blocks;
   const Layout L{n, (n + run.blocks - 1) / run.blocks};
-  const int slice_lo = L.lo(run.rank), slice_hi = L.hi(run.rank);
   const std::size_t base = std::size_t(run_index) * n;
-  Store<kClustered, kResident> s{run, L, a.aux + base, a.w + base, a.C + base, a.row_i + base, 0};
-  if constexpr (kResident) {
-    s.aux = reinterpret_cast<ParticleAux*>(resident);
-    s.w = reinterpret_cast<double*>(s.aux + L.per_block);
-    s.C = s.w + L.per_block;
-    s.row = s.C + L.per_block;
-    s.lo = slice_lo;
-    for (int k = slice_lo + threadIdx.x; k < slice_hi; k += kBlock) {
-      s.local(s.aux, k) = a.aux[base + k];
-      s.local(s.w, k) = a.w[base + k];
-      s.local(s.C, k) = a.C[base + k];
-    }
-    __syncthreads();
-  }
+  const Store<kClustered, kResident> s = open_store<kClustered, kResident>(run, L, a, base, resident);
   const double t_target = a.t_target[run_index];
   const PhiloxStream rng = run_stream(seed, run_index);
   double t = a.t[run_index];
@@ -331,35 +411,13 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
   while (true) {
     run.sync();  // B1
     if (warp == 0 && pend.k[0] >= 0) {
-      const int lane = threadIdx.x & 31;
-      double si = 0.0, sj = 0.0;
-      if (lane < run.blocks) {
-        si = sh.partial[lane][0];
-        sj = sh.partial[lane][1];
-      }
-      pend.value[0] = 2.0 * wi * (rij + warp_sum(si));
-      pend.value[1] = 2.0 * wj * (rij + warp_sum(sj));
-      if (lane == 0) {
-        for (int c = 0; c < 2; ++c) {
-          const int k = pend.k[c];
-          if (pend.at[c].block != run.rank) continue;
-          s.local(s.aux, k) = c == 0 ? ni : nj;
-          s.local(s.w, k) = c == 0 ? wi : wj;
-          s.local(s.C, k) = pend.value[c];
-        }
-      }
+      const bool in_run = (threadIdx.x & 31) < run.blocks;
+      complete_pending(s, pend, s.C, in_run ? sh.partial[threadIdx.x & 31][0] : 0.0,
+                       in_run ? sh.partial[threadIdx.x & 31][1] : 0.0, ni, nj, wi, wj, rij);
     }
     if (since >= refresh_every) {
-      // Eq. (2) for the block's slice, with every particle's new state visible.
       run.sync();
-      for (int k = slice_lo + threadIdx.x; k < slice_hi; k += kBlock) {
-        const ParticleAux ak = s.local(s.aux, k);
-        const double wk = s.local(s.w, k);
-        double sum = 0.0;
-        for (int l = 0; l < n; ++l)
-          if (l != k) sum += beta(ak, s.any(s.aux, l), kp) * weight_factor(wk, s.any(s.w, l));
-        s.local(s.C, k) = sum;
-      }
+      recompute_slice_rates(s, kp, s.C);
       __syncthreads();
       block_prefix(run, L, sh, 0, [&](int k) { return s.local(s.C, k); });
       pend = Pending{};
@@ -466,26 +524,271 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
     ++done;
     ++since;
   }
+  close_store(s, a, base, s.C, run_index, t, ev, since, done);
+}
+
+// Shared memory of the event loop with selection by rejection: per-warp sums of the update and,
+// pushed by every block q of the run into every block's [parity][q], q's totals. Two parities:
+// an event reads what the previous event's update pushed while faster blocks already push the
+// next, and likewise for C' (two buffers), so the event needs only one run barrier.
+struct RejectionShared {
+  struct Totals {
+    double sum;             // of C' over q's slice (the last pair left out)
+    double share[2];        // q's shares of the last pair's new rows
+    std::uint32_t high;     // largest rate_high_word(C') of q's slice
+  } pushed[2][kMaxCluster];
+  struct Extremes {
+    double v_min, v_max, w_min, w_max;
+  } extremes[kMaxCluster];  // of q's slice, at the start and after each refresh
+  double warp_totals[3][kWarps];  // per warp: sum of C', shares of the new rows of i and j
+  std::uint32_t warp_high[kWarps];
+  int picked[2];
+  ParticleAux picked_aux[2];
+  double picked_w[2];
+  double dt;
+  bool stop;
+};
+
+// Every thread's PairBounds over the whole run: each block reduces its slice, pushes the result
+// into every block, and after the barrier every thread combines them.
+template <bool kClustered, bool kResident>
+__device__ PairBounds gather_bounds(const Store<kClustered, kResident>& s, RejectionShared& sh, const KernelParams& kp) {
+  const Layout& L = s.layout;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  RejectionShared::Extremes e{INFINITY, -INFINITY, INFINITY, -INFINITY};
+  for (int k = L.lo(s.run.rank) + threadIdx.x; k < L.hi(s.run.rank); k += kBlock) {
+    const double v = s.local(s.aux, k).v, w = s.local(s.w, k);
+    e = {fmin(e.v_min, v), fmax(e.v_max, v), fmin(e.w_min, w), fmax(e.w_max, w)};
+  }
+  for (int o = 16; o > 0; o >>= 1)
+    e = {fmin(e.v_min, __shfl_xor_sync(kFullMask, e.v_min, o)), fmax(e.v_max, __shfl_xor_sync(kFullMask, e.v_max, o)),
+         fmin(e.w_min, __shfl_xor_sync(kFullMask, e.w_min, o)), fmax(e.w_max, __shfl_xor_sync(kFullMask, e.w_max, o))};
+  __shared__ RejectionShared::Extremes per_warp[kWarps];
+  if (lane == 0) per_warp[warp] = e;
   __syncthreads();
-  if constexpr (kResident) {
-    for (int k = slice_lo + threadIdx.x; k < slice_hi; k += kBlock) {
-      const ParticleAux ak = s.local(s.aux, k);
-      a.aux[base + k] = ak;
-      a.v[base + k] = ak.v;
-      a.w[base + k] = s.local(s.w, k);
-      a.C[base + k] = s.local(s.C, k);
+  if (warp == 0) {
+    for (int q = 0; q < kWarps; ++q)
+      e = {fmin(e.v_min, per_warp[q].v_min), fmax(e.v_max, per_warp[q].v_max), fmin(e.w_min, per_warp[q].w_min),
+           fmax(e.w_max, per_warp[q].w_max)};
+    if (lane < s.run.blocks) s.run.peer(&sh, lane)->extremes[s.run.rank] = e;
+  }
+  s.run.sync();
+  for (int q = 0; q < s.run.blocks; ++q) {
+    const RejectionShared::Extremes& x = sh.extremes[q];
+    e = {fmin(e.v_min, x.v_min), fmax(e.v_max, x.v_max), fmin(e.w_min, x.w_min), fmax(e.w_max, x.w_max)};
+  }
+  return {make_aux(e.v_min, kp), make_aux(e.v_max, kp), e.w_min, e.w_max};
+}
+
+// The update's sums (each lane's over its run: C' and its largest high word, the shares of the
+// new rows of i and j) reduced over the block and pushed into every block's pushed[parity].
+template <bool kClustered>
+__device__ void push_totals(const Run<kClustered>& run, RejectionShared& sh, int parity, double c_sum, std::uint32_t c_high,
+                            double ri_sum, double rj_sum) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  c_sum = warp_sum(c_sum);
+  ri_sum = warp_sum(ri_sum);
+  rj_sum = warp_sum(rj_sum);
+  c_high = __reduce_max_sync(kFullMask, c_high);
+  if (lane == 0) {
+    sh.warp_totals[0][warp] = c_sum;
+    sh.warp_totals[1][warp] = ri_sum;
+    sh.warp_totals[2][warp] = rj_sum;
+    sh.warp_high[warp] = c_high;
+  }
+  __syncthreads();
+  if (warp != 0) return;
+  const bool mine = lane < kWarps;
+  const RejectionShared::Totals totals{warp_sum(mine ? sh.warp_totals[0][lane] : 0.0),
+                                       {warp_sum(mine ? sh.warp_totals[1][lane] : 0.0),
+                                        warp_sum(mine ? sh.warp_totals[2][lane] : 0.0)},
+                                       __reduce_max_sync(kFullMask, mine ? sh.warp_high[lane] : 0u)};
+  if (lane < run.blocks) run.peer(&sh, lane)->pushed[parity][run.rank] = totals;
+}
+
+// A lane's candidate and what it read of it: state and rate.
+struct Seen {
+  Candidate c;
+  ParticleAux a;
+  double w, C;
+};
+
+// Eq. (5a) or (5b) by acceptance-rejection (pair_rejection.hpp), by one warp: each lane holds a
+// candidate of the round and what it read of it (round 0 drawn and read by the caller, so the
+// two picks' first reads are in flight together); the first accepted lane's candidate is the
+// pick, else the next round is drawn and read. Warp 0 of every block draws the same candidates
+// and makes the same pick.
+template <class Read, class Value>
+__device__ int warp_reject(const PhiloxStream& rng, unsigned long long event, std::uint32_t purpose, int n, double bound,
+                           Seen seen, Read read, Value value, ParticleAux& picked_aux, double& picked_w) {
+  const int lane = threadIdx.x & 31;
+  for (int round = 1;; ++round) {
+    const unsigned hit = __ballot_sync(kFullMask, accepted(seen.c, value(seen), bound));
+    if (hit) {
+      const int from = __ffs(hit) - 1;
+      picked_aux.v = __shfl_sync(kFullMask, seen.a.v, from);
+      picked_aux.d = __shfl_sync(kFullMask, seen.a.d, from);
+      picked_aux.a = __shfl_sync(kFullMask, seen.a.a, from);
+      picked_aux.c = __shfl_sync(kFullMask, seen.a.c, from);
+      picked_aux.g = __shfl_sync(kFullMask, seen.a.g, from);
+      picked_w = __shfl_sync(kFullMask, seen.w, from);
+      return __shfl_sync(kFullMask, seen.c.k, from);
     }
-  } else {
-    // The global arrays are the state; v follows aux.
-    for (int k = slice_lo + threadIdx.x; k < slice_hi; k += kBlock) a.v[base + k] = a.aux[base + k].v;
+    seen = read(draw_candidate(rng, event, purpose, round, lane, n));
   }
-  if (run.rank == 0 && threadIdx.x == 0) {
-    a.t[run_index] = t;
-    a.events[run_index] = ev;
-    a.since_refresh[run_index] = since;
-    a.done[run_index] = done;
+}
+
+// The event loop with selection by rejection: one run barrier an event.
+//   B   every block's totals of C' (sum, largest high word) and its shares of the last pair's new
+//       rows are in. Warp 0 of every block completes the last pair's C', the owners write it
+//       back; warp 0 draws i against the bound on C' and j against row_bound (no row, no prefix
+//       sums) and shares them with the block. Every thread coalesces the pair in registers;
+//       each lane updates C'_k of its run from one buffer into the other (eq. 6, with the old
+//       row of i computed rather than stored) and the block's totals are pushed to every block.
+template <bool kClustered, bool kResident>
+__global__ void __launch_bounds__(kBlock) rejection_kernel(Arrays a, int n, double box_volume, KernelParams kp,
+                                                           unsigned long long seed, unsigned long long refresh_every,
+                                                           unsigned long long max_events) {
+  __shared__ RejectionShared sh;
+  extern __shared__ __align__(16) unsigned char resident[];
+  const Run<kClustered> run;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int run_index = blockIdx.x / run.blocks;
+  const Layout L{n, (n + run.blocks - 1) / run.blocks};
+  const std::size_t base = std::size_t(run_index) * n;
+  const Store<kClustered, kResident> s = open_store<kClustered, kResident>(run, L, a, base, resident);
+  const double t_target = a.t_target[run_index];
+  const PhiloxStream rng = run_stream(seed, run_index);
+  double t = a.t[run_index];
+  unsigned long long ev = a.events[run_index], since = a.since_refresh[run_index], done = 0;
+  double* C[2] = {s.C, s.C_next};  // C[parity] holds the rates the event reads
+  int parity = 0;
+
+  // Each lane's sum and largest high word of C' over its run.
+  const auto run_totals = [&](const double* rates, double& sum, std::uint32_t& high) {
+    sum = 0.0;
+    high = 0;
+    for (int k = L.run_lo(run.rank, warp, lane); k < L.run_hi(run.rank, warp, lane); ++k) {
+      sum += s.local(rates, k);
+      high = max(high, rate_high_word(s.local(rates, k)));
+    }
+  };
+  PairBounds bounds = gather_bounds(s, sh, kp);
+  {
+    double sum;
+    std::uint32_t high;
+    run_totals(C[0], sum, high);
+    push_totals(run, sh, 0, sum, high, 0.0, 0.0);
   }
-  run.sync();  // no block leaves while others may still read its shared memory
+  Pending pend;            // warp 0's view of the last pair
+  ParticleAux ni{}, nj{};  // the last pair's new states, in every thread
+  double wi = 0.0, wj = 0.0, rij = 0.0;
+  while (true) {
+    run.arrive();  // B
+    Candidate first{}, second{};
+    if (warp == 0) {  // the event's first candidates, drawn while the other blocks arrive
+      first = draw_candidate(rng, ev, kPurposeFirstPick, 0, lane, n);
+      second = draw_candidate(rng, ev, kPurposeSecondPick, 0, lane, n);
+    }
+    run.wait();
+    const RejectionShared::Totals* totals = sh.pushed[parity];
+    if (warp == 0 && pend.k[0] >= 0)
+      complete_pending(s, pend, C[parity], lane < run.blocks ? totals[lane].share[0] : 0.0,
+                       lane < run.blocks ? totals[lane].share[1] : 0.0, ni, nj, wi, wj, rij);
+    if (since >= refresh_every) {
+      run.sync();
+      recompute_slice_rates(s, kp, C[parity]);
+      __syncthreads();
+      double sum;
+      std::uint32_t high;
+      run_totals(C[parity], sum, high);
+      push_totals(run, sh, parity, sum, high, 0.0, 0.0);
+      bounds = gather_bounds(s, sh, kp);  // its barrier also brings the totals
+      pend = Pending{};
+      since = 0;
+    }
+    if (done >= max_events) break;
+
+    if (warp == 0) {
+      // Eq. (4) and the bound on C' over the blocks' totals and the last pair.
+      double total = warp_sum(lane < run.blocks ? totals[lane].sum : 0.0);
+      std::uint32_t high = __reduce_max_sync(kFullMask, lane < run.blocks ? totals[lane].high : 0u);
+      if (pend.k[0] >= 0) {
+        total += pend.value[0] + pend.value[1];
+        high = max(high, max(rate_high_word(pend.value[0]), rate_high_word(pend.value[1])));
+      }
+      // The last pair's owners may be writing it back just now: its values come from registers.
+      const double* rates = C[parity];
+      const auto read = [&](const Candidate& c) {
+        const int k = c.k;
+        Seen x{c};
+        x.a = k == pend.k[0] ? ni : k == pend.k[1] ? nj : s.any(s.aux, k);
+        x.w = k == pend.k[0] ? wi : k == pend.k[1] ? wj : s.any(s.w, k);
+        x.C = k == pend.k[0] ? pend.value[0] : k == pend.k[1] ? pend.value[1] : s.any(rates, k);
+        return x;
+      };
+      const Seen seen_i = read(first), seen_j = read(second);
+      ParticleAux ai, aj;
+      double wi_old, wj_old;
+      const int i = warp_reject(rng, ev, kPurposeFirstPick, n, rate_bound(high), seen_i, read,
+                                [](const Seen& x) { return x.C; }, ai, wi_old);
+      const int j = warp_reject(rng, ev, kPurposeSecondPick, n, row_bound(ai, wi_old, bounds, kp), seen_j, read,
+                                [&](const Seen& x) { return x.c.k == i ? 0.0 : beta(ai, x.a, kp) * pair_weight(wi_old, x.w); },
+                                aj, wj_old);
+      if (lane == 0) {
+        sh.picked[0] = i;
+        sh.picked[1] = j;
+        sh.picked_aux[0] = ai;
+        sh.picked_aux[1] = aj;
+        sh.picked_w[0] = wi_old;
+        sh.picked_w[1] = wj_old;
+        sh.dt = waiting_time(total, box_volume);
+        sh.stop = !(t + sh.dt <= t_target);  // the same total in every block
+      }
+    }
+    __syncthreads();
+    if (sh.stop) break;
+    const int i = sh.picked[0], j = sh.picked[1];
+    const ParticleAux ai = sh.picked_aux[0], aj = sh.picked_aux[1];
+    const double wi_old = sh.picked_w[0], wj_old = sh.picked_w[1], dt = sh.dt;
+    double vi = ai.v, vj = aj.v;
+    wi = wi_old;
+    wj = wj_old;
+    coalesce(vi, wi, vj, wj);
+    ni = make_aux(vi, kp);
+    nj = make_aux(vj, kp);
+    rij = beta(ni, nj, kp) * pair_weight(wi, wj);
+    bounds.note(ni, wi);
+    bounds.note(nj, wj);
+
+    // Smart bookkeeping, eq. (6), from C[parity] into C[parity ^ 1].
+    const double* from = C[parity];
+    double* to = C[parity ^ 1];
+    double c_sum = 0.0, ri_sum = 0.0, rj_sum = 0.0;
+    std::uint32_t c_high = 0;
+    for (int k = L.run_lo(run.rank, warp, lane); k < L.run_hi(run.rank, warp, lane); ++k) {
+      if (k == i || k == j) continue;
+      const ParticleAux ak = s.local(s.aux, k);
+      const double wk = s.local(s.w, k);
+      const double ri_old = beta(ai, ak, kp) * pair_weight(wi_old, wk);
+      const double rj_old = beta(aj, ak, kp) * pair_weight(wj_old, wk);
+      const double ri = beta(ak, ni, kp) * pair_weight(wk, wi), rj = beta(ak, nj, kp) * pair_weight(wk, wj);
+      const double Ck = s.local(from, k) + 2.0 * wk * (ri + rj - ri_old - rj_old);
+      s.local(to, k) = Ck;
+      c_sum += Ck;
+      c_high = max(c_high, rate_high_word(Ck));
+      ri_sum += ri;
+      rj_sum += rj;
+    }
+    parity ^= 1;
+    push_totals(run, sh, parity, c_sum, c_high, ri_sum, rj_sum);
+    pend = Pending{{i, j}, {0.0, 0.0}, {L.position(i), L.position(j)}};
+    t += dt;
+    ++ev;
+    ++done;
+    ++since;
+  }
+  close_store(s, a, base, C[parity], run_index, t, ev, since, done);
 }
 
 // Algorithm 1 (initialisation): one thread per particle sums its row of eq. (2); the block
@@ -526,13 +829,27 @@ __global__ void particles_kernel(const ParticleAux* aux, const double* w, int n,
                        float(side * uniform_open01(c.v[2], 0)), float(diameter ? aux[k].d : w[k]));
 }
 
-template <bool kClustered, bool kResident>
-void configure_kernel() {
-  auto* kernel = advance_kernel<kClustered, kResident>;
-  if (kClustered) KS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-  if (kResident)
-    KS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       kResidentMaxParticles * kResidentBytesPerParticle));
+using EventLoop = void (*)(Arrays, int, double, KernelParams, unsigned long long, unsigned long long, unsigned long long);
+
+// The event loop for a selection, a cluster or a single block, and shared-memory residency.
+EventLoop event_loop(bool by_rejection, bool clustered, bool resident) {
+  if (by_rejection)
+    return clustered ? (resident ? rejection_kernel<true, true> : rejection_kernel<true, false>)
+                     : (resident ? rejection_kernel<false, true> : rejection_kernel<false, false>);
+  return clustered ? (resident ? advance_kernel<true, true> : advance_kernel<true, false>)
+                   : (resident ? advance_kernel<false, true> : advance_kernel<false, false>);
+}
+
+void configure_event_loops() {
+  for (const bool by_rejection : {false, true})
+    for (const bool clustered : {false, true})
+      for (const bool resident : {false, true}) {
+        const EventLoop kernel = event_loop(by_rejection, clustered, resident);
+        if (clustered) KS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+        if (resident)
+          KS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             kResidentMaxParticles * kResidentBytesPerParticle));
+      }
 }
 
 
@@ -545,7 +862,7 @@ struct CudaEnsemble::Device {
   int cluster = 1;           // blocks per run
   int requested_cluster = 0; // 0: choose
   EnsembleConfig cfg;
-  DeviceBuffer<double> v, w, C, row_i, t, t_target;
+  DeviceBuffer<double> v, w, C, C_next, row_i, t, t_target;
   DeviceBuffer<ParticleAux> aux;
   DeviceBuffer<unsigned long long> events, since_refresh, done;
 };
@@ -554,10 +871,7 @@ CudaEnsemble::CudaEnsemble(int device) : d_(std::make_unique<Device>()) {
   d_->device = device;
   KS_CUDA_CHECK(cudaSetDevice(device));
   KS_CUDA_CHECK(cudaDeviceGetAttribute(&d_->sm_count, cudaDevAttrMultiProcessorCount, device));
-  configure_kernel<false, false>();
-  configure_kernel<false, true>();
-  configure_kernel<true, false>();
-  configure_kernel<true, true>();
+  configure_event_loops();
 }
 
 void CudaEnsemble::set_cluster_size(int blocks_per_run) { d_->requested_cluster = blocks_per_run; }
@@ -589,6 +903,7 @@ void CudaEnsemble::upload(const Ensemble& e, const EnsembleConfig& cfg) {
   d_->w.upload(e.w.data(), count);
   d_->C.upload(e.C.data(), count);
   d_->row_i.resize(count);
+  d_->C_next.resize(selects_by_rejection(cfg) ? count : 0);
   d_->aux.resize(count);
   d_->t.upload(e.t.data(), e.n_runs);
   static_assert(sizeof(unsigned long long) == sizeof(std::uint64_t));
@@ -650,14 +965,14 @@ std::uint64_t CudaEnsemble::launch(const std::vector<double>& t_target, std::uin
   cluster_dim.val.clusterDim.z = 1;
   config.attrs = &cluster_dim;
   config.numAttrs = 1;
-  const Arrays arrays{d_->v.ptr, d_->w.ptr, d_->C.ptr, d_->aux.ptr, d_->row_i.ptr, d_->t.ptr,
-                      d_->events.ptr, d_->since_refresh.ptr, d_->t_target.ptr, d_->done.ptr};
+  const bool by_rejection = selects_by_rejection(d_->cfg);
+  const Arrays arrays{d_->v.ptr,   d_->w.ptr,      d_->C.ptr,  by_rejection ? d_->C_next.ptr : nullptr,
+                      d_->aux.ptr, d_->row_i.ptr,  d_->t.ptr,  d_->events.ptr,
+                      d_->since_refresh.ptr, d_->t_target.ptr, d_->done.ptr};
   const int per_block = (d_->cfg.n_s + d_->cluster - 1) / d_->cluster;
   const bool resident = per_block <= kResidentMaxParticles;
   config.dynamicSmemBytes = resident ? std::size_t(per_block) * kResidentBytesPerParticle : 0;
-  auto* kernel = d_->cluster > 1 ? (resident ? advance_kernel<true, true> : advance_kernel<true, false>)
-                                 : (resident ? advance_kernel<false, true> : advance_kernel<false, false>);
-  KS_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, arrays, d_->cfg.n_s, d_->cfg.box_volume, d_->cfg.kernel,
+  KS_CUDA_CHECK(cudaLaunchKernelEx(&config, event_loop(by_rejection, d_->cluster > 1, resident), arrays, d_->cfg.n_s, d_->cfg.box_volume, d_->cfg.kernel,
                                    static_cast<unsigned long long>(d_->cfg.seed),
                                    static_cast<unsigned long long>(d_->cfg.refresh_every),
                                    static_cast<unsigned long long>(max_events)));
