@@ -26,7 +26,11 @@ namespace cg = cooperative_groups;
 constexpr int kBlock = 512;
 constexpr int kWarps = kBlock / 32;
 constexpr int kMaxCluster = 16;              // non-portable cluster size on Hopper
-constexpr int kTargetParticlesPerBlock = 1024;  // tuned on the H100 (bench --cluster)
+// Particles a block should own at most, tuned on the H100 (bench --cluster-sweep): the inverse
+// transform's event is a few long barriers, the rejection's mostly the update, which gains from
+// more blocks sooner.
+constexpr int kTargetParticlesPerBlock = 1024;
+constexpr int kTargetParticlesPerBlockRejection = 512;
 constexpr unsigned kFullMask = 0xffffffffu;
 
 struct Arrays {
@@ -879,14 +883,15 @@ int CudaEnsemble::cluster_size() const { return d_->cluster; }
 
 namespace {
 
-// Blocks per run: the smallest power of two that brings a block's share under
-// kTargetParticlesPerBlock (shared-memory residency and enough threads per particle),
-// no more than the SMs each run can have or the hardware's cluster limit.
-int choose_cluster(int requested, int n_runs, int n_s, int sm_count) {
+// Blocks per run: the smallest power of two that brings a block's share under the selection's
+// target (shared-memory residency and enough threads per particle), no more than the SMs each
+// run can have or the hardware's cluster limit.
+int choose_cluster(int requested, int n_runs, int n_s, int sm_count, bool by_rejection) {
   if (requested > 0) return std::min(requested, kMaxCluster);
   const int by_sms = std::max(1, sm_count / std::max(1, n_runs));
+  const int target = by_rejection ? kTargetParticlesPerBlockRejection : kTargetParticlesPerBlock;
   int g = 1;
-  while (g * 2 <= std::min(by_sms, kMaxCluster) && (n_s + g - 1) / g > kTargetParticlesPerBlock) g *= 2;
+  while (g * 2 <= std::min(by_sms, kMaxCluster) && (n_s + g - 1) / g > target) g *= 2;
   return g;
 }
 
@@ -911,7 +916,7 @@ void CudaEnsemble::upload(const Ensemble& e, const EnsembleConfig& cfg) {
   d_->since_refresh.upload(reinterpret_cast<const unsigned long long*>(e.since_refresh.data()), e.n_runs);
   d_->done.resize(e.n_runs);
   d_->t_target.resize(e.n_runs);
-  d_->cluster = choose_cluster(d_->requested_cluster, e.n_runs, cfg.n_s, d_->sm_count);
+  d_->cluster = choose_cluster(d_->requested_cluster, e.n_runs, cfg.n_s, d_->sm_count, selects_by_rejection(cfg));
   if (count) {
     const unsigned blocks = static_cast<unsigned>((count + kBlock - 1) / kBlock);
     make_aux_kernel<<<blocks, kBlock>>>(d_->v.ptr, d_->aux.ptr, count, cfg.kernel);
