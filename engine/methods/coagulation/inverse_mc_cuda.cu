@@ -7,6 +7,8 @@
 // every block makes the same selection from them, reading only the chosen chunk's run prefix
 // and the chosen run from its owner through distributed shared memory. A choice so needs no
 // barrier to be shared, and an event costs two run barriers and no host round trip.
+// With selection = rejection (rejection_kernel) warp 0 draws the pair by acceptance-rejection
+// against bounds instead (pair_rejection.hpp): no prefix sums, no row of i, one run barrier.
 #include "inverse_mc_cuda.hpp"
 
 #include <cooperative_groups.h>
@@ -152,6 +154,15 @@ struct Store {
   }
 };
 
+// A run's time and event counters during a launch (in every thread of the run).
+struct RunClock {
+  double t, t_target;
+  unsigned long long ev, since, done;  // events so far (the RNG counter), since the last refresh, in this launch
+  __device__ static RunClock load(const Arrays& a, int run_index) {
+    return {a.t[run_index], a.t_target[run_index], a.events[run_index], a.since_refresh[run_index], 0};
+  }
+};
+
 // The block's view of its run: with kResident its slice is copied into the dynamic shared memory
 // (aux, w, C' and one more array per particle: the row of i or the second buffer of C').
 template <bool kClustered, bool kResident>
@@ -179,8 +190,7 @@ __device__ Store<kClustered, kResident> open_store(const Run<kClustered>& run, c
 // counters; no block leaves while others may still read its shared memory.
 template <bool kClustered, bool kResident>
 __device__ void close_store(const Store<kClustered, kResident>& s, const Arrays& a, std::size_t base, const double* C,
-                            int run_index, double t, unsigned long long ev, unsigned long long since,
-                            unsigned long long done) {
+                            int run_index, const RunClock& c) {
   __syncthreads();
   const Layout& L = s.layout;
   for (int k = L.lo(s.run.rank) + threadIdx.x; k < L.hi(s.run.rank); k += kBlock) {
@@ -193,10 +203,10 @@ __device__ void close_store(const Store<kClustered, kResident>& s, const Arrays&
     if (kResident || C != a.C + base) a.C[base + k] = s.local(C, k);
   }
   if (s.run.rank == 0 && threadIdx.x == 0) {
-    a.t[run_index] = t;
-    a.events[run_index] = ev;
-    a.since_refresh[run_index] = since;
-    a.done[run_index] = done;
+    a.t[run_index] = c.t;
+    a.events[run_index] = c.ev;
+    a.since_refresh[run_index] = c.since;
+    a.done[run_index] = c.done;
   }
   s.run.sync();
 }
@@ -230,6 +240,26 @@ __device__ double warp_inclusive_scan(double x) {
 __device__ double warp_sum(double x) {
   for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(kFullMask, x, o);
   return x;
+}
+
+// Lane `from`'s particle state, in every lane.
+__device__ ParticleAux shfl_aux(const ParticleAux& a, int from) {
+  return {__shfl_sync(kFullMask, a.v, from), __shfl_sync(kFullMask, a.d, from), __shfl_sync(kFullMask, a.a, from),
+          __shfl_sync(kFullMask, a.c, from), __shfl_sync(kFullMask, a.g, from)};
+}
+
+// Every thread merges the chosen pair in registers (coalesce()): the new states, weights and the
+// pair's own kernel term beta_ij pair_weight(w_i, w_j).
+__device__ void coalesce_pair(const ParticleAux& ai, const ParticleAux& aj, double wi_old, double wj_old,
+                              const KernelParams& kp, ParticleAux& ni, ParticleAux& nj, double& wi, double& wj,
+                              double& rij) {
+  double vi = ai.v, vj = aj.v;
+  wi = wi_old;
+  wj = wj_old;
+  coalesce(vi, wi, vj, wj);
+  ni = make_aux(vi, kp);
+  nj = make_aux(vj, kp);
+  rij = beta(ni, nj, kp) * pair_weight(wi, wj);
 }
 
 // Warp 0, after the barrier that brought every block's shares (share_i, share_j: lane q's of block
@@ -313,11 +343,7 @@ __device__ int warp_select(const Store<kClustered, kResident>& s, Shared& sh, in
     const unsigned hit = __ballot_sync(kFullMask, positive && target < acc + sum);
     if (hit) {
       const int from = __ffs(hit) - 1;
-      picked_aux.v = __shfl_sync(kFullMask, ak.v, from);
-      picked_aux.d = __shfl_sync(kFullMask, ak.d, from);
-      picked_aux.a = __shfl_sync(kFullMask, ak.a, from);
-      picked_aux.c = __shfl_sync(kFullMask, ak.c, from);
-      picked_aux.g = __shfl_sync(kFullMask, ak.g, from);
+      picked_aux = shfl_aux(ak, from);
       picked_w = __shfl_sync(kFullMask, wk, from);
       return first + from;
     }
@@ -395,10 +421,9 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
   const Layout L{n, (n + run.blocks - 1) / run.blocks};
   const std::size_t base = std::size_t(run_index) * n;
   const Store<kClustered, kResident> s = open_store<kClustered, kResident>(run, L, a, base, resident);
-  const double t_target = a.t_target[run_index];
   const PhiloxStream rng = run_stream(seed, run_index);
-  double t = a.t[run_index];
-  unsigned long long ev = a.events[run_index], since = a.since_refresh[run_index], done = 0;
+  RunClock c = RunClock::load(a, run_index);
+  auto& [t, t_target, ev, since, done] = c;
 
   block_prefix(run, L, sh, 0, [&](int k) { return s.local(s.C, k); });
   // Warp 0 shares its pick (a particle of the run) and the pick's state with the block.
@@ -480,13 +505,7 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
     const int j = sh.picked;
     const double wj_old = sh.picked_w;
     const ParticleAux aj = sh.picked_aux;
-    double vi = ai.v, vj = aj.v;
-    wi = wi_old;
-    wj = wj_old;
-    coalesce(vi, wi, vj, wj);
-    ni = make_aux(vi, kp);
-    nj = make_aux(vj, kp);
-    rij = beta(ni, nj, kp) * pair_weight(wi, wj);
+    coalesce_pair(ai, aj, wi_old, wj_old, kp, ni, nj, wi, wj, rij);
 
     // Smart bookkeeping, eq. (6): beta'_ki = 2 w_k beta_ki pair_weight(w_k, w_i); the old
     // terms of j are computed here rather than stored.
@@ -528,7 +547,7 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
     ++done;
     ++since;
   }
-  close_store(s, a, base, s.C, run_index, t, ev, since, done);
+  close_store(s, a, base, s.C, run_index, c);
 }
 
 // Shared memory of the event loop with selection by rejection: per-warp sums of the update and,
@@ -630,11 +649,7 @@ __device__ int warp_reject(const PhiloxStream& rng, unsigned long long event, st
     const unsigned hit = __ballot_sync(kFullMask, accepted(seen.c, value(seen), bound));
     if (hit) {
       const int from = __ffs(hit) - 1;
-      picked_aux.v = __shfl_sync(kFullMask, seen.a.v, from);
-      picked_aux.d = __shfl_sync(kFullMask, seen.a.d, from);
-      picked_aux.a = __shfl_sync(kFullMask, seen.a.a, from);
-      picked_aux.c = __shfl_sync(kFullMask, seen.a.c, from);
-      picked_aux.g = __shfl_sync(kFullMask, seen.a.g, from);
+      picked_aux = shfl_aux(seen.a, from);
       picked_w = __shfl_sync(kFullMask, seen.w, from);
       return __shfl_sync(kFullMask, seen.c.k, from);
     }
@@ -661,10 +676,9 @@ __global__ void __launch_bounds__(kBlock) rejection_kernel(Arrays a, int n, doub
   const Layout L{n, (n + run.blocks - 1) / run.blocks};
   const std::size_t base = std::size_t(run_index) * n;
   const Store<kClustered, kResident> s = open_store<kClustered, kResident>(run, L, a, base, resident);
-  const double t_target = a.t_target[run_index];
   const PhiloxStream rng = run_stream(seed, run_index);
-  double t = a.t[run_index];
-  unsigned long long ev = a.events[run_index], since = a.since_refresh[run_index], done = 0;
+  RunClock c = RunClock::load(a, run_index);
+  auto& [t, t_target, ev, since, done] = c;
   double* C[2] = {s.C, s.C_next};  // C[parity] holds the rates the event reads
   int parity = 0;
 
@@ -755,13 +769,7 @@ __global__ void __launch_bounds__(kBlock) rejection_kernel(Arrays a, int n, doub
     const int i = sh.picked[0], j = sh.picked[1];
     const ParticleAux ai = sh.picked_aux[0], aj = sh.picked_aux[1];
     const double wi_old = sh.picked_w[0], wj_old = sh.picked_w[1], dt = sh.dt;
-    double vi = ai.v, vj = aj.v;
-    wi = wi_old;
-    wj = wj_old;
-    coalesce(vi, wi, vj, wj);
-    ni = make_aux(vi, kp);
-    nj = make_aux(vj, kp);
-    rij = beta(ni, nj, kp) * pair_weight(wi, wj);
+    coalesce_pair(ai, aj, wi_old, wj_old, kp, ni, nj, wi, wj, rij);
     bounds.note(ni, wi);
     bounds.note(nj, wj);
 
@@ -792,7 +800,7 @@ __global__ void __launch_bounds__(kBlock) rejection_kernel(Arrays a, int n, doub
     ++done;
     ++since;
   }
-  close_store(s, a, base, C[parity], run_index, t, ev, since, done);
+  close_store(s, a, base, C[parity], run_index, c);
 }
 
 // Algorithm 1 (initialisation): one thread per particle sums its row of eq. (2); the block
