@@ -401,6 +401,11 @@ __global__ void __launch_bounds__(kBlock) make_aux_kernel(const double* v, Parti
 constexpr int kResidentBytesPerParticle = sizeof(ParticleAux) + 3 * sizeof(double);  // aux, w, C, row
 constexpr int kResidentMaxParticles = 3200;  // 3200 * 64 B = 200 KB of the 227 KB a block may have
 
+// The event loops' kKind >= 0 fixes the kernel kind at compile time (the switch in beta() and
+// make_aux() folds away: n_s 12000 with rejection 0.94 s -> 0.82 s on the H100); kAnyKind reads it
+// from kp.
+constexpr int kAnyKind = -1;
+
 // The event loop. An event costs two run barriers:
 //   B1  every block's C' prefix and its share of the last pair's new rows are in. Warp 0 of
 //       every block completes the last pair's C' (eq. 6), selects i (eq. 5a) and the waiting
@@ -409,10 +414,11 @@ constexpr int kResidentMaxParticles = 3200;  // 3200 * 64 B = 200 KB of the 227 
 //   B2  every block's row prefix is in. Warp 0 selects j (eq. 5b). Every thread coalesces the
 //       pair in registers; each lane updates C'_k of its run (Algorithm 3, eq. 6), summing
 //       the new C' and the shares of the new rows of i and j, which are pushed likewise.
-template <bool kClustered, bool kResident>
+template <bool kClustered, bool kResident, int kKind>
 __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double box_volume, KernelParams kp,
                                                          unsigned long long seed, unsigned long long refresh_every,
                                                          unsigned long long max_events) {
+  if constexpr (kKind != kAnyKind) kp.kind = KernelKind(kKind);
   __shared__ Shared sh;
   extern __shared__ __align__(16) unsigned char resident[];
   const Run<kClustered> run;
@@ -664,10 +670,11 @@ __device__ int warp_reject(const PhiloxStream& rng, unsigned long long event, st
 //       sums) and shares them with the block. Every thread coalesces the pair in registers;
 //       each lane updates C'_k of its run from one buffer into the other (eq. 6, with the old
 //       row of i computed rather than stored) and the block's totals are pushed to every block.
-template <bool kClustered, bool kResident>
+template <bool kClustered, bool kResident, int kKind>
 __global__ void __launch_bounds__(kBlock) rejection_kernel(Arrays a, int n, double box_volume, KernelParams kp,
                                                            unsigned long long seed, unsigned long long refresh_every,
                                                            unsigned long long max_events) {
+  if constexpr (kKind != kAnyKind) kp.kind = KernelKind(kKind);
   __shared__ RejectionShared sh;
   extern __shared__ __align__(16) unsigned char resident[];
   const Run<kClustered> run;
@@ -843,25 +850,35 @@ __global__ void particles_kernel(const ParticleAux* aux, const double* w, int n,
 
 using EventLoop = void (*)(Arrays, int, double, KernelParams, unsigned long long, unsigned long long, unsigned long long);
 
-// The event loop for a selection, a cluster or a single block, and shared-memory residency.
-EventLoop event_loop(bool by_rejection, bool clustered, bool resident) {
+// The event loop of kernel kind kKind for a selection, a cluster or a single block, and shared-memory residency.
+template <int kKind>
+EventLoop event_loop_of_kind(bool by_rejection, bool clustered, bool resident) {
   if (by_rejection)
-    return clustered ? (resident ? rejection_kernel<true, true> : rejection_kernel<true, false>)
-                     : (resident ? rejection_kernel<false, true> : rejection_kernel<false, false>);
-  return clustered ? (resident ? advance_kernel<true, true> : advance_kernel<true, false>)
-                   : (resident ? advance_kernel<false, true> : advance_kernel<false, false>);
+    return clustered ? (resident ? rejection_kernel<true, true, kKind> : rejection_kernel<true, false, kKind>)
+                     : (resident ? rejection_kernel<false, true, kKind> : rejection_kernel<false, false, kKind>);
+  return clustered ? (resident ? advance_kernel<true, true, kKind> : advance_kernel<true, false, kKind>)
+                   : (resident ? advance_kernel<false, true, kKind> : advance_kernel<false, false, kKind>);
+}
+
+// The event loop for a selection, a cluster or a single block, shared-memory residency, and the
+// kernel kind (the paper's free-molecular kernel fixed at compile time, the others read at run time).
+EventLoop event_loop(bool by_rejection, bool clustered, bool resident, KernelKind kind) {
+  return kind == KernelKind::FreeMolecular
+             ? event_loop_of_kind<int(KernelKind::FreeMolecular)>(by_rejection, clustered, resident)
+             : event_loop_of_kind<kAnyKind>(by_rejection, clustered, resident);
 }
 
 void configure_event_loops() {
   for (const bool by_rejection : {false, true})
     for (const bool clustered : {false, true})
-      for (const bool resident : {false, true}) {
-        const EventLoop kernel = event_loop(by_rejection, clustered, resident);
-        if (clustered) KS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-        if (resident)
-          KS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             kResidentMaxParticles * kResidentBytesPerParticle));
-      }
+      for (const bool resident : {false, true})
+        for (const KernelKind kind : {KernelKind::FreeMolecular, KernelKind::Constant}) {  // fixed and any kind
+          const EventLoop kernel = event_loop(by_rejection, clustered, resident, kind);
+          if (clustered) KS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+          if (resident)
+            KS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               kResidentMaxParticles * kResidentBytesPerParticle));
+        }
 }
 
 
@@ -985,7 +1002,7 @@ std::uint64_t CudaEnsemble::launch(const std::vector<double>& t_target, std::uin
   const int per_block = (d_->cfg.n_s + d_->cluster - 1) / d_->cluster;
   const bool resident = per_block <= kResidentMaxParticles;
   config.dynamicSmemBytes = resident ? std::size_t(per_block) * kResidentBytesPerParticle : 0;
-  KS_CUDA_CHECK(cudaLaunchKernelEx(&config, event_loop(by_rejection, d_->cluster > 1, resident), arrays, d_->cfg.n_s, d_->cfg.box_volume, d_->cfg.kernel,
+  KS_CUDA_CHECK(cudaLaunchKernelEx(&config, event_loop(by_rejection, d_->cluster > 1, resident, d_->cfg.kernel.kind), arrays, d_->cfg.n_s, d_->cfg.box_volume, d_->cfg.kernel,
                                    static_cast<unsigned long long>(d_->cfg.seed),
                                    static_cast<unsigned long long>(d_->cfg.refresh_every),
                                    static_cast<unsigned long long>(max_events)));
