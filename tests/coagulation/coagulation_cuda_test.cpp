@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/errors.hpp"
 #include "require_cuda.hpp"
 #include "coagulation_test_support.hpp"
 #include "methods/coagulation/inverse_mc_cpu.hpp"
@@ -49,6 +50,25 @@ TEST_P(GpuClusterSize, GpuRepeatsTheCpuEventsForTheSameSeed) {
     ASSERT_NEAR(g.C[k] / cpu.C[k], 1.0, 1e-9) << "particle " << k;
   }
   for (int r = 0; r < 2; ++r) EXPECT_NEAR(g.t[r] / cpu.t[r], 1.0, 1e-12);
+}
+
+TEST(CoagulationCuda, NonFiniteRatesFailTheRejectionRunInsteadOfHanging) {
+  KS_REQUIRE_CUDA();
+  EnsembleConfig cfg = testing::free_molecular_config(1500, 1 << 30, 3);
+  cfg.selection = Selection::Rejection;
+  Ensemble e = testing::make_ensemble(cfg, 1, 1.4);
+  e.C[5] = INFINITY;
+  CudaEnsemble gpu(0);
+  gpu.set_cluster_size(4);
+  gpu.upload(e, cfg);
+  bool reached = false;
+  try {
+    gpu.launch({1e300}, 10, reached);
+    FAIL() << "expected the run to fail";
+  } catch (const Error& err) {
+    EXPECT_EQ(err.kind(), ErrorKind::RunFailed);
+    EXPECT_NE(std::string(err.what()).find("not finite"), std::string::npos) << err.what();
+  }
 }
 
 TEST(CoagulationCuda, DeviceInitialisationMatchesTheCpuRates) {

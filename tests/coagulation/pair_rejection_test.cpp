@@ -134,6 +134,22 @@ TEST(PairRejection, FreeMolecularStatisticsMatchTheInverseTransform) {
   }
 }
 
+// A non-finite rate (here +inf: its bound is NaN) would make rejection loop for ever; the run
+// fails instead, saying why.
+TEST(PairRejection, NonFiniteRatesFailTheRunInsteadOfHanging) {
+  EnsembleConfig cfg = free_molecular_config(64, 1 << 30);
+  cfg.selection = Selection::Rejection;
+  Ensemble e = make_ensemble(cfg, 1, 1.5);
+  e.C[5] = INFINITY;
+  try {
+    advance_run_cpu(e, 0, cfg, kNever, 1);
+    FAIL() << "expected the run to fail";
+  } catch (const Error& err) {
+    EXPECT_EQ(err.kind(), ErrorKind::RunFailed);
+    EXPECT_NE(std::string(err.what()).find("not finite"), std::string::npos) << err.what();
+  }
+}
+
 TEST(PairRejection, FuchsKernelIsRefusedNamingTheSelection) {
   try {
     run_to_end({{"kernel", std::string("fuchs")}, {"selection", std::string("rejection")}});

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/errors.hpp"
 #include "pair_rejection.hpp"
 
 namespace ks::coag {
@@ -71,11 +72,13 @@ std::uint64_t advance_run_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, d
     double wi_old;
     if (by_rejection) {
       i = select_by_rejection(rng, event, kPurposeFirstPick, n, rate_bound(C_high), [&](int k) { return C[k]; });
+      if (i < 0) throw run_failed(no_pair_message(run, event));
       ai = s.aux[i];
       wi_old = w[i];
       j = select_by_rejection(rng, event, kPurposeSecondPick, n, row_bound(ai, wi_old, bounds, kp), [&](int k) {
         return k == i ? 0.0 : beta(ai, s.aux[k], kp) * pair_weight(wi_old, w[k]);
       });
+      if (j < 0) throw run_failed(no_pair_message(run, event));
     } else {
       double u_i, u_j;
       rng.uniform2(event, kPurposeEvent, u_i, u_j);

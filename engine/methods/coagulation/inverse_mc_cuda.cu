@@ -17,6 +17,7 @@
 
 #include "core/cuda_check.hpp"
 #include "core/device_buffer.hpp"
+#include "core/errors.hpp"
 #include "pair_rejection.hpp"
 
 namespace ks::coag {
@@ -153,6 +154,9 @@ struct Store {
     }
   }
 };
+
+// done of a run whose pair selection gave up (selection by rejection with non-finite rates).
+constexpr unsigned long long kRunFailed = ~0ull;
 
 // A run's time and event counters during a launch (in every thread of the run).
 struct RunClock {
@@ -576,6 +580,7 @@ struct RejectionShared {
   double picked_w[2];
   double dt;
   bool stop;
+  bool failed;  // a selection gave up (kMaxRounds): the run stops and the host reports it
 };
 
 // Every thread's PairBounds over the whole run: each block reduces its slice, pushes the result
@@ -645,13 +650,13 @@ struct Seen {
 // Eq. (5a) or (5b) by acceptance-rejection (pair_rejection.hpp), by one warp: each lane holds a
 // candidate of the round and what it read of it (round 0 drawn and read by the caller, so the
 // two picks' first reads are in flight together); the first accepted lane's candidate is the
-// pick, else the next round is drawn and read. Warp 0 of every block draws the same candidates
-// and makes the same pick.
+// pick, else the next round is drawn and read; -1 after kMaxRounds. Warp 0 of every block draws
+// the same candidates and makes the same pick.
 template <class Read, class Value>
 __device__ int warp_reject(const PhiloxStream& rng, unsigned long long event, std::uint32_t purpose, int n, double bound,
                            Seen seen, Read read, Value value, ParticleAux& picked_aux, double& picked_w) {
   const int lane = threadIdx.x & 31;
-  for (int round = 1;; ++round) {
+  for (int round = 1; round <= kMaxRounds; ++round) {
     const unsigned hit = __ballot_sync(kFullMask, accepted(seen.c, value(seen), bound));
     if (hit) {
       const int from = __ffs(hit) - 1;
@@ -661,6 +666,7 @@ __device__ int warp_reject(const PhiloxStream& rng, unsigned long long event, st
     }
     seen = read(draw_candidate(rng, event, purpose, round, lane, n));
   }
+  return -1;  // non-finite rates (kMaxRounds)
 }
 
 // The event loop with selection by rejection: one run barrier an event.
@@ -742,6 +748,8 @@ __global__ void __launch_bounds__(kBlock) rejection_kernel(Arrays a, int n, doub
         total += pend.value[0] + pend.value[1];
         high = max(high, max(rate_high_word(pend.value[0]), rate_high_word(pend.value[1])));
       }
+      const double dt = waiting_time(total, box_volume);
+      const bool stop = !(t + dt <= t_target);  // the same total in every block
       // The last pair's owners may be writing it back just now: its values come from registers.
       const double* rates = C[parity];
       const auto read = [&](const Candidate& c) {
@@ -752,14 +760,18 @@ __global__ void __launch_bounds__(kBlock) rejection_kernel(Arrays a, int n, doub
         x.C = k == pend.k[0] ? pend.value[0] : k == pend.k[1] ? pend.value[1] : s.any(rates, k);
         return x;
       };
-      const Seen seen_i = read(first), seen_j = read(second);
-      ParticleAux ai, aj;
-      double wi_old, wj_old;
-      const int i = warp_reject(rng, ev, kPurposeFirstPick, n, rate_bound(high), seen_i, read,
-                                [](const Seen& x) { return x.C; }, ai, wi_old);
-      const int j = warp_reject(rng, ev, kPurposeSecondPick, n, row_bound(ai, wi_old, bounds, kp), seen_j, read,
-                                [&](const Seen& x) { return x.c.k == i ? 0.0 : beta(ai, x.a, kp) * pair_weight(wi_old, x.w); },
-                                aj, wj_old);
+      ParticleAux ai{}, aj{};
+      double wi_old = 0.0, wj_old = 0.0;
+      int i = -1, j = -1;
+      if (!stop) {
+        const Seen seen_i = read(first), seen_j = read(second);
+        i = warp_reject(rng, ev, kPurposeFirstPick, n, rate_bound(high), seen_i, read, [](const Seen& x) { return x.C; },
+                        ai, wi_old);
+        if (i >= 0)
+          j = warp_reject(rng, ev, kPurposeSecondPick, n, row_bound(ai, wi_old, bounds, kp), seen_j, read,
+                          [&](const Seen& x) { return x.c.k == i ? 0.0 : beta(ai, x.a, kp) * pair_weight(wi_old, x.w); },
+                          aj, wj_old);
+      }
       if (lane == 0) {
         sh.picked[0] = i;
         sh.picked[1] = j;
@@ -767,11 +779,13 @@ __global__ void __launch_bounds__(kBlock) rejection_kernel(Arrays a, int n, doub
         sh.picked_aux[1] = aj;
         sh.picked_w[0] = wi_old;
         sh.picked_w[1] = wj_old;
-        sh.dt = waiting_time(total, box_volume);
-        sh.stop = !(t + sh.dt <= t_target);  // the same total in every block
+        sh.dt = dt;
+        sh.failed = !stop && j < 0;
+        sh.stop = stop || sh.failed;
       }
     }
     __syncthreads();
+    if (sh.failed) done = kRunFailed;
     if (sh.stop) break;
     const int i = sh.picked[0], j = sh.picked[1];
     const ParticleAux ai = sh.picked_aux[0], aj = sh.picked_aux[1];
@@ -1009,9 +1023,14 @@ std::uint64_t CudaEnsemble::launch(const std::vector<double>& t_target, std::uin
   std::vector<unsigned long long> done(d_->n_runs);
   d_->done.download(done.data(), d_->n_runs);  // synchronises; execution errors surface here
   std::uint64_t total = 0;
-  for (const auto d : done) {
-    total += d;
-    all_reached = all_reached && d < max_events;
+  for (int r = 0; r < d_->n_runs; ++r) {
+    if (done[r] == kRunFailed) {
+      std::vector<unsigned long long> events(d_->n_runs);
+      d_->events.download(events.data(), d_->n_runs);
+      throw run_failed(no_pair_message(r, events[r]));
+    }
+    total += done[r];
+    all_reached = all_reached && done[r] < max_events;
   }
   return total;
 }

@@ -7,12 +7,17 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "ensemble.hpp"
 
 namespace ks::coag {
 
 constexpr int kCandidatesPerRound = 32;
+// Rounds after which a selection gives up: with finite rates at least one candidate in n_s is
+// accepted on average, so 2^20 rounds (3.4e7 candidates) fail by chance with probability below
+// e^-33 up to n_s = 1e6. Only non-finite rates get there; the run then fails instead of hanging.
+constexpr int kMaxRounds = 1 << 20;
 constexpr std::uint32_t kPurposeFirstPick = 3;   // RNG draws of the candidates for i (eq. 5a) ...
 constexpr std::uint32_t kPurposeSecondPick = 4;  // ... and for j (eq. 5b); 2 is the cloud view's
 
@@ -91,14 +96,23 @@ KS_HD double row_bound(const ParticleAux& i, double wi, const PairBounds& b, con
 
 // The host's selection: rounds of candidates in lane order until one is accepted; the GPU's warp
 // takes a round at once and the first accepted lane, the same pick.
+// Returns -1 after kMaxRounds.
 template <class Value>
 int select_by_rejection(const PhiloxStream& rng, std::uint64_t event, std::uint32_t purpose, int n, double bound,
                         Value value) {
-  for (int round = 0;; ++round)
+  for (int round = 0; round < kMaxRounds; ++round)
     for (int lane = 0; lane < kCandidatesPerRound; ++lane) {
       const Candidate c = draw_candidate(rng, event, purpose, round, lane, n);
       if (accepted(c, value(c.k), bound)) return c.k;
     }
+  return -1;
+}
+
+// Why a run stopped when a selection gave up (CPU and GPU alike).
+inline std::string no_pair_message(int run, std::uint64_t event) {
+  return "aerosol.coagulation: run " + std::to_string(run) + ", event " + std::to_string(event) +
+         ": selection by rejection accepted no pair in " + std::to_string(kMaxRounds) +
+         " rounds; the rates C' are not finite";
 }
 
 // The bounds of particles [0, n) (aux and weights), host side.
