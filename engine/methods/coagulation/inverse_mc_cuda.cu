@@ -752,9 +752,9 @@ __global__ void __launch_bounds__(kBlock) rejection_kernel(Arrays a, int n, doub
       const bool stop = !(t + dt <= t_target);  // the same total in every block
       // The last pair's owners may be writing it back just now: its values come from registers.
       const double* rates = C[parity];
-      const auto read = [&](const Candidate& c) {
-        const int k = c.k;
-        Seen x{c};
+      const auto read = [&](const Candidate& candidate) {
+        const int k = candidate.k;
+        Seen x{candidate};
         x.a = k == pend.k[0] ? ni : k == pend.k[1] ? nj : s.any(s.aux, k);
         x.w = k == pend.k[0] ? wi : k == pend.k[1] ? wj : s.any(s.w, k);
         x.C = k == pend.k[0] ? pend.value[0] : k == pend.k[1] ? pend.value[1] : s.any(rates, k);
