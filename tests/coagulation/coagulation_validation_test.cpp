@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 
 #include "coagulation_test_support.hpp"
 #include "methods/coagulation/units.hpp"
@@ -45,29 +46,39 @@ TEST_F(TableOneCase, TotalParticleVolumeIsConserved) {
   EXPECT_NEAR(method_->total_volume() / expected, 1.0, 1e-10);
 }
 
+// The exact-solution checks run with both pair selections (eq. 5a/5b by inverse transform, and by
+// acceptance-rejection, pair_rejection.hpp): the same pair distribution.
+const std::string kSelections[] = {"prefix", "rejection"};
+
 TEST(ConstantKernel, NumberMatchesSmoluchowski) {
-  auto m = run_to_end({{"kernel", std::string("constant")}, {"n_s", std::int64_t(1000)}, {"n_runs", std::int64_t(16)},
-                       {"t_end", 100.0}});
-  for (double x : {0.5, 2.0, 10.0, 100.0}) {
-    const int k = output_near(*m, x);
-    const double t = m->output_times()[k] / m->tau_char();
-    const MeanAndError N = m->mean_number_ratio(k);
-    const double exact = 1.0 / (1.0 + t);  // N0 / (1 + K N0 t / 2) with tau = 2 / (K N0)
-    // 3 standard errors of the ensemble mean, plus half an event's jump (1 / (2 n_s) relative): the
-    // output is taken after the last event before t.
-    EXPECT_NEAR(N.mean, exact, 3.0 * N.stderr_ + exact / (2.0 * 1000)) << "t/tau = " << t;
+  for (const std::string& selection : kSelections) {
+    SCOPED_TRACE("selection " + selection);
+    auto m = run_to_end({{"kernel", std::string("constant")}, {"n_s", std::int64_t(1000)}, {"n_runs", std::int64_t(16)},
+                         {"t_end", 100.0}, {"selection", selection}});
+    for (double x : {0.5, 2.0, 10.0, 100.0}) {
+      const int k = output_near(*m, x);
+      const double t = m->output_times()[k] / m->tau_char();
+      const MeanAndError N = m->mean_number_ratio(k);
+      const double exact = 1.0 / (1.0 + t);  // N0 / (1 + K N0 t / 2) with tau = 2 / (K N0)
+      // 3 standard errors of the ensemble mean, plus half an event's jump (1 / (2 n_s) relative): the
+      // output is taken after the last event before t.
+      EXPECT_NEAR(N.mean, exact, 3.0 * N.stderr_ + exact / (2.0 * 1000)) << "t/tau = " << t;
+    }
   }
 }
 
 TEST(AdditiveKernel, NumberDecaysExponentially) {
-  auto m = run_to_end({{"kernel", std::string("additive")}, {"n_s", std::int64_t(1000)}, {"n_runs", std::int64_t(16)},
-                       {"t_end", 3.0}});
-  for (double x : {0.5, 1.0, 2.0, 3.0}) {
-    const int k = output_near(*m, x);
-    const double t = m->output_times()[k] / m->tau_char();
-    const MeanAndError N = m->mean_number_ratio(k);
-    const double exact = std::exp(-t);  // N0 exp(-B V_t t), tau = 1 / (B V_t)
-    EXPECT_NEAR(N.mean, exact, 3.0 * N.stderr_ + exact / (2.0 * 1000)) << "t/tau = " << t;
+  for (const std::string& selection : kSelections) {
+    SCOPED_TRACE("selection " + selection);
+    auto m = run_to_end({{"kernel", std::string("additive")}, {"n_s", std::int64_t(1000)}, {"n_runs", std::int64_t(16)},
+                         {"t_end", 3.0}, {"selection", selection}});
+    for (double x : {0.5, 1.0, 2.0, 3.0}) {
+      const int k = output_near(*m, x);
+      const double t = m->output_times()[k] / m->tau_char();
+      const MeanAndError N = m->mean_number_ratio(k);
+      const double exact = std::exp(-t);  // N0 exp(-B V_t t), tau = 1 / (B V_t)
+      EXPECT_NEAR(N.mean, exact, 3.0 * N.stderr_ + exact / (2.0 * 1000)) << "t/tau = " << t;
+    }
   }
 }
 
