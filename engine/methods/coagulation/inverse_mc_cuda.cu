@@ -40,9 +40,8 @@ struct Arrays {
   double* v;
   double* w;
   double* C;
-  double* C_next;  // selection by rejection: the second buffer of C' (null otherwise)
   ParticleAux* aux;
-  double* row_i;
+  double* row_or_next;  // a fourth value per particle: the row of i (prefix) or the second buffer of C' (rejection)
   double* t;
   unsigned long long* events;
   unsigned long long* since_refresh;
@@ -136,9 +135,8 @@ struct Store {
   ParticleAux* aux;
   double* w;
   double* C;
-  double* row;     // inverse transform: beta_ik pair_weight(w_i, w_k) of the selected i
-  double* C_next;  // rejection: the buffer of C' the update writes (the row's slot when resident)
-  int lo;          // resident: the first particle of this block's slice
+  double* row_or_next;  // prefix: beta_ik pair_weight(w_i, w_k) of the selected i; rejection: the second buffer of C'
+  int lo;               // resident: the first particle of this block's slice
   template <class T>
   __device__ T& local(T* a, int k) const {  // particle k of this block's slice
     if constexpr (kResident) return a[k - lo];
@@ -172,13 +170,12 @@ struct RunClock {
 template <bool kClustered, bool kResident>
 __device__ Store<kClustered, kResident> open_store(const Run<kClustered>& run, const Layout& L, const Arrays& a,
                                                    std::size_t base, unsigned char* resident) {
-  Store<kClustered, kResident> s{run, L, a.aux + base, a.w + base, a.C + base, a.row_i + base,
-                                 a.C_next ? a.C_next + base : nullptr, 0};
+  Store<kClustered, kResident> s{run, L, a.aux + base, a.w + base, a.C + base, a.row_or_next + base, 0};
   if constexpr (kResident) {
     s.aux = reinterpret_cast<ParticleAux*>(resident);
     s.w = reinterpret_cast<double*>(s.aux + L.per_block);
     s.C = s.w + L.per_block;
-    s.row = s.C_next = s.C + L.per_block;
+    s.row_or_next = s.C + L.per_block;
     s.lo = L.lo(run.rank);
     for (int k = L.lo(run.rank) + threadIdx.x; k < L.hi(run.rank); k += kBlock) {
       s.local(s.aux, k) = a.aux[base + k];
@@ -402,7 +399,7 @@ __global__ void __launch_bounds__(kBlock) make_aux_kernel(const double* v, Parti
   if (k < count) aux[k] = make_aux(v[k], kp);
 }
 
-constexpr int kResidentBytesPerParticle = sizeof(ParticleAux) + 3 * sizeof(double);  // aux, w, C, row
+constexpr int kResidentBytesPerParticle = sizeof(ParticleAux) + 3 * sizeof(double);  // aux, w, C, row_or_next
 constexpr int kResidentMaxParticles = 3200;  // 3200 * 64 B = 200 KB of the 227 KB a block may have
 
 // The event loops' kKind >= 0 fixes the kernel kind at compile time (the switch in beta() and
@@ -492,7 +489,7 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
     const ParticleAux ai = sh.picked_aux;
     block_prefix(run, L, sh, 1, [&](int k) {
       const double r = k == i ? 0.0 : beta(ai, s.local(s.aux, k), kp) * pair_weight(wi_old, s.local(s.w, k));
-      s.local(s.row, k) = r;
+      s.local(s.row_or_next, k) = r;
       return r;
     });
     run.sync();  // B2
@@ -503,7 +500,7 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
       ParticleAux aj;
       double wj_old;
       const int j = warp_select(
-          s, sh, 1, Pending{}, u_j, [&](int k) { return s.any(s.row, k); },
+          s, sh, 1, Pending{}, u_j, [&](int k) { return s.any(s.row_or_next, k); },
           [&](int k, ParticleAux& ak, double& wk) {
             ak = s.any(s.aux, k);
             wk = s.any(s.w, k);
@@ -529,7 +526,7 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
         const double rj_old = beta(aj, ak, kp) * pair_weight(wj_old, wk);
         const double ri = beta(ak, ni, kp) * pair_weight(wk, wi), rj = beta(ak, nj, kp) * pair_weight(wk, wj);
         double& Ck = s.local(s.C, k);
-        Ck += 2.0 * wk * (ri + rj - s.local(s.row, k) - rj_old);
+        Ck += 2.0 * wk * (ri + rj - s.local(s.row_or_next, k) - rj_old);
         c_sum += Ck;
         ri_sum += ri;
         rj_sum += rj;
@@ -572,6 +569,9 @@ struct RejectionShared {
   } pushed[2][kMaxCluster];
   struct Extremes {
     double v_min, v_max, w_min, w_max;
+    __device__ Extremes merged(const Extremes& o) const {
+      return {fmin(v_min, o.v_min), fmax(v_max, o.v_max), fmin(w_min, o.w_min), fmax(w_max, o.w_max)};
+    }
   } extremes[kMaxCluster];  // of q's slice, at the start and after each refresh
   double warp_totals[3][kWarps];  // per warp: sum of C', shares of the new rows of i and j
   std::uint32_t warp_high[kWarps];
@@ -592,25 +592,20 @@ __device__ PairBounds gather_bounds(const Store<kClustered, kResident>& s, Rejec
   RejectionShared::Extremes e{INFINITY, -INFINITY, INFINITY, -INFINITY};
   for (int k = L.lo(s.run.rank) + threadIdx.x; k < L.hi(s.run.rank); k += kBlock) {
     const double v = s.local(s.aux, k).v, w = s.local(s.w, k);
-    e = {fmin(e.v_min, v), fmax(e.v_max, v), fmin(e.w_min, w), fmax(e.w_max, w)};
+    e = e.merged({v, v, w, w});
   }
   for (int o = 16; o > 0; o >>= 1)
-    e = {fmin(e.v_min, __shfl_xor_sync(kFullMask, e.v_min, o)), fmax(e.v_max, __shfl_xor_sync(kFullMask, e.v_max, o)),
-         fmin(e.w_min, __shfl_xor_sync(kFullMask, e.w_min, o)), fmax(e.w_max, __shfl_xor_sync(kFullMask, e.w_max, o))};
+    e = e.merged({__shfl_xor_sync(kFullMask, e.v_min, o), __shfl_xor_sync(kFullMask, e.v_max, o),
+                  __shfl_xor_sync(kFullMask, e.w_min, o), __shfl_xor_sync(kFullMask, e.w_max, o)});
   __shared__ RejectionShared::Extremes per_warp[kWarps];
   if (lane == 0) per_warp[warp] = e;
   __syncthreads();
   if (warp == 0) {
-    for (int q = 0; q < kWarps; ++q)
-      e = {fmin(e.v_min, per_warp[q].v_min), fmax(e.v_max, per_warp[q].v_max), fmin(e.w_min, per_warp[q].w_min),
-           fmax(e.w_max, per_warp[q].w_max)};
+    for (int q = 0; q < kWarps; ++q) e = e.merged(per_warp[q]);
     if (lane < s.run.blocks) s.run.peer(&sh, lane)->extremes[s.run.rank] = e;
   }
   s.run.sync();
-  for (int q = 0; q < s.run.blocks; ++q) {
-    const RejectionShared::Extremes& x = sh.extremes[q];
-    e = {fmin(e.v_min, x.v_min), fmax(e.v_max, x.v_max), fmin(e.w_min, x.w_min), fmax(e.w_max, x.w_max)};
-  }
+  for (int q = 0; q < s.run.blocks; ++q) e = e.merged(sh.extremes[q]);
   return {make_aux(e.v_min, kp), make_aux(e.v_max, kp), e.w_min, e.w_max};
 }
 
@@ -692,7 +687,7 @@ __global__ void __launch_bounds__(kBlock) rejection_kernel(Arrays a, int n, doub
   const PhiloxStream rng = run_stream(seed, run_index);
   RunClock c = RunClock::load(a, run_index);
   auto& [t, t_target, ev, since, done] = c;
-  double* C[2] = {s.C, s.C_next};  // C[parity] holds the rates the event reads
+  double* C[2] = {s.C, s.row_or_next};  // C[parity] holds the rates the event reads
   int parity = 0;
 
   // Each lane's sum and largest high word of C' over its run.
@@ -905,7 +900,7 @@ struct CudaEnsemble::Device {
   int cluster = 1;           // blocks per run
   int requested_cluster = 0; // 0: choose
   EnsembleConfig cfg;
-  DeviceBuffer<double> v, w, C, C_next, row_i, t, t_target;
+  DeviceBuffer<double> v, w, C, row_or_next, t, t_target;
   DeviceBuffer<ParticleAux> aux;
   DeviceBuffer<unsigned long long> events, since_refresh, done;
 };
@@ -946,8 +941,7 @@ void CudaEnsemble::upload(const Ensemble& e, const EnsembleConfig& cfg) {
   d_->v.upload(e.v.data(), count);
   d_->w.upload(e.w.data(), count);
   d_->C.upload(e.C.data(), count);
-  d_->row_i.resize(count);
-  d_->C_next.resize(selects_by_rejection(cfg) ? count : 0);
+  d_->row_or_next.resize(count);
   d_->aux.resize(count);
   d_->t.upload(e.t.data(), e.n_runs);
   static_assert(sizeof(unsigned long long) == sizeof(std::uint64_t));
@@ -1009,14 +1003,13 @@ std::uint64_t CudaEnsemble::launch(const std::vector<double>& t_target, std::uin
   cluster_dim.val.clusterDim.z = 1;
   config.attrs = &cluster_dim;
   config.numAttrs = 1;
-  const bool by_rejection = selects_by_rejection(d_->cfg);
-  const Arrays arrays{d_->v.ptr,   d_->w.ptr,      d_->C.ptr,  by_rejection ? d_->C_next.ptr : nullptr,
-                      d_->aux.ptr, d_->row_i.ptr,  d_->t.ptr,  d_->events.ptr,
-                      d_->since_refresh.ptr, d_->t_target.ptr, d_->done.ptr};
+  const Arrays arrays{d_->v.ptr, d_->w.ptr,      d_->C.ptr,             d_->aux.ptr,      d_->row_or_next.ptr,
+                      d_->t.ptr, d_->events.ptr, d_->since_refresh.ptr, d_->t_target.ptr, d_->done.ptr};
   const int per_block = (d_->cfg.n_s + d_->cluster - 1) / d_->cluster;
   const bool resident = per_block <= kResidentMaxParticles;
   config.dynamicSmemBytes = resident ? std::size_t(per_block) * kResidentBytesPerParticle : 0;
-  KS_CUDA_CHECK(cudaLaunchKernelEx(&config, event_loop(by_rejection, d_->cluster > 1, resident, d_->cfg.kernel.kind), arrays, d_->cfg.n_s, d_->cfg.box_volume, d_->cfg.kernel,
+  const EventLoop kernel = event_loop(selects_by_rejection(d_->cfg), d_->cluster > 1, resident, d_->cfg.kernel.kind);
+  KS_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, arrays, d_->cfg.n_s, d_->cfg.box_volume, d_->cfg.kernel,
                                    static_cast<unsigned long long>(d_->cfg.seed),
                                    static_cast<unsigned long long>(d_->cfg.refresh_every),
                                    static_cast<unsigned long long>(max_events)));
