@@ -174,9 +174,9 @@ __global__ void moment_kernel(const Velocity* vel, long long count, Sign sign, i
   finish_cell_moments(acc, link + cell * 6, sign, raw + cell * kRaw, face_influx);
 }
 
-// The discrete values and weights along one axis of an octant, by octant-local index (0: the
-// smallest |xi|), for the negative [0] and positive [1] half (velocity_table's order).
-struct OctantAxis {
+// Device view of an OctantAxis: values and weights by octant-local index, for the negative [0] and
+// positive [1] half.
+struct OctantAxisView {
   const double* xi[2];
   const double* w[2];
 };
@@ -190,8 +190,9 @@ struct OctantAxis {
 // Three blocks an SM (80 registers): 1.072 s an iteration at 64^3 x 64^3 on the H100, against 1.105 s
 // at two (118 registers) and 1.091 s at four (64 registers, spilling), in one session.
 template <class T>
-__global__ void __launch_bounds__(kMomentThreads, 3) octant_moment_kernel(OctantAxis ax, int h, Sign sign, int k, long long slice, const unsigned char* solid,
-                                     const int* link, const T* B, double* raw, double* face_influx) {
+__global__ void __launch_bounds__(kMomentThreads, 3)
+    octant_moment_kernel(OctantAxisView ax, int h, Sign sign, int k, long long slice, const unsigned char* solid,
+                         const int* link, const T* B, double* raw, double* face_influx) {
   extern __shared__ double x_factors[];  // [ix][4]: w_x, w_x xi_x, w_x xi_x^2, w_x xi_x^3
   const long long c = blockIdx.x;
   const long long cell = k * slice + c;
@@ -261,18 +262,9 @@ class CudaSolver final : public DvmSolver {
     KS_CUDA_CHECK(cudaFuncSetAttribute(sweep_kernel<T, kV>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(c.n(0) * 32 * kV * sizeof(T))));
     batches_ = make_batches(c);
     vel_.upload(velocity_table(c.vg));
-    {  // OctantAxis: octant-local index i of the negative half is grid point h - 1 - i, of the positive h + i
-      const int h = c.vg.m / 2;
-      std::vector<double> xi(2 * h), w(2 * h);
-      for (int i = 0; i < h; ++i)
-        for (int side = 0; side < 2; ++side) {
-          const int kk = side ? h + i : h - 1 - i;
-          xi[side * h + i] = c.vg.v(kk);
-          w[side * h + i] = c.vg.w(kk);
-        }
-      axis_xi_.upload(xi);
-      axis_w_.upload(w);
-    }
+    const OctantAxis axis = octant_axis(c.vg);
+    axis_xi_.upload(axis.xi);
+    axis_w_.upload(axis.w);
     for (int a = 0; a < 3; ++a) inv_size_[a].upload(geo_->inv_size[a]);
     solid_.upload(geo_->solid);
     link_.upload(geo_->link);
@@ -304,7 +296,7 @@ class CudaSolver final : public DvmSolver {
     const SweepView view{nx, ny, {inv_size_[0].ptr, inv_size_[1].ptr, inv_size_[2].ptr}, solid_.ptr, link_.ptr, face_type_.ptr,
                          face_rho_.ptr, state_.ptr};
     const int half = cfg_.vg.m / 2;
-    const OctantAxis axis{{axis_xi_.ptr, axis_xi_.ptr + half}, {axis_w_.ptr, axis_w_.ptr + half}};
+    const OctantAxisView axis{{axis_xi_.ptr, axis_xi_.ptr + half}, {axis_w_.ptr, axis_w_.ptr + half}};
     for (const Batch& b : batches_) {
       const Sign sign{{b.sign[0], b.sign[1], b.sign[2]}};
       const Velocity* vel = vel_.ptr + b.begin;
@@ -359,7 +351,7 @@ class CudaSolver final : public DvmSolver {
   long long resident_threads_ = 0;  // threads the device holds at once
   std::vector<Batch> batches_;
   DeviceBuffer<Velocity> vel_;
-  DeviceBuffer<double> axis_xi_, axis_w_;  // OctantAxis tables: [negative half | positive half]
+  DeviceBuffer<double> axis_xi_, axis_w_;  // octant_axis(): [negative half | positive half]
   DeviceBuffer<double> inv_size_[3];
   DeviceBuffer<unsigned char> solid_;
   DeviceBuffer<int> link_, face_type_;

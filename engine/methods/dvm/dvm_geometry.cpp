@@ -85,13 +85,22 @@ std::vector<Velocity> velocity_table(const VelocityGrid& vg) {
     for (int ix = 0; ix < h; ++ix)
       for (int iy = 0; iy < h; ++iy)
         for (int iz = 0; iz < h; ++iz) {
-          // Octant-local index 0 is the smallest |xi| of that sign.
-          const int kx = (o & 1) ? h + ix : h - 1 - ix;
-          const int ky = (o & 2) ? h + iy : h - 1 - iy;
-          const int kz = (o & 4) ? h + iz : h - 1 - iz;
+          const int kx = octant_point(vg, o & 1, ix), ky = octant_point(vg, o & 2, iy), kz = octant_point(vg, o & 4, iz);
           v.push_back({vg.v(kx), vg.v(ky), vg.v(kz), vg.w(kx) * vg.w(ky) * vg.w(kz)});
         }
   return v;
+}
+
+OctantAxis octant_axis(const VelocityGrid& vg) {
+  const int h = vg.m / 2;
+  OctantAxis a{std::vector<double>(2 * h), std::vector<double>(2 * h)};
+  for (int side = 0; side < 2; ++side)
+    for (int i = 0; i < h; ++i) {
+      const int k = octant_point(vg, side == 1, i);
+      a.xi[side * h + i] = vg.v(k);
+      a.w[side * h + i] = vg.w(k);
+    }
+  return a;
 }
 
 std::vector<Batch> make_batches(const DvmConfig& c) {

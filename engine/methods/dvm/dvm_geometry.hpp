@@ -43,9 +43,24 @@ struct Batch {
 };
 
 // The velocity table ordered octant by octant (octant o: x positive if o & 1, y if o & 2, z if o & 4,
-// Algorithm 1's groups d = 0..7), and the batches over it.
+// Algorithm 1's groups d = 0..7), within an octant by octant-local (ix, iy, iz), iz fastest, and the
+// batches over it.
 std::vector<Velocity> velocity_table(const VelocityGrid& vg);
 std::vector<Batch> make_batches(const DvmConfig& c);
+
+// The grid point of octant-local index i along an axis (0: the smallest |xi|) on its negative or
+// positive half (m / 2 points each).
+inline int octant_point(const VelocityGrid& vg, bool positive, int i) {
+  const int half = vg.m / 2;
+  return positive ? half + i : half - 1 - i;
+}
+
+// One axis's values and weights by octant-local index, the negative half then the positive
+// ([positive * m / 2 + i]): the factors of the table's entries of an octant.
+struct OctantAxis {
+  std::vector<double> xi, w;
+};
+OctantAxis octant_axis(const VelocityGrid& vg);
 
 // The boundary Maxwellians a sweep can meet, for the kernels (passed by value).
 struct WallTable {
