@@ -49,6 +49,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Combine(::testing::Values(Case{"shock", testing::small_shock()},
                                          Case{"shock_large_shift", with(testing::small_shock(), "dt", "0.4")},
                                          Case{"cavity", with(testing::small_cavity(), "conservative", "true")},
+                                         Case{"cavity_split", with(testing::small_cavity(), "streaming", "split")},
                                          Case{"cavity_wide_rows", with(with(testing::small_cavity(), "nx", "300"), "dt", "0.001")}),
                        ::testing::Values("fused", "paper")),
     [](const auto& info) { return std::string(std::get<0>(info.param).name) + "_" + std::get<1>(info.param); });

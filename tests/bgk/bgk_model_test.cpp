@@ -117,17 +117,30 @@ TEST(BgkModel, DiffuseWallsHaveZeroNetMassFlux) {
   EXPECT_GT(nw, 0.9);  // gas arriving with V_y > 0 piles up: n_w above the mean density
 }
 
+// The small cavity: dx = 1/12, dy = 1/10, fastest velocity cell 2.625. Split streaming allows
+// dt <= dx / 2.625 = 0.0317, unsplit dt <= 1 / (2.625 / dx + 2.625 / dy) = 0.0173.
 TEST(BgkInput, CavityTimeStepAboveTheCourantLimitIsRefusedWithTheLimit) {
-  BgkMethod m;
-  auto p = testing::small_cavity();
-  p["dt"] = "0.5";
-  try {
-    m.setup(testing::params(p), testing::cpu_context());
-    FAIL() << "dt = 0.5 was accepted";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::BadInput);
-    EXPECT_NE(std::string(e.what()).find("dt"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("dt <= 0.031"), std::string::npos) << e.what();
+  for (const auto& [streaming, limit] : {std::pair{"split", "dt <= 0.031"}, std::pair{"unsplit", "dt <= 0.017"}}) {
+    BgkMethod m;
+    auto p = testing::small_cavity();
+    p["dt"] = "0.02";
+    p["streaming"] = streaming;
+    try {
+      m.setup(testing::params(p), testing::cpu_context());
+      EXPECT_STREQ(streaming, "split") << "dt = 0.02 was accepted with unsplit streaming";
+    } catch (const Error& e) {
+      EXPECT_STREQ(streaming, "unsplit") << e.what();
+      EXPECT_EQ(e.kind(), ErrorKind::BadInput);
+      EXPECT_NE(std::string(e.what()).find("dt"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(limit), std::string::npos) << e.what();
+    }
+    p["dt"] = "0.5";
+    try {
+      m.setup(testing::params(p), testing::cpu_context());
+      FAIL() << "dt = 0.5 was accepted with " << streaming << " streaming";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(limit), std::string::npos) << e.what();
+    }
   }
 }
 

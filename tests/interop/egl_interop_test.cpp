@@ -227,7 +227,7 @@ TEST(CudaGlInterop, ZeroCopyImageTexturesHoldTheBgkDensity) {
   p.set("vx_min", -3.0);
   p.set("vx_max", 3.0);
   p.set("vt_max", 3.0);
-  p.set("dt", 0.01);
+  p.set("dt", 0.005);
   p.set("lid_speed", 0.05);
   const auto runner = cuda_runner("kinetic.bgk", p, "n", 3);
   ASSERT_NE(runner->device_field(), nullptr);

@@ -21,7 +21,8 @@ double cavity_courant(const BgkConfig& c) {
   double vmax[2] = {0.0, 0.0};
   for (int a = 0; a < 2; ++a)
     vmax[a] = std::max(std::fabs(c.vg.v(a, 0)), std::fabs(c.vg.v(a, c.vg.n[a] - 1)));
-  return std::max(vmax[0] * c.dt / c.dx, vmax[1] * c.dt / c.dy);
+  const double Cx = vmax[0] * c.dt / c.dx, Cy = vmax[1] * c.dt / c.dy;
+  return c.streaming == Streaming::Unsplit ? Cx + Cy : std::max(Cx, Cy);
 }
 
 std::vector<double> discrete_maxwellian(const VelocityGrid& g, const Macro& m) {

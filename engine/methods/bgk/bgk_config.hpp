@@ -34,6 +34,10 @@ struct Macro {
 
 enum class Case { Shock, Cavity };
 
+// 2D free streaming: Split sweeps x then y (dimensional splitting, max |C| <= 1 per axis); Unsplit
+// takes both upwind differences from f^n (the donor-cell extension of eq. 12, |C_x| + |C_y| <= 1).
+enum class Streaming { Split, Unsplit };
+
 struct BgkConfig {
   Case kind = Case::Shock;
   int nx = 256, ny = 1;     // physical cells; ny = 1 for the 1D3V shock
@@ -46,6 +50,7 @@ struct BgkConfig {
   bool conservative = false;  // effective n, V, T so that the discrete Maxwellian keeps the moments of f
   Macro upstream, downstream; // shock: the Maxwellians of eq. (17) at x -> -inf and +inf
   double lid_speed = 0.01;    // cavity: top wall velocity along +x, v_ref
+  Streaming streaming = Streaming::Split;  // cavity only
 
   KS_HD long long cells() const { return (long long)nx * ny; }
   KS_HD long long phase_cells() const { return cells() * vg.count(); }
@@ -55,7 +60,8 @@ struct BgkConfig {
 // V- = M sqrt(gamma / 2) in units of sqrt(2 R T-).
 void rankine_hugoniot(double mach, Macro& upstream, Macro& downstream);
 
-// The cavity's largest |v| dt / dx over both axes: the wall boundary (eq. 23-24) needs it <= 1.
+// The cavity's Courant number that must stay <= 1: split streaming, the largest |v| dt / dx over both
+// axes (the wall boundary, eq. 23-24, needs it); unsplit, the largest |v_x| dt / dx + |v_y| dt / dy.
 double cavity_courant(const BgkConfig& cfg);
 
 }  // namespace ks::bgk

@@ -98,7 +98,7 @@ class CpuSolver final : public BgkSolver {
     return s;
   }
 
-  // Eq. (24): x walls from f^n in the edge columns, then y walls from the x-swept f in the edge rows.
+  // Eq. (24): x walls from f^n in the edge columns, then y walls from the edge rows' outgoing values.
   void wall_densities() {
     const BgkConfig c = c_;
     const VelocityGrid& g = c.vg;
@@ -121,8 +121,8 @@ class CpuSolver final : public BgkSolver {
       for (int j = 0; j < g.count(); ++j) {
         const double vy = g.v(1, g.jy(j));
         const double Cx = courant_x(c, g.jx(j));
-        if (vy < 0.0) out_bottom += -vy * swept_x(c, s, j, i, 0, Cx);
-        else out_top += vy * swept_x(c, s, j, i, c.ny - 1, Cx);
+        if (vy < 0.0) out_bottom += -vy * y_wall_outgoing(c, s, j, i, 0, Cx);
+        else out_top += vy * y_wall_outgoing(c, s, j, i, c.ny - 1, Cx);
       }
       nw_bottom_[i] = wall_density(out_bottom, b_.in_bottom);
       nw_top_[i] = wall_density(out_top, b_.in_top);

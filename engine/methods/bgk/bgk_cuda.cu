@@ -60,7 +60,7 @@ __global__ void wall_x_kernel(BgkConfig c, StreamInputs s, double in_left, doubl
   }
 }
 
-// Eq. (24) for the y walls, from the x-swept edge rows: one block per column.
+// Eq. (24) for the y walls, from the edge rows' outgoing values: one block per column.
 __global__ void wall_y_kernel(BgkConfig c, StreamInputs s, double in_bottom, double in_top, double* nw_bottom,
                               double* nw_top) {
   const int i = blockIdx.x;
@@ -68,8 +68,8 @@ __global__ void wall_y_kernel(BgkConfig c, StreamInputs s, double in_bottom, dou
   for (int j = threadIdx.x; j < c.vg.count(); j += kWallThreads) {
     const double vy = c.vg.v(1, c.vg.jy(j));
     const double Cx = courant_x(c, c.vg.jx(j));
-    if (vy < 0.0) out_bottom += -vy * swept_x(c, s, j, i, 0, Cx);
-    else out_top += vy * swept_x(c, s, j, i, c.ny - 1, Cx);
+    if (vy < 0.0) out_bottom += -vy * y_wall_outgoing(c, s, j, i, 0, Cx);
+    else out_top += vy * y_wall_outgoing(c, s, j, i, c.ny - 1, Cx);
   }
   block_sum2(out_bottom, out_top);
   if (threadIdx.x == 0) {
@@ -209,20 +209,21 @@ __global__ void paper_stream_kernel(BgkConfig c, StreamInputs s, double* tilde) 
   const double Cy = courant_y(c, c.vg.jy(j));
   const int k_up = Cy >= 0.0 ? k - 1 : k + 1;  // the upwind row in y
   const bool up_is_wall = c.ny > 1 && (k_up < 0 || k_up >= c.ny);
+  const bool unsplit = c.streaming == Streaming::Unsplit;
   double* sh_up = sh + nt + 1;
   for (int i0 = 0; i0 < c.nx; i0 += nt) {
     load_shifted_row(c, s, j, k, i0, sh);
-    if (c.ny > 1 && !up_is_wall) load_shifted_row(c, s, j, k_up, i0, sh_up);
+    if (c.ny > 1 && !up_is_wall && !unsplit) load_shifted_row(c, s, j, k_up, i0, sh_up);
     __syncthreads();
     const int i = i0 + t;
     if (i < c.nx) {
       double v = swept_from_shared(Cx, sh);
-      if (c.ny > 1) {
-        const double up = up_is_wall ? (Cy >= 0.0 ? s.ghost_bottom[j] * wall_factor(s.nw_bottom, i)
-                                                  : s.ghost_top[j] * wall_factor(s.nw_top, i))
-                                     : swept_from_shared(Cx, sh_up);
-        const double aC = fabs(Cy);
-        v = (1.0 - aC) * v + aC * up;
+      if (c.ny > 1) {  // as in `streamed`
+        double up;
+        if (up_is_wall) up = Cy >= 0.0 ? s.ghost_bottom[j] * wall_factor(s.nw_bottom, i) : s.ghost_top[j] * wall_factor(s.nw_top, i);
+        else up = unsplit ? f_at(c, s, j, i, k_up) : swept_from_shared(Cx, sh_up);
+        const double here = unsplit ? f_at(c, s, j, i, k) : v;
+        v += fabs(Cy) * (up - here);
       }
       tilde[((long long)j * c.ny + k) * c.nx + i] = v;
     }

@@ -43,6 +43,10 @@ struct Courant {
 KS_HD double courant_x(const BgkConfig& c, int jx) { return c.vg.v(0, jx) * c.dt / c.dx; }
 KS_HD double courant_y(const BgkConfig& c, int jy) { return c.ny > 1 ? c.vg.v(1, jy) * c.dt / c.dy : 0.0; }
 
+KS_HD double f_at(const BgkConfig& c, const StreamInputs& s, int j, int i, int k) {
+  return s.f[((long long)j * c.ny + k) * c.nx + i];
+}
+
 // Free streaming along x over dt for velocity j at cell (i, k): the exact shift by the integer part
 // of the Courant number C = v_x dt / dx followed by first-order upwind for its fraction (eq. 12, 15).
 // Cells beyond the ends take the boundary distribution.
@@ -67,16 +71,26 @@ KS_HD double swept_x(const BgkConfig& c, const StreamInputs& s, int j, int i, in
   return (1.0 - frac) * va + frac * vb;
 }
 
-// The streamed value f~ (before relaxation) for velocity j at cell (i, k). In 2D, dimensional
-// splitting: x first, then y by first-order upwind (the cavity keeps |C| <= 1 on both axes).
+// The streamed value f~ (before relaxation) for velocity j at cell (i, k). In 2D the y upwind
+// difference is added to the x-swept value: split, from the x-swept upwind row (x first, then y);
+// unsplit, from f^n (donor cell). The cavity keeps the Courant numbers within cavity_courant's bound.
 KS_HD double streamed(const BgkConfig& c, const StreamInputs& s, int j, int i, int k, Courant C) {
   const double fx = swept_x(c, s, j, i, k, C.x);
   if (c.ny == 1) return fx;
+  const bool unsplit = c.streaming == Streaming::Unsplit;
+  const int k_up = C.y >= 0.0 ? k - 1 : k + 1;
   double up;
-  if (C.y >= 0.0) up = k > 0 ? swept_x(c, s, j, i, k - 1, C.x) : s.ghost_bottom[j] * wall_factor(s.nw_bottom, i);
-  else up = k < c.ny - 1 ? swept_x(c, s, j, i, k + 1, C.x) : s.ghost_top[j] * wall_factor(s.nw_top, i);
-  const double aC = fabs(C.y);
-  return (1.0 - aC) * fx + aC * up;
+  if (k_up < 0) up = s.ghost_bottom[j] * wall_factor(s.nw_bottom, i);
+  else if (k_up >= c.ny) up = s.ghost_top[j] * wall_factor(s.nw_top, i);
+  else up = unsplit ? f_at(c, s, j, i, k_up) : swept_x(c, s, j, i, k_up, C.x);
+  const double here = unsplit ? f_at(c, s, j, i, k) : fx;
+  return fx + fabs(C.y) * (up - here);
+}
+
+// The value of velocity j that leaves cell (i, k) through a y wall during the step (eq. 24): what
+// `streamed` takes as the cell's y upwind value, the x-swept f (split) or f^n (unsplit).
+KS_HD double y_wall_outgoing(const BgkConfig& c, const StreamInputs& s, int j, int i, int k, double Cx) {
+  return c.streaming == Streaming::Unsplit ? f_at(c, s, j, i, k) : swept_x(c, s, j, i, k, Cx);
 }
 
 // Running sums over the velocity grid for eq. (8).
