@@ -5,13 +5,16 @@
 //  - Algorithm 2 (paper's collision kernel): one thread per physical cell computing the moments of f~
 //    and relaxing (eq. 14).
 //  - Fused variant: no f~ array; the moments kernel and the relaxation kernel stream on the fly
-//    from f^n (neighbour reads hit L1/L2), 24 instead of 40 bytes per phase-space cell, with one
-//    thread per (cell, v_x slice) so that a 1D grid of a few thousand cells still fills the GPU.
+//    from f^n, 24 instead of 40 bytes per phase-space cell. The shock: one thread per (cell, v_x
+//    slice), so that a 1D grid of a few thousand cells still fills the GPU (neighbour reads hit
+//    L1/L2). The cavity: 2D tiles of cells per v_x slice, each velocity's tile and upwind halo copied
+//    to shared memory a few velocities ahead (cp.async).
 #include <cuda_runtime.h>
 
 #include <algorithm>
 
 #include "bgk_boundaries.hpp"
+#include "bgk_cavity_tiles.hpp"
 #include "bgk_model.hpp"
 #include "bgk_solver.hpp"
 #include "core/cuda_check.hpp"
@@ -84,15 +87,14 @@ __global__ void wall_y_kernel(BgkConfig c, StreamInputs s, double in_bottom, dou
 // L2. Measured on the H100 (README, Performance).
 constexpr int kPrefetchAhead = 4;
 
-// Asks L2 for f of velocity j at the first x-upwind cell of (i, k). (Also asking for the cavity's
-// y-upwind row made the cavity 2 % slower: that row is the next block's, already in L2.)
+// Asks L2 for f of velocity j at the first x-upwind cell of (i, k).
 __device__ __forceinline__ void prefetch_upwind(const BgkConfig& c, const StreamInputs& s, int j, int i, int k, double Cx) {
   const int shift = int(fabs(Cx));
   const int a = min(max(Cx >= 0.0 ? i - shift : i + shift, 0), c.nx - 1);
   asm volatile("prefetch.global.L2 [%0];" ::"l"(s.f + ((long long)j * c.ny + k) * c.nx + a));
 }
 
-// Fused, pass 1: partial moments of f~ streamed on the fly (eq. 12, 15, 8), one thread per
+// Fused, pass 1 (the shock): partial moments of f~ streamed on the fly (eq. 12, 15, 8), one thread per
 // (cell, v_x slice): cells x N_vx threads fill the GPU even for a 1D grid of a few thousand cells.
 // At most 51 registers (5 blocks of 256 an SM) instead of 74 (3 blocks).
 __global__ void __launch_bounds__(256, 5) fused_partial_moments_kernel(BgkConfig c, StreamInputs s, double* partial) {
@@ -156,7 +158,7 @@ __device__ __forceinline__ void for_each_velocity_in_slice(const VelocityGrid& g
 // Shared memory of the fused relaxation kernel: one z-factor table per thread.
 std::size_t ez_table_bytes(int threads, const VelocityGrid& g) { return std::size_t(threads) * g.n[2] * sizeof(double); }
 
-// Fused, pass 2: stream again and relax exactly (eq. 14) into the other buffer; (cell, v_x slice) per
+// Fused, pass 2 (the shock): stream again and relax exactly (eq. 14) into the other buffer; (cell, v_x slice) per
 // thread. The thread's z factors of the Maxwellian sit in shared memory: n_z exps instead of n_y n_z.
 __global__ void __launch_bounds__(256) fused_relax_kernel(BgkConfig c, StreamInputs s, const CellRelaxation* relaxation,
                                                           double* next) {
@@ -198,8 +200,9 @@ __device__ __forceinline__ double swept_from_shared(double C, const double* sh) 
   const double aC = fabs(C);
   const double frac = aC - int(aC);
   const int t = threadIdx.x;
-  return C >= 0.0 ? (1.0 - frac) * sh[t + 1] + frac * sh[t] : (1.0 - frac) * sh[t] + frac * sh[t + 1];
+  return C >= 0.0 ? upwind(sh[t + 1], sh[t], frac) : upwind(sh[t], sh[t + 1], frac);
 }
+
 
 // Algorithm 1: one block per (velocity j, row k); threads along x, row tiles through shared memory.
 __global__ void paper_stream_kernel(BgkConfig c, StreamInputs s, double* tilde) {
@@ -223,7 +226,7 @@ __global__ void paper_stream_kernel(BgkConfig c, StreamInputs s, double* tilde) 
         if (up_is_wall) up = Cy >= 0.0 ? s.ghost_bottom[j] * wall_factor(s.nw_bottom, i) : s.ghost_top[j] * wall_factor(s.nw_top, i);
         else up = unsplit ? f_at(c, s, j, i, k_up) : swept_from_shared(Cx, sh_up);
         const double here = unsplit ? f_at(c, s, j, i, k) : v;
-        v += fabs(Cy) * (up - here);
+        v = add_y_upwind(v, up, here, fabs(Cy));
       }
       tilde[((long long)j * c.ny + k) * c.nx + i] = v;
     }
@@ -300,6 +303,7 @@ class CudaSolver final : public BgkSolver {
     next_.resize(phase);
     configure(c);
     block_cells_ = block_size_for(fused_partial_moments_kernel);
+    allow_tile_shared_memory();
     // The relaxation kernel's z tables fit the default 48 KiB of shared memory per block.
     block_relax_ = std::clamp(int(48 * 1024 / ez_table_bytes(1, c.vg)) / 32 * 32, 32, block_size_for(fused_relax_kernel));
   }
@@ -334,7 +338,12 @@ class CudaSolver final : public BgkSolver {
         wall_y_kernel<<<c_.nx, kWallThreads>>>(c_, in, b_.in_bottom, b_.in_top, nw_bottom_.ptr, nw_top_.ptr);
         KS_CUDA_CHECK_LAUNCH();
       }
-      if (variant_ == StepVariant::Fused) {
+      if (variant_ == StepVariant::Fused && c_.kind == Case::Cavity) {
+        launch_tile_moments(c_, in, partial_.ptr);
+        relaxation_kernel<<<blocks_for(cells, 128), 128>>>(c_, partial_.ptr, relaxation_.ptr);
+        KS_CUDA_CHECK_LAUNCH();
+        launch_tile_relax(c_, in, relaxation_.ptr, next_.ptr);
+      } else if (variant_ == StepVariant::Fused) {
         const dim3 slices(blocks_for(cells, block_cells_), c_.vg.n[0]);
         fused_partial_moments_kernel<<<slices, block_cells_>>>(c_, in, partial_.ptr);
         KS_CUDA_CHECK_LAUNCH();

@@ -47,6 +47,10 @@ KS_HD double f_at(const BgkConfig& c, const StreamInputs& s, int j, int i, int k
   return s.f[((long long)j * c.ny + k) * c.nx + i];
 }
 
+// First-order upwind for the fraction `frac` of a cell (eq. 12): va the cell's value after the integer
+// shift, vb its upwind neighbour's.
+KS_HD double upwind(double va, double vb, double frac) { return (1.0 - frac) * va + frac * vb; }
+
 // Free streaming along x over dt for velocity j at cell (i, k): the exact shift by the integer part
 // of the Courant number C = v_x dt / dx followed by first-order upwind for its fraction (eq. 12, 15).
 // Cells beyond the ends take the boundary distribution.
@@ -68,8 +72,11 @@ KS_HD double swept_x(const BgkConfig& c, const StreamInputs& s, int j, int i, in
   }
   const double va = (a >= 0 && a < c.nx) ? row[a] : ghost;
   const double vb = (b >= 0 && b < c.nx) ? row[b] : ghost;
-  return (1.0 - frac) * va + frac * vb;
+  return upwind(va, vb, frac);
 }
+
+// The y upwind difference added to the x-swept value fx: |C_y| (up - here).
+KS_HD double add_y_upwind(double fx, double up, double here, double aCy) { return fx + aCy * (up - here); }
 
 // The streamed value f~ (before relaxation) for velocity j at cell (i, k). In 2D the y upwind
 // difference is added to the x-swept value: split, from the x-swept upwind row (x first, then y);
@@ -84,7 +91,7 @@ KS_HD double streamed(const BgkConfig& c, const StreamInputs& s, int j, int i, i
   else if (k_up >= c.ny) up = s.ghost_top[j] * wall_factor(s.nw_top, i);
   else up = unsplit ? f_at(c, s, j, i, k_up) : swept_x(c, s, j, i, k_up, C.x);
   const double here = unsplit ? f_at(c, s, j, i, k) : fx;
-  return fx + fabs(C.y) * (up - here);
+  return add_y_upwind(fx, up, here, fabs(C.y));
 }
 
 // The value of velocity j that leaves cell (i, k) through a y wall during the step (eq. 24): what

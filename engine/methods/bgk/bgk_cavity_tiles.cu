@@ -1,0 +1,247 @@
+// kinetic.bgk on the GPU: the cavity's fused step (section 5) over 2D tiles of cells.
+#include "bgk_cavity_tiles.hpp"
+
+#include <cuda_pipeline.h>
+#include <cuda_runtime.h>
+
+#include "core/cuda_check.hpp"
+
+namespace ks::bgk {
+
+namespace {
+
+// A block owns kTileX x (kTileY kRows) cells of one v_x slice and walks the slice's velocities; a
+// thread takes kRows cells of a column, kTileY rows apart. Each velocity's tile with its upwind column
+// and row (walls: the ghost values) is copied to shared memory with cp.async kStages - 1 velocities
+// ahead, so the loads in flight do not hold registers (the per-thread kernels of bgk_cuda.cu are
+// latency-bound on the cavity). Stage row r, column u hold cell (i0 - left + u, k0 - below + r), where
+// left = C_x >= 0 (fixed by the block's v_x) and below = C_y >= 0 (by the velocity's v_y).
+constexpr int kTileX = 32, kTileY = 8, kTileThreads = kTileX * kTileY, kStages = 4;
+constexpr int kStageWidth = kTileX + 1;
+constexpr int kMaxAxisVelocities = 64;  // the `nv` parameter's bound
+
+template <int kRows>
+struct TileShape {
+  static constexpr int rows = kTileY * kRows;
+  static constexpr int values = kStageWidth * (rows + 1);                      // a stage's values
+  static constexpr int slots = (values + kTileThreads - 1) / kTileThreads;     // stage values a thread fills
+  static constexpr int row_stride = kTileY * kStageWidth;                      // between a thread's cells
+};
+
+// Where a stage value comes from: f at cell offset `at`, the x wall of row `at`, the y wall of column
+// `at`, or nowhere (beyond the grid's corner, or no value for this thread).
+enum class Source : int { Copy, XWall, YWall, None };
+struct StageSlot {
+  Source source = Source::None;
+  int at = 0;
+};
+
+// A thread's cells and its fixed share of the stage copies, for both signs of C_y ([below]).
+template <int kRows>
+struct TileThread {
+  int k;                       // the first cell's row
+  int valid_rows;              // the thread's cells inside the grid: the first valid_rows
+  long long cell;              // the first cell, k * nx + i; the others kTileY nx further each
+  StageSlot slot[2][TileShape<kRows>::slots];
+  int here[2], x_up[2], y_up[2], y_up_x_up[2];  // the first cell's, x-upwind, y-upwind and their x-upwind stage indices
+};
+
+template <int kRows>
+__device__ TileThread<kRows> tile_thread(const BgkConfig& c, bool left) {
+  using Shape = TileShape<kRows>;
+  const int tiles_x = (c.nx + kTileX - 1) / kTileX;
+  const int i0 = int(blockIdx.x % tiles_x) * kTileX, k0 = int(blockIdx.x / tiles_x) * Shape::rows;
+  const int tx = threadIdx.x % kTileX, ty = threadIdx.x / kTileX;
+  TileThread<kRows> t;
+  t.k = k0 + ty;
+  t.valid_rows = i0 + tx < c.nx ? max(0, min(kRows, (c.ny - t.k + kTileY - 1) / kTileY)) : 0;
+  t.cell = t.valid_rows ? (long long)t.k * c.nx + i0 + tx : 0;
+  for (int below = 0; below < 2; ++below) {
+    for (int q = 0; q < Shape::slots; ++q) {
+      const int u = threadIdx.x + q * kTileThreads;
+      StageSlot& sl = t.slot[below][q];
+      if (u >= Shape::values) continue;
+      const int i = i0 - left + u % kStageWidth, k = k0 - below + u / kStageWidth;
+      const bool in_x = i >= 0 && i < c.nx, in_y = k >= 0 && k < c.ny;
+      if (in_x && in_y) sl = {Source::Copy, k * c.nx + i};
+      else if (in_y) sl = {Source::XWall, k};
+      else if (in_x) sl = {Source::YWall, i};
+    }
+    const int row = ty + below, row_up = below ? ty : ty + 1;
+    const int col = tx + left, col_up = left ? tx : tx + 1;
+    t.here[below] = row * kStageWidth + col;
+    t.x_up[below] = row * kStageWidth + col_up;
+    t.y_up[below] = row_up * kStageWidth + col;
+    t.y_up_x_up[below] = row_up * kStageWidth + col_up;
+  }
+  return t;
+}
+
+// Starts the copies of velocity j's stage (C_y's sign `below`).
+template <int kRows>
+__device__ __forceinline__ void issue_stage(const BgkConfig& c, const StreamInputs& s, const TileThread<kRows>& t, int j,
+                                            bool left, bool below, double* stage) {
+  const double* fj = s.f + (long long)j * c.cells();
+#pragma unroll
+  for (int q = 0; q < TileShape<kRows>::slots; ++q) {
+    const StageSlot sl = below ? t.slot[1][q] : t.slot[0][q];
+    double* dst = stage + threadIdx.x + q * kTileThreads;
+    if (sl.source == Source::Copy) __pipeline_memcpy_async(dst, fj + sl.at, sizeof(double));
+    else if (sl.source == Source::XWall)
+      *dst = left ? s.ghost_left[j] * wall_factor(s.nw_left, sl.at) : s.ghost_right[j] * wall_factor(s.nw_right, sl.at);
+    else if (sl.source == Source::YWall)
+      *dst = below ? s.ghost_bottom[j] * wall_factor(s.nw_bottom, sl.at) : s.ghost_top[j] * wall_factor(s.nw_top, sl.at);
+  }
+}
+
+// swept_x within a stage row: at |C_x| = 1 swept_x shifts by one cell with a zero fraction, which
+// gives the upwind value exactly.
+__device__ __forceinline__ double swept_in_stage(double here, double x_up, double aCx) {
+  return aCx < 1.0 ? upwind(here, x_up, aCx) : x_up;
+}
+
+// `streamed` for the thread's cell `r` (0 .. kRows - 1) from a stage, with the same arithmetic.
+template <int kRows>
+__device__ __forceinline__ double streamed_from_stage(const BgkConfig& c, const TileThread<kRows>& t, int r, double aCx,
+                                                      double Cy, const double* stage) {
+  const bool b = Cy >= 0.0;  // selects, not indexing, keep t in registers
+  const double* st = stage + r * TileShape<kRows>::row_stride;
+  const double here = st[b ? t.here[1] : t.here[0]];
+  const double fx = swept_in_stage(here, st[b ? t.x_up[1] : t.x_up[0]], aCx);
+  const double up_here = st[b ? t.y_up[1] : t.y_up[0]];
+  if (c.streaming == Streaming::Unsplit) return add_y_upwind(fx, up_here, here, fabs(Cy));
+  const int k = t.k + r * kTileY, k_up = b ? k - 1 : k + 1;
+  const double up = (k_up < 0 || k_up >= c.ny) ? up_here : swept_in_stage(up_here, st[b ? t.y_up_x_up[1] : t.y_up_x_up[0]], aCx);
+  return add_y_upwind(fx, up, fx, fabs(Cy));
+}
+
+// Walks the velocities of slice jx through the stage pipeline: body(j, jy, jz, C_y, stage) once per
+// velocity, in every thread of the block (the body skips cells outside the grid). cy: courant_y per jy.
+template <int kRows, typename Body>
+__device__ __forceinline__ void for_each_staged_velocity(const BgkConfig& c, const StreamInputs& s, const TileThread<kRows>& t,
+                                                         int jx, const double* cy,
+                                                         double (*stages)[TileShape<kRows>::values], Body body) {
+  const int nz = c.vg.n[2], per_slice = c.vg.n[1] * nz, j0 = jx * per_slice;
+  const bool left = courant_x(c, jx) >= 0.0;
+  int ahead_y = 0, ahead_z = 0;  // (jy, jz) of the next velocity to copy
+  const auto issue = [&](int v) {
+    issue_stage(c, s, t, j0 + v, left, cy[ahead_y] >= 0.0, stages[v % kStages]);
+    if (++ahead_z == nz) ahead_z = 0, ++ahead_y;
+  };
+  for (int v = 0; v < kStages - 1; ++v) {
+    if (v < per_slice) issue(v);
+    __pipeline_commit();
+  }
+  int jy = 0, jz = 0;
+  for (int v = 0; v < per_slice; ++v) {
+    __pipeline_wait_prior(kStages - 2);  // velocity v's copies have landed
+    __syncthreads();                     // ... for every thread; stage (v - 1) % kStages is free again
+    if (v + kStages - 1 < per_slice) issue(v + kStages - 1);
+    __pipeline_commit();
+    body(j0 + v, jy, jz, cy[jy], stages[v % kStages]);
+    if (++jz == nz) jz = 0, ++jy;
+  }
+}
+
+// The block's table of courant_y per v_y index.
+__device__ void fill_courant_y(const BgkConfig& c, double* cy) {
+  for (int jy = threadIdx.x; jy < c.vg.n[1]; jy += blockDim.x) cy[jy] = courant_y(c, jy);
+  __syncthreads();
+}
+
+// The moments of eq. (8) summed over v_z first (three operations a value), each v_y row then folded
+// into the cell's sums: s0 += F0, s1 += (v_x F0, v_y F0, Fz), s2 += (v_x^2 + v_y^2) F0 + Fzz. Two cells
+// a thread share the pipeline's per-velocity work.
+constexpr int kMomentRows = 2;
+
+__global__ void __launch_bounds__(kTileThreads) tile_partial_moments_kernel(BgkConfig c, StreamInputs s, double* partial) {
+  __shared__ double stages[kStages][TileShape<kMomentRows>::values];
+  __shared__ double cy[kMaxAxisVelocities], vz[kMaxAxisVelocities];
+  for (int jz = threadIdx.x; jz < c.vg.n[2]; jz += blockDim.x) vz[jz] = c.vg.v(2, jz);
+  fill_courant_y(c, cy);
+  const int jx = blockIdx.y, nz = c.vg.n[2];
+  const double Cx = courant_x(c, jx), aCx = fabs(Cx), vx = c.vg.v(0, jx);
+  const auto t = tile_thread<kMomentRows>(c, Cx >= 0.0);
+  MomentSums m[kMomentRows];
+  double F0[kMomentRows] = {}, Fz[kMomentRows] = {}, Fzz[kMomentRows] = {};  // the current v_y row's sums over v_z
+  for_each_staged_velocity(c, s, t, jx, cy, stages, [&](int, int jy, int jz, double Cy, const double* stage) {
+#pragma unroll
+    for (int r = 0; r < kMomentRows; ++r) {
+      if (r >= t.valid_rows) break;
+      const double f = streamed_from_stage(c, t, r, aCx, Cy, stage), fz = vz[jz] * f;
+      F0[r] += f;
+      Fz[r] += fz;
+      Fzz[r] += vz[jz] * fz;
+    }
+    if (jz < nz - 1) return;
+    const double vy = c.vg.v(1, jy);
+#pragma unroll
+    for (int r = 0; r < kMomentRows; ++r) {
+      m[r].s0 += F0[r];
+      m[r].s1[0] += vx * F0[r];
+      m[r].s1[1] += vy * F0[r];
+      m[r].s1[2] += Fz[r];
+      m[r].s2 += (vx * vx + vy * vy) * F0[r] + Fzz[r];
+      F0[r] = Fz[r] = Fzz[r] = 0.0;
+    }
+  });
+  const long long cells = c.cells();
+#pragma unroll
+  for (int r = 0; r < kMomentRows; ++r) {
+    if (r >= t.valid_rows) break;
+    double* out = partial + jx * 5 * cells + t.cell + (long long)r * kTileY * c.nx;
+    out[0] = m[r].s0;
+    out[cells] = m[r].s1[0];
+    out[2 * cells] = m[r].s1[1];
+    out[3 * cells] = m[r].s1[2];
+    out[4 * cells] = m[r].s2;
+  }
+}
+
+__global__ void __launch_bounds__(kTileThreads) tile_relax_kernel(BgkConfig c, StreamInputs s, const CellRelaxation* relaxation,
+                                                                  double* next) {
+  __shared__ double stages[kStages][TileShape<1>::values];
+  __shared__ double cy[kMaxAxisVelocities];
+  extern __shared__ double ez_table[];  // [jz * kTileThreads + thread]
+  fill_courant_y(c, cy);
+  const int jx = blockIdx.y;
+  const double Cx = courant_x(c, jx), aCx = fabs(Cx);
+  const auto t = tile_thread<1>(c, Cx >= 0.0);
+  const CellRelaxation r = relaxation[t.cell];
+  double* ez = ez_table + threadIdx.x;
+  for (int jz = 0; jz < c.vg.n[2]; ++jz) ez[jz * kTileThreads] = gauss(c.vg.v(2, jz), r.phi.V[2], r.phi.T);
+  // Phi = (ex * ey) * ez as in bgk_cuda.cu (and the CPU).
+  const double ex = maxwellian_prefactor(r.phi) * gauss(c.vg.v(0, jx), r.phi.V[0], r.phi.T);
+  const long long cells = c.cells();
+  double exy = 0.0;
+  for_each_staged_velocity(c, s, t, jx, cy, stages, [&](int j, int jy, int jz, double Cy, const double* stage) {
+    if (jz == 0) exy = ex * gauss(c.vg.v(1, jy), r.phi.V[1], r.phi.T);
+    if (t.valid_rows) next[j * cells + t.cell] = relax(streamed_from_stage(c, t, 0, aCx, Cy, stage), exy * ez[jz * kTileThreads], r.decay);
+  });
+}
+
+// The relaxation kernel's shared memory beyond the stages: the z-factor tables.
+std::size_t ez_table_bytes(int nz) { return std::size_t(kTileThreads) * nz * sizeof(double); }
+
+int tiles_along(int n, int tile) { return (n + tile - 1) / tile; }
+
+}  // namespace
+
+void allow_tile_shared_memory() {
+  KS_CUDA_CHECK(cudaFuncSetAttribute(tile_relax_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     int(ez_table_bytes(kMaxAxisVelocities))));
+}
+
+void launch_tile_moments(const BgkConfig& c, const StreamInputs& s, double* partial) {
+  const int tiles = tiles_along(c.nx, kTileX) * tiles_along(c.ny, TileShape<kMomentRows>::rows);
+  tile_partial_moments_kernel<<<dim3(tiles, c.vg.n[0]), kTileThreads>>>(c, s, partial);
+  KS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_tile_relax(const BgkConfig& c, const StreamInputs& s, const CellRelaxation* relaxation, double* next) {
+  const int tiles = tiles_along(c.nx, kTileX) * tiles_along(c.ny, TileShape<1>::rows);
+  tile_relax_kernel<<<dim3(tiles, c.vg.n[0]), kTileThreads, ez_table_bytes(c.vg.n[2])>>>(c, s, relaxation, next);
+  KS_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace ks::bgk
