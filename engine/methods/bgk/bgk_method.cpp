@@ -35,7 +35,8 @@ MethodInfo make_info() {
       real_param("vx_max", "v_x box, upper end", "v_ref", 7.0, -100.0, 100.0, "Upper end of the v_x interval", false, false),
       real_param("vt_max", "v_y, v_z box half-width", "v_ref", 6.0, 0.5, 100.0, "v_y and v_z span [-vt_max, vt_max]", false, false),
       real_param("dt", "Time step", "1/nu_ref", 0.05, 1e-6, 1.0,
-                 "Time step; the shock streams with exact shifts at any Courant number, the cavity needs max|v| dt/dx <= 1", true),
+                 "Time step; the shock streams with exact shifts at any Courant number, the cavity's limit depends on the 2D "
+                 "streaming (split: max|v| dt/dx <= 1 per axis; unsplit: the sum over both axes <= 1)", true),
       choice_param("streaming", "2D streaming", "unsplit", {"split", "unsplit"},
                    "Cavity: split sweeps x then y (max |v| dt/dx <= 1 per axis); unsplit takes both upwind differences "
                    "from f^n, the donor-cell extension of eq. (12) (|v_x| dt/dx + |v_y| dt/dy <= 1)", true),

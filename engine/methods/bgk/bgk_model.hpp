@@ -43,6 +43,7 @@ struct Courant {
 KS_HD double courant_x(const BgkConfig& c, int jx) { return c.vg.v(0, jx) * c.dt / c.dx; }
 KS_HD double courant_y(const BgkConfig& c, int jy) { return c.ny > 1 ? c.vg.v(1, jy) * c.dt / c.dy : 0.0; }
 
+// f^n of velocity j at cell (i, k), inside the grid.
 KS_HD double f_at(const BgkConfig& c, const StreamInputs& s, int j, int i, int k) {
   return s.f[((long long)j * c.ny + k) * c.nx + i];
 }
