@@ -62,6 +62,19 @@ TEST(DvmCuda, CavityInSmallBatchesMatchesTheCpu) {
   expect_same_iterate(p, 4);
 }
 
+TEST(DvmCuda, OctantMomentsLoadedSixteenBytesAtATimeMatchTheCpu) {
+  // Octants wide enough for every moment thread to load a 16-byte group of pairs: 32^2 pairs of
+  // 4 floats (64^3 velocities), 24^2 pairs of 2 doubles (48^3).
+  KS_REQUIRE_CUDA();
+  const std::map<std::string, std::string> wide = {{"case", "cavity"}, {"kn", "1"}, {"lid_speed", "0.1"},
+                                                   {"nx", "4"}, {"ny", "3"}, {"nz", "3"}};
+  auto fp32 = wide, fp64 = wide;
+  fp32["nv"] = "64";
+  fp64["nv"] = "48";
+  expect_same_iterate(fp32, 2, "fp32");
+  expect_same_iterate(fp64, 2);
+}
+
 TEST(DvmCuda, CubeMatchesTheCpuToRoundOff) {
   KS_REQUIRE_CUDA();
   expect_same_iterate(testing::small_cube(), 4);

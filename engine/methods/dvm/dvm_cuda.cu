@@ -182,17 +182,19 @@ struct OctantAxisView {
 };
 
 // Algorithm 3 for a batch that is a whole octant (the default), with the velocity grid's tensor
-// structure. f is [ix][iy iz] in the table's order; a thread owns (iy, iz) pairs and sums over ix
-// only w_x f times 1, xi_x, xi_x^2, xi_x^3, with the per-ix factors read by the whole block from
-// shared memory at one address (a broadcast); the 13 raw sums follow from those four and the pair's
-// xi_y, xi_z, w_y w_z. Only f is read per velocity: the general kernel's 32-byte Velocity per
-// value held L1 at 97 % of its throughput and DRAM at 22 % (Nsight Compute, 64^3 x 64^3).
-// Three blocks an SM (80 registers): 1.072 s an iteration at 64^3 x 64^3 on the H100, against 1.105 s
-// at two (118 registers) and 1.091 s at four (64 registers, spilling), in one session.
-template <class T>
-__global__ void __launch_bounds__(kMomentThreads, 3)
+// structure. f is [ix][iy iz] in the table's order; a thread owns groups of P consecutive (iy, iz)
+// pairs and sums over ix only w_x f times 1, xi_x, xi_x^2, xi_x^3, with the per-ix factors read by
+// the whole block from shared memory at one address (a broadcast); the 13 raw sums follow from those
+// four and each pair's xi_y, xi_z, w_y w_z. Only f is read per velocity, P values (16 bytes when
+// P > 1) a load: the general kernel's 32-byte Velocity per value held L1 at 97 % of its throughput
+// and DRAM at 22 % (Nsight Compute, 64^3 x 64^3), and one float a load left DRAM at 32 %.
+template <class T, int P>
+__global__ void __launch_bounds__(kMomentThreads, P > 1 ? 2 : 3)
     octant_moment_kernel(OctantAxisView ax, int h, Sign sign, int k, long long slice, const unsigned char* solid,
                          const int* link, const T* B, double* raw, double* face_influx) {
+  struct alignas(sizeof(T) * P) Pack {
+    T v[P];
+  };
   extern __shared__ double x_factors[];  // [ix][4]: w_x, w_x xi_x, w_x xi_x^2, w_x xi_x^3
   const long long c = blockIdx.x;
   const long long cell = k * slice + c;
@@ -209,33 +211,45 @@ __global__ void __launch_bounds__(kMomentThreads, 3)
   const int pairs = h * h;
   const T* f = B + c * (long long)pairs * h;
   double acc[kRaw] = {};
-  for (int p = threadIdx.x; p < pairs; p += blockDim.x) {
-    const int iy = p / h, iz = p % h;
-    const double y = ax.xi[sy][iy], z = ax.xi[sz][iz], W = ax.w[sy][iy] * ax.w[sz][iz];
-    double a[4] = {};
+  for (int p0 = P * threadIdx.x; p0 < pairs; p0 += P * blockDim.x) {
+    double a[P][4] = {};
 #pragma unroll 4  // several loads of f in flight
     for (int ix = 0; ix < h; ++ix) {
-      const double fv = double(f[ix * pairs + p]);
-      for (int e = 0; e < 4; ++e) a[e] += x_factors[4 * ix + e] * fv;
+      const Pack fv = *reinterpret_cast<const Pack*>(f + ix * pairs + p0);
+#pragma unroll
+      for (int j = 0; j < P; ++j)
+        for (int e = 0; e < 4; ++e) a[j][e] += x_factors[4 * ix + e] * double(fv.v[j]);
     }
-    // sum w f x^e y^b z^c = W y^b z^c a[e]; Q_a = sum xi_a |xi|^2 w f with |xi|^2 = x^2 + r2.
-    const double r2 = y * y + z * z;
-    acc[kS0] += W * a[0];
-    acc[kSx] += W * a[1];
-    acc[kSy] += W * y * a[0];
-    acc[kSz] += W * z * a[0];
-    acc[kSxx] += W * a[2];
-    acc[kSyy] += W * y * y * a[0];
-    acc[kSzz] += W * z * z * a[0];
-    acc[kSxy] += W * y * a[1];
-    acc[kSxz] += W * z * a[1];
-    acc[kSyz] += W * y * z * a[0];
-    acc[kQx] += W * (a[3] + r2 * a[1]);
-    acc[kQy] += W * y * (a[2] + r2 * a[0]);
-    acc[kQz] += W * z * (a[2] + r2 * a[0]);
+#pragma unroll
+    for (int j = 0; j < P; ++j) {
+      // sum w f x^e y^b z^c = W y^b z^c a[e]; Q_a = sum xi_a |xi|^2 w f with |xi|^2 = x^2 + r2.
+      const int iy = (p0 + j) / h, iz = (p0 + j) % h;
+      const double y = ax.xi[sy][iy], z = ax.xi[sz][iz], W = ax.w[sy][iy] * ax.w[sz][iz];
+      const double r2 = y * y + z * z;
+      const double* e = a[j];
+      acc[kS0] += W * e[0];
+      acc[kSx] += W * e[1];
+      acc[kSy] += W * y * e[0];
+      acc[kSz] += W * z * e[0];
+      acc[kSxx] += W * e[2];
+      acc[kSyy] += W * y * y * e[0];
+      acc[kSzz] += W * z * z * e[0];
+      acc[kSxy] += W * y * e[1];
+      acc[kSxz] += W * z * e[1];
+      acc[kSyz] += W * y * z * e[0];
+      acc[kQx] += W * (e[3] + r2 * e[1]);
+      acc[kQy] += W * y * (e[2] + r2 * e[0]);
+      acc[kQz] += W * z * (e[2] + r2 * e[0]);
+    }
   }
   finish_cell_moments(acc, link + cell * 6, sign, raw + cell * kRaw, face_influx);
 }
+
+// Pairs a thread of octant_moment_kernel loads at once: 16 bytes when the octant's pairs split
+// into such groups for every thread of the block (h a multiple of the group), else one.
+template <class T>
+constexpr int kPackedPairs = 16 / sizeof(T);
+inline bool packed_pairs_fit(int h, int group) { return h % group == 0 && h * h / group >= kMomentThreads; }
 
 // T: the stored precision of f (DvmConfig::single).
 template <class T>
@@ -305,8 +319,11 @@ class CudaSolver final : public DvmSolver {
       for (int kk = 0; kk < nz; ++kk) {
         const int k = b.sign[2] > 0 ? kk : nz - 1 - kk;
         sweep_kernel<T, kV><<<blocks, 32 * ((nx + W - 1) / W), above_bytes>>>(view, in.walls, vel, b.count, sign, k, W, A_.ptr, B_.ptr);
-        if (b.count == cfg_.octant())
-          octant_moment_kernel<<<unsigned(slice), kMomentThreads, 4 * half * sizeof(double)>>>(
+        if (b.count == cfg_.octant() && packed_pairs_fit(half, kPackedPairs<T>))
+          octant_moment_kernel<T, kPackedPairs<T>><<<unsigned(slice), kMomentThreads, 4 * half * sizeof(double)>>>(
+              axis, half, sign, k, slice, solid_.ptr, link_.ptr, B_.ptr, raw_.ptr, face_influx_.ptr);
+        else if (b.count == cfg_.octant())
+          octant_moment_kernel<T, 1><<<unsigned(slice), kMomentThreads, 4 * half * sizeof(double)>>>(
               axis, half, sign, k, slice, solid_.ptr, link_.ptr, B_.ptr, raw_.ptr, face_influx_.ptr);
         else
           moment_kernel<<<unsigned(slice), kMomentThreads>>>(vel, b.count, sign, k, slice, solid_.ptr, link_.ptr, B_.ptr,
