@@ -29,6 +29,18 @@ struct Sign {
   int s[3];
 };
 
+// What the sweep reads of one cell: its slice index, f^S state, upwind links (in the batch's
+// direction), solid flag, x size and each velocity's z-upwind value from slice A.
+template <class T, int V>
+struct SweepCell {
+  long long c;
+  CellState state;
+  int link[3];
+  bool solid;
+  double inv_dx;
+  T z[V];
+};
+
 // Algorithm 2 with strips: warp w of a block owns columns [w W, w W + W) (in sweep order) of every
 // row and sweeps row s - w at step s, so it starts a row when warp w - 1 has finished its part of
 // it; the x-upwind value crosses the strip boundary through shared memory (double-buffered by step
@@ -37,7 +49,7 @@ struct Sign {
 // state, links and sizes are loaded once for V updates. Values are rounded to T before they are
 // used upwind, as the CPU reads them back.
 template <class T, int V>
-__global__ void sweep_kernel(SweepView g, WallTable walls, const Velocity* __restrict__ vel, long long count, Sign sign, int k, int W,
+__global__ void __launch_bounds__(32 * kMaxStrips, 1) sweep_kernel(SweepView g, WallTable walls, const Velocity* __restrict__ vel, long long count, Sign sign, int k, int W,
                              const T* __restrict__ A, T* __restrict__ B) {
   constexpr int kLanes = 32 * V;  // velocities of a block
   extern __shared__ unsigned char shared_bytes[];
@@ -66,21 +78,33 @@ __global__ void sweep_kernel(SweepView g, WallTable walls, const Velocity* __res
       T left[V];
 #pragma unroll
       for (int r = 0; r < V; ++r) left[r] = w > 0 ? handoff[(s - 1) & 1][w - 1][lane + 32 * r] : T(0);
-      for (int ii = first; ii < last; ++ii) {
+      // Cell ii + 1's inputs are loaded while cell ii is updated: their latency, not the arithmetic,
+      // stalled the warps.
+      auto load = [&](int ii) {
+        SweepCell<T, V> in;
         const int i = sx > 0 ? ii : nx - 1 - ii;
         const long long c = row0 + i, cell = slice0 + c;
-        const CellState state = g.state[cell];
-        const int link[3] = {g.link[cell * 6 + up[0]], g.link[cell * 6 + up[1]], g.link[cell * 6 + up[2]]};
-        const bool solid = g.solid[cell];
-        const double inv_dx = g.inv_size[0][i];
+        in.c = c;
+        in.state = g.state[cell];
+        for (int a = 0; a < 3; ++a) in.link[a] = g.link[cell * 6 + up[a]];
+        in.solid = g.solid[cell];
+        in.inv_dx = g.inv_size[0][i];
+#pragma unroll
+        for (int r = 0; r < V; ++r) in.z[r] = active[r] ? A[c * count + v0 + 32 * r] : T(0);
+        return in;
+      };
+      SweepCell<T, V> next = load(first);
+      for (int ii = first; ii < last; ++ii) {
+        const SweepCell<T, V> cur = next;
+        if (ii + 1 < last) next = load(ii + 1);
 #pragma unroll
         for (int r = 0; r < V; ++r) {
           if (!active[r]) continue;
-          const long long at = c * count + v0 + 32 * r;
-          const double coef[3] = {fabs(u[r].x) * inv_dx, fabs(u[r].y) * inv_dy, fabs(u[r].z) * inv_dz};
+          const long long at = cur.c * count + v0 + 32 * r;
+          const double coef[3] = {fabs(u[r].x) * cur.inv_dx, fabs(u[r].y) * inv_dy, fabs(u[r].z) * inv_dz};
           const double up_y = jj > 0 ? double(above[ii][lane + 32 * r]) : 0.0;
-          const Upwind pre = upwind_prepare(state, u[r], link, coef, up_y, double(A[at]), walls, g.face_type, g.face_rho);
-          left[r] = above[ii][lane + 32 * r] = solid ? T(0) : T(upwind_finish(pre, double(left[r])));
+          const Upwind pre = upwind_prepare(cur.state, u[r], cur.link, coef, up_y, double(cur.z[r]), walls, g.face_type, g.face_rho);
+          left[r] = above[ii][lane + 32 * r] = cur.solid ? T(0) : T(upwind_finish(pre, double(left[r])));
           B[at] = left[r];
         }
       }
