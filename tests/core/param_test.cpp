@@ -10,10 +10,12 @@
 
 #include "core/errors.hpp"
 #include "core/param.hpp"
+#include "expect_error.hpp"
 
 namespace {
 
 using ks::ParamSpec;
+using ks::test_support::error_message;
 using ks::ParamType;
 using ks::ParamValue;
 
@@ -61,23 +63,6 @@ std::vector<ParamSpec> sample_specs() {
           bool_spec("verbose", false), choice_spec("kernel", "constant", {"constant", "additive", "free_molecular"})};
 }
 
-// Runs `f`, expects a ks::Error of kind BadInput and returns its message.
-template <class F>
-std::string bad_input_message(F&& f) {
-  try {
-    f();
-  } catch (const ks::Error& e) {
-    EXPECT_EQ(e.kind(), ks::ErrorKind::BadInput) << e.what();
-    EXPECT_EQ(e.exit_code(), 2);
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected ks::Error, got another exception: " << e.what();
-    return {};
-  }
-  ADD_FAILURE() << "expected ks::Error (BadInput), nothing was thrown";
-  return {};
-}
-
 }  // namespace
 
 TEST(ParamSet, NewSetHoldsEveryDefaultWithItsType) {
@@ -106,11 +91,11 @@ TEST(ParamSet, GetRealOfAnIntParameterConverts) {
 
 TEST(ParamSet, UnknownKeyNamesKeyAndListsKnownKeys) {
   const ks::ParamSet set(sample_specs());
-  const std::string msg = bad_input_message([&] { set.spec("n_x"); });
+  const std::string msg = error_message([&] { set.spec("n_x"); });
   EXPECT_NE(msg.find("unknown parameter 'n_x'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("n_s, length, verbose, kernel"), std::string::npos) << msg;
   // value() and the typed getters go through the same check.
-  const std::string msg2 = bad_input_message([&] { set.get_real("n_x"); });
+  const std::string msg2 = error_message([&] { set.get_real("n_x"); });
   EXPECT_NE(msg2.find("n_x"), std::string::npos) << msg2;
 }
 
@@ -128,7 +113,7 @@ TEST(ParamSet, ApplyJsonSetsKnownKeysAndKeepsOtherDefaults) {
 TEST(ParamSet, ApplyJsonUnknownKeyNamesPointerAndKnownKeys) {
   ks::ParamSet set(sample_specs());
   const std::string msg =
-      bad_input_message([&] { set.apply_json(nlohmann::json{{"n_z", 1}}, "demo.json:/params"); });
+      error_message([&] { set.apply_json(nlohmann::json{{"n_z", 1}}, "demo.json:/params"); });
   EXPECT_NE(msg.find("demo.json:/params/n_z"), std::string::npos) << msg;
   EXPECT_NE(msg.find("unknown parameter 'n_z'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("one of n_s, length, verbose, kernel"), std::string::npos) << msg;
@@ -136,7 +121,7 @@ TEST(ParamSet, ApplyJsonUnknownKeyNamesPointerAndKnownKeys) {
 
 TEST(ParamSet, ApplyJsonOfNonObjectIsRefused) {
   ks::ParamSet set(sample_specs());
-  const std::string msg = bad_input_message([&] { set.apply_json(nlohmann::json::array({1, 2}), "demo.json:/params"); });
+  const std::string msg = error_message([&] { set.apply_json(nlohmann::json::array({1, 2}), "demo.json:/params"); });
   EXPECT_NE(msg.find("demo.json:/params"), std::string::npos) << msg;
   EXPECT_NE(msg.find("expected an object"), std::string::npos) << msg;
 }
@@ -144,40 +129,40 @@ TEST(ParamSet, ApplyJsonOfNonObjectIsRefused) {
 TEST(ParamSet, ApplyJsonFailureNamesOffendingKeyNotAnother) {
   ks::ParamSet set(sample_specs());
   const std::string msg =
-      bad_input_message([&] { set.apply_json(nlohmann::json{{"length", 0.5}, {"n_s", 1}}, "p.json:/params"); });
+      error_message([&] { set.apply_json(nlohmann::json{{"length", 0.5}, {"n_s", 1}}, "p.json:/params"); });
   EXPECT_NE(msg.find("p.json:/params/n_s"), std::string::npos) << msg;
   EXPECT_EQ(msg.find("/params/length"), std::string::npos) << msg;
 }
 
 TEST(ParamValidate, WrongJsonTypeNamesKeyExpectedTypeAndAllowed) {
   const ParamSpec s = int_spec("n_s", 2000, 16, 4000000);
-  const std::string msg = bad_input_message([&] { ks::validate(s, nlohmann::json("many"), "f.json:/params/n_s"); });
+  const std::string msg = error_message([&] { ks::validate(s, nlohmann::json("many"), "f.json:/params/n_s"); });
   EXPECT_NE(msg.find("f.json:/params/n_s"), std::string::npos) << msg;
   EXPECT_NE(msg.find("wrong type"), std::string::npos) << msg;
   EXPECT_NE(msg.find("expected int"), std::string::npos) << msg;
   EXPECT_NE(msg.find("[16, 4000000]"), std::string::npos) << msg;
 
-  const std::string msg_bool = bad_input_message([&] { ks::validate(bool_spec("verbose", false), nlohmann::json(1), "w"); });
+  const std::string msg_bool = error_message([&] { ks::validate(bool_spec("verbose", false), nlohmann::json(1), "w"); });
   EXPECT_NE(msg_bool.find("expected bool"), std::string::npos) << msg_bool;
   EXPECT_NE(msg_bool.find("true or false"), std::string::npos) << msg_bool;
 
-  const std::string msg_real = bad_input_message([&] { ks::validate(real_spec("length", 1, 0, 2), nlohmann::json("1.0"), "w"); });
+  const std::string msg_real = error_message([&] { ks::validate(real_spec("length", 1, 0, 2), nlohmann::json("1.0"), "w"); });
   EXPECT_NE(msg_real.find("expected real"), std::string::npos) << msg_real;
 
   const std::string msg_choice =
-      bad_input_message([&] { ks::validate(choice_spec("kernel", "a", {"a", "b"}), nlohmann::json(3), "w"); });
+      error_message([&] { ks::validate(choice_spec("kernel", "a", {"a", "b"}), nlohmann::json(3), "w"); });
   EXPECT_NE(msg_choice.find("expected choice"), std::string::npos) << msg_choice;
 }
 
 TEST(ParamValidate, OutOfRangeValueNamesKeyAndAllowedRange) {
   const ParamSpec s = real_spec("length", 0.5, 0.001, 10.0, "m");
-  const std::string msg = bad_input_message([&] { ks::validate(s, nlohmann::json(11.5), "f.json:/params/length"); });
+  const std::string msg = error_message([&] { ks::validate(s, nlohmann::json(11.5), "f.json:/params/length"); });
   EXPECT_NE(msg.find("f.json:/params/length"), std::string::npos) << msg;
   EXPECT_NE(msg.find("11.5"), std::string::npos) << msg;
   EXPECT_NE(msg.find("'length' is out of range"), std::string::npos) << msg;
   EXPECT_NE(msg.find("allowed: a number in [0.001, 10] m"), std::string::npos) << msg;
 
-  const std::string low = bad_input_message([&] { ks::validate(int_spec("n_s", 20, 16, 100), nlohmann::json(15), "w"); });
+  const std::string low = error_message([&] { ks::validate(int_spec("n_s", 20, 16, 100), nlohmann::json(15), "w"); });
   EXPECT_NE(low.find("an integer in [16, 100]"), std::string::npos) << low;
 }
 
@@ -194,7 +179,7 @@ TEST(ParamValidate, RangeBoundsAreInclusive) {
 
 TEST(ParamValidate, UnknownChoiceNamesValueAndListsChoices) {
   const ParamSpec s = choice_spec("kernel", "constant", {"constant", "additive", "free_molecular"});
-  const std::string msg = bad_input_message([&] { ks::validate(s, nlohmann::json("brownian"), "f.json:/params/kernel"); });
+  const std::string msg = error_message([&] { ks::validate(s, nlohmann::json("brownian"), "f.json:/params/kernel"); });
   EXPECT_NE(msg.find("f.json:/params/kernel"), std::string::npos) << msg;
   EXPECT_NE(msg.find("\"brownian\""), std::string::npos) << msg;
   EXPECT_NE(msg.find("not a known choice"), std::string::npos) << msg;
@@ -204,7 +189,7 @@ TEST(ParamValidate, UnknownChoiceNamesValueAndListsChoices) {
 
 TEST(ParamValidate, NonIntegerForIntIsRefusedButIntegralFloatIsAccepted) {
   const ParamSpec s = int_spec("n_s", 20, 16, 100);
-  const std::string msg = bad_input_message([&] { ks::validate(s, nlohmann::json(20.5), "f.json:/params/n_s"); });
+  const std::string msg = error_message([&] { ks::validate(s, nlohmann::json(20.5), "f.json:/params/n_s"); });
   EXPECT_NE(msg.find("f.json:/params/n_s"), std::string::npos) << msg;
   EXPECT_NE(msg.find("20.5"), std::string::npos) << msg;
   EXPECT_NE(msg.find("an integer in [16, 100]"), std::string::npos) << msg;
@@ -224,7 +209,7 @@ TEST(ParamParseValue, ParsesEachTypeFromText) {
 TEST(ParamParseValue, BadNumberTextNamesSourceKeyAndAllowed) {
   const ParamSpec s = real_spec("length", 0.5, 0.001, 10.0, "m");
   for (const std::string text : {"abc", "", "1.5x", "1,5"}) {
-    const std::string msg = bad_input_message([&] { ks::parse_value(s, text, "--set length"); });
+    const std::string msg = error_message([&] { ks::parse_value(s, text, "--set length"); });
     EXPECT_NE(msg.find("--set length"), std::string::npos) << msg;
     EXPECT_NE(msg.find("'" + text + "' for 'length' is not a number"), std::string::npos) << msg;
     EXPECT_NE(msg.find("a number in [0.001, 10] m"), std::string::npos) << msg;
@@ -233,14 +218,14 @@ TEST(ParamParseValue, BadNumberTextNamesSourceKeyAndAllowed) {
 
 TEST(ParamParseValue, NonIntegerTextForIntIsRefused) {
   const ParamSpec s = int_spec("n_s", 20, 16, 100);
-  const std::string msg = bad_input_message([&] { ks::parse_value(s, "20.5", "--set n_s"); });
+  const std::string msg = error_message([&] { ks::parse_value(s, "20.5", "--set n_s"); });
   EXPECT_NE(msg.find("'20.5' for 'n_s' is not an integer"), std::string::npos) << msg;
   EXPECT_NE(msg.find("an integer in [16, 100]"), std::string::npos) << msg;
 }
 
 TEST(ParamParseValue, OutOfRangeTextNamesAllowedRange) {
   const ParamSpec s = int_spec("n_s", 20, 16, 100);
-  const std::string msg = bad_input_message([&] { ks::parse_value(s, "1000", "--set n_s"); });
+  const std::string msg = error_message([&] { ks::parse_value(s, "1000", "--set n_s"); });
   EXPECT_NE(msg.find("--set n_s"), std::string::npos) << msg;
   EXPECT_NE(msg.find("out of range"), std::string::npos) << msg;
   EXPECT_NE(msg.find("an integer in [16, 100]"), std::string::npos) << msg;
@@ -250,11 +235,11 @@ TEST(ParamParseValue, OutOfRangeTextNamesAllowedRange) {
 }
 
 TEST(ParamParseValue, BadBoolAndChoiceTextListAllowedValues) {
-  const std::string b = bad_input_message([&] { ks::parse_value(bool_spec("verbose", false), "yes", "--set verbose"); });
+  const std::string b = error_message([&] { ks::parse_value(bool_spec("verbose", false), "yes", "--set verbose"); });
   EXPECT_NE(b.find("'yes' for 'verbose' is not a boolean"), std::string::npos) << b;
   EXPECT_NE(b.find("true or false"), std::string::npos) << b;
   const std::string c =
-      bad_input_message([&] { ks::parse_value(choice_spec("kernel", "a", {"a", "b"}), "z", "--set kernel"); });
+      error_message([&] { ks::parse_value(choice_spec("kernel", "a", {"a", "b"}), "z", "--set kernel"); });
   EXPECT_NE(c.find("--set kernel"), std::string::npos) << c;
   EXPECT_NE(c.find("one of a, b"), std::string::npos) << c;
 }
@@ -282,11 +267,11 @@ TEST(ParamPath, ParsesTextKeepsEmptyAndChecksTheEnding) {
   EXPECT_EQ(std::get<std::string>(ks::parse_value(s, "data/T field.csv", "--set temperature_file")), "data/T field.csv");
   EXPECT_EQ(std::get<std::string>(ks::parse_value(s, "/abs/dns.VTI", "--set temperature_file")), "/abs/dns.VTI");
   EXPECT_EQ(std::get<std::string>(ks::parse_value(s, "", "--set temperature_file")), "");
-  const std::string msg = bad_input_message([&] { ks::parse_value(s, "field.txt", "--set temperature_file"); });
+  const std::string msg = error_message([&] { ks::parse_value(s, "field.txt", "--set temperature_file"); });
   EXPECT_NE(msg.find("--set temperature_file"), std::string::npos) << msg;
   EXPECT_NE(msg.find("'field.txt' for 'temperature_file'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("a file path ending in .csv or .vti"), std::string::npos) << msg;
-  const std::string wrong = bad_input_message([&] { ks::validate(s, nlohmann::json(3), "p.json:/params/temperature_file"); });
+  const std::string wrong = error_message([&] { ks::validate(s, nlohmann::json(3), "p.json:/params/temperature_file"); });
   EXPECT_NE(wrong.find("p.json:/params/temperature_file"), std::string::npos) << wrong;
   EXPECT_NE(wrong.find("wrong type (expected path)"), std::string::npos) << wrong;
   // Any file when no endings are declared.

@@ -15,6 +15,7 @@
 #include "core/errors.hpp"
 #include "core/registry.hpp"
 #include "io/preset.hpp"
+#include "expect_error.hpp"
 
 namespace fs = std::filesystem;
 
@@ -55,17 +56,8 @@ class PresetFile : public ::testing::Test {
 
   // Loads `path`, expects a BadInput ks::Error and returns its message.
   static std::string load_error(const std::string& path) {
-    try {
-      ks::load_preset(path, ks::builtin_registry());
-    } catch (const ks::Error& e) {
-      EXPECT_EQ(e.kind(), ks::ErrorKind::BadInput) << e.what();
-      return e.what();
-    } catch (const std::exception& e) {
-      ADD_FAILURE() << "expected ks::Error, got: " << e.what();
-      return {};
-    }
-    ADD_FAILURE() << "the preset " << path << " loaded but should have been refused";
-    return {};
+    SCOPED_TRACE("the preset " + path);
+    return ks::test_support::error_message([&] { ks::load_preset(path, ks::builtin_registry()); });
   }
 
   fs::path dir_;

@@ -22,11 +22,13 @@
 #include "methods/radiation/rmc_cases.hpp"
 #include "methods/radiation/rmc_temperature_file.hpp"
 #include "rmc_test_support.hpp"
+#include "expect_error.hpp"
 
 namespace ks::rmc {
 namespace {
 
 namespace fs = std::filesystem;
+using ks::test_support::error_message;
 
 // parab1 (eq. 19) on 8 x 4 x 4 cells of the unit slab: the field every file here is written from.
 const std::map<std::string, std::string> kParab1 = {{"profile", "parab1"}, {"kappa", "1"},        {"nx", "8"},
@@ -97,19 +99,6 @@ class RmcTemperatureFile : public ::testing::Test {
 
   fs::path dir_;
 };
-
-// Runs `f`, expects bad_input and returns its message.
-template <class F>
-std::string bad_input_message(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::BadInput) << e.what();
-    return e.what();
-  }
-  ADD_FAILURE() << "expected bad_input";
-  return {};
-}
 
 #define EXPECT_HAS(msg, part) EXPECT_NE((msg).find(part), std::string::npos) << (msg)
 
@@ -236,33 +225,33 @@ TEST_F(RmcTemperatureFile, ABoxFromAFileKeepsItsSizeOriginAndWalls) {
 
 TEST_F(RmcTemperatureFile, MissingColumnNamesTheFileAndTheAllowedHeaders) {
   const std::string path = write("no-z.csv", "x,y,T\n0.5,0.5,1000\n");
-  const std::string msg = bad_input_message([&] { load_temperature_file(path); });
+  const std::string msg = error_message([&] { load_temperature_file(path); });
   EXPECT_HAS(msg, path + ": line 1");
   EXPECT_HAS(msg, "has no column 'z'");
   EXPECT_HAS(msg, "x,y,z,T");
   EXPECT_HAS(msg, "i,j,k,T");
-  const std::string no_t = bad_input_message([&] { load_temperature_file(write("no-T.csv", "i,j,k,temp\n0,0,0,1\n")); });
+  const std::string no_t = error_message([&] { load_temperature_file(write("no-T.csv", "i,j,k,temp\n0,0,0,1\n")); });
   EXPECT_HAS(no_t, "has no column 'T'");
 }
 
 TEST_F(RmcTemperatureFile, NanNegativeAndTextTemperaturesNameTheLineAndTheValue) {
   const std::string nan = write("nan.csv", "i,j,k,T\n0,0,0,1000\n1,0,0,nan\n");
-  std::string msg = bad_input_message([&] { load_temperature_file(nan); });
+  std::string msg = error_message([&] { load_temperature_file(nan); });
   EXPECT_HAS(msg, nan + ": line 3");
   EXPECT_HAS(msg, "T = nan K is not a temperature");
   EXPECT_HAS(msg, "finite temperature T > 0 K");
   const std::string neg = write("negative.csv", "i,j,k,T\n0,0,0,1000\n\n1,0,0,-20\n");
-  msg = bad_input_message([&] { load_temperature_file(neg); });
+  msg = error_message([&] { load_temperature_file(neg); });
   EXPECT_HAS(msg, neg + ": line 4");
   EXPECT_HAS(msg, "T = -20 K");
-  msg = bad_input_message([&] { load_temperature_file(write("text.csv", "x,y,z,T\n0.5,abc,0.5,1000\n")); });
+  msg = error_message([&] { load_temperature_file(write("text.csv", "x,y,z,T\n0.5,abc,0.5,1000\n")); });
   EXPECT_HAS(msg, "line 2: 'abc' in column 'y' is not a number");
-  msg = bad_input_message([&] { load_temperature_file(write("short.csv", "i,j,k,T\n0,0,0\n")); });
+  msg = error_message([&] { load_temperature_file(write("short.csv", "i,j,k,T\n0,0,0\n")); });
   EXPECT_HAS(msg, "line 2: has 3 values, the header has 4");
   const double h[3] = {0.5, 1, 1}, o[3] = {0, 0, 0};
   const int n[3] = {2, 1, 1};
   const std::string v = write("negative.vti", vti(n, h, o, {800.0, -1.0}, false));
-  msg = bad_input_message([&] { load_temperature_file(v); });
+  msg = error_message([&] { load_temperature_file(v); });
   EXPECT_HAS(msg, v + ": line 7");
   EXPECT_HAS(msg, "T = -1 K is not a temperature");
 }
@@ -272,14 +261,14 @@ TEST_F(RmcTemperatureFile, RaggedAndRepeatedGridsAreRefused) {
   std::string rows = csv(c, cell_temperatures(c), false);
   rows.erase(rows.rfind('\n', rows.size() - 2) + 1);  // drop the last row
   const std::string path = write("ragged.csv", rows);
-  std::string msg = bad_input_message([&] { load_temperature_file(path); });
+  std::string msg = error_message([&] { load_temperature_file(path); });
   EXPECT_HAS(msg, path + ": the grid is ragged: 127 rows for 8 x 4 x 4 = 128 cells");
   EXPECT_HAS(msg, "has no row");
   EXPECT_HAS(msg, "one row per cell of a full nx x ny x nz grid");
-  msg = bad_input_message([&] { load_temperature_file(write("twice.csv", "i,j,k,T\n0,0,0,900\n1,0,0,900\n0,0,0,950\n")); });
+  msg = error_message([&] { load_temperature_file(write("twice.csv", "i,j,k,T\n0,0,0,900\n1,0,0,900\n0,0,0,950\n")); });
   EXPECT_HAS(msg, "line 4");
   EXPECT_HAS(msg, "gives cell (0, 0, 0) again (line 2 gave it first)");
-  msg = bad_input_message(
+  msg = error_message(
       [&] { load_temperature_file(write("uneven.csv", "x,y,z,T\n0.1,0.5,0.5,900\n0.2,0.5,0.5,900\n0.4,0.5,0.5,900\n")); });
   EXPECT_HAS(msg, "column x");
   EXPECT_HAS(msg, "not uniformly spaced");
@@ -289,32 +278,32 @@ TEST_F(RmcTemperatureFile, BinaryAndAppendedVtiAreRefusedWithHowToConvert) {
   const double h[3] = {0.5, 1, 1}, o[3] = {0, 0, 0};
   const int n[3] = {2, 1, 1};
   const std::string bin = write("binary.vti", vti(n, h, o, {800.0, 900.0}, false, "binary"));
-  std::string msg = bad_input_message([&] { load_temperature_file(bin); });
+  std::string msg = error_message([&] { load_temperature_file(bin); });
   EXPECT_HAS(msg, bin);
   EXPECT_HAS(msg, "binary and appended .vti files are not supported");
   EXPECT_HAS(msg, "Data Mode: Ascii");
   std::string appended = vti(n, h, o, {}, false, "appended");
   appended.insert(appended.find("</VTKFile>"), "  <AppendedData encoding=\"raw\">_\x01\x02<</DataArray></AppendedData>\n");
-  msg = bad_input_message([&] { load_temperature_file(write("appended.vti", appended)); });
+  msg = error_message([&] { load_temperature_file(write("appended.vti", appended)); });
   EXPECT_HAS(msg, "format=\"appended\" (the file has AppendedData)");
-  msg = bad_input_message([&] { load_temperature_file(write("short.vti", vti(n, h, o, {800.0}, false))); });
+  msg = error_message([&] { load_temperature_file(write("short.vti", vti(n, h, o, {800.0}, false))); });
   EXPECT_HAS(msg, "holds 1 values for 2 cells");
 }
 
 TEST_F(RmcTemperatureFile, ProfileFileNeedsAFileThatExistsAndFitsTheTables) {
   auto p = from_file("");
-  std::string msg = bad_input_message([&] { test::run(p); });
+  std::string msg = error_message([&] { test::run(p); });
   EXPECT_HAS(msg, "temperature_file: profile 'file' needs a temperature file");
   const std::string missing = (dir_ / "missing.csv").string();
-  msg = bad_input_message([&] { test::run(from_file(missing)); });
+  msg = error_message([&] { test::run(from_file(missing)); });
   EXPECT_HAS(msg, missing + ": cannot open the temperature file");
-  msg = bad_input_message([&] { test::run(from_file((dir_ / "field.txt").string())); });
+  msg = error_message([&] { test::run(from_file((dir_ / "field.txt").string())); });
   EXPECT_HAS(msg, "a file path ending in .csv or .vti");
   // The H2O tables cover 200-3000 K; a grey gas takes any positive temperature.
   const std::string cold = write("cold.csv", "i,j,k,T\n0,0,0,1000\n1,0,0,150\n");
   p = from_file(cold);
   p["gas"] = "H2O";
-  msg = bad_input_message([&] { test::run(p); });
+  msg = error_message([&] { test::run(p); });
   EXPECT_HAS(msg, cold + ": line 3 (cell (1, 0, 0))");
   EXPECT_HAS(msg, "T = 150 K is outside the H2O narrow-band tables");
   EXPECT_HAS(msg, "T in [200, 3000] K");
