@@ -62,7 +62,7 @@ ks::ParamSet case_params(bool shock, int n, const std::string& streaming) {
     set("vt_max", "3");
     set("delta", "10");
     set("streaming", streaming);
-    set("dt", std::to_string(0.9 * 10.0 / n / 2.85 / (streaming == "unsplit" ? 2 : 1)));
+    set("courant", "0.9");
   }
   return p;
 }

@@ -9,10 +9,10 @@
 #include "bgk_test_support.hpp"
 #include "core/errors.hpp"
 #include "core/registry.hpp"
+#include "expect_error.hpp"
 #include "io/preset.hpp"
 #include "methods/bgk/bgk_boundaries.hpp"
 #include "methods/bgk/bgk_model.hpp"
-#include "expect_error.hpp"
 
 namespace ks::bgk {
 namespace {
@@ -133,6 +133,36 @@ TEST(BgkInput, CavityTimeStepAboveTheCourantLimitIsRefusedWithTheLimit) {
     p["dt"] = "0.5";
     test_support::expect_error([&] { m.setup(testing::params(p), testing::cpu_context()); }, ErrorKind::BadInput, {limit});
   }
+}
+
+// `courant` sets dt for the grid and the streaming in use. Small cavity (above): split 0.9 dx / 2.625,
+// unsplit 0.9 / (2.625 / dx + 2.625 / dy). Small shock: dx = 70 / 64, fastest v_x cell 6.25 in
+// [-5, 7] with 8 cells, so 0.5 dx / 6.25.
+TEST(BgkInput, CourantNumberSetsTheTimeStepForTheGridAndStreaming) {
+  auto split = testing::small_cavity(), unsplit = split, shock = testing::small_shock();
+  split["streaming"] = "split";
+  unsplit["streaming"] = "unsplit";
+  split["courant"] = unsplit["courant"] = "0.9";
+  shock["courant"] = "0.5";
+  const double dx = 1.0 / 12, dy = 1.0 / 10;
+  const std::pair<std::map<std::string, std::string>, double> cases[] = {
+      {split, 0.9 * dx / 2.625}, {unsplit, 0.9 / (2.625 / dx + 2.625 / dy)}, {shock, 0.5 * (70.0 / 64) / 6.25}};
+  for (const auto& [p, dt] : cases) {
+    BgkMethod m;
+    m.setup(testing::params(p), testing::cpu_context());
+    EXPECT_NEAR(m.config().dt, dt, 1e-12 * dt) << p.at("case");
+    const nlohmann::json d = m.snapshot().diagnostics;
+    EXPECT_NEAR(d.at("dt").get<double>(), dt, 1e-12 * dt);
+    EXPECT_NEAR(d.at("courant").get<double>(), std::stod(p.at("courant")), 1e-12);
+  }
+  // Live: a new Courant number rescales dt; 0 hands dt back to the `dt` parameter.
+  BgkMethod m;
+  m.setup(testing::params(unsplit), testing::cpu_context());
+  m.advance();
+  m.set_live("courant", 0.45);
+  EXPECT_NEAR(m.config().dt, 0.45 / (2.625 / dx + 2.625 / dy), 1e-15);
+  m.set_live("courant", 0.0);
+  EXPECT_EQ(m.config().dt, 0.01);
 }
 
 TEST(BgkInput, VelocityBoxTooNarrowForTheDownstreamStateIsRefused) {

@@ -29,12 +29,10 @@ struct Row {
 constexpr Row kTable1[] = {{0.1, 0.675, 0.0975, 0.677}, {1.0, 0.624, 0.103, 0.628}, {10.0, 0.393, 0.143, 0.4135}};
 
 CavityAnalysis steady_cavity(double delta, int n, int nv, const std::string& streaming, const ExecutionContext& ctx) {
-  const double courant = streaming == "unsplit" ? 0.45 : 0.9;  // per axis: the sum is 0.9 when unsplit
-  const double dt = courant * delta / n / (3.0 - 3.0 / nv);
   BgkMethod m;
   m.setup(testing::params({{"case", "cavity"}, {"delta", std::to_string(delta)}, {"nx", std::to_string(n)},
                            {"ny", std::to_string(n)}, {"nv", std::to_string(nv)}, {"vx_min", "-3"}, {"vx_max", "3"},
-                           {"vt_max", "3"}, {"dt", std::to_string(dt)}, {"streaming", streaming}, {"conservative", "true"}, {"t_end", "400"},
+                           {"vt_max", "3"}, {"courant", "0.9"}, {"streaming", streaming}, {"conservative", "true"}, {"t_end", "400"},
                            {"tolerance", "1e-5"}, {"steps_per_iteration", "50"}}),
           ctx);
   while (!m.finished()) m.advance();

@@ -5,14 +5,14 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/errors.hpp"
-#include "require_cuda.hpp"
 #include "coagulation_test_support.hpp"
+#include "core/errors.hpp"
+#include "expect_error.hpp"
 #include "methods/coagulation/inverse_mc_cpu.hpp"
 #include "methods/coagulation/units.hpp"
+#include "require_cuda.hpp"
 #ifdef KS_HAVE_CUDA
 #include "methods/coagulation/inverse_mc_cuda.hpp"
-#include "expect_error.hpp"
 #endif
 
 namespace ks::coag {

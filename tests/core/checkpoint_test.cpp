@@ -19,9 +19,9 @@
 #include "core/backend.hpp"
 #include "core/errors.hpp"
 #include "core/registry.hpp"
+#include "expect_error.hpp"
 #include "io/checkpoint.hpp"
 #include "methods/coagulation/coagulation_method.hpp"
-#include "expect_error.hpp"
 
 namespace fs = std::filesystem;
 

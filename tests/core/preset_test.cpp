@@ -14,8 +14,8 @@
 
 #include "core/errors.hpp"
 #include "core/registry.hpp"
-#include "io/preset.hpp"
 #include "expect_error.hpp"
+#include "io/preset.hpp"
 
 namespace fs = std::filesystem;
 

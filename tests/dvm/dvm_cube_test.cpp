@@ -6,8 +6,8 @@
 
 #include "core/errors.hpp"
 #include "dvm_test_support.hpp"
-#include "methods/dvm/dvm_fields.hpp"
 #include "expect_error.hpp"
+#include "methods/dvm/dvm_fields.hpp"
 
 namespace ks::dvm {
 namespace {

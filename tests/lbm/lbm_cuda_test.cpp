@@ -7,10 +7,10 @@
 
 #include "core/errors.hpp"
 #include "display_field_check.hpp"
+#include "expect_error.hpp"
 #include "lbm_test_support.hpp"
 #include "methods/lbm/lbm_diagnostics.hpp"
 #include "require_cuda.hpp"
-#include "expect_error.hpp"
 
 namespace ks::lbm {
 namespace {

@@ -7,9 +7,9 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "expect_error.hpp"
 #include "lbm_test_support.hpp"
 #include "methods/lbm/lbm_diagnostics.hpp"
-#include "expect_error.hpp"
 
 namespace ks::lbm {
 namespace {

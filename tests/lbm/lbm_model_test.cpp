@@ -6,9 +6,9 @@
 #include <random>
 
 #include "core/errors.hpp"
+#include "expect_error.hpp"
 #include "lbm_test_support.hpp"
 #include "methods/lbm/lbm_model.hpp"
-#include "expect_error.hpp"
 
 namespace ks::lbm {
 namespace {

@@ -8,10 +8,10 @@
 
 #include "core/errors.hpp"
 
+#include "expect_error.hpp"
 #include "lbm_test_support.hpp"
 #include "methods/lbm/lbm_model.hpp"
 #include "methods/lbm/lbm_packing.hpp"
-#include "expect_error.hpp"
 
 namespace ks::lbm {
 namespace {

@@ -8,9 +8,9 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "expect_error.hpp"
 #include "methods/radiation/rmc_physics.hpp"
 #include "rmc_test_support.hpp"
-#include "expect_error.hpp"
 
 namespace ks::rmc {
 namespace {

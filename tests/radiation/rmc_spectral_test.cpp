@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "core/errors.hpp"
+#include "expect_error.hpp"
 #include "methods/radiation/rmc_spectral.hpp"
 #include "rmc_test_support.hpp"
-#include "expect_error.hpp"
 
 namespace ks::rmc {
 namespace {

@@ -16,13 +16,13 @@
 
 #include "core/errors.hpp"
 #include "core/registry.hpp"
+#include "expect_error.hpp"
 #include "io/field_writer.hpp"
 #include "io/preset.hpp"
 #include "io/vtk_xml_writer.hpp"
 #include "methods/radiation/rmc_cases.hpp"
 #include "methods/radiation/rmc_temperature_file.hpp"
 #include "rmc_test_support.hpp"
-#include "expect_error.hpp"
 
 namespace ks::rmc {
 namespace {

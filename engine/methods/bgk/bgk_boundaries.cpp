@@ -17,11 +17,13 @@ void rankine_hugoniot(double mach, Macro& upstream, Macro& downstream) {
   downstream.T = (5.0 * M2 - 1.0) * (M2 + 3.0) / (16.0 * M2);
 }
 
-double cavity_courant(const BgkConfig& c) {
+double courant_number(const BgkConfig& c) {
   double vmax[2] = {0.0, 0.0};
   for (int a = 0; a < 2; ++a)
     vmax[a] = std::max(std::fabs(c.vg.v(a, 0)), std::fabs(c.vg.v(a, c.vg.n[a] - 1)));
-  const double Cx = vmax[0] * c.dt / c.dx, Cy = vmax[1] * c.dt / c.dy;
+  const double Cx = vmax[0] * c.dt / c.dx;
+  if (c.kind == Case::Shock) return Cx;
+  const double Cy = vmax[1] * c.dt / c.dy;
   return c.streaming == Streaming::Unsplit ? Cx + Cy : std::max(Cx, Cy);
 }
 

@@ -60,8 +60,9 @@ struct BgkConfig {
 // V- = M sqrt(gamma / 2) in units of sqrt(2 R T-).
 void rankine_hugoniot(double mach, Macro& upstream, Macro& downstream);
 
-// The cavity's Courant number that must stay <= 1: split streaming, the largest |v| dt / dx over both
-// axes (the wall boundary, eq. 23-24, needs it); unsplit, the largest |v_x| dt / dx + |v_y| dt / dy.
-double cavity_courant(const BgkConfig& cfg);
+// The Courant number of the time step. Shock: max|v_x| dt / dx (exact shifts stream at any value).
+// Cavity, which needs it <= 1: split streaming, the largest |v| dt / dx over both axes (the wall
+// boundary, eq. 23-24, needs it); unsplit, the largest |v_x| dt / dx + |v_y| dt / dy.
+double courant_number(const BgkConfig& cfg);
 
 }  // namespace ks::bgk

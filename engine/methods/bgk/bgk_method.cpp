@@ -37,6 +37,9 @@ MethodInfo make_info() {
       real_param("dt", "Time step", "1/nu_ref", 0.05, 1e-6, 1.0,
                  "Time step; the shock streams with exact shifts at any Courant number, the cavity's limit depends on the 2D "
                  "streaming (split: max|v| dt/dx <= 1 per axis; unsplit: the sum over both axes <= 1)", true),
+      real_param("courant", "Courant number", "", 0.0, 0.0, 1.0,
+                 "0: dt as given. Above 0: dt is set for this Courant number on the grid and streaming in use "
+                 "(shock: max|v_x| dt/dx; cavity: as the dt limit above), so a new grid keeps a stable dt", true),
       choice_param("streaming", "2D streaming", "unsplit", {"split", "unsplit"},
                    "Cavity: split sweeps x then y (max |v| dt/dx <= 1 per axis); unsplit takes both upwind differences "
                    "from f^n, the donor-cell extension of eq. (12) (|v_x| dt/dx + |v_y| dt/dy <= 1)", true),
@@ -119,7 +122,10 @@ BgkConfig BgkMethod::make_config(const ParamSet& p) {
     c.x0 = c.y0 = 0.0;
     c.lid_speed = p.get_real("lid_speed");
     c.streaming = p.get_choice("streaming") == "unsplit" ? Streaming::Unsplit : Streaming::Split;
-    const double C = cavity_courant(c);
+  }
+  if (const double target = p.get_real("courant"); target > 0.0) c.dt *= target / courant_number(c);
+  if (c.kind == Case::Cavity) {
+    const double C = courant_number(c);
     if (C > 1.0) {
       const bool unsplit = c.streaming == Streaming::Unsplit;
       throw bad_input("dt",
@@ -236,10 +242,11 @@ bool BgkMethod::finished() const {
 }
 
 void BgkMethod::set_live(const std::string& key, const ParamValue& value) {
-  static const char* kLive = "mach, delta, lid_speed, dt, conservative, streaming, t_end, tolerance, steps_per_iteration, variant";
+  static const char* kLive =
+      "mach, delta, lid_speed, dt, courant, conservative, streaming, t_end, tolerance, steps_per_iteration, variant";
   ParamSet next = params_;
   next.set(key, value);
-  if (key == "mach" || key == "delta" || key == "lid_speed" || key == "dt" || key == "conservative" ||
+  if (key == "mach" || key == "delta" || key == "lid_speed" || key == "dt" || key == "courant" || key == "conservative" ||
       key == "streaming") {
     const BgkConfig c = make_config(next);  // refuses a value the current grids cannot take
     params_ = next;
@@ -295,7 +302,9 @@ Snapshot BgkMethod::snapshot() const {
   snap.fields.push_back(std::move(ps));
 
   snap.series.push_back({"residual", "t (1/nu_ref)", "relative change per unit time", residual_t_, residual_, {}});
-  nlohmann::json d = {{"steps", steps_}, {"mass", total_mass()}, {"phase_cells", cfg_.phase_cells()}};
+  // dt: the step taken (set by `courant` when that is above 0).
+  nlohmann::json d = {{"steps", steps_},          {"dt", cfg_.dt},   {"courant", courant_number(cfg_)},
+                      {"mass", total_mass()}, {"phase_cells", cfg_.phase_cells()}};
   if (cfg_.kind == Case::Shock) {
     const ShockAnalysis a = analyse_shock(cfg_, raw_);
     Series n{"n(x)", "x (lambda-)", "n / n-"}, V{"V(x)", "x (lambda-)", "V / sqrt(2RT-)"}, T{"T(x)", "x (lambda-)", "T / T-"};

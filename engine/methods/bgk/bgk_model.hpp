@@ -81,7 +81,7 @@ KS_HD double add_y_upwind(double fx, double up, double here, double aCy) { retur
 
 // The streamed value f~ (before relaxation) for velocity j at cell (i, k). In 2D the y upwind
 // difference is added to the x-swept value: split, from the x-swept upwind row (x first, then y);
-// unsplit, from f^n (donor cell). The cavity keeps the Courant numbers within cavity_courant's bound.
+// unsplit, from f^n (donor cell). The cavity keeps the Courant numbers within courant_number's bound.
 KS_HD double streamed(const BgkConfig& c, const StreamInputs& s, int j, int i, int k, Courant C) {
   const double fx = swept_x(c, s, j, i, k, C.x);
   if (c.ny == 1) return fx;
