@@ -48,9 +48,11 @@ struct SweepCell {
 // z-upwind value comes from slice A. Each lane sweeps V velocities (v, v + 32, ...), so a cell's
 // state, links and sizes are loaded once for V updates. Values are rounded to T before they are
 // used upwind, as the CPU reads them back.
+// At most 128 registers (a block of kMaxStrips warps fits an SM; two 8-warp blocks still do).
 template <class T, int V>
-__global__ void __launch_bounds__(32 * kMaxStrips, 1) sweep_kernel(SweepView g, WallTable walls, const Velocity* __restrict__ vel, long long count, Sign sign, int k, int W,
-                             const T* __restrict__ A, T* __restrict__ B) {
+__global__ void __launch_bounds__(32 * kMaxStrips, 1)
+    sweep_kernel(SweepView g, WallTable walls, const Velocity* __restrict__ vel, long long count, Sign sign, int k, int W,
+                 const T* __restrict__ A, T* __restrict__ B) {
   constexpr int kLanes = 32 * V;  // velocities of a block
   extern __shared__ unsigned char shared_bytes[];
   T(*above)[kLanes] = reinterpret_cast<T(*)[kLanes]>(shared_bytes);  // [column in sweep order][velocity]
