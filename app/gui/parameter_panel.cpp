@@ -9,6 +9,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QStringList>
 #include <QPushButton>
 #include <QSignalBlocker>
 
@@ -43,6 +44,7 @@ void ParameterPanel::setParameters(const ParamSet& params) {
     shown_[spec.key] = params.value(spec.key);
     form_->addRow(name, editor);
   }
+  refreshEnabled();
 }
 
 QWidget* ParameterPanel::makeEditor(const ParamSpec& spec, const ParamValue& value) {
@@ -58,7 +60,10 @@ QWidget* ParameterPanel::makeEditor(const ParamSpec& spec, const ParamValue& val
       auto* combo = new QComboBox;
       for (const auto& c : spec.choices) combo->addItem(QString::fromStdString(c));
       connect(combo, &QComboBox::currentTextChanged, this,
-              [this, spec](const QString& text) { emit parameterEdited(QString::fromStdString(spec.key), text.toStdString()); });
+              [this, spec](const QString& text) {
+                emit parameterEdited(QString::fromStdString(spec.key), text.toStdString());
+                if (spec.key == "case") refreshEnabled();
+              });
       editor = combo;
       break;
     }
@@ -146,13 +151,37 @@ void ParameterPanel::showValues(const ParamSet& params) {
     shown_[spec.key] = params.value(spec.key);
     setEditorValue(it->second, spec, params.value(spec.key));
   }
+  refreshEnabled();
 }
 
 void ParameterPanel::setRunning(bool running) {
+  running_ = running;
+  refreshEnabled();
+}
+
+std::string ParameterPanel::shownCase() const {
+  const auto it = editors_.find("case");
+  const auto* combo = it == editors_.end() ? nullptr : qobject_cast<const QComboBox*>(it->second);
+  return combo ? combo->currentText().toStdString() : std::string();
+}
+
+void ParameterPanel::refreshEnabled() {
+  const std::string problem = shownCase();
   for (const ParamSpec& spec : specs_) {
     QWidget* editor = editors_[spec.key];
-    editor->setEnabled(spec.live || !running);
-    editor->setToolTip(!spec.live && running ? "Not live: pause, change it, then Reset to apply" : tips_[spec.key]);
+    QWidget* label = form_->labelForField(editor);
+    const bool acts = acts_in_case(spec, problem);
+    QString tip = tips_[spec.key];
+    if (!acts) {
+      QStringList cases;
+      for (const auto& c : spec.cases) cases << QString::fromStdString(c);
+      tip = QString("Not used by the %1 case (only by: %2)<br>").arg(QString::fromStdString(problem), cases.join(", ")) + tip;
+    } else if (!spec.live && running_) {
+      tip = "Not live: pause, change it, then Reset to apply";
+    }
+    editor->setEnabled(acts && (spec.live || !running_));
+    if (label) label->setEnabled(acts);
+    editor->setToolTip(tip);
   }
 }
 

@@ -28,12 +28,15 @@ class ParameterPanel : public QWidget {
   QWidget* makeEditor(const ParamSpec& spec, const ParamValue& value);
   void commitText(const ParamSpec& spec, QLineEdit* line, const QString& text);
   void setEditorValue(QWidget* editor, const ParamSpec& spec, const ParamValue& value);
+  std::string shownCase() const;  // the "case" the panel shows ("" when the method has none)
+  void refreshEnabled();          // editors of parameters that do not act now are greyed out
 
   QFormLayout* form_;
   std::vector<ParamSpec> specs_;
   std::map<std::string, QWidget*> editors_;
   std::map<std::string, ParamValue> shown_;
   std::map<std::string, QString> tips_;
+  bool running_ = false;
 };
 
 }  // namespace ks::gui

@@ -1,5 +1,6 @@
 #include "param.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -80,6 +81,16 @@ ParamSpec path_param(std::string key, std::string label, std::vector<std::string
   return s;
 }
 
+ParamSpec only_in(std::vector<std::string> cases, ParamSpec spec) {
+  spec.cases = std::move(cases);
+  return spec;
+}
+
+bool acts_in_case(const ParamSpec& spec, const std::string& case_value) {
+  return spec.cases.empty() || case_value.empty() ||
+         std::find(spec.cases.begin(), spec.cases.end(), case_value) != spec.cases.end();
+}
+
 std::string to_string(ParamType t) {
   switch (t) {
     case ParamType::Int: return "int";
@@ -127,6 +138,7 @@ nlohmann::json to_json(const ParamSpec& s) {
   if (s.type == ParamType::Choice) j["choices"] = s.choices;
   if (s.type == ParamType::Path) j["extensions"] = s.extensions;
   if (s.quick) j["quick"] = true;
+  if (!s.cases.empty()) j["cases"] = s.cases;
   return j;
 }
 

@@ -33,6 +33,7 @@ struct ParamSpec {
   bool live = false;   // may change while running (applies at the next iteration)
   bool quick = false;  // shown as a quick slider in the field-view overlay
   bool log_scale = false;  // a slider for it should move logarithmically
+  std::vector<std::string> cases;  // values of the method's "case" choice it acts in; empty: every case
 };
 
 // Builders for method declarations (flags such as quick are set on the result).
@@ -46,6 +47,11 @@ ParamSpec bool_param(std::string key, std::string label, bool def, std::string h
 // A file path, "" by default (no file).
 ParamSpec path_param(std::string key, std::string label, std::vector<std::string> extensions, std::string help,
                      bool live = false);
+
+// `spec` acting only in the given values of the method's "case" parameter (the GUI greys it out in others).
+ParamSpec only_in(std::vector<std::string> cases, ParamSpec spec);
+// Whether `spec` acts when the method's "case" parameter is `case_value` ("": the method has none).
+bool acts_in_case(const ParamSpec& spec, const std::string& case_value);
 
 std::string to_string(ParamType t);
 std::string to_string(const ParamValue& v);

@@ -2,6 +2,7 @@
 // messages that name the key, the source and what is allowed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 
 #include "core/errors.hpp"
 #include "core/param.hpp"
+#include "core/registry.hpp"
 #include "expect_error.hpp"
 
 namespace {
@@ -313,4 +315,27 @@ TEST(ParamPath, SpecJsonListsTheEndingsAndTheRangeTextSaysHowPathsResolve) {
   EXPECT_NE(allowed.find("preset's folder"), std::string::npos) << allowed;
   EXPECT_EQ(ks::resolve_path("a.csv", ""), "a.csv");
   EXPECT_EQ(ks::resolve_path("./a.csv", "dir"), "dir/a.csv");
+}
+
+// A parameter limited to some cases names values of its method's "case" choice (a typo would hide it
+// in the GUI for good).
+TEST(ParamSpec, CaseLimitedParametersNameCasesOfTheirMethod) {
+  const ks::ParamSpec mach = ks::only_in({"shock"}, ks::real_param("mach", "M", "", 1.5, 1.01, 10.0, "help"));
+  EXPECT_TRUE(ks::acts_in_case(mach, "shock"));
+  EXPECT_FALSE(ks::acts_in_case(mach, "cavity"));
+  EXPECT_TRUE(ks::acts_in_case(mach, ""));
+  EXPECT_TRUE(ks::acts_in_case(ks::real_param("dt", "dt", "", 0.05, 1e-6, 1.0, "help"), "cavity"));
+  int limited = 0;
+  for (const std::string& id : ks::builtin_registry().ids()) {
+    const auto& specs = ks::builtin_registry().info(id).params;
+    const auto problem = std::find_if(specs.begin(), specs.end(), [](const ks::ParamSpec& s) { return s.key == "case"; });
+    for (const ks::ParamSpec& s : specs)
+      for (const std::string& c : s.cases) {
+        ++limited;
+        ASSERT_NE(problem, specs.end()) << id << ": '" << s.key << "' is limited to a case but the method has none";
+        EXPECT_NE(std::find(problem->choices.begin(), problem->choices.end(), c), problem->choices.end())
+            << id << ": '" << s.key << "' names case '" << c << "'";
+      }
+  }
+  EXPECT_GT(limited, 0);
 }

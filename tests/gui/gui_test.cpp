@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -24,6 +25,7 @@
 #include <vtkXMLImageDataReader.h>
 #include <vtkXMLPolyDataReader.h>
 
+#include <QComboBox>
 #include <QLineEdit>
 #include <QOpenGLWidget>
 #include <QPushButton>
@@ -217,6 +219,34 @@ TEST(GuiInProcess, PathParameterIsALineEditWithBrowseAndRefusesAWrongEnding) {
   params.set("temperature_file", std::string("/data/T.csv"));
   panel.showValues(params);
   EXPECT_EQ(line->text(), QString("/data/T.csv"));
+}
+
+// Parameters that act only in some cases are greyed out (label and editor) in the others, with a
+// tooltip naming the cases that use them, and come back when the case changes.
+TEST(GuiInProcess, ParametersOfAnotherCaseAreGreyedOutUntilTheCaseChanges) {
+  ks::ParamSet params({ks::choice_param("case", "Problem", "cavity", {"shock", "cavity"}, "help"),
+                       ks::only_in({"shock"}, ks::real_param("mach", "Mach number", "", 1.5, 1.01, 10.0, "help", true)),
+                       ks::real_param("dt", "Time step", "", 0.05, 1e-6, 1.0, "help", true)});
+  ks::gui::ParameterPanel panel;
+  panel.setParameters(params);
+  panel.show();
+  auto* combo = panel.findChild<QComboBox*>();
+  ASSERT_NE(combo, nullptr);
+  std::map<QString, QLineEdit*> lines;
+  for (auto* line : panel.findChildren<QLineEdit*>()) lines[line->text()] = line;
+  QLineEdit* mach = lines.at("1.5");
+  QLineEdit* dt = lines.at("0.05");
+  EXPECT_FALSE(mach->isEnabled());
+  EXPECT_TRUE(mach->toolTip().contains("only by: shock")) << mach->toolTip().toStdString();
+  EXPECT_TRUE(dt->isEnabled());
+  combo->setCurrentText("shock");
+  EXPECT_TRUE(mach->isEnabled());
+  EXPECT_FALSE(mach->toolTip().contains("only by")) << mach->toolTip().toStdString();
+  panel.setRunning(true);  // live parameters of the case stay editable while running
+  EXPECT_TRUE(mach->isEnabled());
+  params.set("case", std::string("cavity"));
+  panel.showValues(params);
+  EXPECT_FALSE(mach->isEnabled());
 }
 
 // A snapshot with one series y = x on [0, 10].
