@@ -115,8 +115,8 @@ void ImGuiOverlay::setQuickParameters(const std::vector<ks::ParamSpec>& specs, c
   quick_.clear();
   for (const ks::ParamSpec& spec : specs) {
     const bool numeric = spec.type == ks::ParamType::Int || spec.type == ks::ParamType::Real;
-    const std::string problem = values.has("case") ? values.get_choice("case") : std::string();
-    if (!spec.quick || !spec.live || !numeric || !values.has(spec.key) || !ks::acts_in_case(spec, problem)) continue;
+    const std::string choice = values.has(spec.when_key) ? values.get_choice(spec.when_key) : std::string();
+    if (!spec.quick || !spec.live || !numeric || !values.has(spec.key) || !ks::acts_when(spec, choice)) continue;
     const ks::ParamValue v = numericValue(spec, values);
     quick_.push_back({spec, labelFor(spec), v, v, v, v});
   }

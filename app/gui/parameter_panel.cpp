@@ -62,7 +62,7 @@ QWidget* ParameterPanel::makeEditor(const ParamSpec& spec, const ParamValue& val
       connect(combo, &QComboBox::currentTextChanged, this,
               [this, spec](const QString& text) {
                 emit parameterEdited(QString::fromStdString(spec.key), text.toStdString());
-                if (spec.key == "case") refreshEnabled();
+                refreshEnabled();  // parameters may depend on this choice
               });
       editor = combo;
       break;
@@ -159,23 +159,25 @@ void ParameterPanel::setRunning(bool running) {
   refreshEnabled();
 }
 
-std::string ParameterPanel::shownCase() const {
-  const auto it = editors_.find("case");
+std::string ParameterPanel::shownChoice(const std::string& key) const {
+  const auto it = editors_.find(key);
   const auto* combo = it == editors_.end() ? nullptr : qobject_cast<const QComboBox*>(it->second);
   return combo ? combo->currentText().toStdString() : std::string();
 }
 
 void ParameterPanel::refreshEnabled() {
-  const std::string problem = shownCase();
   for (const ParamSpec& spec : specs_) {
     QWidget* editor = editors_[spec.key];
     QWidget* label = form_->labelForField(editor);
-    const bool acts = acts_in_case(spec, problem);
+    const std::string choice = spec.when_key.empty() ? std::string() : shownChoice(spec.when_key);
+    const bool acts = acts_when(spec, choice);
     QString tip = tips_[spec.key];
     if (!acts) {
-      QStringList cases;
-      for (const auto& c : spec.cases) cases << QString::fromStdString(c);
-      tip = QString("Not used by the %1 case (only by: %2)<br>").arg(QString::fromStdString(problem), cases.join(", ")) + tip;
+      QStringList values;
+      for (const auto& v : spec.when_values) values << QString::fromStdString(v);
+      tip = QString("Not used while %1 is %2 (only with: %3)<br>")
+                .arg(QString::fromStdString(spec.when_key), QString::fromStdString(choice), values.join(", ")) +
+            tip;
     } else if (!spec.live && running_) {
       tip = "Not live: pause, change it, then Reset to apply";
     }

@@ -28,8 +28,8 @@ class ParameterPanel : public QWidget {
   QWidget* makeEditor(const ParamSpec& spec, const ParamValue& value);
   void commitText(const ParamSpec& spec, QLineEdit* line, const QString& text);
   void setEditorValue(QWidget* editor, const ParamSpec& spec, const ParamValue& value);
-  std::string shownCase() const;  // the "case" the panel shows ("" when the method has none)
-  void refreshEnabled();          // editors of parameters that do not act now are greyed out
+  std::string shownChoice(const std::string& key) const;  // the value a choice's editor shows ("" if none)
+  void refreshEnabled();  // editors of parameters that do not act with the shown choices are greyed out
 
   QFormLayout* form_;
   std::vector<ParamSpec> specs_;

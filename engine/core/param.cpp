@@ -81,14 +81,15 @@ ParamSpec path_param(std::string key, std::string label, std::vector<std::string
   return s;
 }
 
-ParamSpec only_in(std::vector<std::string> cases, ParamSpec spec) {
-  spec.cases = std::move(cases);
+ParamSpec only_when(std::string key, std::vector<std::string> values, ParamSpec spec) {
+  spec.when_key = std::move(key);
+  spec.when_values = std::move(values);
   return spec;
 }
 
-bool acts_in_case(const ParamSpec& spec, const std::string& case_value) {
-  return spec.cases.empty() || case_value.empty() ||
-         std::find(spec.cases.begin(), spec.cases.end(), case_value) != spec.cases.end();
+bool acts_when(const ParamSpec& spec, const std::string& value) {
+  return spec.when_key.empty() || value.empty() ||
+         std::find(spec.when_values.begin(), spec.when_values.end(), value) != spec.when_values.end();
 }
 
 std::string to_string(ParamType t) {
@@ -138,7 +139,7 @@ nlohmann::json to_json(const ParamSpec& s) {
   if (s.type == ParamType::Choice) j["choices"] = s.choices;
   if (s.type == ParamType::Path) j["extensions"] = s.extensions;
   if (s.quick) j["quick"] = true;
-  if (!s.cases.empty()) j["cases"] = s.cases;
+  if (!s.when_key.empty()) j["only_when"] = {{s.when_key, s.when_values}};
   return j;
 }
 

@@ -33,7 +33,9 @@ struct ParamSpec {
   bool live = false;   // may change while running (applies at the next iteration)
   bool quick = false;  // shown as a quick slider in the field-view overlay
   bool log_scale = false;  // a slider for it should move logarithmically
-  std::vector<std::string> cases;  // values of the method's "case" choice it acts in; empty: every case
+  // It acts only while the choice parameter `when_key` holds one of `when_values` ("": always).
+  std::string when_key;
+  std::vector<std::string> when_values;
 };
 
 // Builders for method declarations (flags such as quick are set on the result).
@@ -48,10 +50,10 @@ ParamSpec bool_param(std::string key, std::string label, bool def, std::string h
 ParamSpec path_param(std::string key, std::string label, std::vector<std::string> extensions, std::string help,
                      bool live = false);
 
-// `spec` acting only in the given values of the method's "case" parameter (the GUI greys it out in others).
-ParamSpec only_in(std::vector<std::string> cases, ParamSpec spec);
-// Whether `spec` acts when the method's "case" parameter is `case_value` ("": the method has none).
-bool acts_in_case(const ParamSpec& spec, const std::string& case_value);
+// `spec` acting only while the choice `key` is one of `values` (the GUI greys it out otherwise).
+ParamSpec only_when(std::string key, std::vector<std::string> values, ParamSpec spec);
+// Whether `spec` acts while its `when_key` choice holds `value` ("": unknown, taken as acting).
+bool acts_when(const ParamSpec& spec, const std::string& value);
 
 std::string to_string(ParamType t);
 std::string to_string(const ParamValue& v);

@@ -317,25 +317,28 @@ TEST(ParamPath, SpecJsonListsTheEndingsAndTheRangeTextSaysHowPathsResolve) {
   EXPECT_EQ(ks::resolve_path("./a.csv", "dir"), "dir/a.csv");
 }
 
-// A parameter limited to some cases names values of its method's "case" choice (a typo would hide it
-// in the GUI for good).
-TEST(ParamSpec, CaseLimitedParametersNameCasesOfTheirMethod) {
-  const ks::ParamSpec mach = ks::only_in({"shock"}, ks::real_param("mach", "M", "", 1.5, 1.01, 10.0, "help"));
-  EXPECT_TRUE(ks::acts_in_case(mach, "shock"));
-  EXPECT_FALSE(ks::acts_in_case(mach, "cavity"));
-  EXPECT_TRUE(ks::acts_in_case(mach, ""));
-  EXPECT_TRUE(ks::acts_in_case(ks::real_param("dt", "dt", "", 0.05, 1e-6, 1.0, "help"), "cavity"));
+// A parameter limited to some values of a choice names a choice parameter of its method and values
+// it offers (a typo would hide the parameter in the GUI for good).
+TEST(ParamSpec, ChoiceLimitedParametersNameChoicesOfTheirMethod) {
+  const ks::ParamSpec mach = ks::only_when("case", {"shock"}, ks::real_param("mach", "M", "", 1.5, 1.01, 10.0, "help"));
+  EXPECT_TRUE(ks::acts_when(mach, "shock"));
+  EXPECT_FALSE(ks::acts_when(mach, "cavity"));
+  EXPECT_TRUE(ks::acts_when(mach, ""));
+  EXPECT_TRUE(ks::acts_when(ks::real_param("dt", "dt", "", 0.05, 1e-6, 1.0, "help"), "cavity"));
   int limited = 0;
   for (const std::string& id : ks::builtin_registry().ids()) {
     const auto& specs = ks::builtin_registry().info(id).params;
-    const auto problem = std::find_if(specs.begin(), specs.end(), [](const ks::ParamSpec& s) { return s.key == "case"; });
-    for (const ks::ParamSpec& s : specs)
-      for (const std::string& c : s.cases) {
-        ++limited;
-        ASSERT_NE(problem, specs.end()) << id << ": '" << s.key << "' is limited to a case but the method has none";
-        EXPECT_NE(std::find(problem->choices.begin(), problem->choices.end(), c), problem->choices.end())
-            << id << ": '" << s.key << "' names case '" << c << "'";
-      }
+    for (const ks::ParamSpec& s : specs) {
+      if (s.when_key.empty()) continue;
+      ++limited;
+      const auto choice = std::find_if(specs.begin(), specs.end(), [&](const ks::ParamSpec& c) { return c.key == s.when_key; });
+      ASSERT_NE(choice, specs.end()) << id << ": '" << s.key << "' depends on '" << s.when_key << "', which the method lacks";
+      ASSERT_EQ(choice->type, ks::ParamType::Choice) << id << ": '" << s.when_key << "'";
+      ASSERT_FALSE(s.when_values.empty()) << id << ": '" << s.key << "'";
+      for (const std::string& v : s.when_values)
+        EXPECT_NE(std::find(choice->choices.begin(), choice->choices.end(), v), choice->choices.end())
+            << id << ": '" << s.key << "' names " << s.when_key << " = '" << v << "'";
+    }
   }
   EXPECT_GT(limited, 0);
 }

@@ -221,11 +221,11 @@ TEST(GuiInProcess, PathParameterIsALineEditWithBrowseAndRefusesAWrongEnding) {
   EXPECT_EQ(line->text(), QString("/data/T.csv"));
 }
 
-// Parameters that act only in some cases are greyed out (label and editor) in the others, with a
-// tooltip naming the cases that use them, and come back when the case changes.
+// Parameters that act only with some values of a choice are greyed out (label and editor) with the
+// others, with a tooltip naming the values that use them, and come back when the choice changes.
 TEST(GuiInProcess, ParametersOfAnotherCaseAreGreyedOutUntilTheCaseChanges) {
   ks::ParamSet params({ks::choice_param("case", "Problem", "cavity", {"shock", "cavity"}, "help"),
-                       ks::only_in({"shock"}, ks::real_param("mach", "Mach number", "", 1.5, 1.01, 10.0, "help", true)),
+                       ks::only_when("case", {"shock"}, ks::real_param("mach", "Mach number", "", 1.5, 1.01, 10.0, "help", true)),
                        ks::real_param("dt", "Time step", "", 0.05, 1e-6, 1.0, "help", true)});
   ks::gui::ParameterPanel panel;
   panel.setParameters(params);
@@ -237,11 +237,11 @@ TEST(GuiInProcess, ParametersOfAnotherCaseAreGreyedOutUntilTheCaseChanges) {
   QLineEdit* mach = lines.at("1.5");
   QLineEdit* dt = lines.at("0.05");
   EXPECT_FALSE(mach->isEnabled());
-  EXPECT_TRUE(mach->toolTip().contains("only by: shock")) << mach->toolTip().toStdString();
+  EXPECT_TRUE(mach->toolTip().contains("only with: shock")) << mach->toolTip().toStdString();
   EXPECT_TRUE(dt->isEnabled());
   combo->setCurrentText("shock");
   EXPECT_TRUE(mach->isEnabled());
-  EXPECT_FALSE(mach->toolTip().contains("only by")) << mach->toolTip().toStdString();
+  EXPECT_FALSE(mach->toolTip().contains("only with")) << mach->toolTip().toStdString();
   panel.setRunning(true);  // live parameters of the case stay editable while running
   EXPECT_TRUE(mach->isEnabled());
   params.set("case", std::string("cavity"));

@@ -24,23 +24,28 @@ MethodInfo make_info() {
                    "walls), lin2 295+10x (walls 295/305 K), parab2 500-8000(x/L)^2+8000x/L (walls 500 K), 3dimens (eq. 22, "
                    "walls 500 K), isothermal (cold walls). sin and 3dimens are 3D; the others are slabs periodic in y, z. "
                    "file: the field of temperature_file (e.g. a DNS snapshot), walls at wall_temperature"),
-      path_param("temperature_file", "Temperature file", {".csv", ".vti"},
-                 "Profile file only: cell temperatures in K on a uniform grid. .csv with header x,y,z,T (cell centres in "
-                 "m) or i,j,k,T (cell indices; every axis is then 'length' long), any row order; or an ASCII .vti "
-                 "(ImageData, cell or point array T; point values are averaged to cells). The file's grid replaces nx, "
-                 "ny, nz and the box lengths"),
-      choice_param("file_geometry", "Walls around a file's field", "box", {"box", "channel"},
-                   "Profile file only: box: six walls; channel: walls at x = 0 and x = L_x, periodic in y and z (a "
-                   "channel or slab; Q^R(x) is averaged over y and z)"),
+      only_when("profile", {"file"},
+                path_param("temperature_file", "Temperature file", {".csv", ".vti"},
+                           "Profile file only: cell temperatures in K on a uniform grid. .csv with header x,y,z,T (cell centres in "
+                           "m) or i,j,k,T (cell indices; every axis is then 'length' long), any row order; or an ASCII .vti "
+                           "(ImageData, cell or point array T; point values are averaged to cells). The file's grid replaces nx, "
+                           "ny, nz and the box lengths")),
+      only_when("profile", {"file"},
+                choice_param("file_geometry", "Walls around a file's field", "box", {"box", "channel"},
+                             "Profile file only: box: six walls; channel: walls at x = 0 and x = L_x, periodic in y and z (a "
+                             "channel or slab; Q^R(x) is averaged over y and z)")),
       choice_param("gas", "Gas", "grey", {"grey", "H2O", "CO2", "mix"},
                    "grey: constant kappa; H2O, CO2 and mix (11.6 % CO2 + 15.5 % H2O) at 1 atm: narrow-band correlated-k "
                    "tables with 16 Gauss points per band (resources/radiation)"),
-      real_param("kappa", "Absorption coefficient", "1/m", 1.0, 1e-4, 1e4, "Grey gas only"),
+      only_when("gas", {"grey"},
+                real_param("kappa", "Absorption coefficient", "1/m", 1.0, 1e-4, 1e4, "Grey gas only")),
       real_param("length", "Domain length", "m", 1.0, 1e-3, 100.0,
                  "Slab thickness or cube side L (profile file: from the file's cell size, except for i,j,k .csv files)"),
-      real_param("temperature", "Gas temperature", "K", 1000.0, 1.0, 5000.0, "Isothermal profile only", false, false),
-      real_param("wall_temperature", "Wall temperature", "K", 0.0, 0.0, 5000.0,
-                 "Isothermal and file profiles only: every wall (Kim et al.: cold, 0 K)", false, false),
+      only_when("profile", {"isothermal"},
+                real_param("temperature", "Gas temperature", "K", 1000.0, 1.0, 5000.0, "Isothermal profile only", false, false)),
+      only_when("profile", {"isothermal", "file"},
+                real_param("wall_temperature", "Wall temperature", "K", 0.0, 0.0, 5000.0,
+                           "Isothermal and file profiles only: every wall (Kim et al.: cold, 0 K)", false, false)),
       int_param("nx", "Cells along x", 32, 2, 1024,
                 "Cells across the slab (the inhomogeneous direction); profile file: set by the file"),
       int_param("ny", "Cells along y", 32, 1, 1024,
