@@ -9,9 +9,9 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QStringList>
 #include <QPushButton>
 #include <QSignalBlocker>
+#include <QStringList>
 
 #include "core/errors.hpp"
 
@@ -169,7 +169,7 @@ void ParameterPanel::refreshEnabled() {
   for (const ParamSpec& spec : specs_) {
     QWidget* editor = editors_[spec.key];
     QWidget* label = form_->labelForField(editor);
-    const std::string choice = spec.when_key.empty() ? std::string() : shownChoice(spec.when_key);
+    const std::string choice = shownChoice(spec.when_key);
     const bool acts = acts_when(spec, choice);
     QString tip = tips_[spec.key];
     if (!acts) {

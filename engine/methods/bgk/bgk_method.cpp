@@ -309,7 +309,7 @@ Snapshot BgkMethod::snapshot() const {
 
   snap.series.push_back({"residual", "t (1/nu_ref)", "relative change per unit time", residual_t_, residual_, {}});
   // dt: the step taken (set by `courant` when that is above 0).
-  nlohmann::json d = {{"steps", steps_},          {"dt", cfg_.dt},   {"courant", courant_number(cfg_)},
+  nlohmann::json d = {{"steps", steps_}, {"dt", cfg_.dt}, {"courant", courant_number(cfg_)},
                       {"mass", total_mass()}, {"phase_cells", cfg_.phase_cells()}};
   if (cfg_.kind == Case::Shock) {
     const ShockAnalysis a = analyse_shock(cfg_, raw_);
