@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/host_device.hpp"
+#include "dvm_exp.hpp"
 
 namespace ks::dvm {
 
@@ -46,7 +47,7 @@ KS_HD double shakhov(const CellState& s, double x, double y, double z) {
   const double cx = x - s.U[0], cy = y - s.U[1], cz = z - s.U[2];
   const double c2 = cx * cx + cy * cy + cz * cz;
   const double cq = cx * s.q[0] + cy * s.q[1] + cz * s.q[2];
-  return s.pre * exp(-c2 * s.invT) * (1.0 + s.sh * cq * (2.0 * c2 * s.invT - 5.0));
+  return s.pre * maxwellian_exp(-c2 * s.invT) * (1.0 + s.sh * cq * (2.0 * c2 * s.invT - 5.0));
 }
 
 // A Maxwellian of density 1 (the shape of a diffuse wall's re-emission, eq. 8, or of the free stream).
