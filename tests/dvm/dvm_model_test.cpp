@@ -26,7 +26,7 @@ TEST(DvmModel, TrapezoidalQuadratureRecoversAMaxwelliansMoments) {
   const auto v = velocity_table(vg);
   ASSERT_EQ((long long)v.size(), vg.count());
   const double U[3] = {0.3, -0.1, 0.05}, T = 1.2, n = 0.8;
-  const Macro m = macro_from_raw(sums(v, [&](const Velocity& u) { return n * unit_maxwellian(U, T, u.x, u.y, u.z); }).data());
+  const Macro m = macro_from_raw(sums(v, [&](const Velocity& u) { return n * unit_maxwellian(U, T)(u.x, u.y, u.z); }).data());
   EXPECT_NEAR(m.n, n, 1e-5 * n);
   for (int a = 0; a < 3; ++a) EXPECT_NEAR(m.U[a], U[a], 1e-5);
   EXPECT_NEAR(m.T, T, 1e-4 * T);

@@ -115,13 +115,9 @@ std::vector<Batch> make_batches(const DvmConfig& c) {
 WallTable wall_table(const DvmConfig& c) {
   WallTable w;
   w.count = int(c.walls.size());
-  for (int t = 0; t < w.count; ++t) {
-    for (int a = 0; a < 3; ++a) w.U[t][a] = c.walls[t].U[a];
-    w.T[t] = c.walls[t].T;
-  }
+  for (int t = 0; t < w.count; ++t) w.wall[t] = unit_maxwellian(c.walls[t].U, c.walls[t].T);
   w.inflow_n = c.initial_n;
-  for (int a = 0; a < 3; ++a) w.inflow_U[a] = c.initial_U[a];
-  w.inflow_T = c.initial_T;
+  w.inflow = unit_maxwellian(c.initial_U, c.initial_T);
   return w;
 }
 
@@ -135,7 +131,7 @@ double unit_emission(const std::vector<Velocity>& v, const WallTable& w, int sid
   double s = 0.0;
   for (const Velocity& u : v) {
     const double xn = component(u, a) * into_cell;
-    if (xn > 0.0) s += xn * u.w * unit_maxwellian(w.U[type], w.T[type], u.x, u.y, u.z);
+    if (xn > 0.0) s += xn * u.w * w.wall[type](u.x, u.y, u.z);
   }
   return s;
 }
@@ -143,10 +139,11 @@ double unit_emission(const std::vector<Velocity>& v, const WallTable& w, int sid
 double incident_flux(const std::vector<Velocity>& v, int side, double n, const double* U, double T) {
   const int a = side / 2;
   const double towards_wall = side % 2 ? 1.0 : -1.0;
+  const UnitMaxwellian M = unit_maxwellian(U, T);
   double s = 0.0;
   for (const Velocity& u : v) {
     const double xn = component(u, a) * towards_wall;
-    if (xn > 0.0) s += xn * u.w * n * unit_maxwellian(U, T, u.x, u.y, u.z);
+    if (xn > 0.0) s += xn * u.w * n * M(u.x, u.y, u.z);
   }
   return s;
 }

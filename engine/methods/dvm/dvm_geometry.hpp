@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "dvm_config.hpp"
+#include "dvm_model.hpp"
 
 namespace ks::dvm {
 
@@ -65,9 +66,9 @@ OctantAxis octant_axis(const VelocityGrid& vg);
 // The boundary Maxwellians a sweep can meet, for the kernels (passed by value).
 struct WallTable {
   int count = 1;
-  double U[kMaxWallTypes][3] = {};
-  double T[kMaxWallTypes] = {1.0, 1.0, 1.0, 1.0};
-  double inflow_n = 1.0, inflow_U[3] = {0.0, 0.0, 0.0}, inflow_T = 1.0;
+  UnitMaxwellian wall[kMaxWallTypes];  // each wall type's re-emission shape
+  double inflow_n = 1.0;
+  UnitMaxwellian inflow;  // the free stream's shape
 };
 WallTable wall_table(const DvmConfig& c);
 

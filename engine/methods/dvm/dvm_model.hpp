@@ -50,10 +50,21 @@ KS_HD double shakhov(const CellState& s, double x, double y, double z) {
   return s.pre * maxwellian_exp(-c2 * s.invT) * (1.0 + s.sh * cq * (2.0 * c2 * s.invT - 5.0));
 }
 
-// A Maxwellian of density 1 (the shape of a diffuse wall's re-emission, eq. 8, or of the free stream).
-KS_HD double unit_maxwellian(const double* U, double T, double x, double y, double z) {
-  const double cx = x - U[0], cy = y - U[1], cz = z - U[2];
-  return exp(-(cx * cx + cy * cy + cz * cz) / T) / (kPi * T * sqrt(kPi * T));
+// A Maxwellian of density 1 (the shape of a diffuse wall's re-emission, eq. 8, or of the free
+// stream) with 1 / T and its normalisation precomputed: the sweep evaluates it for every velocity
+// at every boundary face. The defaults are T = 1 at rest.
+struct UnitMaxwellian {
+  double U[3] = {0.0, 0.0, 0.0};
+  double invT = 1.0;
+  double norm = 0.1795871221251666;  // (pi T)^-3/2
+  KS_HD double operator()(double x, double y, double z) const {
+    const double cx = x - U[0], cy = y - U[1], cz = z - U[2];
+    return norm * maxwellian_exp(-(cx * cx + cy * cy + cz * cz) * invT);
+  }
+};
+
+inline UnitMaxwellian unit_maxwellian(const double* U, double T) {
+  return {{U[0], U[1], U[2]}, 1.0 / T, 1.0 / (kPi * T * std::sqrt(kPi * T))};
 }
 
 // Macroscopic fields of one cell from its raw sums (eq. 3).

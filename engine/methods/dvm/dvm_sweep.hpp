@@ -26,9 +26,8 @@ struct SweepView {
 // The value a boundary gives a velocity entering the gas: the free stream, or a diffuse wall's
 // re-emitted Maxwellian (eq. 8) of the face's density. Evaluated where a sweep meets a boundary.
 KS_HD double boundary_value(const WallTable& w, int link, const int* face_type, const double* face_rho, const Velocity& v) {
-  if (link == kInflow) return w.inflow_n * unit_maxwellian(w.inflow_U, w.inflow_T, v.x, v.y, v.z);
-  const int t = face_type[link];
-  return face_rho[link] * unit_maxwellian(w.U[t], w.T[t], v.x, v.y, v.z);
+  if (link == kInflow) return w.inflow_n * w.inflow(v.x, v.y, v.z);
+  return face_rho[link] * w.wall[face_type[link]](v.x, v.y, v.z);
 }
 
 // Eq. (7) solved for f_ijk: sum_a |xi_a| / dx_a (f_upwind_a - f) = (f - f^S) / tau. Per axis a,
