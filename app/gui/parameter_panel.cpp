@@ -116,6 +116,7 @@ void ParameterPanel::commitText(const ParamSpec& spec, QLineEdit* line, const QS
     line->setStyleSheet({});
     if (to_string(v) == to_string(shown_[spec.key])) return;
     shown_[spec.key] = v;
+    refreshEnabled();  // parameters may be set by this one
     emit parameterEdited(QString::fromStdString(spec.key), v);
   } catch (const Error& e) {
     // Refused in the widget: red frame, the reason in the tooltip, the last good value back.
@@ -165,19 +166,28 @@ std::string ParameterPanel::shownChoice(const std::string& key) const {
   return combo ? combo->currentText().toStdString() : std::string();
 }
 
+double ParameterPanel::shownNumber(const std::string& key) const {
+  const auto it = editors_.find(key);
+  const auto* line = it == editors_.end() ? nullptr : qobject_cast<const QLineEdit*>(it->second);
+  return line ? line->text().toDouble() : 0.0;
+}
+
 void ParameterPanel::refreshEnabled() {
   for (const ParamSpec& spec : specs_) {
     QWidget* editor = editors_[spec.key];
     QWidget* label = form_->labelForField(editor);
     const std::string choice = shownChoice(spec.when_key);
-    const bool acts = acts_when(spec, choice);
+    const double setter = shownNumber(spec.overridden_by);
+    const bool acts = acts_when(spec, choice) && !(setter > 0.0);
     QString tip = tips_[spec.key];
-    if (!acts) {
+    if (!acts_when(spec, choice)) {
       QStringList values;
       for (const auto& v : spec.when_values) values << QString::fromStdString(v);
       tip = QString("Not used while %1 is %2 (only with: %3)<br>")
                 .arg(QString::fromStdString(spec.when_key), QString::fromStdString(choice), values.join(", ")) +
             tip;
+    } else if (!acts) {
+      tip = QString("Set by %1 while it is above 0 (now %2)<br>").arg(QString::fromStdString(spec.overridden_by)).arg(setter) + tip;
     } else if (!spec.live && running_) {
       tip = "Not live: pause, change it, then Reset to apply";
     }

@@ -87,6 +87,11 @@ ParamSpec only_when(std::string key, std::vector<std::string> values, ParamSpec 
   return spec;
 }
 
+ParamSpec overridden_by(std::string key, ParamSpec spec) {
+  spec.overridden_by = std::move(key);
+  return spec;
+}
+
 bool acts_when(const ParamSpec& spec, const std::string& value) {
   return spec.when_key.empty() || value.empty() ||
          std::find(spec.when_values.begin(), spec.when_values.end(), value) != spec.when_values.end();
@@ -140,6 +145,7 @@ nlohmann::json to_json(const ParamSpec& s) {
   if (s.type == ParamType::Path) j["extensions"] = s.extensions;
   if (s.quick) j["quick"] = true;
   if (!s.when_key.empty()) j["only_when"] = {{s.when_key, s.when_values}};
+  if (!s.overridden_by.empty()) j["overridden_by"] = s.overridden_by;
   return j;
 }
 

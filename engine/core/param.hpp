@@ -36,6 +36,9 @@ struct ParamSpec {
   // It acts only while the choice parameter `when_key` holds one of `when_values` ("": always).
   std::string when_key;
   std::vector<std::string> when_values;
+  // Set by the numeric parameter `overridden_by` while that is above 0 (as a time step by a Courant
+  // number); "": never.
+  std::string overridden_by;
 };
 
 // Builders for method declarations (flags such as quick are set on the result).
@@ -54,6 +57,8 @@ ParamSpec path_param(std::string key, std::string label, std::vector<std::string
 ParamSpec only_when(std::string key, std::vector<std::string> values, ParamSpec spec);
 // Whether `spec` acts while its `when_key` choice holds `value` ("": unknown, taken as acting).
 bool acts_when(const ParamSpec& spec, const std::string& value);
+// `spec` set by the numeric parameter `key` while that is above 0 (the GUI greys it out then).
+ParamSpec overridden_by(std::string key, ParamSpec spec);
 
 std::string to_string(ParamType t);
 std::string to_string(const ParamValue& v);

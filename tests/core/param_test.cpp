@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -317,6 +318,23 @@ TEST(ParamPath, SpecJsonListsTheEndingsAndTheRangeTextSaysHowPathsResolve) {
   EXPECT_EQ(ks::resolve_path("./a.csv", "dir"), "dir/a.csv");
 }
 
+// Calls check(method id, spec, the spec it names) for every built-in parameter that names another
+// through `field` ("": none); the named spec is nullptr when the method lacks it. Returns how many.
+int for_each_named_parameter(std::string ks::ParamSpec::*field,
+                             const std::function<void(const std::string&, const ks::ParamSpec&, const ks::ParamSpec*)>& check) {
+  int count = 0;
+  for (const std::string& id : ks::builtin_registry().ids()) {
+    const auto& specs = ks::builtin_registry().info(id).params;
+    for (const ks::ParamSpec& s : specs) {
+      if ((s.*field).empty()) continue;
+      ++count;
+      const auto named = std::find_if(specs.begin(), specs.end(), [&](const ks::ParamSpec& c) { return c.key == s.*field; });
+      check(id, s, named == specs.end() ? nullptr : &*named);
+    }
+  }
+  return count;
+}
+
 // A parameter limited to some values of a choice names a choice parameter of its method and values
 // it offers (a typo would hide the parameter in the GUI for good).
 TEST(ParamSpec, ChoiceLimitedParametersNameChoicesOfTheirMethod) {
@@ -325,20 +343,28 @@ TEST(ParamSpec, ChoiceLimitedParametersNameChoicesOfTheirMethod) {
   EXPECT_FALSE(ks::acts_when(mach, "cavity"));
   EXPECT_TRUE(ks::acts_when(mach, ""));
   EXPECT_TRUE(ks::acts_when(ks::real_param("dt", "dt", "", 0.05, 1e-6, 1.0, "help"), "cavity"));
-  int limited = 0;
-  for (const std::string& id : ks::builtin_registry().ids()) {
-    const auto& specs = ks::builtin_registry().info(id).params;
-    for (const ks::ParamSpec& s : specs) {
-      if (s.when_key.empty()) continue;
-      ++limited;
-      const auto choice = std::find_if(specs.begin(), specs.end(), [&](const ks::ParamSpec& c) { return c.key == s.when_key; });
-      ASSERT_NE(choice, specs.end()) << id << ": '" << s.key << "' depends on '" << s.when_key << "', which the method lacks";
-      ASSERT_EQ(choice->type, ks::ParamType::Choice) << id << ": '" << s.when_key << "'";
-      ASSERT_FALSE(s.when_values.empty()) << id << ": '" << s.key << "'";
-      for (const std::string& v : s.when_values)
-        EXPECT_NE(std::find(choice->choices.begin(), choice->choices.end(), v), choice->choices.end())
-            << id << ": '" << s.key << "' names " << s.when_key << " = '" << v << "'";
-    }
-  }
+  const int limited = for_each_named_parameter(&ks::ParamSpec::when_key, [](const std::string& id, const ks::ParamSpec& s,
+                                                                            const ks::ParamSpec* choice) {
+    ASSERT_NE(choice, nullptr) << id << ": '" << s.key << "' depends on '" << s.when_key << "', which the method lacks";
+    ASSERT_EQ(choice->type, ks::ParamType::Choice) << id << ": '" << s.when_key << "'";
+    ASSERT_FALSE(s.when_values.empty()) << id << ": '" << s.key << "'";
+    for (const std::string& v : s.when_values)
+      EXPECT_NE(std::find(choice->choices.begin(), choice->choices.end(), v), choice->choices.end())
+          << id << ": '" << s.key << "' names " << s.when_key << " = '" << v << "'";
+  });
   EXPECT_GT(limited, 0);
+}
+
+// A parameter set by another names a numeric parameter of its method (the GUI greys it out while
+// that one is above 0); kinetic.bgk's time step is set by its Courant number.
+TEST(ParamSpec, OverridingParametersAreNumbersOfTheirMethod) {
+  std::vector<std::string> overridden;
+  for_each_named_parameter(&ks::ParamSpec::overridden_by, [&](const std::string& id, const ks::ParamSpec& s,
+                                                               const ks::ParamSpec* setter) {
+    overridden.push_back(id + ":" + s.key);
+    ASSERT_NE(setter, nullptr) << id << ": '" << s.key << "' is set by '" << s.overridden_by << "', which the method lacks";
+    EXPECT_TRUE(setter->type == ks::ParamType::Real || setter->type == ks::ParamType::Int) << id << ": '" << s.overridden_by << "'";
+    EXPECT_EQ(ks::to_json(s).at("overridden_by"), s.overridden_by);
+  });
+  EXPECT_NE(std::find(overridden.begin(), overridden.end(), "kinetic.bgk:dt"), overridden.end());
 }

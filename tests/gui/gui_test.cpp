@@ -249,6 +249,27 @@ TEST(GuiInProcess, ParametersOfAnotherCaseAreGreyedOutUntilTheCaseChanges) {
   EXPECT_FALSE(mach->isEnabled());
 }
 
+TEST(GuiInProcess, TimeStepIsGreyedOutWhileTheCourantNumberSetsIt) {
+  ks::ParamSet params({ks::overridden_by("courant", ks::real_param("dt", "Time step", "", 0.05, 1e-6, 1.0, "help", true)),
+                       ks::real_param("courant", "Courant number", "", 0.0, 0.0, 1.0, "help", true)});
+  ks::gui::ParameterPanel panel;
+  panel.setParameters(params);
+  panel.show();
+  std::map<QString, QLineEdit*> lines;
+  for (auto* line : panel.findChildren<QLineEdit*>()) lines[line->text()] = line;
+  QLineEdit* dt = lines.at("0.05");
+  QLineEdit* courant = lines.at("0");
+  EXPECT_TRUE(dt->isEnabled());
+  courant->setText("0.9");
+  emit courant->editingFinished();
+  EXPECT_FALSE(dt->isEnabled());
+  EXPECT_TRUE(dt->toolTip().contains("Set by courant while it is above 0 (now 0.9)")) << dt->toolTip().toStdString();
+  params.set("courant", 0.0);  // the simulation reports it back at 0
+  panel.showValues(params);
+  EXPECT_TRUE(dt->isEnabled());
+  EXPECT_FALSE(dt->toolTip().contains("Set by")) << dt->toolTip().toStdString();
+}
+
 // A snapshot with one series y = x on [0, 10].
 std::shared_ptr<const ks::Snapshot> line_snapshot() {
   auto snap = std::make_shared<ks::Snapshot>();

@@ -39,9 +39,11 @@ MethodInfo make_info() {
       real_param("vx_min", "v_x box, lower end", "v_ref", -5.0, -100.0, 100.0, "Lower end of the v_x interval", false, false),
       real_param("vx_max", "v_x box, upper end", "v_ref", 7.0, -100.0, 100.0, "Upper end of the v_x interval", false, false),
       real_param("vt_max", "v_y, v_z box half-width", "v_ref", 6.0, 0.5, 100.0, "v_y and v_z span [-vt_max, vt_max]", false, false),
-      real_param("dt", "Time step", "1/nu_ref", 0.05, 1e-6, 1.0,
-                 "Time step; the shock streams with exact shifts at any Courant number, the cavity's limit depends on the 2D "
-                 "streaming (split: max|v| dt/dx <= 1 per axis; unsplit: the sum over both axes <= 1)", true),
+      overridden_by("courant", real_param("dt", "Time step", "1/nu_ref", 0.05, 1e-6, 1.0,
+                                          "Time step; the shock streams with exact shifts at any Courant number, the cavity's "
+                                          "limit depends on the 2D streaming (split: max|v| dt/dx <= 1 per axis; unsplit: the "
+                                          "sum over both axes <= 1)",
+                                          true)),
       real_param("courant", "Courant number", "", 0.0, 0.0, 1.0,
                  "0: dt as given. Above 0: dt is set for this Courant number on the grid and streaming in use "
                  "(shock: max|v_x| dt/dx; cavity: as the dt limit above), so a new grid keeps a stable dt", true),
