@@ -361,6 +361,8 @@ class CudaSolver final : public DvmSolver {
                          face_rho_.ptr, state_.ptr};
     const int half = cfg_.vg.m / 2;
     const OctantAxisView axis{{axis_xi_.ptr, axis_xi_.ptr + half}, {axis_w_.ptr, axis_w_.ptr + half}};
+    const auto octant_moments =
+        packed_pairs_fit(half, kPackedPairs<T>) ? octant_moment_kernel<T, kPackedPairs<T>> : octant_moment_kernel<T, 1>;
     for (const Batch& b : batches_) {
       const Sign sign{{b.sign[0], b.sign[1], b.sign[2]}};
       const Velocity* vel = vel_.ptr + b.begin;
@@ -369,11 +371,8 @@ class CudaSolver final : public DvmSolver {
       for (int kk = 0; kk < nz; ++kk) {
         const int k = b.sign[2] > 0 ? kk : nz - 1 - kk;
         sweep_kernel<T, kV><<<blocks, 32 * ((nx + W - 1) / W), above_bytes>>>(view, in.walls, vel, b.count, sign, k, W, A_.ptr, B_.ptr);
-        if (b.count == cfg_.octant() && packed_pairs_fit(half, kPackedPairs<T>))
-          octant_moment_kernel<T, kPackedPairs<T>><<<unsigned(slice), kMomentThreads, 4 * half * sizeof(double)>>>(
-              axis, half, sign, k, slice, solid_.ptr, link_.ptr, B_.ptr, raw_.ptr, face_influx_.ptr);
-        else if (b.count == cfg_.octant())
-          octant_moment_kernel<T, 1><<<unsigned(slice), kMomentThreads, 4 * half * sizeof(double)>>>(
+        if (b.count == cfg_.octant())
+          octant_moments<<<unsigned(slice), kMomentThreads, 4 * half * sizeof(double)>>>(
               axis, half, sign, k, slice, solid_.ptr, link_.ptr, B_.ptr, raw_.ptr, face_influx_.ptr);
         else
           moment_kernel<<<unsigned(slice), kMomentThreads>>>(vel, b.count, sign, k, slice, solid_.ptr, link_.ptr, B_.ptr,
