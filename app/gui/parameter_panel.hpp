@@ -30,7 +30,7 @@ class ParameterPanel : public QWidget {
   void setEditorValue(QWidget* editor, const ParamSpec& spec, const ParamValue& value);
   std::string shownChoice(const std::string& key) const;  // the value a choice's editor shows ("" if none)
   double shownNumber(const std::string& key) const;       // the number a numeric editor shows (0 if none)
-  void refreshEnabled();  // editors of parameters that do not act with the shown choices are greyed out
+  void refreshEnabled();  // editors of parameters the shown choices do not use, or a shown number sets, are greyed out
 
   QFormLayout* form_;
   std::vector<ParamSpec> specs_;
