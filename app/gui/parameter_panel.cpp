@@ -177,10 +177,11 @@ void ParameterPanel::refreshEnabled() {
     QWidget* editor = editors_[spec.key];
     QWidget* label = form_->labelForField(editor);
     const std::string choice = shownChoice(spec.when_key);
+    const bool used = acts_when(spec, choice);
     const double setter = shownNumber(spec.overridden_by);
-    const bool acts = acts_when(spec, choice) && !(setter > 0.0);
+    const bool acts = used && !(setter > 0.0);
     QString tip = tips_[spec.key];
-    if (!acts_when(spec, choice)) {
+    if (!used) {
       QStringList values;
       for (const auto& v : spec.when_values) values << QString::fromStdString(v);
       tip = QString("Not used while %1 is %2 (only with: %3)<br>")

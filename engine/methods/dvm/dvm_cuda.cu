@@ -29,7 +29,7 @@ struct Sign {
   int s[3];
 };
 
-constexpr int kMaxStripWidth = 16;  // DvmMethod's `strip` limit
+constexpr int kMaxStripWidth = 16;  // cells of a warp's strip: the widest automatic width and DvmMethod's `strip` limit
 
 // One row of a warp's strip, staged in shared memory by the whole warp (coalesced loads) and then
 // read by every lane as broadcasts: each cell's f^S state, upwind links (in the batch's direction),
@@ -150,7 +150,7 @@ constexpr int kVelocitiesPerLane = 2;
 // reach 97 % and take 0.73 s an iteration against 0.82 s with 8-cell strips (the full-occupancy rule).
 int auto_strip_width(int nx, long long lanes, long long resident_threads) {
   int best = 0;
-  for (int W : {16, 8, 4}) {
+  for (int W : {kMaxStripWidth, 8, 4}) {
     const int strips = (nx + W - 1) / W;
     if (strips > kMaxStrips) break;
     best = W;
@@ -317,8 +317,8 @@ class CudaSolver final : public DvmSolver {
                         std::min(prop.maxThreadsPerMultiProcessor, prop.regsPerMultiprocessor / std::max(attr.numRegs, 1));
     if (auto_strip_width(c.n(0), 1, 0) == 0)
       throw bad_input("nx", "the CUDA sweep splits a row of " + std::to_string(c.n(0)) + " cells over at most " +
-                                std::to_string(kMaxStrips) + " warps of 16 cells",
-                      "nx <= " + std::to_string(16 * kMaxStrips) + " on the CUDA backend");
+                                std::to_string(kMaxStrips) + " warps of " + std::to_string(kMaxStripWidth) + " cells",
+                      "nx <= " + std::to_string(kMaxStripWidth * kMaxStrips) + " on the CUDA backend");
     if (c.strip && (c.n(0) + c.strip - 1) / c.strip > kMaxStrips)
       throw bad_input("strip", "strips of " + std::to_string(c.strip) + " cells split a row of " + std::to_string(c.n(0)) +
                                    " cells over more than " + std::to_string(kMaxStrips) + " warps",

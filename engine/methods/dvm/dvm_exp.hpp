@@ -2,8 +2,8 @@
 // discrete velocity and cell. On the device it is a degree-12 Taylor polynomial on
 // |r| <= ln 2 / 2 after a = k ln 2 + r, evaluated by Estrin's scheme (depth 5, against 13 for
 // Horner: the sweep stalled on dependent FP64 results) with its coefficients in constant memory
-// (CUDA's exp keeps its literal coefficients in uniform registers, two moves each, about a sixth of
-// the sweep's instructions). Within 2 ulp of exp; the host keeps std::exp.
+// (CUDA's exp keeps its literal coefficients in uniform registers, two moves each: 50 of the
+// sweep's 441 instructions a cell). The host keeps std::exp; the CUDA-vs-CPU tests agree to 4e-16.
 #pragma once
 
 #include <cmath>
