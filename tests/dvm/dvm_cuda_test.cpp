@@ -43,6 +43,15 @@ TEST(DvmCuda, CavityWithSinglePrecisionSlicesMatchesTheCpuToFloatRoundOff) {
   expect_same_iterate(testing::small_cavity(), 6, "fp32");
 }
 
+TEST(DvmCuda, SixtyFourVelocitiesAnAxisTakeTheFactoredShakhovAndMatchTheCpu) {
+  // 32 points a half-axis: the sweep factors f^S's exponential by velocity axes (sweep_kernel's kXY).
+  KS_REQUIRE_CUDA();
+  const std::map<std::string, std::string> p = {{"case", "cavity"}, {"kn", "1"}, {"lid_speed", "0.1"},
+                                                {"nx", "5"}, {"ny", "4"}, {"nz", "3"}, {"nv", "64"}};
+  expect_same_iterate(p, 2);
+  expect_same_iterate(p, 2, "fp32");
+}
+
 TEST(DvmCuda, EveryStripWidthGivesTheCpuIterate) {
   // The wavefront of strips: 10 cells per row in strips of 4 (3 warps, the last one ragged), 8 (2)
   // and 16 (one warp with a partial strip).

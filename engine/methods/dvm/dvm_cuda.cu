@@ -60,14 +60,20 @@ __device__ void stage_strip_row(const SweepView& g, long long cell0, int lo, int
 // z-upwind value comes from slice A. Each lane sweeps V velocities (v, v + 32, ...), so a cell's
 // state, links and sizes, staged once a row (StripRow), serve V updates. Values are rounded to T
 // before they are used upwind, as the CPU reads them back.
+// kXY (whole octants of a grid with 32 points a half-axis): a block's 64 velocities share xi_x, a
+// lane's two share xi_z and a velocity row r shares xi_y, so f^S / tau is factored (shakhov_source):
+// each lane evaluates one exp a cell for its xi_z, and the x-y factor of each (cell, r) of a row is
+// evaluated once, by one lane, when the row is staged: 1 + 1/16 exp a lane and cell instead of 2.
 // At most 128 registers (a block of kMaxStrips warps fits an SM; two 8-warp blocks still do).
-template <class T, int V>
+template <class T, int V, bool kXY>
 __global__ void __launch_bounds__(32 * kMaxStrips, 1)
     sweep_kernel(SweepView g, WallTable walls, const Velocity* __restrict__ vel, long long count, Sign sign, int k, int W,
                  const T* __restrict__ A, T* __restrict__ B) {
   constexpr int kLanes = 32 * V;  // velocities of a block
   extern __shared__ unsigned char shared_bytes[];
   T(*above)[kLanes] = reinterpret_cast<T(*)[kLanes]>(shared_bytes);  // [column in sweep order][velocity]
+  ShakhovXY(*row_xy)[kMaxStripWidth][V] =  // kXY: [warp][cell of the row in memory order][velocity row]
+      reinterpret_cast<ShakhovXY(*)[kMaxStripWidth][V]>(shared_bytes + g.nx * kLanes * sizeof(T));
   __shared__ T handoff[2][kMaxStrips][kLanes];
   __shared__ StripRow strip_rows[kMaxStrips];
   const int lane = threadIdx.x % 32, w = threadIdx.x / 32, strips = blockDim.x / 32;
@@ -93,6 +99,16 @@ __global__ void __launch_bounds__(32 * kMaxStrips, 1)
       const long long c0 = (long long)j * nx + lo;  // slice index of the strip's lowest cell
       stage_strip_row(g, slice0 + c0, lo, last - first, up, row, lane);
       __syncwarp();
+      if constexpr (kXY) {
+        static_assert(V * kMaxStripWidth <= 32, "one lane per (cell, velocity row)");
+        const int m = lane / V, r = lane % V;
+        double y = u[0].y;  // xi_y of velocity row r (every lane's u[r].y)
+#pragma unroll
+        for (int q = 1; q < V; ++q)
+          if (r == q) y = u[q].y;
+        if (m < last - first) row_xy[w][m][r] = shakhov_xy(row.state[m], u[0].x, y);
+        __syncwarp();
+      }
       if (active[0]) {
         const double inv_dy = g.inv_size[1][j];
         T left[V], z[V];
@@ -106,6 +122,7 @@ __global__ void __launch_bounds__(32 * kMaxStrips, 1)
         T* b_at = B + at0;
 #pragma unroll
         for (int r = 0; r < V; ++r) z[r] = active[r] ? a_at[32 * r] : T(0);
+#pragma unroll 2  // the next cell's f^S overlaps this cell's x-upwind chain: 0.608 s against 0.635 s
         for (int ii = first; ii < last; ++ii, a_at += step, b_at += step) {
           T z_cur[V];
 #pragma unroll
@@ -119,14 +136,23 @@ __global__ void __launch_bounds__(32 * kMaxStrips, 1)
           const bool solid = row.solid[m];
           const double inv_dx = row.inv_dx[m];
           const bool fluid = link[0] == kFluid && link[1] == kFluid && link[2] == kFluid;  // the same for the whole warp
+          double source[V];
+          if constexpr (kXY) {
+            const double cz = u[0].z - st.U[2], ez = maxwellian_exp(-cz * cz * st.invT);
+#pragma unroll
+            for (int r = 0; r < V; ++r) source[r] = shakhov_source(st, row_xy[w][m][r], cz, ez);
+          } else {
+#pragma unroll
+            for (int r = 0; r < V; ++r) source[r] = collision_source(st, u[r]);
+          }
 #pragma unroll
           for (int r = 0; r < V; ++r) {
             if (!active[r]) continue;
             const double coef[3] = {fabs(u[r].x) * inv_dx, fabs(u[r].y) * inv_dy, fabs(u[r].z) * inv_dz};
             const double up_y = jj > 0 ? double(above[ii][lane + 32 * r]) : 0.0;
             const double up_z = double(z_cur[r]);
-            const Upwind pre = fluid ? upwind_prepare_fluid(st, u[r], coef, up_y, up_z)
-                                     : upwind_prepare(st, u[r], link, coef, up_y, up_z, walls, g.face_type, g.face_rho);
+            const Upwind pre = fluid ? upwind_prepare_fluid(st, source[r], coef, up_y, up_z)
+                                     : upwind_prepare(st, source[r], u[r], link, coef, up_y, up_z, walls, g.face_type, g.face_rho);
             left[r] = above[ii][lane + 32 * r] = solid ? T(0) : T(upwind_finish(pre, double(left[r])));
             b_at[32 * r] = left[r];
           }
@@ -311,10 +337,14 @@ class CudaSolver final : public DvmSolver {
     KS_CUDA_CHECK(cudaSetDevice(device));
     cudaDeviceProp prop;
     KS_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-    cudaFuncAttributes attr;
-    KS_CUDA_CHECK(cudaFuncGetAttributes(&attr, sweep_kernel<T, kV>));
-    resident_threads_ = (long long)prop.multiProcessorCount *
-                        std::min(prop.maxThreadsPerMultiProcessor, prop.regsPerMultiprocessor / std::max(attr.numRegs, 1));
+    for (bool xy : {false, true}) {
+      cudaFuncAttributes attr;
+      KS_CUDA_CHECK(cudaFuncGetAttributes(&attr, sweep(xy)));
+      resident_threads_[xy] = (long long)prop.multiProcessorCount *
+                              std::min(prop.maxThreadsPerMultiProcessor, prop.regsPerMultiprocessor / std::max(attr.numRegs, 1));
+      KS_CUDA_CHECK(cudaFuncSetAttribute(sweep(xy), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         int(sweep_shared_bytes(c.n(0), kMaxStrips, xy))));
+    }
     if (auto_strip_width(c.n(0), 1, 0) == 0)
       throw bad_input("nx", "the CUDA sweep splits a row of " + std::to_string(c.n(0)) + " cells over at most " +
                                 std::to_string(kMaxStrips) + " warps of " + std::to_string(kMaxStripWidth) + " cells",
@@ -323,7 +353,6 @@ class CudaSolver final : public DvmSolver {
       throw bad_input("strip", "strips of " + std::to_string(c.strip) + " cells split a row of " + std::to_string(c.n(0)) +
                                    " cells over more than " + std::to_string(kMaxStrips) + " warps",
                       "a strip of at least " + std::to_string((c.n(0) + kMaxStrips - 1) / kMaxStrips) + " cells, or 0");
-    KS_CUDA_CHECK(cudaFuncSetAttribute(sweep_kernel<T, kV>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(c.n(0) * 32 * kV * sizeof(T))));
     batches_ = make_batches(c);
     vel_.upload(velocity_table(c.vg));
     const OctantAxis axis = octant_axis(c.vg);
@@ -356,7 +385,6 @@ class CudaSolver final : public DvmSolver {
     if (face_influx_.count) KS_CUDA_CHECK(cudaMemset(face_influx_.ptr, 0, face_influx_.count * sizeof(double)));
     const int nx = cfg_.n(0), ny = cfg_.n(1), nz = cfg_.n(2);
     const long long slice = cfg_.slice_cells();
-    const std::size_t above_bytes = std::size_t(nx) * 32 * kV * sizeof(T);
     const SweepView view{nx, ny, {inv_size_[0].ptr, inv_size_[1].ptr, inv_size_[2].ptr}, solid_.ptr, link_.ptr, face_type_.ptr,
                          face_rho_.ptr, state_.ptr};
     const int half = cfg_.vg.m / 2;
@@ -366,11 +394,13 @@ class CudaSolver final : public DvmSolver {
     for (const Batch& b : batches_) {
       const Sign sign{{b.sign[0], b.sign[1], b.sign[2]}};
       const Velocity* vel = vel_.ptr + b.begin;
-      const int W = cfg_.strip ? cfg_.strip : auto_strip_width(nx, (b.count + kV - 1) / kV, resident_threads_);
+      const bool xy = b.count == cfg_.octant() && half == 32;  // sweep_kernel's kXY layout
+      const int W = cfg_.strip ? cfg_.strip : auto_strip_width(nx, (b.count + kV - 1) / kV, resident_threads_[xy]);
+      const int strips = (nx + W - 1) / W;
       const unsigned blocks = unsigned((b.count + 32 * kV - 1) / (32 * kV));
       for (int kk = 0; kk < nz; ++kk) {
         const int k = b.sign[2] > 0 ? kk : nz - 1 - kk;
-        sweep_kernel<T, kV><<<blocks, 32 * ((nx + W - 1) / W), above_bytes>>>(view, in.walls, vel, b.count, sign, k, W, A_.ptr, B_.ptr);
+        sweep(xy)<<<blocks, 32 * strips, sweep_shared_bytes(nx, strips, xy)>>>(view, in.walls, vel, b.count, sign, k, W, A_.ptr, B_.ptr);
         if (b.count == cfg_.octant())
           octant_moments<<<unsigned(slice), kMomentThreads, 4 * half * sizeof(double)>>>(
               axis, half, sign, k, slice, solid_.ptr, link_.ptr, B_.ptr, raw_.ptr, face_influx_.ptr);
@@ -403,6 +433,14 @@ class CudaSolver final : public DvmSolver {
     return bytes;
   }
 
+  static auto sweep(bool xy) { return xy ? sweep_kernel<T, kV, true> : sweep_kernel<T, kV, false>; }
+
+  // sweep_kernel's dynamic shared memory: the previous row's f, [column][velocity], and with kXY
+  // each warp's x-y factors of a row.
+  static std::size_t sweep_shared_bytes(int nx, int strips, bool xy) {
+    return std::size_t(nx) * 32 * kV * sizeof(T) + (xy ? std::size_t(strips) * kMaxStripWidth * kV * sizeof(ShakhovXY) : 0);
+  }
+
   std::size_t bytes() const override {
     std::size_t b = (A_.count + B_.count) * sizeof(T) + (raw_.count + face_rho_.count + face_influx_.count) * sizeof(double);
     b += state_.count * sizeof(CellState) + vel_.count * sizeof(Velocity) + solid_.count + link_.count * sizeof(int) +
@@ -414,7 +452,7 @@ class CudaSolver final : public DvmSolver {
  private:
   DvmConfig cfg_;
   std::shared_ptr<const Geometry> geo_;
-  long long resident_threads_ = 0;  // threads the device holds at once
+  long long resident_threads_[2] = {};  // threads the device holds at once, by sweep(xy)
   std::vector<Batch> batches_;
   DeviceBuffer<Velocity> vel_;
   DeviceBuffer<double> axis_xi_, axis_w_;  // octant_axis(): [negative half | positive half]

@@ -50,6 +50,30 @@ KS_HD double shakhov(const CellState& s, double x, double y, double z) {
   return s.pre * maxwellian_exp(-c2 * s.invT) * (1.0 + s.sh * cq * (2.0 * c2 * s.invT - 5.0));
 }
 
+// f^S / tau for the velocities of a tensor grid that share (xi_x, xi_y), the CUDA sweep's factored
+// form: exp(-c^2 invT) = exp(-(cx^2 + cy^2) invT) exp(-cz^2 invT), the first factor (with pre / tau)
+// and the x-y parts of c^2 and c.q evaluated once per cell for all the xi_z of a warp (ShakhovXY),
+// the second once per xi_z for all the (xi_x, xi_y) of a lane. Equal to inv_tau * shakhov() to
+// round-off.
+struct ShakhovXY {
+  double g;    // pre inv_tau exp(-(cx^2 + cy^2) invT)
+  double c2;   // cx^2 + cy^2
+  double cq;   // cx qx + cy qy
+};
+
+KS_HD ShakhovXY shakhov_xy(const CellState& s, double x, double y) {
+  const double cx = x - s.U[0], cy = y - s.U[1];
+  const double c2 = cx * cx + cy * cy;
+  return {s.pre * s.inv_tau * maxwellian_exp(-c2 * s.invT), c2, cx * s.q[0] + cy * s.q[1]};
+}
+
+// The z part: cz = xi_z - U_z and ez = exp(-cz^2 invT), shared by every (xi_x, xi_y) of one xi_z.
+KS_HD double shakhov_source(const CellState& s, const ShakhovXY& xy, double cz, double ez) {
+  const double c2 = xy.c2 + cz * cz;
+  const double cq = xy.cq + cz * s.q[2];
+  return xy.g * ez * (1.0 + s.sh * cq * (2.0 * c2 * s.invT - 5.0));
+}
+
 // A Maxwellian of density 1 (the shape of a diffuse wall's re-emission, eq. 8, or of the free
 // stream) with 1 / T and its normalisation precomputed: the sweep evaluates it for every velocity
 // at every boundary face. The defaults are T = 1 at rest.

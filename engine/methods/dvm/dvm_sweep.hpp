@@ -34,16 +34,19 @@ KS_HD double boundary_value(const WallTable& w, int link, const int* face_type, 
 // link[a] says where the upwind value comes from: the neighbour cell, a diffuse wall (rho_w M_w,
 // eq. 8), the free stream, or nowhere (periodic axis with one cell). It is split in two so that the
 // sweep's serial dependence, the x-upwind value of the cell swept just before, enters last:
-// upwind_prepare does the rest (f^S, the y and z upwind terms, 1 / denominator) ahead of it.
+// upwind_prepare does the rest (the y and z upwind terms, 1 / denominator) ahead of it, given the
+// source f^S / tau (collision_source, or the CUDA sweep's factored shakhov_source).
 struct Upwind {
   double num;      // (f^S / tau + every upwind term but a fluid x-neighbour's)
   double coef_x;   // |xi_x| / dx if the x-upwind value is a fluid neighbour's, else 0
   double inv_den;  // 1 / (1 / tau + sum_a |xi_a| / dx_a)
 };
 
-KS_HD Upwind upwind_prepare(const CellState& s, const Velocity& v, const int* link, const double* coef, double up_y, double up_z,
-                            const WallTable& walls, const int* face_type, const double* face_rho) {
-  Upwind u{s.inv_tau * shakhov(s, v.x, v.y, v.z), 0.0, 0.0};
+KS_HD double collision_source(const CellState& s, const Velocity& v) { return s.inv_tau * shakhov(s, v.x, v.y, v.z); }
+
+KS_HD Upwind upwind_prepare(const CellState& s, double source, const Velocity& v, const int* link, const double* coef, double up_y,
+                            double up_z, const WallTable& walls, const int* face_type, const double* face_rho) {
+  Upwind u{source, 0.0, 0.0};
   double den = s.inv_tau;
   const double fluid[3] = {0.0, up_y, up_z};
   for (int a = 0; a < 3; ++a) {
@@ -63,8 +66,8 @@ KS_HD Upwind upwind_prepare(const CellState& s, const Velocity& v, const int* li
 
 // upwind_prepare for a cell whose three upwind neighbours are fluid cells (most cells): the same
 // terms in the same order, without the boundary cases.
-KS_HD Upwind upwind_prepare_fluid(const CellState& s, const Velocity& v, const double* coef, double up_y, double up_z) {
-  Upwind u{s.inv_tau * shakhov(s, v.x, v.y, v.z), coef[0], 0.0};
+KS_HD Upwind upwind_prepare_fluid(const CellState& s, double source, const double* coef, double up_y, double up_z) {
+  Upwind u{source, coef[0], 0.0};
   u.num += coef[1] * up_y;
   u.num += coef[2] * up_z;
   u.inv_den = 1.0 / (s.inv_tau + coef[0] + coef[1] + coef[2]);
@@ -93,7 +96,8 @@ KS_HD double update_cell(const SweepView& g, const WallTable& walls, const Veloc
   const double left = link[0] == kFluid ? double(B[(c - sign[0]) * stride]) : 0.0;
   const double up_y = link[1] == kFluid ? double(B[(c - sign[1] * (long long)g.nx) * stride]) : 0.0;
   const double up_z = link[2] == kFluid ? double(A[c * stride]) : 0.0;
-  return upwind_finish(upwind_prepare(g.state[cell], v, link, coef, up_y, up_z, walls, g.face_type, g.face_rho), left);
+  const CellState& s = g.state[cell];
+  return upwind_finish(upwind_prepare(s, collision_source(s, v), v, link, coef, up_y, up_z, walls, g.face_type, g.face_rho), left);
 }
 
 // The cell (i, j) visited n-th (0-based) by a sweep in direction `sign` over an nx x ny slice.
