@@ -53,6 +53,24 @@ __device__ void stage_strip_row(const SweepView& g, long long cell0, int lo, int
   }
 }
 
+// sweep_kernel's shared memory, all of it dynamic and sized by the launch's strips (a static
+// worst case of kMaxStrips warps held 4 blocks an SM at 64^3): the previous row's f
+// ([column in sweep order][velocity]), the x-upwind hand-offs ([parity][warp][velocity]), each warp's
+// staged row and, for kXY, each warp's x-y factors of the row. Byte offsets; 16-byte aligned.
+struct SweepShared {
+  std::size_t handoff, rows, xy, bytes;
+};
+
+template <class T, int V>
+__host__ __device__ SweepShared sweep_shared(int nx, int strips, bool xy) {
+  SweepShared s;
+  s.handoff = std::size_t(nx) * 32 * V * sizeof(T);
+  s.rows = s.handoff + std::size_t(2) * strips * 32 * V * sizeof(T);
+  s.xy = s.rows + std::size_t(strips) * sizeof(StripRow);
+  s.bytes = s.xy + (xy ? std::size_t(strips) * kMaxStripWidth * V * sizeof(ShakhovXY) : 0);
+  return s;
+}
+
 // Algorithm 2 with strips: warp w of a block owns columns [w W, w W + W) (in sweep order) of every
 // row and sweeps row s - w at step s, so it starts a row when warp w - 1 has finished its part of
 // it; the x-upwind value crosses the strip boundary through shared memory (double-buffered by step
@@ -70,13 +88,13 @@ __global__ void __launch_bounds__(32 * kMaxStrips, 1)
     sweep_kernel(SweepView g, WallTable walls, const Velocity* __restrict__ vel, long long count, Sign sign, int k, int W,
                  const T* __restrict__ A, T* __restrict__ B) {
   constexpr int kLanes = 32 * V;  // velocities of a block
-  extern __shared__ unsigned char shared_bytes[];
-  T(*above)[kLanes] = reinterpret_cast<T(*)[kLanes]>(shared_bytes);  // [column in sweep order][velocity]
-  ShakhovXY(*row_xy)[kMaxStripWidth][V] =  // kXY: [warp][cell of the row in memory order][velocity row]
-      reinterpret_cast<ShakhovXY(*)[kMaxStripWidth][V]>(shared_bytes + g.nx * kLanes * sizeof(T));
-  __shared__ T handoff[2][kMaxStrips][kLanes];
-  __shared__ StripRow strip_rows[kMaxStrips];
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
   const int lane = threadIdx.x % 32, w = threadIdx.x / 32, strips = blockDim.x / 32;
+  const SweepShared at = sweep_shared<T, V>(g.nx, strips, kXY);
+  T(*above)[kLanes] = reinterpret_cast<T(*)[kLanes]>(shared_bytes);
+  T(*handoff)[kLanes] = reinterpret_cast<T(*)[kLanes]>(shared_bytes + at.handoff);  // [parity * strips + warp]
+  StripRow* strip_rows = reinterpret_cast<StripRow*>(shared_bytes + at.rows);
+  ShakhovXY(*row_xy)[kMaxStripWidth][V] = reinterpret_cast<ShakhovXY(*)[kMaxStripWidth][V]>(shared_bytes + at.xy);
   const long long v0 = blockIdx.x * (long long)kLanes + lane;
   const int nx = g.nx, ny = g.ny, sx = sign.s[0], sy = sign.s[1];
   const long long slice0 = (long long)k * nx * ny;
@@ -113,7 +131,7 @@ __global__ void __launch_bounds__(32 * kMaxStrips, 1)
         const double inv_dy = g.inv_size[1][j];
         T left[V], z[V];
 #pragma unroll
-        for (int r = 0; r < V; ++r) left[r] = w > 0 ? handoff[(s - 1) & 1][w - 1][lane + 32 * r] : T(0);
+        for (int r = 0; r < V; ++r) left[r] = w > 0 ? handoff[((s - 1) & 1) * strips + w - 1][lane + 32 * r] : T(0);
         // f of cell ii at [c * count + v]: a lane's pointers step by +-count along the row. The
         // z-upwind values of cell ii + 1 are loaded while cell ii is updated.
         const long long step = sx * count;
@@ -159,7 +177,7 @@ __global__ void __launch_bounds__(32 * kMaxStrips, 1)
         }
         if (w + 1 < strips)
 #pragma unroll
-          for (int r = 0; r < V; ++r) handoff[s & 1][w][lane + 32 * r] = left[r];
+          for (int r = 0; r < V; ++r) handoff[(s & 1) * strips + w][lane + 32 * r] = left[r];
       }
     }
     __syncthreads();
@@ -343,7 +361,7 @@ class CudaSolver final : public DvmSolver {
       resident_threads_[xy] = (long long)prop.multiProcessorCount *
                               std::min(prop.maxThreadsPerMultiProcessor, prop.regsPerMultiprocessor / std::max(attr.numRegs, 1));
       KS_CUDA_CHECK(cudaFuncSetAttribute(sweep(xy), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         int(sweep_shared_bytes(c.n(0), kMaxStrips, xy))));
+                                         int(sweep_shared<T, kV>(c.n(0), kMaxStrips, xy).bytes)));
     }
     if (auto_strip_width(c.n(0), 1, 0) == 0)
       throw bad_input("nx", "the CUDA sweep splits a row of " + std::to_string(c.n(0)) + " cells over at most " +
@@ -400,7 +418,7 @@ class CudaSolver final : public DvmSolver {
       const unsigned blocks = unsigned((b.count + 32 * kV - 1) / (32 * kV));
       for (int kk = 0; kk < nz; ++kk) {
         const int k = b.sign[2] > 0 ? kk : nz - 1 - kk;
-        sweep(xy)<<<blocks, 32 * strips, sweep_shared_bytes(nx, strips, xy)>>>(view, in.walls, vel, b.count, sign, k, W, A_.ptr, B_.ptr);
+        sweep(xy)<<<blocks, 32 * strips, sweep_shared<T, kV>(nx, strips, xy).bytes>>>(view, in.walls, vel, b.count, sign, k, W, A_.ptr, B_.ptr);
         if (b.count == cfg_.octant())
           octant_moments<<<unsigned(slice), kMomentThreads, 4 * half * sizeof(double)>>>(
               axis, half, sign, k, slice, solid_.ptr, link_.ptr, B_.ptr, raw_.ptr, face_influx_.ptr);
@@ -434,12 +452,6 @@ class CudaSolver final : public DvmSolver {
   }
 
   static auto sweep(bool xy) { return xy ? sweep_kernel<T, kV, true> : sweep_kernel<T, kV, false>; }
-
-  // sweep_kernel's dynamic shared memory: the previous row's f, [column][velocity], and with kXY
-  // each warp's x-y factors of a row.
-  static std::size_t sweep_shared_bytes(int nx, int strips, bool xy) {
-    return std::size_t(nx) * 32 * kV * sizeof(T) + (xy ? std::size_t(strips) * kMaxStripWidth * kV * sizeof(ShakhovXY) : 0);
-  }
 
   std::size_t bytes() const override {
     std::size_t b = (A_.count + B_.count) * sizeof(T) + (raw_.count + face_rho_.count + face_influx_.count) * sizeof(double);
