@@ -4,6 +4,7 @@
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
+#include "core/ceil_div.hpp"
 #include "core/cuda_check.hpp"
 
 namespace ks::bgk {
@@ -24,7 +25,7 @@ template <int kRows>
 struct TileShape {
   static constexpr int rows = kTileY * kRows;
   static constexpr int values = kStageWidth * (rows + 1);                      // a stage's values
-  static constexpr int slots = (values + kTileThreads - 1) / kTileThreads;     // stage values a thread fills
+  static constexpr int slots = ceil_div(values, kTileThreads);     // stage values a thread fills
   static constexpr int row_stride = kTileY * kStageWidth;                      // between a thread's cells
 };
 
@@ -49,12 +50,12 @@ struct TileThread {
 template <int kRows>
 __device__ TileThread<kRows> tile_thread(const BgkConfig& c, bool left) {
   using Shape = TileShape<kRows>;
-  const int tiles_x = (c.nx + kTileX - 1) / kTileX;
+  const int tiles_x = ceil_div(c.nx, kTileX);
   const int i0 = int(blockIdx.x % tiles_x) * kTileX, k0 = int(blockIdx.x / tiles_x) * Shape::rows;
   const int tx = threadIdx.x % kTileX, ty = threadIdx.x / kTileX;
   TileThread<kRows> t;
   t.k = k0 + ty;
-  t.valid_rows = i0 + tx < c.nx ? max(0, min(kRows, (c.ny - t.k + kTileY - 1) / kTileY)) : 0;
+  t.valid_rows = i0 + tx < c.nx ? max(0, min(kRows, ceil_div(c.ny - t.k, kTileY))) : 0;
   t.cell = t.valid_rows ? (long long)t.k * c.nx + i0 + tx : 0;
   for (int below = 0; below < 2; ++below) {
     for (int q = 0; q < Shape::slots; ++q) {
@@ -223,7 +224,6 @@ __global__ void __launch_bounds__(kTileThreads) tile_relax_kernel(BgkConfig c, S
 // The relaxation kernel's shared memory beyond the stages: the z-factor tables.
 std::size_t ez_table_bytes(int nz) { return std::size_t(kTileThreads) * nz * sizeof(double); }
 
-int tiles_along(int n, int tile) { return (n + tile - 1) / tile; }
 
 }  // namespace
 
@@ -233,13 +233,13 @@ void allow_tile_shared_memory() {
 }
 
 void launch_tile_moments(const BgkConfig& c, const StreamInputs& s, double* partial) {
-  const int tiles = tiles_along(c.nx, kTileX) * tiles_along(c.ny, TileShape<kMomentRows>::rows);
+  const int tiles = ceil_div(c.nx, kTileX) * ceil_div(c.ny, TileShape<kMomentRows>::rows);
   tile_partial_moments_kernel<<<dim3(tiles, c.vg.n[0]), kTileThreads>>>(c, s, partial);
   KS_CUDA_CHECK_LAUNCH();
 }
 
 void launch_tile_relax(const BgkConfig& c, const StreamInputs& s, const CellRelaxation* relaxation, double* next) {
-  const int tiles = tiles_along(c.nx, kTileX) * tiles_along(c.ny, TileShape<1>::rows);
+  const int tiles = ceil_div(c.nx, kTileX) * ceil_div(c.ny, TileShape<1>::rows);
   tile_relax_kernel<<<dim3(tiles, c.vg.n[0]), kTileThreads, ez_table_bytes(c.vg.n[2])>>>(c, s, relaxation, next);
   KS_CUDA_CHECK_LAUNCH();
 }

@@ -7,6 +7,7 @@
 #include "bgk_boundaries.hpp"
 #include "bgk_model.hpp"
 #include "bgk_solver.hpp"
+#include "core/ceil_div.hpp"
 
 namespace ks::bgk {
 
@@ -71,7 +72,7 @@ class CpuSolver final : public BgkSolver {
     long long first;  // cell index of the tile's first cell
     int k, i0, width;
   };
-  long long tiles_per_row() const { return (c_.nx + kTile - 1) / kTile; }
+  long long tiles_per_row() const { return ceil_div(c_.nx, kTile); }
   long long tiles() const { return tiles_per_row() * c_.ny; }
   Tile tile(long long t) const {
     Tile tl;

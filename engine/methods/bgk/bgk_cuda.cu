@@ -17,6 +17,7 @@
 #include "bgk_cavity_tiles.hpp"
 #include "bgk_model.hpp"
 #include "bgk_solver.hpp"
+#include "core/ceil_div.hpp"
 #include "core/cuda_check.hpp"
 #include "core/display_value.hpp"
 #include "core/device_buffer.hpp"
@@ -279,7 +280,6 @@ __global__ void phase_space_kernel(BgkConfig c, const double* f, int k, float* o
   out[p] = float(reduced_distribution(c.vg, f + (long long)k * c.nx + i, c.cells(), jx));
 }
 
-int blocks_for(long long n, int block) { return int((n + block - 1) / block); }
 
 template <typename Kernel>
 int block_size_for(Kernel kernel) {
@@ -340,23 +340,23 @@ class CudaSolver final : public BgkSolver {
       }
       if (variant_ == StepVariant::Fused && c_.kind == Case::Cavity) {
         launch_tile_moments(c_, in, partial_.ptr);
-        relaxation_kernel<<<blocks_for(cells, 128), 128>>>(c_, partial_.ptr, relaxation_.ptr);
+        relaxation_kernel<<<ceil_div(cells, 128), 128>>>(c_, partial_.ptr, relaxation_.ptr);
         KS_CUDA_CHECK_LAUNCH();
         launch_tile_relax(c_, in, relaxation_.ptr, next_.ptr);
       } else if (variant_ == StepVariant::Fused) {
-        const dim3 slices(blocks_for(cells, block_cells_), c_.vg.n[0]);
+        const dim3 slices(ceil_div(cells, block_cells_), c_.vg.n[0]);
         fused_partial_moments_kernel<<<slices, block_cells_>>>(c_, in, partial_.ptr);
         KS_CUDA_CHECK_LAUNCH();
-        relaxation_kernel<<<blocks_for(cells, 128), 128>>>(c_, partial_.ptr, relaxation_.ptr);
+        relaxation_kernel<<<ceil_div(cells, 128), 128>>>(c_, partial_.ptr, relaxation_.ptr);
         KS_CUDA_CHECK_LAUNCH();
-        fused_relax_kernel<<<dim3(blocks_for(cells, block_relax_), c_.vg.n[0]), block_relax_,
+        fused_relax_kernel<<<dim3(ceil_div(cells, block_relax_), c_.vg.n[0]), block_relax_,
                              ez_table_bytes(block_relax_, c_.vg)>>>(c_, in, relaxation_.ptr, next_.ptr);
         KS_CUDA_CHECK_LAUNCH();
       } else {
         const int nt = std::min(256, (c_.nx + 31) / 32 * 32);
         paper_stream_kernel<<<dim3(c_.vg.count(), c_.ny), nt, 2 * (nt + 1) * sizeof(double)>>>(c_, in, next_.ptr);
         KS_CUDA_CHECK_LAUNCH();
-        paper_collide_kernel<<<blocks_for(cells, block_cells_), block_cells_>>>(c_, next_.ptr);
+        paper_collide_kernel<<<ceil_div(cells, block_cells_), block_cells_>>>(c_, next_.ptr);
         KS_CUDA_CHECK_LAUNCH();
       }
       f_.swap(next_);
@@ -366,7 +366,7 @@ class CudaSolver final : public BgkSolver {
 
   std::vector<double> raw_moments() const override {
     raw_.resize(std::size_t(kRawMoments) * c_.cells());
-    raw_moments_kernel<<<blocks_for(c_.cells(), 128), 128>>>(c_, f_.ptr, raw_.ptr);
+    raw_moments_kernel<<<ceil_div(c_.cells(), 128), 128>>>(c_, f_.ptr, raw_.ptr);
     KS_CUDA_CHECK_LAUNCH();
     return raw_.to_host();
   }
@@ -378,7 +378,7 @@ class CudaSolver final : public BgkSolver {
       if (component > 0) return 0;
       if (!dst) return bytes;
       if (capacity < bytes) return 0;
-      phase_space_kernel<<<blocks_for(points, 128), 128>>>(c_, f_.ptr, row, static_cast<float*>(dst));
+      phase_space_kernel<<<ceil_div(points, 128), 128>>>(c_, f_.ptr, row, static_cast<float*>(dst));
       KS_CUDA_CHECK_LAUNCH();
       return bytes;
     }
@@ -386,7 +386,7 @@ class CudaSolver final : public BgkSolver {
     if (field < 0 || field >= kCellFields || component >= CellState::components(field) || raw_.count == 0) return 0;
     if (!dst) return bytes;
     if (capacity < bytes) return 0;
-    display_kernel<<<blocks_for(c_.cells(), 128), 128>>>(c_.cells(), raw_.ptr, field, component, static_cast<float*>(dst));
+    display_kernel<<<ceil_div(c_.cells(), 128), 128>>>(c_.cells(), raw_.ptr, field, component, static_cast<float*>(dst));
     KS_CUDA_CHECK_LAUNCH();
     return bytes;
   }

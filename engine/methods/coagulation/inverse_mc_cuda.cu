@@ -15,6 +15,7 @@
 
 #include <algorithm>
 
+#include "core/ceil_div.hpp"
 #include "core/cuda_check.hpp"
 #include "core/device_buffer.hpp"
 #include "core/errors.hpp"
@@ -112,7 +113,7 @@ struct Layout {
   __device__ int lo(int b) const { return min(b * per_block, n); }
   __device__ int hi(int b) const { return min((b + 1) * per_block, n); }
   __device__ int owner(int k) const { return k / per_block; }
-  __device__ int per_warp(int b) const { return (hi(b) - lo(b) + kWarps - 1) / kWarps; }
+  __device__ int per_warp(int b) const { return ceil_div(hi(b) - lo(b), kWarps); }
   __device__ int chunk_lo(int b, int w) const { return min(lo(b) + w * per_warp(b), hi(b)); }
   __device__ int chunk_hi(int b, int w) const { return min(chunk_lo(b, w) + per_warp(b), hi(b)); }
   __device__ int per_lane(int b, int w) const { return (chunk_hi(b, w) - chunk_lo(b, w) + 31) / 32; }
@@ -425,7 +426,7 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
   const Run<kClustered> run;
   const int warp = threadIdx.x >> 5;
   const int run_index = blockIdx.x / run.blocks;
-  const Layout L{n, (n + run.blocks - 1) / run.blocks};
+  const Layout L{n, ceil_div(n, run.blocks)};
   const std::size_t base = std::size_t(run_index) * n;
   const Store<kClustered, kResident> s = open_store<kClustered, kResident>(run, L, a, base, resident);
   const PhiloxStream rng = run_stream(seed, run_index);
@@ -681,7 +682,7 @@ __global__ void __launch_bounds__(kBlock) rejection_kernel(Arrays a, int n, doub
   const Run<kClustered> run;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int run_index = blockIdx.x / run.blocks;
-  const Layout L{n, (n + run.blocks - 1) / run.blocks};
+  const Layout L{n, ceil_div(n, run.blocks)};
   const std::size_t base = std::size_t(run_index) * n;
   const Store<kClustered, kResident> s = open_store<kClustered, kResident>(run, L, a, base, resident);
   const PhiloxStream rng = run_stream(seed, run_index);
@@ -925,7 +926,7 @@ int choose_cluster(int requested, int n_runs, int n_s, int sm_count, bool by_rej
   const int by_sms = std::max(1, sm_count / std::max(1, n_runs));
   const int target = by_rejection ? kTargetParticlesPerBlockRejection : kTargetParticlesPerBlock;
   int g = 1;
-  while (g * 2 <= std::min(by_sms, kMaxCluster) && (n_s + g - 1) / g > target) g *= 2;
+  while (g * 2 <= std::min(by_sms, kMaxCluster) && ceil_div(n_s, g) > target) g *= 2;
   return g;
 }
 
@@ -951,7 +952,7 @@ void CudaEnsemble::upload(const Ensemble& e, const EnsembleConfig& cfg) {
   d_->t_target.resize(e.n_runs);
   d_->cluster = choose_cluster(d_->requested_cluster, e.n_runs, cfg.n_s, d_->sm_count, selects_by_rejection(cfg));
   if (count) {
-    const unsigned blocks = static_cast<unsigned>((count + kBlock - 1) / kBlock);
+    const unsigned blocks = static_cast<unsigned>(ceil_div(count, kBlock));
     make_aux_kernel<<<blocks, kBlock>>>(d_->v.ptr, d_->aux.ptr, count, cfg.kernel);
     KS_CUDA_CHECK_LAUNCH();
   }
@@ -981,7 +982,7 @@ void CudaEnsemble::recompute_rates(int first_run) {
   KS_CUDA_CHECK(cudaSetDevice(d_->device));
   if (first_run >= d_->n_runs) return;
   const std::size_t offset = std::size_t(first_run) * d_->cfg.n_s;
-  const dim3 grid(unsigned((d_->cfg.n_s + kRateTile - 1) / kRateTile), unsigned(d_->n_runs - first_run));
+  const dim3 grid(unsigned(ceil_div(d_->cfg.n_s, kRateTile)), unsigned(d_->n_runs - first_run));
   rates_kernel<<<grid, kRateTile>>>(d_->aux.ptr + offset, d_->w.ptr + offset, d_->C.ptr + offset, d_->cfg.n_s,
                                     d_->cfg.kernel);
   KS_CUDA_CHECK_LAUNCH();
@@ -1005,7 +1006,7 @@ std::uint64_t CudaEnsemble::launch(const std::vector<double>& t_target, std::uin
   config.numAttrs = 1;
   const Arrays arrays{d_->v.ptr, d_->w.ptr,      d_->C.ptr,             d_->aux.ptr,      d_->row_or_next.ptr,
                       d_->t.ptr, d_->events.ptr, d_->since_refresh.ptr, d_->t_target.ptr, d_->done.ptr};
-  const int per_block = (d_->cfg.n_s + d_->cluster - 1) / d_->cluster;
+  const int per_block = ceil_div(d_->cfg.n_s, d_->cluster);
   const bool resident = per_block <= kResidentMaxParticles;
   config.dynamicSmemBytes = resident ? std::size_t(per_block) * kResidentBytesPerParticle : 0;
   const EventLoop kernel = event_loop(selects_by_rejection(d_->cfg), d_->cluster > 1, resident, d_->cfg.kernel.kind);

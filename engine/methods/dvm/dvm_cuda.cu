@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/ceil_div.hpp"
 #include "core/cuda_check.hpp"
 #include "core/display_value.hpp"
 #include "core/errors.hpp"
@@ -195,7 +196,7 @@ constexpr int kVelocitiesPerLane = 2;
 int auto_strip_width(int nx, long long lanes, long long resident_threads) {
   int best = 0;
   for (int W : {kMaxStripWidth, 8, 4}) {
-    const int strips = (nx + W - 1) / W;
+    const int strips = ceil_div(nx, W);
     if (strips > kMaxStrips) break;
     best = W;
     if (8 * lanes * strips >= 7 * resident_threads) break;
@@ -367,10 +368,10 @@ class CudaSolver final : public DvmSolver {
       throw bad_input("nx", "the CUDA sweep splits a row of " + std::to_string(c.n(0)) + " cells over at most " +
                                 std::to_string(kMaxStrips) + " warps of " + std::to_string(kMaxStripWidth) + " cells",
                       "nx <= " + std::to_string(kMaxStripWidth * kMaxStrips) + " on the CUDA backend");
-    if (c.strip && (c.n(0) + c.strip - 1) / c.strip > kMaxStrips)
+    if (c.strip && ceil_div(c.n(0), c.strip) > kMaxStrips)
       throw bad_input("strip", "strips of " + std::to_string(c.strip) + " cells split a row of " + std::to_string(c.n(0)) +
                                    " cells over more than " + std::to_string(kMaxStrips) + " warps",
-                      "a strip of at least " + std::to_string((c.n(0) + kMaxStrips - 1) / kMaxStrips) + " cells, or 0");
+                      "a strip of at least " + std::to_string(ceil_div(c.n(0), kMaxStrips)) + " cells, or 0");
     batches_ = make_batches(c);
     vel_.upload(velocity_table(c.vg));
     const OctantAxis axis = octant_axis(c.vg);
@@ -413,9 +414,9 @@ class CudaSolver final : public DvmSolver {
       const Sign sign{{b.sign[0], b.sign[1], b.sign[2]}};
       const Velocity* vel = vel_.ptr + b.begin;
       const bool xy = b.count == cfg_.octant() && half == 32;  // sweep_kernel's kXY layout
-      const int W = cfg_.strip ? cfg_.strip : auto_strip_width(nx, (b.count + kV - 1) / kV, resident_threads_[xy]);
-      const int strips = (nx + W - 1) / W;
-      const unsigned blocks = unsigned((b.count + 32 * kV - 1) / (32 * kV));
+      const int W = cfg_.strip ? cfg_.strip : auto_strip_width(nx, ceil_div(b.count, kV), resident_threads_[xy]);
+      const int strips = ceil_div(nx, W);
+      const unsigned blocks = unsigned(ceil_div(b.count, 32 * kV));
       for (int kk = 0; kk < nz; ++kk) {
         const int k = b.sign[2] > 0 ? kk : nz - 1 - kk;
         sweep(xy)<<<blocks, 32 * strips, sweep_shared<T, kV>(nx, strips, xy).bytes>>>(view, in.walls, vel, b.count, sign, k, W, A_.ptr, B_.ptr);

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "core/ceil_div.hpp"
 #include "core/cuda_check.hpp"
 #include "core/display_value.hpp"
 #include "core/device_buffer.hpp"
@@ -182,7 +183,6 @@ __global__ void momentum_square_kernel(LbmConfig c, const __grid_constant__ Popu
   if (threadIdx.x == 0) atomicAdd(sum, part[0]);
 }
 
-int blocks_for(long long n, int block) { return int((n + block - 1) / block); }
 
 template <class Real, class Storage>
 class CudaSolver final : public LbmSolver {
@@ -244,7 +244,7 @@ class CudaSolver final : public LbmSolver {
 
   std::vector<double> moments() const override {
     moments_.resize(std::size_t(kNodeMoments) * c_.nodes());
-    moments_kernel<<<blocks_for(c_.nodes(), 128), 128>>>(c_, view(f_), type_.ptr, moments_.ptr);
+    moments_kernel<<<ceil_div(c_.nodes(), 128), 128>>>(c_, view(f_), type_.ptr, moments_.ptr);
     KS_CUDA_CHECK_LAUNCH();
     return moments_.to_host();
   }
@@ -256,7 +256,7 @@ class CudaSolver final : public LbmSolver {
     if (moments_.count == 0 || field < 0 || field >= kNodeFields || component >= NodeFields::components(field)) return 0;
     if (!dst) return bytes;
     if (capacity < bytes) return 0;
-    display_kernel<<<blocks_for(N, 128), 128>>>(N, moments_.ptr, type_.ptr, field, component, c_, density_unit, velocity_unit,
+    display_kernel<<<ceil_div(N, 128), 128>>>(N, moments_.ptr, type_.ptr, field, component, c_, density_unit, velocity_unit,
                                                 static_cast<float*>(dst));
     KS_CUDA_CHECK_LAUNCH();
     return bytes;
@@ -304,17 +304,17 @@ class CudaSolver final : public LbmSolver {
     };
     for (int n = 0; n < steps; ++n) {
       timed(&StageTimes::collide_stream, [&] {
-        collide_stream_kernel<<<blocks_for(2 * active_.count, 256), 256>>>(c_, params_, view(f_), view(next_), type_.ptr, active_.ptr,
+        collide_stream_kernel<<<ceil_div(2 * active_.count, 256), 256>>>(c_, params_, view(f_), view(next_), type_.ptr, active_.ptr,
                                                                            std::uint32_t(active_.count));
       });
       if (c_.bounce_back == BounceBack::Interpolated && links_.count)
         timed(&StageTimes::bounce_back, [&] {
-          bounce_back_kernel<<<blocks_for(links_.count, 256), 256>>>(links_.ptr, links_.count, view(next_));
+          bounce_back_kernel<<<ceil_div(links_.count, 256), 256>>>(links_.ptr, links_.count, view(next_));
         });
       if (!c_.periodic_z())
         timed(&StageTimes::boundary, [&] {
-          boundary_kernel<<<blocks_for(plane, 128), 128>>>(c_, inlet_, 0, +1, view(next_), type_.ptr);
-          boundary_kernel<<<blocks_for(plane, 128), 128>>>(c_, outlet_, c_.nz - 1, -1, view(next_), type_.ptr);
+          boundary_kernel<<<ceil_div(plane, 128), 128>>>(c_, inlet_, 0, +1, view(next_), type_.ptr);
+          boundary_kernel<<<ceil_div(plane, 128), 128>>>(c_, outlet_, c_.nz - 1, -1, view(next_), type_.ptr);
         });
       f_.swap(next_);
     }

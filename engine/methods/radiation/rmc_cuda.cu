@@ -10,6 +10,7 @@
 #include <array>
 #include <string>
 
+#include "core/ceil_div.hpp"
 #include "core/cuda_check.hpp"
 #include "core/errors.hpp"
 #include "core/device_buffer.hpp"
@@ -227,7 +228,7 @@ class CudaSolver final : public RmcSolver {
     const std::size_t total = std::size_t(cells) * chunks;
     psum_.resize(total), psum2_.resize(total), psteps_.resize(total);
     csum_.resize(cells), csum2_.resize(cells), csteps_.resize(cells);
-    const int blocks = int(std::min<long long>((total + kTraceThreads - 1) / kTraceThreads, 64LL * sms_));
+    const int blocks = int(std::min<long long>(ceil_div(total, kTraceThreads), 64LL * sms_));
     auto launch = [&](const auto& look) {
       if (single_)
         trace_kernel<float><<<blocks, kTraceThreads>>>(view_, look, c.n[0], c.n[1], cells, chunks, rays, batch, psum_.ptr, psum2_.ptr, psteps_.ptr);

@@ -2,6 +2,7 @@
 // cell's rays into chunks.
 #include <algorithm>
 
+#include "core/ceil_div.hpp"
 #include "rmc_solver.hpp"
 
 namespace ks::rmc {
@@ -39,7 +40,7 @@ MarchView march_view(const RmcProblem& p) {
 
 int ray_chunks(long long cells, int rays) {
   constexpr long long kThreads = 1 << 21;
-  return int(std::clamp<long long>((kThreads + cells - 1) / cells, 1, std::max(rays, 1)));
+  return int(std::clamp<long long>(ceil_div(kThreads, cells), 1, std::max(rays, 1)));
 }
 
 }  // namespace ks::rmc
