@@ -54,10 +54,11 @@ __device__ void stage_strip_row(const SweepView& g, long long cell0, int lo, int
   }
 }
 
-// sweep_kernel's shared memory, all of it dynamic and sized by the launch's strips (a static
-// worst case of kMaxStrips warps held 4 blocks an SM at 64^3): the previous row's f
-// ([column in sweep order][velocity]), the x-upwind hand-offs ([parity][warp][velocity]), each warp's
-// staged row and, for kXY, each warp's x-y factors of the row. Byte offsets; 16-byte aligned.
+// sweep_kernel's shared memory, all of it dynamic and sized by the launch's strips: the previous
+// row's f ([column in sweep order][velocity]), the x-upwind hand-offs ([parity][warp][velocity]),
+// each warp's staged row and, for kXY, each warp's x-y factors of the row. Byte offsets, 16-byte
+// aligned. At 64^3 x 64^3 (fp32, 4 strips) a block takes 27 KB, against 52 KB when the hand-offs and
+// rows were static arrays for kMaxStrips warps (0.585-0.594 s an iteration against 0.608 s).
 struct SweepShared {
   std::size_t handoff, rows, xy, bytes;
 };
