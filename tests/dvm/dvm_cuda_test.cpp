@@ -43,13 +43,20 @@ TEST(DvmCuda, CavityWithSinglePrecisionSlicesMatchesTheCpuToFloatRoundOff) {
   expect_same_iterate(testing::small_cavity(), 6, "fp32");
 }
 
-TEST(DvmCuda, SixtyFourVelocitiesAnAxisTakeTheFactoredShakhovAndMatchTheCpu) {
-  // 32 points a half-axis: the sweep factors f^S's exponential by velocity axes (sweep_kernel's kXY).
+TEST(DvmCuda, FactoredShakhovOfHalfAxesOf32And64PointsMatchesTheCpu) {
+  // nv = 64 and 128: the sweep factors f^S's exponential by velocity axes (sweep_kernel's kXYHalf),
+  // one and two groups of 32 xi_z a half-axis.
   KS_REQUIRE_CUDA();
-  const std::map<std::string, std::string> p = {{"case", "cavity"}, {"kn", "1"}, {"lid_speed", "0.1"},
-                                                {"nx", "5"}, {"ny", "4"}, {"nz", "3"}, {"nv", "64"}};
-  expect_same_iterate(p, 2);
-  expect_same_iterate(p, 2, "fp32");
+  for (const char* nv : {"64", "128"}) {
+    SCOPED_TRACE(std::string("nv ") + nv);
+    const bool wide = std::string(nv) == "128";
+    const std::map<std::string, std::string> p = {{"case", "cavity"},          {"kn", "1"},
+                                                  {"lid_speed", "0.1"},         {"nx", wide ? "3" : "5"},
+                                                  {"ny", wide ? "3" : "4"},     {"nz", wide ? "2" : "3"},
+                                                  {"nv", nv}};
+    expect_same_iterate(p, 2);
+    expect_same_iterate(p, 2, "fp32");
+  }
 }
 
 TEST(DvmCuda, EveryStripWidthGivesTheCpuIterate) {

@@ -56,7 +56,7 @@ __device__ void stage_strip_row(const SweepView& g, long long cell0, int lo, int
 
 // sweep_kernel's shared memory, all of it dynamic and sized by the launch's strips: the previous
 // row's f ([column in sweep order][velocity]), the x-upwind hand-offs ([parity][warp][velocity]),
-// each warp's staged row and, for kXY, each warp's x-y factors of the row. Byte offsets, 16-byte
+// each warp's staged row and, with kXYHalf, each warp's x-y factors of the row. Byte offsets, 16-byte
 // aligned. At 64^3 x 64^3 (fp32, 4 strips) a block takes 27 KB, against 52 KB when the hand-offs and
 // rows were static arrays for kMaxStrips warps (0.585-0.594 s an iteration against 0.608 s).
 struct SweepShared {
@@ -73,23 +73,40 @@ __host__ __device__ SweepShared sweep_shared(int nx, int strips, bool xy) {
   return s;
 }
 
+// The first velocity of a sweep block. General layout (kXYHalf 0): 32 V consecutive velocities.
+// kXYHalf: in an octant of [ix][iy][iz] (kXYHalf points each), 32 consecutive iz of V consecutive iy
+// rows of one ix; lane l's velocities are start + l + r kXYHalf.
+template <int kXYHalf, int V>
+__device__ long long block_start(long long block) {
+  if constexpr (kXYHalf == 0) {
+    return block * 32 * V;
+  } else {
+    constexpr int kZGroups = kXYHalf / 32, kPerIx = kXYHalf / V * kZGroups;
+    const int rem = int(block % kPerIx);
+    return block / kPerIx * kXYHalf * kXYHalf + (long long)(rem / kZGroups) * V * kXYHalf + 32 * (rem % kZGroups);
+  }
+}
+
 // Algorithm 2 with strips: warp w of a block owns columns [w W, w W + W) (in sweep order) of every
 // row and sweeps row s - w at step s, so it starts a row when warp w - 1 has finished its part of
 // it; the x-upwind value crosses the strip boundary through shared memory (double-buffered by step
 // parity), the y-upwind values (the previous row) stay in shared memory, [column][lane], the
-// z-upwind value comes from slice A. Each lane sweeps V velocities (v, v + 32, ...), so a cell's
-// state, links and sizes, staged once a row (StripRow), serve V updates. Values are rounded to T
-// before they are used upwind, as the CPU reads them back.
-// kXY (whole octants of a grid with 32 points a half-axis): a block's 64 velocities share xi_x, a
-// lane's two share xi_z and a velocity row r shares xi_y, so f^S / tau is factored (shakhov_source):
-// each lane evaluates one exp a cell for its xi_z, and the x-y factor of each (cell, r) of a row is
-// evaluated once, by one lane, when the row is staged: 1 + 1/16 exp a lane and cell instead of 2.
+// z-upwind value comes from slice A. Each lane sweeps V velocities (v, v + 32, ...; with kXYHalf,
+// v, v + kXYHalf, ...), so a cell's state, links and sizes, staged once a row (StripRow), serve V
+// updates. Values are rounded to T before they are used upwind, as the CPU reads them back.
+// kXYHalf (whole octants whose half-axis has kXYHalf = 32 or 64 points; block_start): a block's
+// velocities share xi_x, a lane's V share xi_z and each velocity row r of the block shares xi_y, so
+// f^S / tau is factored (shakhov_source): each lane evaluates one exp a cell for its xi_z, and the
+// x-y factor of each (cell, r) of a row is evaluated once, by one lane, when the row is staged:
+// 1 + 1/16 exp a lane and cell instead of V. 0: the general layout, f^S per velocity.
 // At most 128 registers (a block of kMaxStrips warps fits an SM; two 8-warp blocks still do).
-template <class T, int V, bool kXY>
+template <class T, int V, int kXYHalf>
 __global__ void __launch_bounds__(32 * kMaxStrips, 1)
     sweep_kernel(SweepView g, WallTable walls, const Velocity* __restrict__ vel, long long count, Sign sign, int k, int W,
                  const T* __restrict__ A, T* __restrict__ B) {
   constexpr int kLanes = 32 * V;  // velocities of a block
+  constexpr bool kXY = kXYHalf > 0;
+  constexpr int kStride = kXY ? kXYHalf : 32;  // between a lane's velocities
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   const int lane = threadIdx.x % 32, w = threadIdx.x / 32, strips = blockDim.x / 32;
   const SweepShared at = sweep_shared<T, V>(g.nx, strips, kXY);
@@ -97,15 +114,15 @@ __global__ void __launch_bounds__(32 * kMaxStrips, 1)
   T(*handoff)[kLanes] = reinterpret_cast<T(*)[kLanes]>(shared_bytes + at.handoff);  // [parity * strips + warp]
   StripRow* strip_rows = reinterpret_cast<StripRow*>(shared_bytes + at.rows);
   ShakhovXY(*row_xy)[kMaxStripWidth][V] = reinterpret_cast<ShakhovXY(*)[kMaxStripWidth][V]>(shared_bytes + at.xy);
-  const long long v0 = blockIdx.x * (long long)kLanes + lane;
+  const long long v0 = block_start<kXYHalf, V>(blockIdx.x) + lane;
   const int nx = g.nx, ny = g.ny, sx = sign.s[0], sy = sign.s[1];
   const long long slice0 = (long long)k * nx * ny;
   Velocity u[V];
   bool active[V];
 #pragma unroll
   for (int r = 0; r < V; ++r) {
-    active[r] = v0 + 32 * r < count;
-    u[r] = vel[active[r] ? v0 + 32 * r : 0];
+    active[r] = v0 + kStride * r < count;
+    u[r] = vel[active[r] ? v0 + kStride * r : 0];
   }
   const double inv_dz = g.inv_size[2][k];
   const int up[3] = {sx > 0 ? 0 : 1, sy > 0 ? 2 : 3, sign.s[2] > 0 ? 4 : 5};
@@ -141,14 +158,14 @@ __global__ void __launch_bounds__(32 * kMaxStrips, 1)
         const T* a_at = A + at0;
         T* b_at = B + at0;
 #pragma unroll
-        for (int r = 0; r < V; ++r) z[r] = active[r] ? a_at[32 * r] : T(0);
+        for (int r = 0; r < V; ++r) z[r] = active[r] ? a_at[kStride * r] : T(0);
 #pragma unroll 2  // the next cell's f^S overlaps this cell's x-upwind chain: 0.608 s against 0.635 s
         for (int ii = first; ii < last; ++ii, a_at += step, b_at += step) {
           T z_cur[V];
 #pragma unroll
           for (int r = 0; r < V; ++r) {
             z_cur[r] = z[r];
-            if (ii + 1 < last && active[r]) z[r] = a_at[step + 32 * r];
+            if (ii + 1 < last && active[r]) z[r] = a_at[step + kStride * r];
           }
           const int m = sx > 0 ? ii - first : last - 1 - ii;
           const CellState st = row.state[m];
@@ -174,7 +191,7 @@ __global__ void __launch_bounds__(32 * kMaxStrips, 1)
             const Upwind pre = fluid ? upwind_prepare_fluid(st, source[r], coef, up_y, up_z)
                                      : upwind_prepare(st, source[r], u[r], link, coef, up_y, up_z, walls, g.face_type, g.face_rho);
             left[r] = above[ii][lane + 32 * r] = solid ? T(0) : T(upwind_finish(pre, double(left[r])));
-            b_at[32 * r] = left[r];
+            b_at[kStride * r] = left[r];
           }
         }
         if (w + 1 < strips)
@@ -357,13 +374,13 @@ class CudaSolver final : public DvmSolver {
     KS_CUDA_CHECK(cudaSetDevice(device));
     cudaDeviceProp prop;
     KS_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-    for (bool xy : {false, true}) {
+    for (int xy_half : {0, 32, 64}) {
       cudaFuncAttributes attr;
-      KS_CUDA_CHECK(cudaFuncGetAttributes(&attr, sweep(xy)));
-      resident_threads_[xy] = (long long)prop.multiProcessorCount *
-                              std::min(prop.maxThreadsPerMultiProcessor, prop.regsPerMultiprocessor / std::max(attr.numRegs, 1));
-      KS_CUDA_CHECK(cudaFuncSetAttribute(sweep(xy), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         int(sweep_shared<T, kV>(c.n(0), kMaxStrips, xy).bytes)));
+      KS_CUDA_CHECK(cudaFuncGetAttributes(&attr, sweep(xy_half)));
+      resident_threads_[xy_half / 32] = (long long)prop.multiProcessorCount *
+                                        std::min(prop.maxThreadsPerMultiProcessor, prop.regsPerMultiprocessor / std::max(attr.numRegs, 1));
+      KS_CUDA_CHECK(cudaFuncSetAttribute(sweep(xy_half), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         int(sweep_shared<T, kV>(c.n(0), kMaxStrips, xy_half > 0).bytes)));
     }
     if (auto_strip_width(c.n(0), 1, 0) == 0)
       throw bad_input("nx", "the CUDA sweep splits a row of " + std::to_string(c.n(0)) + " cells over at most " +
@@ -414,13 +431,14 @@ class CudaSolver final : public DvmSolver {
     for (const Batch& b : batches_) {
       const Sign sign{{b.sign[0], b.sign[1], b.sign[2]}};
       const Velocity* vel = vel_.ptr + b.begin;
-      const bool xy = b.count == cfg_.octant() && half == 32;  // sweep_kernel's kXY layout
-      const int W = cfg_.strip ? cfg_.strip : auto_strip_width(nx, ceil_div(b.count, kV), resident_threads_[xy]);
+      const int xy_half = b.count == cfg_.octant() && (half == 32 || half == 64) ? half : 0;  // sweep_kernel's kXYHalf
+      const bool xy = xy_half > 0;
+      const int W = cfg_.strip ? cfg_.strip : auto_strip_width(nx, ceil_div(b.count, kV), resident_threads_[xy_half / 32]);
       const int strips = ceil_div(nx, W);
       const unsigned blocks = unsigned(ceil_div(b.count, 32 * kV));
       for (int kk = 0; kk < nz; ++kk) {
         const int k = b.sign[2] > 0 ? kk : nz - 1 - kk;
-        sweep(xy)<<<blocks, 32 * strips, sweep_shared<T, kV>(nx, strips, xy).bytes>>>(view, in.walls, vel, b.count, sign, k, W, A_.ptr, B_.ptr);
+        sweep(xy_half)<<<blocks, 32 * strips, sweep_shared<T, kV>(nx, strips, xy).bytes>>>(view, in.walls, vel, b.count, sign, k, W, A_.ptr, B_.ptr);
         if (b.count == cfg_.octant())
           octant_moments<<<unsigned(slice), kMomentThreads, 4 * half * sizeof(double)>>>(
               axis, half, sign, k, slice, solid_.ptr, link_.ptr, B_.ptr, raw_.ptr, face_influx_.ptr);
@@ -453,7 +471,9 @@ class CudaSolver final : public DvmSolver {
     return bytes;
   }
 
-  static auto sweep(bool xy) { return xy ? sweep_kernel<T, kV, true> : sweep_kernel<T, kV, false>; }
+  static auto sweep(int xy_half) {
+    return xy_half == 64 ? sweep_kernel<T, kV, 64> : xy_half == 32 ? sweep_kernel<T, kV, 32> : sweep_kernel<T, kV, 0>;
+  }
 
   std::size_t bytes() const override {
     std::size_t b = (A_.count + B_.count) * sizeof(T) + (raw_.count + face_rho_.count + face_influx_.count) * sizeof(double);
@@ -466,7 +486,7 @@ class CudaSolver final : public DvmSolver {
  private:
   DvmConfig cfg_;
   std::shared_ptr<const Geometry> geo_;
-  long long resident_threads_[2] = {};  // threads the device holds at once, by sweep(xy)
+  long long resident_threads_[3] = {};  // threads the device holds at once, by sweep(xy_half) (xy_half / 32)
   std::vector<Batch> batches_;
   DeviceBuffer<Velocity> vel_;
   DeviceBuffer<double> axis_xi_, axis_w_;  // octant_axis(): [negative half | positive half]
