@@ -25,7 +25,7 @@ template <int kRows>
 struct TileShape {
   static constexpr int rows = kTileY * kRows;
   static constexpr int values = kStageWidth * (rows + 1);                      // a stage's values
-  static constexpr int slots = ceil_div(values, kTileThreads);     // stage values a thread fills
+  static constexpr int slots = ceil_div(values, kTileThreads);                 // stage values a thread fills
   static constexpr int row_stride = kTileY * kStageWidth;                      // between a thread's cells
 };
 
@@ -223,7 +223,6 @@ __global__ void __launch_bounds__(kTileThreads) tile_relax_kernel(BgkConfig c, S
 
 // The relaxation kernel's shared memory beyond the stages: the z-factor tables.
 std::size_t ez_table_bytes(int nz) { return std::size_t(kTileThreads) * nz * sizeof(double); }
-
 
 }  // namespace
 

@@ -280,7 +280,6 @@ __global__ void phase_space_kernel(BgkConfig c, const double* f, int k, float* o
   out[p] = float(reduced_distribution(c.vg, f + (long long)k * c.nx + i, c.cells(), jx));
 }
 
-
 template <typename Kernel>
 int block_size_for(Kernel kernel) {
   int min_grid = 0, block = 0;
@@ -353,7 +352,7 @@ class CudaSolver final : public BgkSolver {
                              ez_table_bytes(block_relax_, c_.vg)>>>(c_, in, relaxation_.ptr, next_.ptr);
         KS_CUDA_CHECK_LAUNCH();
       } else {
-        const int nt = std::min(256, (c_.nx + 31) / 32 * 32);
+        const int nt = std::min(256, ceil_div(c_.nx, 32) * 32);
         paper_stream_kernel<<<dim3(c_.vg.count(), c_.ny), nt, 2 * (nt + 1) * sizeof(double)>>>(c_, in, next_.ptr);
         KS_CUDA_CHECK_LAUNCH();
         paper_collide_kernel<<<ceil_div(cells, block_cells_), block_cells_>>>(c_, next_.ptr);

@@ -116,7 +116,7 @@ struct Layout {
   __device__ int per_warp(int b) const { return ceil_div(hi(b) - lo(b), kWarps); }
   __device__ int chunk_lo(int b, int w) const { return min(lo(b) + w * per_warp(b), hi(b)); }
   __device__ int chunk_hi(int b, int w) const { return min(chunk_lo(b, w) + per_warp(b), hi(b)); }
-  __device__ int per_lane(int b, int w) const { return (chunk_hi(b, w) - chunk_lo(b, w) + 31) / 32; }
+  __device__ int per_lane(int b, int w) const { return ceil_div(chunk_hi(b, w) - chunk_lo(b, w), 32); }
   __device__ int run_lo(int b, int w, int l) const { return min(chunk_lo(b, w) + l * per_lane(b, w), chunk_hi(b, w)); }
   __device__ int run_hi(int b, int w, int l) const { return min(run_lo(b, w, l) + per_lane(b, w), chunk_hi(b, w)); }
   __device__ Position position(int k) const {
@@ -973,8 +973,8 @@ void CudaEnsemble::download(Ensemble& e) const {
 void CudaEnsemble::write_particles(bool diameter, double box_side, std::uint32_t position_purpose, void* dst) const {
   KS_CUDA_CHECK(cudaSetDevice(d_->device));
   const int n = d_->cfg.n_s;
-  particles_kernel<<<(n + 255) / 256, 256>>>(d_->aux.ptr, d_->w.ptr, n, d_->cfg.seed, box_side, position_purpose, diameter,
-                                             static_cast<float4*>(dst));
+  particles_kernel<<<ceil_div(n, 256), 256>>>(d_->aux.ptr, d_->w.ptr, n, d_->cfg.seed, box_side, position_purpose, diameter,
+                                              static_cast<float4*>(dst));
   KS_CUDA_CHECK_LAUNCH();
 }
 

@@ -432,13 +432,12 @@ class CudaSolver final : public DvmSolver {
       const Sign sign{{b.sign[0], b.sign[1], b.sign[2]}};
       const Velocity* vel = vel_.ptr + b.begin;
       const int xy_half = b.count == cfg_.octant() && (half == 32 || half == 64) ? half : 0;  // sweep_kernel's kXYHalf
-      const bool xy = xy_half > 0;
       const int W = cfg_.strip ? cfg_.strip : auto_strip_width(nx, ceil_div(b.count, kV), resident_threads_[xy_half / 32]);
       const int strips = ceil_div(nx, W);
       const unsigned blocks = unsigned(ceil_div(b.count, 32 * kV));
       for (int kk = 0; kk < nz; ++kk) {
         const int k = b.sign[2] > 0 ? kk : nz - 1 - kk;
-        sweep(xy_half)<<<blocks, 32 * strips, sweep_shared<T, kV>(nx, strips, xy).bytes>>>(view, in.walls, vel, b.count, sign, k, W, A_.ptr, B_.ptr);
+        sweep(xy_half)<<<blocks, 32 * strips, sweep_shared<T, kV>(nx, strips, xy_half > 0).bytes>>>(view, in.walls, vel, b.count, sign, k, W, A_.ptr, B_.ptr);
         if (b.count == cfg_.octant())
           octant_moments<<<unsigned(slice), kMomentThreads, 4 * half * sizeof(double)>>>(
               axis, half, sign, k, slice, solid_.ptr, link_.ptr, B_.ptr, raw_.ptr, face_influx_.ptr);
@@ -463,10 +462,10 @@ class CudaSolver final : public DvmSolver {
     if (capacity < bytes) return 0;
     float* out = static_cast<float*>(dst);
     if (brackets_.count)
-      resampled_display_kernel<<<unsigned((cells + 255) / 256), 256>>>(cfg_.n(0), cfg_.n(1), cfg_.n(2), brackets_.ptr, raw_.ptr,
-                                                                        solid_.ptr, field, component, scale, out);
+      resampled_display_kernel<<<unsigned(ceil_div(cells, 256)), 256>>>(cfg_.n(0), cfg_.n(1), cfg_.n(2), brackets_.ptr, raw_.ptr,
+                                                                         solid_.ptr, field, component, scale, out);
     else
-      display_kernel<<<unsigned((cells + 255) / 256), 256>>>(cells, raw_.ptr, solid_.ptr, field, component, scale, out);
+      display_kernel<<<unsigned(ceil_div(cells, 256)), 256>>>(cells, raw_.ptr, solid_.ptr, field, component, scale, out);
     KS_CUDA_CHECK(cudaGetLastError());
     return bytes;
   }

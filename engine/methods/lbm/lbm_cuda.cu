@@ -183,7 +183,6 @@ __global__ void momentum_square_kernel(LbmConfig c, const __grid_constant__ Popu
   if (threadIdx.x == 0) atomicAdd(sum, part[0]);
 }
 
-
 template <class Real, class Storage>
 class CudaSolver final : public LbmSolver {
   using View = Populations<Real, Storage>;

@@ -243,12 +243,12 @@ class CudaSolver final : public RmcSolver {
       launch(TableLookup{emission_.ptr, absorption_.ptr, problem_.tables.nt});
     }
     KS_CUDA_CHECK(cudaGetLastError());
-    reduce_kernel<<<int(std::min<long long>((cells + 255) / 256, 8LL * sms_)), 256>>>(cells, chunks, psum_.ptr, psum2_.ptr, psteps_.ptr,
-                                                                                      csum_.ptr, csum2_.ptr, csteps_.ptr);
+    reduce_kernel<<<int(std::min<long long>(ceil_div(cells, 256), 8LL * sms_)), 256>>>(cells, chunks, psum_.ptr, psum2_.ptr, psteps_.ptr,
+                                                                                       csum_.ptr, csum2_.ptr, csteps_.ptr);
     KS_CUDA_CHECK(cudaGetLastError());
     if (dsum_.count == std::size_t(cells)) {
-      add_batch_kernel<<<int(std::min<long long>((cells + 255) / 256, 8LL * sms_)), 256>>>(cells, csum_.ptr, csum2_.ptr, dsum_.ptr,
-                                                                                         dsum2_.ptr);
+      add_batch_kernel<<<int(std::min<long long>(ceil_div(cells, 256), 8LL * sms_)), 256>>>(cells, csum_.ptr, csum2_.ptr, dsum_.ptr,
+                                                                                          dsum2_.ptr);
       KS_CUDA_CHECK(cudaGetLastError());
     }
     host_.resize(cells);
@@ -280,7 +280,7 @@ class CudaSolver final : public RmcSolver {
     if (source.count != std::size_t(cells)) return 0;
     if (!dst) return bytes;
     if (capacity < bytes) return 0;
-    const int blocks = int(std::min<long long>((cells + 255) / 256, 8LL * sms_));
+    const int blocks = int(std::min<long long>(ceil_div(cells, 256), 8LL * sms_));
     float* out = static_cast<float*>(dst);
     if (fixed) to_float_kernel<<<blocks, 256>>>(cells, source.ptr, out);
     else display_kernel<<<blocks, 256>>>(cells, dsum_.ptr, dsum2_.ptr, what == Display::QStdError, rays, out);
