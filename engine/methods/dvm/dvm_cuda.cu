@@ -34,11 +34,13 @@ constexpr int kMaxStripWidth = 16;  // cells of a warp's strip: the widest autom
 
 // One row of a warp's strip, staged in shared memory by the whole warp (coalesced loads) and then
 // read by every lane as broadcasts: each cell's f^S state, upwind links (in the batch's direction),
-// solid flag and x size, in memory order (the strip's lowest i first).
+// solid and interior flags and x size, in memory order (the strip's lowest i first). Interior: a gas
+// cell whose three upwind neighbours are gas cells (most cells), swept without boundary cases.
 struct StripRow {
   CellState state[kMaxStripWidth];
   int link[kMaxStripWidth][3];
   unsigned char solid[kMaxStripWidth];
+  unsigned char interior[kMaxStripWidth];
   double inv_dx[kMaxStripWidth];
 };
 
@@ -48,8 +50,13 @@ __device__ void stage_strip_row(const SweepView& g, long long cell0, int lo, int
   constexpr int kStateDoubles = sizeof(CellState) / sizeof(double);
   for (int e = lane; e < n * kStateDoubles; e += 32) staged[e] = state[e];
   for (int e = lane; e < n; e += 32) {
-    for (int a = 0; a < 3; ++a) row.link[e][a] = g.link[(cell0 + e) * 6 + up[a]];
+    bool interior = !g.solid[cell0 + e];
+    for (int a = 0; a < 3; ++a) {
+      row.link[e][a] = g.link[(cell0 + e) * 6 + up[a]];
+      interior = interior && row.link[e][a] == kFluid;
+    }
     row.solid[e] = g.solid[cell0 + e];
+    row.interior[e] = interior;
     row.inv_dx[e] = g.inv_size[0][lo + e];
   }
 }
@@ -169,11 +176,8 @@ __global__ void __launch_bounds__(32 * kMaxStrips, 1)
           }
           const int m = sx > 0 ? ii - first : last - 1 - ii;
           const CellState st = row.state[m];
-          const int* link = row.link[m];
-          const bool solid = row.solid[m];
           const double inv_dx = row.inv_dx[m];
-          const bool fluid = link[0] == kFluid && link[1] == kFluid && link[2] == kFluid;  // the same for the whole warp
-          double source[V];
+          double source[V], coef[V][3];
           if constexpr (kXY) {
             const double cz = u[0].z - st.U[2], ez = maxwellian_exp(-cz * cz * st.invT);
 #pragma unroll
@@ -184,14 +188,31 @@ __global__ void __launch_bounds__(32 * kMaxStrips, 1)
           }
 #pragma unroll
           for (int r = 0; r < V; ++r) {
-            if (!active[r]) continue;
-            const double coef[3] = {fabs(u[r].x) * inv_dx, fabs(u[r].y) * inv_dy, fabs(u[r].z) * inv_dz};
-            const double up_y = jj > 0 ? double(above[ii][lane + 32 * r]) : 0.0;
-            const double up_z = double(z_cur[r]);
-            const Upwind pre = fluid ? upwind_prepare_fluid(st, source[r], coef, up_y, up_z)
-                                     : upwind_prepare(st, source[r], u[r], link, coef, up_y, up_z, walls, g.face_type, g.face_rho);
-            left[r] = above[ii][lane + 32 * r] = solid ? T(0) : T(upwind_finish(pre, double(left[r])));
-            b_at[kStride * r] = left[r];
+            coef[r][0] = fabs(u[r].x) * inv_dx;
+            coef[r][1] = fabs(u[r].y) * inv_dy;
+            coef[r][2] = fabs(u[r].z) * inv_dz;
+          }
+          // One branch a cell, the same for the whole warp, and none inside it, so the V updates and
+          // the unrolled cells interleave. An interior cell's y-upwind neighbour is in the row above.
+          if (row.interior[m]) {
+#pragma unroll
+            for (int r = 0; r < V; ++r) {
+              const Upwind pre = upwind_prepare_fluid(st, source[r], coef[r], double(above[ii][lane + 32 * r]), double(z_cur[r]));
+              left[r] = T(upwind_finish(pre, double(left[r])));
+            }
+          } else {
+            const int* link = row.link[m];
+#pragma unroll
+            for (int r = 0; r < V; ++r) {
+              const double up_y = jj > 0 ? double(above[ii][lane + 32 * r]) : 0.0;
+              const Upwind pre = upwind_prepare(st, source[r], u[r], link, coef[r], up_y, double(z_cur[r]), walls, g.face_type, g.face_rho);
+              left[r] = row.solid[m] ? T(0) : T(upwind_finish(pre, double(left[r])));
+            }
+          }
+#pragma unroll
+          for (int r = 0; r < V; ++r) {
+            above[ii][lane + 32 * r] = left[r];
+            if (active[r]) b_at[kStride * r] = left[r];
           }
         }
         if (w + 1 < strips)

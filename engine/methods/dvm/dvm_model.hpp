@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "core/host_device.hpp"
-#include "dvm_exp.hpp"
+#include "dvm_fast_math.hpp"
 
 namespace ks::dvm {
 

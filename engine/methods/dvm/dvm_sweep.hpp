@@ -60,7 +60,7 @@ KS_HD Upwind upwind_prepare(const CellState& s, double source, const Velocity& v
     const double up = l == kFluid ? fluid[a] : boundary_value(walls, l, face_type, face_rho, v);
     u.num += coef[a] * up;
   }
-  u.inv_den = 1.0 / den;
+  u.inv_den = reciprocal(den);
   return u;
 }
 
@@ -70,7 +70,7 @@ KS_HD Upwind upwind_prepare_fluid(const CellState& s, double source, const doubl
   Upwind u{source, coef[0], 0.0};
   u.num += coef[1] * up_y;
   u.num += coef[2] * up_z;
-  u.inv_den = 1.0 / (s.inv_tau + coef[0] + coef[1] + coef[2]);
+  u.inv_den = reciprocal(s.inv_tau + coef[0] + coef[1] + coef[2]);
   return u;
 }
 

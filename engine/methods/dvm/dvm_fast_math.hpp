@@ -1,9 +1,11 @@
-// kinetic.dvm: exp(a) for the Maxwellian factor of f^S, which the CUDA sweep evaluates once per
-// discrete velocity and cell. On the device it is a degree-12 Taylor polynomial on
+// kinetic.dvm: the device forms of the sweep's two costly double operations; the host keeps the
+// library's. exp(a) for the Maxwellian factor of f^S, which the CUDA sweep evaluates once per
+// discrete velocity and cell: on the device a degree-12 Taylor polynomial on
 // |r| <= ln 2 / 2 after a = k ln 2 + r, evaluated by Estrin's scheme (depth 5, against 13 for
 // Horner: the sweep stalled on dependent FP64 results) with its coefficients in constant memory
 // (CUDA's exp keeps its literal coefficients in uniform registers, two moves each: 50 of the
-// sweep's 441 instructions a cell). The host keeps std::exp; the CUDA-vs-CPU tests agree to 4e-16.
+// sweep's 441 instructions a cell); the CUDA-vs-CPU tests agree to 4e-16.
+// And 1 / x for the update's denominator (reciprocal).
 #pragma once
 
 #include <cmath>
@@ -40,6 +42,24 @@ KS_HD double maxwellian_exp(double a) {
   return a < -708.0 ? 0.0 : a > 709.0 ? INFINITY : y;
 #else
   return std::exp(a);
+#endif
+}
+
+// 1 / x for x > 0 in the normal range (the sweep's denominators, >= 1 / tau): on the device the
+// fast path of CUDA's correctly rounded division (the hardware's approximation and two Newton
+// steps), without its branch to the slow path for zeros, denormals and infinities, which kept the
+// sweep's updates from interleaving. The host divides.
+KS_HD double reciprocal(double x) {
+#if defined(__CUDA_ARCH__)
+  double y;
+  asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(x));
+  double e = fma(-x, y, 1.0);
+  e = fma(e, e, e);
+  y = fma(y, e, y);
+  e = fma(-x, y, 1.0);
+  return fma(y, e, y);
+#else
+  return 1.0 / x;
 #endif
 }
 
