@@ -97,6 +97,18 @@ __device__ long long block_start(long long block) {
   }
 }
 
+// Asks L2 for the z-upwind values of a warp's strip in the next row (n cells from `at`, the first
+// velocity of the warp's block): the 128-byte lines of each cell's V velocity groups of 32, one
+// prefetch a lane, so the cell loop's loads of slice A find them in L2 rather than in DRAM.
+template <class T, int V, int kStride>
+__device__ void prefetch_next_row(const T* A, long long at, long long count, int n, int lane) {
+  constexpr int kLines = 32 * sizeof(T) / 128;  // lines of one velocity group
+  for (int e = lane; e < n * V * kLines; e += 32) {
+    const int cell = e / (V * kLines), r = e / kLines % V, line = e % kLines;
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(A + at + cell * count + kStride * r + line * (128 / sizeof(T))));
+  }
+}
+
 // Waits until the warp whose progress p points to has finished row `row` (p is in shared memory).
 __device__ void wait_for_row(const volatile int* p, int row) {
   while (*p < row) {
@@ -156,6 +168,7 @@ __global__ void __launch_bounds__(32 * kMaxStrips, 1)
     const int j = sy > 0 ? jj : ny - 1 - jj;
     const long long c0 = (long long)j * nx + lo;  // slice index of the strip's lowest cell
     stage_strip_row(g, slice0 + c0, lo, last - first, up, row, lane);
+    if (jj + 1 < ny) prefetch_next_row<T, V, kStride>(A, (c0 + (sy > 0 ? nx : -nx)) * count + v0 - lane, count, last - first, lane);
     __syncwarp();
     if constexpr (kXY) {
       static_assert(V * kMaxStripWidth <= 32, "one lane per (cell, velocity row)");
