@@ -5,6 +5,7 @@
 // reduces the batch's velocities in shared memory. f lives only in the two slices A and B,
 // [cell * batch + v], stored as T (float by default, as in the paper), so a warp's 32 velocities
 // touch 32 consecutive values.
+#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -24,6 +25,7 @@ namespace ks::dvm {
 namespace {
 
 constexpr int kMomentThreads = 256;
+constexpr int kMomentStages = 8;  // planes of f a thread of octant_moment_kernel has in flight
 constexpr int kMaxStrips = 16;  // warps of a sweep block (their registers fit an SM at every strip width)
 
 struct Sign {
@@ -353,7 +355,10 @@ struct OctantAxisView {
 // the whole block from shared memory at one address (a broadcast); the 13 raw sums follow from those
 // four and each pair's xi_y, xi_z, w_y w_z. Only f is read per velocity, P values (16 bytes when
 // P > 1) a load: the general kernel's 32-byte Velocity per value held L1 at 97 % of its throughput
-// and DRAM at 22 % (Nsight Compute, 64^3 x 64^3), and one float a load left DRAM at 32 %.
+// and DRAM at 22 % (Nsight Compute, 64^3 x 64^3), and one float a load left DRAM at 32 %. The
+// loads are asynchronous copies kMomentStages planes ahead: 8 planes (64 KB an SM in flight) took
+// 0.513-0.522 s an iteration at 64^3 x 64^3 against 0.530-0.537 s with four loads in registers
+// (DRAM at 75 %), and 16 planes 0.527-0.536 s.
 template <class T, int P>
 __global__ void __launch_bounds__(kMomentThreads, P > 1 ? 2 : 3)
     octant_moment_kernel(OctantAxisView ax, int h, Sign sign, int k, long long slice, const unsigned char* solid,
@@ -361,7 +366,8 @@ __global__ void __launch_bounds__(kMomentThreads, P > 1 ? 2 : 3)
   struct alignas(sizeof(T) * P) Pack {
     T v[P];
   };
-  extern __shared__ double x_factors[];  // [ix][4]: w_x, w_x xi_x, w_x xi_x^2, w_x xi_x^3
+  extern __shared__ double x_factors[];  // [ix][4]: w_x, w_x xi_x, w_x xi_x^2, w_x xi_x^3; then `stage`
+  Pack* stage = reinterpret_cast<Pack*>(x_factors + 4 * h);  // [kMomentStages][thread]: a thread's f in flight
   const long long c = blockIdx.x;
   const long long cell = k * slice + c;
   if (solid[cell]) return;  // the whole block
@@ -379,9 +385,20 @@ __global__ void __launch_bounds__(kMomentThreads, P > 1 ? 2 : 3)
   double acc[kRaw] = {};
   for (int p0 = P * threadIdx.x; p0 < pairs; p0 += P * blockDim.x) {
     double a[P][4] = {};
-#pragma unroll 4  // several loads of f in flight
+    // Each thread copies its own f asynchronously kMomentStages planes ahead into its shared slots
+    // (one commit group a plane, empty ones past the end), so that many bytes are in flight
+    // without registers; it reads back only what it copied itself.
+    Pack* own = stage + threadIdx.x;
+    for (int q = 0; q < kMomentStages; ++q) {
+      if (q < h) __pipeline_memcpy_async(own + q * blockDim.x, f + q * pairs + p0, sizeof(Pack));
+      __pipeline_commit();
+    }
     for (int ix = 0; ix < h; ++ix) {
-      const Pack fv = *reinterpret_cast<const Pack*>(f + ix * pairs + p0);
+      __pipeline_wait_prior(kMomentStages - 1);
+      Pack* slot = own + ix % kMomentStages * blockDim.x;
+      const Pack fv = *slot;
+      if (ix + kMomentStages < h) __pipeline_memcpy_async(slot, f + (ix + kMomentStages) * pairs + p0, sizeof(Pack));
+      __pipeline_commit();
 #pragma unroll
       for (int j = 0; j < P; ++j)
         for (int e = 0; e < 4; ++e) a[j][e] += x_factors[4 * ix + e] * double(fv.v[j]);
@@ -417,6 +434,13 @@ template <class T>
 constexpr int kPackedPairs = 16 / sizeof(T);
 inline bool packed_pairs_fit(int h, int group) { return h % group == 0 && h * h / group >= kMomentThreads; }
 
+// octant_moment_kernel's dynamic shared memory: the x factors and the threads' staged f.
+template <class T>
+std::size_t octant_moment_shared(int h) {
+  const std::size_t pack = packed_pairs_fit(h, kPackedPairs<T>) ? 16 : sizeof(T);
+  return 4 * h * sizeof(double) + std::size_t(kMomentStages) * kMomentThreads * pack;
+}
+
 // T: the stored precision of f (DvmConfig::single).
 template <class T>
 class CudaSolver final : public DvmSolver {
@@ -444,6 +468,8 @@ class CudaSolver final : public DvmSolver {
                                    " cells over more than " + std::to_string(kMaxStrips) + " warps",
                       "a strip of at least " + std::to_string(ceil_div(c.n(0), kMaxStrips)) + " cells, or 0");
     batches_ = make_batches(c);
+    for (auto kernel : {octant_moment_kernel<T, kPackedPairs<T>>, octant_moment_kernel<T, 1>})
+      KS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(octant_moment_shared<T>(c.vg.m / 2))));
     vel_.upload(velocity_table(c.vg));
     const OctantAxis axis = octant_axis(c.vg);
     axis_xi_.upload(axis.xi);
@@ -492,7 +518,7 @@ class CudaSolver final : public DvmSolver {
         const int k = b.sign[2] > 0 ? kk : nz - 1 - kk;
         sweep(xy_half)<<<blocks, 32 * strips, sweep_shared<T, kV>(nx, strips, xy_half > 0).bytes>>>(view, in.walls, vel, b.count, sign, k, W, A_.ptr, B_.ptr);
         if (b.count == cfg_.octant())
-          octant_moments<<<unsigned(slice), kMomentThreads, 4 * half * sizeof(double)>>>(
+          octant_moments<<<unsigned(slice), kMomentThreads, octant_moment_shared<T>(half)>>>(
               axis, half, sign, k, slice, solid_.ptr, link_.ptr, B_.ptr, raw_.ptr, face_influx_.ptr);
         else
           moment_kernel<<<unsigned(slice), kMomentThreads>>>(vel, b.count, sign, k, slice, solid_.ptr, link_.ptr, B_.ptr,
