@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <array>
 #include <string>
 
 #include "core/ceil_div.hpp"
@@ -197,7 +198,9 @@ __global__ void __launch_bounds__(32 * kMaxStrips, 1)
       T* b_at = B + at0;
 #pragma unroll
       for (int r = 0; r < V; ++r) z[r] = active[r] ? a_at[kStride * r] : T(0);
-#pragma unroll 2  // the next cell's f^S overlaps this cell's x-upwind chain: 0.608 s against 0.635 s
+      // Unrolled, the next cells' f^S overlaps this cell's x-upwind chain: by 2, 0.608 s against
+      // 0.635 s; by 4 (with the table exp's registers), 0.490-0.499 s against 0.497-0.504 s.
+#pragma unroll 4
       for (int ii = first; ii < last; ++ii, a_at += step, b_at += step) {
         T z_cur[V];
 #pragma unroll
@@ -451,6 +454,8 @@ class CudaSolver final : public DvmSolver {
     KS_CUDA_CHECK(cudaSetDevice(device));
     cudaDeviceProp prop;
     KS_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+    const std::array<double, 64> exp2 = exp2_table();
+    KS_CUDA_CHECK(cudaMemcpyToSymbol(kExp2Table, exp2.data(), sizeof(kExp2Table)));
     for (int xy_half : {0, 32, 64}) {
       cudaFuncAttributes attr;
       KS_CUDA_CHECK(cudaFuncGetAttributes(&attr, sweep(xy_half)));

@@ -1,45 +1,52 @@
 // kinetic.dvm: the device forms of the sweep's two costly double operations; the host keeps the
-// library's. exp(a) for the Maxwellian factor of f^S, which the CUDA sweep evaluates once per
-// discrete velocity and cell: on the device a degree-12 Taylor polynomial on
-// |r| <= ln 2 / 2 after a = k ln 2 + r, evaluated by Estrin's scheme (depth 5, against 13 for
-// Horner: the sweep stalled on dependent FP64 results) with its coefficients in constant memory
-// (CUDA's exp keeps its literal coefficients in uniform registers, two moves each: 50 of the
-// sweep's 441 instructions a cell); the CUDA-vs-CPU tests agree to 4e-16.
-// And 1 / x for the update's denominator (reciprocal).
+// library's (std::exp, division). The CUDA-vs-CPU tests agree to 4e-16 with fp64 slices.
+// exp(a) for the Maxwellian factor of f^S, which the CUDA sweep evaluates once a lane and cell
+// (maxwellian_exp), and 1 / x for the update's denominator (reciprocal).
 #pragma once
 
+#include <array>
 #include <cmath>
 
 #include "core/host_device.hpp"
 
 namespace ks::dvm {
 
+// exp(a) = 2^(k / 64) e^r after a = k ln 2 / 64 + r, |r| <= ln 2 / 128: 2^(j / 64), j = k mod 64,
+// from a table (exp2_table, uploaded to kExp2Table by the CUDA solver; L1 serves the lanes' scattered
+// j), e^r from its degree-5 Taylor polynomial (truncation below 4e-17 relative), 2^floor(k / 64)
+// added to the exponent field. It replaced a degree-12 polynomial on |r| <= ln 2 / 2 (Estrin's
+// scheme, 13 coefficients from constant memory: about 90 of the sweep's 290 instructions a pair of
+// cells). The 6 to 10 registers it frees let the cell loop unroll by 4: 0.490-0.499 s an iteration
+// at 64^3 x 64^3 against 0.524 s.
+inline std::array<double, 64> exp2_table() {
+  std::array<double, 64> t;
+  for (int j = 0; j < 64; ++j) t[j] = std::exp2(j / 64.0);
+  return t;
+}
+
 #if defined(__CUDACC__)
-// 1 / k!, k = 0..12: the truncation error on |r| <= ln 2 / 2 is below 2e-16 relative. Not const,
-// so the compiler reads them from constant memory as FMA operands rather than as literals.
-static __constant__ double kExpTaylor[13] = {1.0,           1.0,            1.0 / 2,         1.0 / 6,
-                                            1.0 / 24,      1.0 / 120,      1.0 / 720,       1.0 / 5040,
-                                            1.0 / 40320,   1.0 / 362880,   1.0 / 3628800,   1.0 / 39916800,
-                                            1.0 / 479001600};
+static __device__ double kExp2Table[64];
+// 1 / k!, k = 2..5. Not const, so the compiler reads them from constant memory as FMA operands.
+static __constant__ double kExpTaylor[4] = {1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120};
 #endif
 
 KS_HD double maxwellian_exp(double a) {
 #if defined(__CUDA_ARCH__)
-  constexpr double kShifter = 6755399441055744.0;  // 1.5 * 2^52: a + kShifter holds round(a) in its low word
-  constexpr double kLog2e = 1.4426950408889634;
-  constexpr double kLn2Hi = 6.93147180369123816490e-01, kLn2Lo = 1.90821492927058770002e-10;  // hi: k hi exact
-  const double t = fma(a, kLog2e, kShifter);
-  const double k = t - kShifter;
-  const double r = fma(k, -kLn2Lo, fma(k, -kLn2Hi, a));
+  constexpr double kShifter = 6755399441055744.0;  // 1.5 * 2^52: x + kShifter holds round(x) in its low word
+  constexpr double k64Log2e = 64 * 1.4426950408889634;
+  // ln 2 / 64 in two parts, the first with enough trailing zero bits that k times it is exact.
+  constexpr double kLn2Hi = 6.93147180369123816490e-01 / 64, kLn2Lo = 1.90821492927058770002e-10 / 64;
+  const double t = fma(a, k64Log2e, kShifter);
+  const double kd = t - kShifter;
+  const double r = fma(kd, -kLn2Lo, fma(kd, -kLn2Hi, a));
+  const int k = __double2loint(t);
   const double* c = kExpTaylor;
-  const double r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
-  const double s0 = fma(fma(c[3], r, c[2]), r2, r + c[0]);
-  const double s1 = fma(fma(c[7], r, c[6]), r2, fma(c[5], r, c[4]));
-  const double s2 = fma(fma(c[11], r, c[10]), r2, fma(c[9], r, c[8]));
-  const double p = fma(fma(c[12], r4, s2), r8, fma(s1, r4, s0));
-  // p 2^k: k added to the exponent field (p lies in [0.7, 1.5], so 2^k p is normal for k >= -1021).
-  const double y = __hiloint2double(__double2hiint(p) + __double2loint(t) * (1 << 20), __double2loint(p));
-  return a < -708.0 ? 0.0 : a > 709.0 ? INFINITY : y;
+  const double p = fma(fma(fma(fma(fma(c[3], r, c[2]), r, c[1]), r, c[0]), r, 1.0), r, 1.0);
+  const double y = __ldg(&kExp2Table[k & 63]) * p;
+  // y 2^(k >> 6): for a >= -708, k >> 6 >= -1022 and y >= 2^(37 / 64) when it is -1022, so the
+  // result is normal.
+  const double scaled = __hiloint2double(__double2hiint(y) + (k >> 6) * (1 << 20), __double2loint(y));
+  return a < -708.0 ? 0.0 : a > 709.0 ? INFINITY : scaled;
 #else
   return std::exp(a);
 #endif
