@@ -67,8 +67,9 @@ __device__ void stage_strip_row(const SweepView& g, long long cell0, int lo, int
 // sweep_kernel's shared memory, all of it dynamic and sized by the launch's strips: the previous
 // row's f ([column in sweep order][velocity]), the x-upwind hand-offs ([row % kHandoffRing][warp]
 // [velocity]), each warp's staged row, with kXYHalf each warp's x-y factors of the row, and each
-// warp's progress (the last row it finished). Byte offsets, 16-byte aligned. At 64^3 x 64^3 (fp32, 4 strips) a block takes 27 KB, against 52 KB when the hand-offs and
-// rows were static arrays for kMaxStrips warps (0.585-0.594 s an iteration against 0.608 s).
+// warp's progress (the last row it finished). Byte offsets, 16-byte aligned. At 64^3 x 64^3 (fp32,
+// 4 strips) a block takes 27 KB, against 52 KB when the hand-offs and rows were static arrays for
+// kMaxStrips warps (0.585-0.594 s an iteration against 0.608 s).
 struct SweepShared {
   std::size_t handoff, rows, xy, progress, bytes;
 };
@@ -126,9 +127,9 @@ __device__ void wait_for_row(const volatile int* p, int row) {
 // runs up to kHandoffRing rows ahead of the next one instead of meeting all warps at a block barrier
 // every row (0.527 s against 0.537 s at 64^3 x 64^3, 0.242 s against 0.261 s at 64^3 x 32^3). The
 // y-upwind values (the previous row) stay in shared memory, [column][lane], the z-upwind value comes
-// from slice A. Each lane sweeps V velocities (v, v + 32, ...; with kXYHalf,
-// v, v + kXYHalf, ...), so a cell's state, links and sizes, staged once a row (StripRow), serve V
-// updates. Values are rounded to T before they are used upwind, as the CPU reads them back.
+// from slice A. Each lane sweeps V velocities (v, v + 32, ...; with kXYHalf, v, v + kXYHalf, ...),
+// so a cell's state, links and sizes, staged once a row (StripRow), serve V updates. Values are
+// rounded to T before they are used upwind, as the CPU reads them back.
 // kXYHalf (whole octants whose half-axis has kXYHalf = 32 or 64 points; block_start): a block's
 // velocities share xi_x, a lane's V share xi_z and each velocity row r of the block shares xi_y, so
 // f^S / tau is factored (shakhov_source): each lane evaluates one exp a cell for its xi_z, and the
@@ -171,7 +172,8 @@ __global__ void __launch_bounds__(32 * kMaxStrips, 1)
     const int j = sy > 0 ? jj : ny - 1 - jj;
     const long long c0 = (long long)j * nx + lo;  // slice index of the strip's lowest cell
     stage_strip_row(g, slice0 + c0, lo, last - first, up, row, lane);
-    if (jj + 1 < ny) prefetch_next_row<T, V, kStride>(A, (c0 + (sy > 0 ? nx : -nx)) * count + v0 - lane, count, last - first, lane);
+    if (jj + 1 < ny)
+      prefetch_next_row<T, V, kStride>(A, (c0 + (sy > 0 ? nx : -nx)) * count + v0 - lane, count, last - first, lane);
     __syncwarp();
     if constexpr (kXY) {
       static_assert(V * kMaxStripWidth <= 32, "one lane per (cell, velocity row)");
@@ -239,7 +241,8 @@ __global__ void __launch_bounds__(32 * kMaxStrips, 1)
 #pragma unroll
           for (int r = 0; r < V; ++r) {
             const double up_y = jj > 0 ? double(above[ii][lane + 32 * r]) : 0.0;
-            const Upwind pre = upwind_prepare(st, source[r], u[r], link, coef[r], up_y, double(z_cur[r]), walls, g.face_type, g.face_rho);
+            const Upwind pre =
+                upwind_prepare(st, source[r], u[r], link, coef[r], up_y, double(z_cur[r]), walls, g.face_type, g.face_rho);
             left[r] = row.solid[m] ? T(0) : T(upwind_finish(pre, double(left[r])));
           }
         }
@@ -474,7 +477,8 @@ class CudaSolver final : public DvmSolver {
                       "a strip of at least " + std::to_string(ceil_div(c.n(0), kMaxStrips)) + " cells, or 0");
     batches_ = make_batches(c);
     for (auto kernel : {octant_moment_kernel<T, kPackedPairs<T>>, octant_moment_kernel<T, 1>})
-      KS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(octant_moment_shared<T>(c.vg.m / 2))));
+      KS_CUDA_CHECK(
+          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(octant_moment_shared<T>(c.vg.m / 2))));
     vel_.upload(velocity_table(c.vg));
     const OctantAxis axis = octant_axis(c.vg);
     axis_xi_.upload(axis.xi);
