@@ -1,5 +1,5 @@
 // kinetic.dvm: the device forms of the sweep's two costly double operations; the host keeps the
-// library's (std::exp, division). The CUDA-vs-CPU tests agree to 4e-16 with fp64 slices.
+// library's (std::exp, division). The CUDA-vs-CPU tests agree to 2e-15 or better.
 // exp(a) for the Maxwellian factor of f^S, which the CUDA sweep evaluates once a lane and cell
 // (maxwellian_exp), and 1 / x for the update's denominator (reciprocal).
 #pragma once
