@@ -268,10 +268,11 @@ __global__ void __launch_bounds__(32 * kMaxStrips, 1)
 // 1.27-1.40 s and 1.21-1.81 s over strips of 8 and 16); the shared rows take 64 KB at nx = 256 in fp64.
 constexpr int kVelocitiesPerLane = 2;
 
-// The strip width W: the widest strips (fewest pipeline steps: a warp idles strips - 1 of a slice's
-// ny + strips - 1 steps) that still give the GPU 7/8 of the threads (lanes x strips) it holds at once;
-// 0 when 16-cell strips need more than kMaxStrips warps. At 64^3 x 64^3 on the H100, 16-cell strips
-// reach 97 % and take 0.73 s an iteration against 0.82 s with 8-cell strips (the full-occupancy rule).
+// The strip width W: the widest strips (the shortest pipeline fill: warp w starts a slice w rows after
+// warp 0, so a slice lasts ny + strips - 1 row times) that still give the GPU 7/8 of the threads
+// (lanes x strips) it holds at once; 0 when 16-cell strips need more than kMaxStrips warps. At 64^3 x
+// 64^3 on the H100, 16-cell strips reach 97 % and take 0.73 s an iteration against 0.82 s with 8-cell
+// strips (the full-occupancy rule).
 int auto_strip_width(int nx, long long lanes, long long resident_threads) {
   int best = 0;
   for (int W : {kMaxStripWidth, 8, 4}) {
