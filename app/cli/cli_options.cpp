@@ -1,8 +1,11 @@
 #include "cli_options.hpp"
 
+#include <cerrno>
+#include <cmath>
 #include <cstdlib>
 
 #include "core/errors.hpp"
+#include "core/text.hpp"
 
 namespace ks::cli {
 
@@ -20,38 +23,51 @@ options:
   --steps N              run N iterations (default: until the method's end condition)
   --until-done           run until the method's end condition (the default)
   --max-seconds S        stop after S seconds of wall time; outputs are still written
-  --seed N               same as --set seed=N
+  --seed N               same as --set seed=N (not both)
   --out DIR              write DIR/summary.json and one file per field and series
   --format csv|vti       field file format (csv: header x,y,z,<field>; vti/vtp: VTK XML)
   --checkpoint FILE      write the full state to FILE (with --checkpoint-every N, every N iterations;
                          always at the end)
   --checkpoint-every N   checkpoint period in iterations
-  --restart FILE         continue from a checkpoint of the same method
-  --quiet                no progress output
+  --restart FILE         continue from a checkpoint of the same method and case, written with the
+                         same values of the parameters that need a re-setup (live parameters may
+                         differ: the preset's and --set's values apply after the restart)
+  --quiet                no progress output (errors are still printed)
 
 progress: a bar on stderr when it is a terminal, otherwise a line every 10%.
 exit codes:
-  0  done (end condition, --steps or --max-seconds reached)
-  2  bad input: a preset, option, parameter or file is wrong (the message names it)
-  3  backend unavailable: --backend cuda without a usable CUDA device
-  4  the run failed (NaN, divergence, device error); outputs hold the last good state
+  0    done (end condition, --steps or --max-seconds reached)
+  2    bad input: a preset, option, parameter or file is wrong, or the set-up needs more memory
+       than is free (the message names it)
+  3    backend unavailable: --backend cuda without a usable CUDA device
+  4    the run failed (NaN, divergence, device error, a checkpoint that could not be written);
+       outputs hold the last good state
+  130  stopped by Ctrl-C (SIGINT), 143 stopped by SIGTERM: the current iteration finished, the
+       outputs and the checkpoint were written
 )";
 }
 
 namespace {
 
+// Counts above 1e15 are refused: no run takes that many iterations, and every count stays far
+// from the 64-bit limit in the arithmetic that uses it.
+constexpr long long kMaxCount = 1'000'000'000'000'000;
+
 long long parse_int(const std::string& opt, const std::string& text, long long lo) {
   char* end = nullptr;
+  errno = 0;
   const long long v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || v < lo)
-    throw bad_input(opt, "'" + text + "' is not a valid value", "an integer >= " + std::to_string(lo));
+  if (text.empty() || *end != '\0' || errno == ERANGE || v < lo || v > kMaxCount)
+    throw bad_input(opt, "'" + cut(text, 40) + "' is not a valid value",
+                    "an integer in [" + std::to_string(lo) + ", " + std::to_string(kMaxCount) + "]");
   return v;
 }
 
 double parse_positive(const std::string& opt, const std::string& text) {
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !(v > 0.0)) throw bad_input(opt, "'" + text + "' is not a valid value", "a number > 0");
+  if (text.empty() || *end != '\0' || !(v > 0.0) || !std::isfinite(v))
+    throw bad_input(opt, "'" + cut(text, 40) + "' is not a valid value", "a finite number > 0");
   return v;
 }
 
@@ -59,6 +75,10 @@ double parse_positive(const std::string& opt, const std::string& text) {
 
 Options parse_options(int argc, char** argv) {
   Options o;
+  for (int i = 1; i < argc; ++i) {
+    // Arguments reach summary.json and checkpoint headers (UTF-8 JSON): other bytes are refused here.
+    if (!is_utf8(argv[i])) throw bad_input("argument " + std::to_string(i), "is not valid UTF-8 text", "UTF-8 text");
+  }
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&](void) -> std::string {
@@ -82,12 +102,13 @@ Options parse_options(int argc, char** argv) {
     else if (a == "--out") o.out_dir = value();
     else if (a == "--format") {
       o.format = value();
-      if (o.format != "csv" && o.format != "vti") throw bad_input("--format", "unknown format '" + o.format + "'", "csv or vti");
+      if (o.format != "csv" && o.format != "vti")
+        throw bad_input("--format", "unknown format '" + cut(o.format, 40) + "'", "csv or vti");
     } else if (a == "--checkpoint") o.checkpoint = value();
     else if (a == "--checkpoint-every") o.checkpoint_every = parse_int(a, value(), 1);
     else if (a == "--restart") o.restart = value();
     else if (a == "--quiet" || a == "-q") o.quiet = true;
-    else if (!a.empty() && a[0] == '-') throw bad_input(a, "unknown option", "see --help");
+    else if (!a.empty() && a[0] == '-') throw bad_input(cut(a, 60), "unknown option", "see --help");
     else if (o.preset.empty()) o.preset = a;
     else throw bad_input(a, "a second preset file was given (already have '" + o.preset + "')", "one preset");
   }
@@ -96,6 +117,9 @@ Options parse_options(int argc, char** argv) {
   if (o.checkpoint_every > 0 && o.checkpoint.empty())
     throw bad_input("--checkpoint-every", "needs --checkpoint FILE", "--checkpoint FILE --checkpoint-every N");
   if (o.steps && o.until_done) throw bad_input("--steps", "cannot be combined with --until-done", "one of them");
+  for (const auto& [key, text] : o.sets)
+    if (key == "seed" && o.seed)
+      throw bad_input("--seed", "given together with --set seed=" + cut(text, 40), "one of --seed N or --set seed=N");
   return o;
 }
 

@@ -8,7 +8,9 @@
 #include "cli_options.hpp"
 #include "core/errors.hpp"
 #include "core/registry.hpp"
+#include "core/text.hpp"
 #include "io/checkpoint.hpp"
+#include "io/output_file.hpp"
 #include "io/preset.hpp"
 #include "progress_printer.hpp"
 #include "run/runner.hpp"
@@ -16,8 +18,18 @@
 
 namespace {
 
-std::atomic<bool> g_interrupted{false};
-void on_sigint(int) { g_interrupted = true; }
+// The signal that asked the run to stop (SIGINT or SIGTERM), 0 while none did. Either one ends the
+// run like Ctrl-C: the current iteration finishes, then the outputs and the checkpoint are written.
+std::atomic<int> g_stop_signal{0};
+void on_stop_signal(int sig) { g_stop_signal = sig; }
+
+void install_stop_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
 
 using Clock = std::chrono::steady_clock;
 
@@ -33,31 +45,34 @@ int describe(const std::string& id) {
   return 0;
 }
 
+// The preset's parameters with --set and --seed applied.
 ks::ParamSet resolve_params(const ks::cli::Options& o, const ks::Preset& preset) {
   ks::ParamSet params = preset.params;
-  if (!o.restart.empty()) {
-    const ks::CheckpointHeader h = ks::read_checkpoint_header(o.restart);
-    if (h.method != preset.method)
-      throw ks::bad_input(o.restart, "the checkpoint is of method '" + h.method + "' but the preset runs '" + preset.method + "'",
-                          "a checkpoint of '" + preset.method + "'");
-    params.apply_json(h.params, o.restart + ":/params");
-  }
   for (const auto& [key, text] : o.sets) {
+    const std::string where = "--set " + ks::cut(key, 60);
     if (!params.has(key)) {
       std::string known;
       for (const auto& s : params.specs()) known += (known.empty() ? "" : ", ") + s.key;
-      throw ks::bad_input("--set " + key, "method '" + preset.method + "' has no parameter '" + key + "'", "one of " + known);
+      throw ks::bad_input(where, "method '" + preset.method + "' has no parameter '" + ks::cut(key, 60) + "'",
+                          "one of " + known);
     }
-    const ks::ParamSpec& spec = params.spec(key);
-    if (!o.restart.empty() && !spec.live)
-      throw ks::bad_input("--set " + key, "'" + key + "' cannot change on a restart (it is not live)", "live parameters only");
-    params.set(key, ks::parse_value(spec, text, "--set " + key));
+    params.set(key, ks::parse_value(params.spec(key), text, where));
   }
   if (o.seed) {
     if (!params.has("seed")) throw ks::bad_input("--seed", "method '" + preset.method + "' has no seed", "omit --seed");
     params.set("seed", ks::parse_value(params.spec("seed"), std::to_string(*o.seed), "--seed"));
   }
   return params;
+}
+
+nlohmann::json preset_identity(const ks::Preset& p) {
+  return {{"file", p.file}, {"title", p.title}, {"case", p.case_name}};
+}
+
+// Checked before the run starts, so a bad path is found now, not after an hour of work.
+void check_output_paths(const ks::cli::Options& o) {
+  if (!o.out_dir.empty()) ks::prepare_output_dir(o.out_dir, "--out");
+  if (!o.checkpoint.empty()) ks::check_output_file(o.checkpoint, "--checkpoint");
 }
 
 int run(const ks::cli::Options& o) {
@@ -78,6 +93,11 @@ int run(const ks::cli::Options& o) {
 
   const ks::Preset preset = ks::load_preset(o.preset, registry);
   const ks::ParamSet params = resolve_params(o, preset);
+  // A restart sets up with the checkpoint's parameters, then applies the live ones that differ.
+  ks::RestartPlan restart{params, {}};
+  if (!o.restart.empty())
+    restart = ks::plan_restart(ks::read_checkpoint_header(o.restart), o.restart, preset.method, preset.case_name, params);
+  check_output_paths(o);
   const ks::BackendRequest request =
       o.backend ? ks::parse_backend(*o.backend, "--backend") : preset.backend.value_or(ks::BackendRequest::Auto);
   const ks::ExecutionContext ctx = ks::resolve_backend(request);
@@ -85,21 +105,27 @@ int run(const ks::cli::Options& o) {
 
   ks::RunnerOptions ropt;
   ropt.restart_from = o.restart;
+  ropt.checkpoint_preset = preset_identity(preset);
   if (o.checkpoint_every > 0) {
-    ropt.after_iteration = [path = o.checkpoint, every = o.checkpoint_every](const ks::Method& m, const ks::ExecutionContext& c) {
-      if (m.progress().iteration % every == 0) ks::save_checkpoint(m, c, path);
+    ropt.after_iteration = [path = o.checkpoint, every = o.checkpoint_every, id = ropt.checkpoint_preset](
+                               const ks::Method& m, const ks::ExecutionContext& c) {
+      if (m.progress().iteration % every == 0) ks::save_checkpoint(m, c, path, id);
     };
   }
-  ks::Runner runner(registry.create(preset.method), params, ctx, ropt);
+  install_stop_handlers();
+  ks::Runner runner(registry.create(preset.method), restart.setup, ctx, ropt);
   runner.wait_settled(std::chrono::hours(24));
   if (runner.state() == ks::RunState::Failed) throw ks::Error(runner.error_kind(), runner.error());
-  for (const auto& [key, text] : o.sets)  // on a restart, live overrides apply after the load
-    if (!o.restart.empty()) runner.set(key, params.value(key));
-
-  std::signal(SIGINT, on_sigint);
+  for (const auto& [key, value] : restart.live_changes) {
+    const ks::SetResult r = runner.set(key, value);
+    if (r.status == ks::SetResult::Status::Refused) throw ks::bad_input("--restart " + o.restart, r.message);
+    if (!o.quiet)
+      std::fprintf(stderr, "restart: %s = %s from the preset (the checkpoint had %s)\n", key.c_str(),
+                   ks::to_string(value).c_str(), ks::to_string(restart.setup.value(key)).c_str());
+  }
   const auto t0 = Clock::now();
   const long long start_iteration = runner.progress().iteration;
-  if (o.steps) runner.step(static_cast<int>(*o.steps));
+  if (o.steps) runner.step(*o.steps);
   else runner.start();
 
   ks::cli::ProgressPrinter printer(o.quiet);
@@ -113,8 +139,8 @@ int run(const ks::cli::Options& o) {
       runner.wait_settled(std::chrono::hours(24));
       break;
     }
-    if (g_interrupted) {
-      stop_reason = "interrupted";
+    if (g_stop_signal) {
+      stop_reason = g_stop_signal == SIGTERM ? "terminated (SIGTERM)" : "interrupted (SIGINT)";
       runner.pause();
       runner.wait_settled(std::chrono::hours(24));
       break;
@@ -122,15 +148,20 @@ int run(const ks::cli::Options& o) {
   }
   if (!o.checkpoint.empty()) runner.checkpoint(o.checkpoint);
   runner.stop();
+  const ks::Runner::CheckpointOutcome saved = runner.last_checkpoint();
   const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
   for (const auto& m : runner.take_messages())
     if (!o.quiet) std::fprintf(stderr, "%s\n", m.c_str());
 
   const ks::RunState state = runner.state();
   const bool failed = state == ks::RunState::Failed;
-  if (failed) stop_reason = runner.error();
   const auto snap = runner.snapshot();
   const ks::Progress p = snap ? snap->progress : runner.progress();
+  if (failed) stop_reason = runner.error();
+  else if (state == ks::RunState::Finished)
+    stop_reason = p.converged ? "converged (residual " + ks::to_string(ks::ParamValue(p.residual)) + " below the tolerance)"
+                              : "end condition reached without a convergence tolerance being met (residual " +
+                                    ks::to_string(ks::ParamValue(p.residual)) + ")";
   char line[256];
   std::snprintf(line, sizeof line, "%s after %lld iterations (t = %.4g %s) in %.2f s: %s", ks::to_string(state).c_str(),
                 static_cast<long long>(p.iteration - start_iteration), p.sim_time, p.time_unit.c_str(), wall,
@@ -138,7 +169,8 @@ int run(const ks::cli::Options& o) {
   printer.finish(line);
 
   if (!o.out_dir.empty() && snap) {
-    ks::cli::RunRecord rec{&preset, runner.params(), ctx, ks::to_string(state), stop_reason, wall};
+    ks::cli::RunRecord rec{&preset, runner.params(), ctx, ks::to_string(state), stop_reason, wall,
+                           runner.memory_estimate()};
     ks::cli::write_outputs(o.out_dir, o.format, *snap, rec);
     if (!o.quiet) std::fprintf(stderr, "outputs written to %s (summary.json and one file per field and series)\n", o.out_dir.c_str());
   }
@@ -146,6 +178,12 @@ int run(const ks::cli::Options& o) {
     std::fprintf(stderr, "kinetic-run: the run failed: %s\n", runner.error().c_str());
     return static_cast<int>(ks::ErrorKind::RunFailed);
   }
+  // A checkpoint that was asked for and not written is an error, also with --quiet.
+  if (!saved.error.empty()) {
+    std::fprintf(stderr, "kinetic-run: error: checkpoint %s %s\n", saved.path.c_str(), saved.error.c_str());
+    return static_cast<int>(saved.kind);
+  }
+  if (g_stop_signal) return 128 + g_stop_signal;
   return 0;
 }
 

@@ -1,10 +1,8 @@
 #include "run_output.hpp"
 
-#include <filesystem>
-#include <fstream>
-
 #include "core/errors.hpp"
 #include "io/field_writer.hpp"
+#include "io/output_file.hpp"
 #include "io/reference.hpp"
 #include "io/vtk_xml_writer.hpp"
 
@@ -19,7 +17,8 @@ nlohmann::json make_summary(const Snapshot& snap, const RunRecord& rec) {
   j["backend"] = {{"kind", to_string(rec.ctx.backend)}, {"device", rec.ctx.device_name}};
   j["state"] = rec.state;
   j["stop_reason"] = rec.stop_reason;
-  j["converged"] = rec.state == "finished";
+  // True only when the method's tolerance was met; stop_reason says what ended the run otherwise.
+  j["converged"] = snap.progress.converged;
   j["iterations"] = snap.progress.iteration;
   j["sim_time"] = snap.progress.sim_time;
   j["time_unit"] = snap.progress.time_unit;
@@ -27,6 +26,7 @@ nlohmann::json make_summary(const Snapshot& snap, const RunRecord& rec) {
   j["work_done"] = snap.progress.work_done;
   j["work_unit"] = snap.progress.work_unit;
   j["wall_time_s"] = rec.wall_seconds;
+  j["memory_estimate"] = to_json(rec.memory);
   nlohmann::json series = nlohmann::json::array();
   for (const auto& s : snap.series) {
     nlohmann::json e = {{"name", s.name}, {"x_label", s.x_label}, {"y_label", s.y_label}, {"x", s.x}, {"y", s.y}};
@@ -47,9 +47,7 @@ nlohmann::json make_summary(const Snapshot& snap, const RunRecord& rec) {
 }
 
 nlohmann::json write_outputs(const std::string& dir, const std::string& format, const Snapshot& snap, const RunRecord& rec) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw bad_input(dir, "cannot create the output directory: " + ec.message(), "a writable directory");
+  prepare_output_dir(dir, "--out");
   nlohmann::json summary = make_summary(snap, rec);
   nlohmann::json files = nlohmann::json::array();
   for (const auto& f : snap.fields) {
@@ -67,10 +65,7 @@ nlohmann::json write_outputs(const std::string& dir, const std::string& format, 
     files.push_back(path);
   }
   summary["files"] = files;
-  const std::string path = dir + "/summary.json";
-  std::ofstream out(path);
-  out << summary.dump(2) << '\n';
-  if (!out) throw bad_input(path, "writing the summary failed");
+  write_file_atomically(dir + "/summary.json", summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", "summary");
   return summary;
 }
 

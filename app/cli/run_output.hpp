@@ -17,11 +17,13 @@ struct RunRecord {
   std::string state;        // finished, paused (stopped early), failed
   std::string stop_reason;  // "end condition", "--steps", "--max-seconds", "interrupted", the error
   double wall_seconds = 0.0;
+  MemoryEstimate memory;    // what the set-up was estimated to need (and checked against)
 };
 
 // The summary as JSON (every series in full, the reference comparison when the preset has one).
 nlohmann::json make_summary(const Snapshot& snap, const RunRecord& rec);
-// Writes the summary and the files; returns the summary with the file list added.
+// Writes the files, then the summary (to a temporary file renamed over summary.json, so a failed
+// write never truncates an earlier summary); returns the summary with the file list added.
 nlohmann::json write_outputs(const std::string& dir, const std::string& format, const Snapshot& snap, const RunRecord& rec);
 
 }  // namespace ks::cli

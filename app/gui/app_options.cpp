@@ -1,6 +1,11 @@
 #include "app_options.hpp"
 
+#include <QFileInfo>
+#include <QSettings>
+
 #include "core/errors.hpp"
+#include "core/registry.hpp"
+#include "core/text.hpp"
 
 namespace ks::gui {
 
@@ -9,7 +14,11 @@ QString app_usage() {
          "                      [--screenshot FILE.png] [--view field|plot|scene|window] [--export DIR] [--exit]\n"
          "Opens the window with the preset, runs N iterations, saves the screenshot and the exported\n"
          "fields, and with --exit closes when done. Then it prints one line on stdout:\n"
-         "kinetic-studio: field view: backend=cpu|cuda host_uploads=N device_copies=N renderer=\"GL_RENDERER\"\n";
+         "kinetic-studio: field view: backend=cpu|cuda host_uploads=N device_copies=N renderer=\"GL_RENDERER\"\n"
+         "A script (any of --steps, --screenshot, --export, --exit) checks the preset and every --set before\n"
+         "the window opens; errors go to stderr. Exit codes: 0 done, 1 a screenshot or export was not written,\n"
+         "2 bad input (preset, option, --set key or value, or a set-up the method refuses), 3 backend\n"
+         "unavailable (--backend cuda without a usable device), 4 the run failed or made no progress for 10 min.\n";
 }
 
 AppOptions parse_app_options(const QStringList& args) {
@@ -26,8 +35,10 @@ AppOptions parse_app_options(const QStringList& args) {
       const int eq = kv.indexOf('=');
       if (eq <= 0) throw bad_input("--set", "'" + kv.toStdString() + "' is not key=value", "key=value");
       o.sets.emplace_back(kv.left(eq), kv.mid(eq + 1));
-    } else if (a == "--backend") o.backend = value();
-    else if (a == "--steps") {
+    } else if (a == "--backend") {
+      o.backend = value();
+      parse_backend(o.backend.toStdString(), "--backend");  // refused here, named with what is allowed
+    } else if (a == "--steps") {
       bool ok = false;
       o.steps = value().toInt(&ok);
       if (!ok || o.steps < 0) throw bad_input("--steps", "'" + args[i].toStdString() + "' is not a count", "an integer >= 0");
@@ -41,6 +52,46 @@ AppOptions parse_app_options(const QStringList& args) {
     else throw bad_input(a.toStdString(), "unknown option", app_usage().toStdString());
   }
   return o;
+}
+
+QString preset_dir() {
+  const QByteArray env = qgetenv("KS_PRESET_DIR");
+  return env.isEmpty() ? QString(KS_PRESET_DIR) : QString::fromLocal8Bit(env);
+}
+
+QString start_preset_path(const AppOptions& o) {
+  if (!o.preset.isEmpty()) return o.preset;
+  const QString last = QSettings().value("preset/last").toString();
+  if (!last.isEmpty() && QFileInfo::exists(last)) return last;
+  return preset_dir() + "/coagulation/teaching-demo.json";
+}
+
+StartPreset load_start_preset(const AppOptions& o) {
+  StartPreset s;
+  s.path = start_preset_path(o);
+  s.preset = load_preset(s.path.toStdString(), builtin_registry());
+  ParamSet& params = s.preset.params;
+  for (const auto& [key_text, value_text] : o.sets) {
+    const std::string key = key_text.toStdString();
+    const std::string where = "--set " + cut(key, 60);
+    if (!params.has(key)) {
+      std::string known;
+      for (const auto& spec : params.specs()) known += (known.empty() ? "" : ", ") + spec.key;
+      throw bad_input(where, "method '" + s.preset.method + "' has no parameter '" + cut(key, 60) + "'", "one of " + known);
+    }
+    params.set(key, parse_value(params.spec(key), value_text.toStdString(), where));
+  }
+  const bool asked = !o.backend.isEmpty();
+  const BackendRequest request =
+      asked ? parse_backend(o.backend.toStdString(), "--backend") : s.preset.backend.value_or(BackendRequest::Auto);
+  try {
+    s.ctx = resolve_backend(request);
+  } catch (const Error& e) {
+    if (asked && o.scripted()) throw;
+    s.backend_note = QString("%1; running on the CPU instead").arg(QString::fromStdString(e.what()));
+    s.ctx = resolve_backend(BackendRequest::Cpu);
+  }
+  return s;
 }
 
 }  // namespace ks::gui

@@ -6,6 +6,9 @@
 #include <utility>
 #include <vector>
 
+#include "core/backend.hpp"
+#include "io/preset.hpp"
+
 namespace ks::gui {
 
 struct AppOptions {
@@ -17,10 +20,34 @@ struct AppOptions {
   QString view = "window";                         // --view field|plot|scene|window
   QString export_dir;                              // --export DIR: fields (.vti/.vtp) and series (.csv)
   bool exit = false;                               // --exit when the script is done
+
+  // A script runs (any of --steps, --screenshot, --export, --exit): bad input ends the app with
+  // its message on stderr instead of being shown in the window.
+  bool scripted() const { return steps >= 0 || !screenshot.isEmpty() || !export_dir.isEmpty() || exit; }
 };
 
 // Throws ks::Error (bad input) naming the option and what it allows.
 AppOptions parse_app_options(const QStringList& args);
 QString app_usage();
+
+// The folder of the preset browser: $KS_PRESET_DIR, else the source tree's presets/.
+QString preset_dir();
+
+// The preset the window opens first, read and checked before the window runs anything.
+struct StartPreset {
+  QString path;
+  Preset preset;         // --set applied
+  ExecutionContext ctx;  // --backend, else the preset's backend, else auto
+  QString backend_note;  // why the CPU runs it instead of the backend asked for; empty when it does not
+};
+
+// --preset as given (a missing file is an error, not a reason to open another preset), else the
+// last preset used while it exists, else the teaching demo.
+QString start_preset_path(const AppOptions& o);
+// Reads start_preset_path(o) with the engine's load_preset, applies every --set through the
+// method's ParamSet and parse_value, and resolves the backend. Throws ks::Error naming the file,
+// key or value and what is allowed (bad input); also, in scripted use, backend_unavailable when
+// --backend asks for CUDA and there is none (a script does not silently run on the CPU).
+StartPreset load_start_preset(const AppOptions& o);
 
 }  // namespace ks::gui

@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSlider>
@@ -22,6 +23,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <cmath>
+#include <cstdlib>
 
 #include "core/errors.hpp"
 #include "core/registry.hpp"
@@ -46,10 +48,18 @@ namespace {
 constexpr int kPollMs = 33;                  // ~30 Hz: snapshots, progress, log
 constexpr int kScreenshotSettleMs = 400;     // lets throttled views draw the final snapshot
 constexpr auto kSnapshotInterval = std::chrono::milliseconds(50);
+// A script gives up when the simulation has made no progress (no new iteration, not settled) for
+// this long: generous for the slowest single iteration or set-up of any preset, still a bound.
+constexpr qint64 kScriptStallMs = 10 * 60 * 1000;
+const QString kNothingRuns = "no simulation is running: choose a preset in the Presets panel";
 
-QString preset_dir() {
-  const QByteArray env = qgetenv("KS_PRESET_DIR");
-  return env.isEmpty() ? QString(KS_PRESET_DIR) : QString::fromLocal8Bit(env);
+// load_start_preset's preset, or the message of the error it threw.
+std::variant<StartPreset, QString> start_or_refusal(const AppOptions& options) {
+  try {
+    return load_start_preset(options);
+  } catch (const std::exception& e) {
+    return QString::fromStdString(e.what());
+  }
 }
 
 // The field the preset shows first; empty when it names none.
@@ -59,7 +69,10 @@ std::string preset_field(const Preset& preset) {
 
 }  // namespace
 
-MainWindow::MainWindow(AppOptions options, QWidget* parent) : QMainWindow(parent), options_(std::move(options)) {
+MainWindow::MainWindow(AppOptions options, QWidget* parent) : MainWindow(options, start_or_refusal(options), parent) {}
+
+MainWindow::MainWindow(AppOptions options, std::variant<StartPreset, QString> start, QWidget* parent)
+    : QMainWindow(parent), options_(std::move(options)) {
   register_resources();
   setWindowTitle("Kinetic Studio");
   views_ = new QTabWidget(this);
@@ -86,10 +99,21 @@ MainWindow::MainWindow(AppOptions options, QWidget* parent) : QMainWindow(parent
   if (settings.contains("view/colormap")) colormap_box_->setCurrentText(settings.value("view/colormap").toString());
 
   browser_->scan(preset_dir());
-  QString first = options_.preset;
-  if (first.isEmpty()) first = settings.value("preset/last").toString();
-  if (first.isEmpty() || !QFileInfo::exists(first)) first = preset_dir() + "/coagulation/teaching-demo.json";
-  loadPreset(first);
+  if (auto* s = std::get_if<StartPreset>(&start)) {
+    if (!s->backend_note.isEmpty()) {
+      log_->appendError(s->backend_note);
+      if (options_.scripted()) std::fprintf(stderr, "kinetic-studio: warning: %s\n", s->backend_note.toLocal8Bit().constData());
+    }
+    try {
+      startRunner(std::make_unique<Preset>(std::move(s->preset)), s->path, s->ctx);
+    } catch (const std::exception& e) {
+      start_refused_ = QString::fromStdString(e.what());
+    }
+  } else {
+    start_refused_ = std::get<QString>(start);
+  }
+  if (!start_refused_.isEmpty()) reportError(options_.scripted() ? start_refused_ : start_refused_ + " (" + kNothingRuns + ")");
+  updateActions();
 
   timer_ = new QTimer(this);
   connect(timer_, &QTimer::timeout, this, &MainWindow::poll);
@@ -198,41 +222,45 @@ void MainWindow::buildActions() {
   file->addAction("Quit", QKeySequence::Quit, this, &QWidget::close);
 }
 
+// --preset, --set and --backend apply only to the start preset (load_start_preset), not to presets
+// chosen later in the browser.
 bool MainWindow::loadPreset(const QString& path) {
   try {
     auto preset = std::make_unique<Preset>(load_preset(path.toStdString(), builtin_registry()));
-    const bool first_load = !runner_;
-    if (first_load) {
-      for (const auto& [key, text] : options_.sets) {
-        const std::string k = key.toStdString();
-        if (!preset->params.has(k)) throw bad_input("--set " + k, "unknown parameter '" + k + "'");
-        preset->params.set(k, parse_value(preset->params.spec(k), text.toStdString(), "--set " + k));
-      }
-    }
-    BackendRequest request = preset->backend.value_or(BackendRequest::Auto);
-    if (first_load && !options_.backend.isEmpty()) request = parse_backend(options_.backend.toStdString(), "--backend");
     ExecutionContext ctx;
     try {
-      ctx = resolve_backend(request);
+      ctx = resolve_backend(preset->backend.value_or(BackendRequest::Auto));
     } catch (const Error& e) {
       log_->appendError(QString("%1; running on the CPU instead").arg(e.what()));
       ctx = resolve_backend(BackendRequest::Cpu);
     }
-    RunnerOptions ropt;
-    ropt.snapshot_interval = kSnapshotInterval;
-    ropt.device_field = preset_field(*preset);  // the CUDA backend keeps it on the device for the field view
-    auto runner = std::make_unique<Runner>(builtin_registry().create(preset->method), preset->params, ctx, ropt);
-    if (first_load) {
-      adopt(std::move(runner), std::move(preset), path, ctx);  // nothing to keep: show its state, even a failed setup
-    } else {
-      pending_ = std::make_unique<PendingLoad>(PendingLoad{std::move(runner), std::move(preset), path, ctx});
-      log_->appendMessage(QString("setting up %1 …").arg(path));
-    }
+    startRunner(std::move(preset), path, ctx);
     return true;
   } catch (const std::exception& e) {
-    log_->appendError(QString("%1 (the current simulation is kept)").arg(e.what()));
+    reportError(QString("%1 (%2)").arg(QString::fromStdString(e.what()), runner_ ? "the current simulation is kept" : kNothingRuns));
     return false;
   }
+}
+
+// Sets `preset` up on a new Runner: shown at once when nothing runs yet, else pending until settled.
+void MainWindow::startRunner(std::unique_ptr<Preset> preset, const QString& path, const ExecutionContext& ctx) {
+  RunnerOptions ropt;
+  ropt.snapshot_interval = kSnapshotInterval;
+  ropt.device_field = preset_field(*preset);  // the CUDA backend keeps it on the device for the field view
+  auto runner = std::make_unique<Runner>(builtin_registry().create(preset->method), preset->params, ctx, ropt);
+  if (!runner_) {
+    adopt(std::move(runner), std::move(preset), path, ctx);  // nothing to keep: show its state, even a failed setup
+  } else {
+    pending_ = std::make_unique<PendingLoad>(PendingLoad{std::move(runner), std::move(preset), path, ctx});
+    log_->appendMessage(QString("setting up %1 …").arg(path));
+  }
+}
+
+// In the log and, until the next one, in the status bar; on stderr too while a script runs.
+void MainWindow::reportError(const QString& message) {
+  log_->appendError(message);
+  statusBar()->showMessage(message);
+  if (options_.scripted()) std::fprintf(stderr, "kinetic-studio: error: %s\n", message.toLocal8Bit().constData());
 }
 
 // Makes `runner` the current simulation and shows it.
@@ -264,8 +292,7 @@ void MainWindow::adoptPendingWhenSettled() {
   if (!pending_ || !pending_->runner->wait_settled(std::chrono::milliseconds(0))) return;
   std::unique_ptr<PendingLoad> p = std::move(pending_);
   if (p->runner->state() == RunState::Failed) {
-    log_->appendError(QString("%1: %2 (the current simulation is kept)")
-                          .arg(p->path, QString::fromStdString(p->runner->error())));
+    reportError(QString("%1: %2 (the current simulation is kept)").arg(p->path, QString::fromStdString(p->runner->error())));
     browser_->select(QFileInfo(preset_ ? QString::fromStdString(preset_->file) : QString()).canonicalFilePath());
     return;
   }
@@ -277,11 +304,31 @@ void MainWindow::applyParameter(const QString& key, const ParamValue& value) {
   const SetResult r = runner_->set(key.toStdString(), value);
   if (r.status == SetResult::Status::Refused) log_->appendError(QString::fromStdString(r.message));
   else log_->appendMessage(QString::fromStdString(r.message));
+  if (r.status != SetResult::Status::Refused && !runner_->params().spec(key.toStdString()).live) reportSetupEstimate();
+}
+
+// A change that needs a re-setup: what the next set-up will need (the estimate the Runner checks
+// before allocating), and a warning now when it will not fit, rather than a refusal on Reset.
+void MainWindow::reportSetupEstimate() {
+  const ParamSet next = runner_->pending_params();
+  try {
+    const MemoryEstimate m = builtin_registry().create(preset_->method)->estimate_memory(next, runner_->context());
+    check_memory(preset_->method, m, runner_->context());
+    log_->appendMessage(QString("the next set-up needs about %1 of host memory%2 (%3)")
+                            .arg(QString::fromStdString(format_bytes(m.host_bytes)),
+                                 m.device_bytes ? " and " + QString::fromStdString(format_bytes(m.device_bytes)) + " on the device" : QString(),
+                                 QString::fromStdString(m.detail)));
+  } catch (const Error& e) {
+    reportError(QString("warning: Reset would be refused: %1").arg(QString::fromStdString(e.what())));
+  }
 }
 
 void MainWindow::poll() {
   adoptPendingWhenSettled();
-  if (!runner_) return;
+  if (!runner_) {
+    runScriptStep();
+    return;
+  }
   for (const auto& m : runner_->take_messages()) {
     if (m.rfind("run failed", 0) == 0 || m.rfind("could not", 0) == 0) log_->appendError(QString::fromStdString(m));
     else log_->appendMessage(QString::fromStdString(m));
@@ -304,13 +351,21 @@ void MainWindow::poll() {
   }
   field_->setSimulationRate(runner_->iterations_per_second(), runner_->work_per_second(),
                             QString::fromStdString(runner_->progress().work_unit));
-  const RunState state = runner_->state();
-  run_->setEnabled(state == RunState::Idle || state == RunState::Paused);
-  pause_->setEnabled(state == RunState::Running);
-  step_->setEnabled(state != RunState::Running && state != RunState::Failed);
-  params_->setRunning(state == RunState::Running);
+  updateActions();
+  params_->setRunning(runner_->state() == RunState::Running);
   updateStatus();
   runScriptStep();
+}
+
+// Run, Pause, Step and Reset as the state allows; all off while no simulation is loaded.
+void MainWindow::updateActions() {
+  const bool loaded = runner_ != nullptr;
+  const RunState state = loaded ? runner_->state() : RunState::Failed;
+  run_->setEnabled(loaded && (state == RunState::Idle || state == RunState::Paused));
+  pause_->setEnabled(loaded && state == RunState::Running);
+  step_->setEnabled(loaded && state != RunState::Running && state != RunState::Failed);
+  reset_->setEnabled(loaded);
+  if (!loaded) status_->setText(kNothingRuns);
 }
 
 void MainWindow::updateStatus() {
@@ -329,14 +384,18 @@ void MainWindow::updateStatus() {
   status_->setText(text);
 }
 
-// --steps / --screenshot / --export / --exit, in that order, once the runner is set up.
+// --steps / --screenshot / --export / --exit, in that order, once the runner is set up. Exit codes
+// as kinetic-run's: 2 bad input (also a set-up the method refuses), 4 the run failed; 1 when a
+// screenshot or export was not written. Every wait is bounded by scriptStalled().
 void MainWindow::runScriptStep() {
-  const bool scripted = options_.steps >= 0 || !options_.screenshot.isEmpty() || !options_.export_dir.isEmpty() || options_.exit;
-  if (!scripted || script_stage_ >= 3 || !runner_->wait_settled(std::chrono::milliseconds(0))) return;
+  if (!options_.scripted() || script_stage_ >= 3) return;
+  if (!runner_) {  // the start preset was refused (reported already): nothing to run
+    endScript({}, static_cast<int>(ErrorKind::BadInput));
+    return;
+  }
+  if (scriptStalled() || !runner_->wait_settled(std::chrono::milliseconds(0))) return;
   if (!shown_ && runner_->state() == RunState::Failed) {  // the setup failed: nothing to step or show
-    std::fprintf(stderr, "kinetic-studio: %s\n", runner_->error().c_str());
-    script_stage_ = 3;
-    if (options_.exit) QApplication::exit(1);
+    endScript(runner_->error(), static_cast<int>(runner_->error_kind()));
     return;
   }
   if (!shown_) return;
@@ -354,10 +413,45 @@ void MainWindow::runScriptStep() {
       if (!options_.screenshot.isEmpty()) ok = saveScreenshot(options_.screenshot, options_.view) && ok;
       if (!options_.export_dir.isEmpty()) ok = exportTo(options_.export_dir) && ok;
       printFieldViewSummary();
-      script_stage_ = 3;
-      if (options_.exit) QApplication::exit(ok && runner_->state() != RunState::Failed ? 0 : 1);
+      if (runner_->state() == RunState::Failed)  // the screenshot and export show the last good state
+        endScript("the run failed: " + runner_->error(), static_cast<int>(runner_->error_kind()));
+      else
+        endScript({}, ok ? 0 : 1);
     });
   }
+}
+
+// True (and the script ended with exit code 4) once the runner has neither settled nor finished an
+// iteration for kScriptStallMs. Exits at once: a worker stuck in an iteration would also hold up
+// the Runner's destructor.
+bool MainWindow::scriptStalled() {
+  const std::int64_t iteration = runner_->progress().iteration;
+  if (iteration != script_iteration_ || !script_idle_.isValid()) {
+    script_iteration_ = iteration;
+    script_idle_.start();
+    return false;
+  }
+  if (script_idle_.elapsed() < kScriptStallMs) return false;
+  const std::string why = "the simulation made no progress for " + std::to_string(kScriptStallMs / 1000) + " s (" +
+                          to_string(runner_->state()) + " at iteration " + std::to_string(iteration) +
+                          "); the script gives up";
+  endScript(why, static_cast<int>(ErrorKind::RunFailed));
+  if (options_.exit) {
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(static_cast<int>(ErrorKind::RunFailed));
+  }
+  return true;
+}
+
+// The script is done: `error` (if any) on stderr and in the log, and with --exit the app ends with `exit_code`.
+void MainWindow::endScript(const std::string& error, int exit_code) {
+  script_stage_ = 3;
+  if (!error.empty()) {
+    std::fprintf(stderr, "kinetic-studio: error: %s\n", error.c_str());
+    log_->appendError(QString::fromStdString(error));
+  }
+  if (options_.exit) QApplication::exit(exit_code);
 }
 
 // One line on stdout for scripts: how the field view got its data, and on which GL renderer.
@@ -411,7 +505,7 @@ bool MainWindow::saveScreenshot(const QString& path, const QString& view) {
     ok = window.save(path);
   }
   if (ok) log_->appendMessage("screenshot saved: " + path);
-  else log_->appendError("could not save the screenshot " + path);
+  else reportError("could not save the screenshot " + path);
   return ok;
 }
 
@@ -430,7 +524,7 @@ bool MainWindow::exportTo(const QString& dir) {
     log_->appendMessage(QString("exported %1 files to %2").arg(written.size()).arg(dir));
     return true;
   } catch (const std::exception& e) {
-    log_->appendError(e.what());
+    reportError(QString::fromStdString(e.what()));
     return false;
   }
 }

@@ -3,8 +3,10 @@
 // calls a method directly and never waits for a solver step.
 #pragma once
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <memory>
+#include <variant>
 
 #include "app_options.hpp"
 #include "core/backend.hpp"
@@ -31,12 +33,17 @@ class SceneView;
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
+  // Opens `start` (see load_start_preset). When it is the message of a refused start preset instead,
+  // the window shows it in the log and the status bar and runs nothing (a script ends with exit code 2).
+  MainWindow(AppOptions options, std::variant<StartPreset, QString> start, QWidget* parent = nullptr);
+  // Reads the start preset itself (load_start_preset), as above.
   explicit MainWindow(AppOptions options, QWidget* parent = nullptr);
   ~MainWindow() override;
 
-  // Starts setting up the preset's simulation; false (and a log entry) when the preset is refused.
-  // The new simulation replaces the current one once its setup has succeeded; a setup that
-  // fails (say, a grid the method cannot run) is logged and the current simulation is kept.
+  // Starts setting up the preset's simulation; false (and the message in the log and the status
+  // bar) when the preset is refused. The new simulation replaces the current one once its setup
+  // has succeeded; a setup that fails (say, a grid the method cannot run) is logged and the
+  // current simulation is kept. With none running yet, the new one is shown at once, failed or not.
   bool loadPreset(const QString& path);
   // Screenshot of a view ("field", "plot", "scene") or the whole window; false on failure.
   bool saveScreenshot(const QString& path, const QString& view);
@@ -57,7 +64,13 @@ class MainWindow : public QMainWindow {
   void applyFixedRange();
   void updateSliceRange();
   void updateStatus();
+  void updateActions();
   void runScriptStep();
+  bool scriptStalled();
+  void endScript(const std::string& error, int exit_code);
+  void reportSetupEstimate();
+  void reportError(const QString& message);
+  void startRunner(std::unique_ptr<Preset> preset, const QString& path, const ExecutionContext& ctx);
   void printFieldViewSummary() const;
   void adoptPendingWhenSettled();
   void adopt(std::unique_ptr<Runner> runner, std::unique_ptr<Preset> preset, const QString& path,
@@ -78,6 +91,9 @@ class MainWindow : public QMainWindow {
   std::unique_ptr<PendingLoad> pending_;
   std::shared_ptr<const Snapshot> shown_;
   int script_stage_ = 0;
+  QString start_refused_;            // why the start preset was refused; empty when it was opened
+  std::int64_t script_iteration_ = -1;  // the iteration when the script last saw progress ...
+  QElapsedTimer script_idle_;           // ... and the time since
 
   PresetBrowser* browser_ = nullptr;
   ParameterPanel* params_ = nullptr;

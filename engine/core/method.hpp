@@ -11,6 +11,7 @@
 
 #include "backend.hpp"
 #include "field.hpp"
+#include "memory.hpp"
 #include "param.hpp"
 
 namespace ks {
@@ -32,6 +33,9 @@ struct Progress {
   double fraction_done = 0.0;  // 0..1 towards the method's end condition
   double work_done = 0.0;      // method-defined work units (events, cell updates, rays) since setup
   std::string work_unit;       // "events", "cell updates", ...
+  // True only when the method's convergence tolerance was met (not when t_end, an iteration
+  // limit or the ray count ended the run); methods without a tolerance never set it.
+  bool converged = false;
 };
 
 // A complete, immutable picture of the state after an iteration.
@@ -48,6 +52,10 @@ class Method {
 
   virtual const MethodInfo& info() const = 0;
 
+  // The host and device memory that setup(params, ctx) would allocate, computed from the
+  // parameters alone (nothing allocated, no file read beyond its header) in checked arithmetic;
+  // the Runner refuses a set-up that does not fit before calling setup().
+  virtual MemoryEstimate estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const = 0;
   // Allocates and initialises the state for `params` on `ctx`; may be called again (reset).
   virtual void setup(const ParamSet& params, const ExecutionContext& ctx) = 0;
   // One iteration; throws ks::Error (RunFailed) when the state is no longer physical.
@@ -75,6 +83,8 @@ class Method {
 
   // Full state, bit-exact: a restart continues as if never stopped.
   virtual void save_state(std::ostream& out) const = 0;
+  // Every count and index read is validated against the set-up (a crafted state is bad input, never
+  // an out-of-range access); a refused state leaves the method as it was.
   virtual void load_state(std::istream& in) = 0;
 };
 

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "errors.hpp"
+#include "json_brief.hpp"
 #include "text.hpp"
 
 namespace ks {
@@ -193,16 +194,16 @@ ParamValue check_path(const ParamSpec& s, const std::string& path, const std::st
   if (path.empty() || s.extensions.empty()) return path;
   for (const auto& e : s.extensions)
     if (has_ending(path, e)) return path;
-  throw bad_input(where, "'" + path + "' for '" + s.key + "' is not a file of a supported kind", allowed_range(s));
+  throw bad_input(where, "'" + cut(path, 120) + "' for '" + s.key + "' is not a file of a supported kind", allowed_range(s));
 }
 
 }  // namespace
 
 ParamValue validate(const ParamSpec& s, const nlohmann::json& v, const std::string& where) {
-  const std::string shown = v.dump();
+  const std::string shown = brief(v);
   switch (s.type) {
     case ParamType::Int:
-      if (v.is_number_integer()) return check_range(s, static_cast<double>(v.get<std::int64_t>()), where, shown);
+      if (v.is_number_integer()) return check_range(s, v.get<double>(), where, shown);
       if (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>())
         return check_range(s, v.get<double>(), where, shown);
       break;
@@ -227,13 +228,17 @@ ParamValue validate(const ParamSpec& s, const nlohmann::json& v, const std::stri
                   allowed_range(s));
 }
 
-ParamValue parse_value(const ParamSpec& s, const std::string& text, const std::string& where) {
+ParamValue parse_value(const ParamSpec& s, const std::string& given, const std::string& where) {
+  // Text from a command line or a widget is bytes: it reaches summary.json and checkpoint headers,
+  // which are UTF-8 JSON, so anything else is refused here rather than when they are written.
+  if (!is_utf8(given)) throw bad_input(where, "the value for '" + s.key + "' is not valid UTF-8 text", allowed_range(s));
+  const std::string text = cut(given, 80);
   switch (s.type) {
     case ParamType::Int:
     case ParamType::Real: {
       char* end = nullptr;
-      const double x = std::strtod(text.c_str(), &end);
-      if (text.empty() || end != text.c_str() + text.size())
+      const double x = std::strtod(given.c_str(), &end);
+      if (given.empty() || end != given.c_str() + given.size())
         throw bad_input(where, "'" + text + "' for '" + s.key + "' is not a number", allowed_range(s));
       if (s.type == ParamType::Int && std::floor(x) != x)
         throw bad_input(where, "'" + text + "' for '" + s.key + "' is not an integer", allowed_range(s));
@@ -244,9 +249,9 @@ ParamValue parse_value(const ParamSpec& s, const std::string& text, const std::s
       if (text == "false" || text == "0" || text == "off") return false;
       throw bad_input(where, "'" + text + "' for '" + s.key + "' is not a boolean", allowed_range(s));
     case ParamType::Choice:
-      return validate(s, nlohmann::json(text), where);
+      return validate(s, nlohmann::json(given), where);
     case ParamType::Path:
-      return check_path(s, text, where);
+      return check_path(s, given, where);
   }
   return {};
 }
@@ -302,15 +307,15 @@ nlohmann::json ParamSet::to_json() const {
 }
 
 void ParamSet::apply_json(const nlohmann::json& obj, const std::string& where, const std::string& base_dir) {
-  if (!obj.is_object()) throw bad_input(where, "expected an object of parameter values, got " + obj.dump());
+  if (!obj.is_object()) throw bad_input(where, "expected an object of parameter values, got " + brief(obj));
   for (const auto& [key, v] : obj.items()) {
-    const std::string here = where + "/" + key;
+    const std::string here = where + "/" + cut(key, 60);
     bool known = false;
     for (const auto& s : specs_) known = known || s.key == key;
     if (!known) {
       std::string names;
       for (const auto& s : specs_) names += (names.empty() ? "" : ", ") + s.key;
-      throw bad_input(here, "unknown parameter '" + key + "'", "one of " + names);
+      throw bad_input(here, "unknown parameter '" + cut(key, 60) + "'", "one of " + names);
     }
     const ParamSpec& s = spec(key);
     ParamValue value = validate(s, v, here);

@@ -34,10 +34,26 @@ void write_vector(std::ostream& out, const std::vector<T>& v) {
   out.write(reinterpret_cast<const char*>(v.data()), static_cast<std::streamsize>(v.size() * sizeof(T)));
 }
 
+// Bytes left in `in` when it can tell (a checkpoint's state is an in-memory stream), else the maximum.
+inline std::uint64_t bytes_left(std::istream& in) {
+  const std::istream::pos_type here = in.tellg();
+  if (here == std::istream::pos_type(-1)) return ~0ull;
+  in.seekg(0, std::ios::end);
+  const std::istream::pos_type end = in.tellg();
+  in.seekg(here);
+  return end >= here ? static_cast<std::uint64_t>(end - here) : 0;
+}
+
+// A count read from a state is checked against `max_count` and against the bytes that follow it
+// before anything is allocated: a crafted count is a corrupt state, never a huge allocation.
 template <class T>
 std::vector<T> read_vector(std::istream& in, std::uint64_t max_count = (1ull << 34)) {
   const auto n = read<std::uint64_t>(in);
   if (n > max_count) throw bad_input("checkpoint", "the method state is corrupt (vector of " + std::to_string(n) + " items)");
+  const std::uint64_t left = bytes_left(in);
+  if (n > left / sizeof(T))
+    throw bad_input("checkpoint", "the method state is truncated (a vector of " + std::to_string(n) + " items, " +
+                                      std::to_string(left) + " bytes left)");
   std::vector<T> v(n);
   in.read(reinterpret_cast<char*>(v.data()), static_cast<std::streamsize>(n * sizeof(T)));
   if (!in) throw bad_input("checkpoint", "the method state is truncated");

@@ -1,10 +1,15 @@
 #include "checkpoint.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/memory.hpp"
+#include "input_file.hpp"
+#include "json_text.hpp"
+#include "output_file.hpp"
 
 namespace ks {
 
@@ -12,87 +17,105 @@ namespace {
 
 constexpr char kMagic[8] = {'K', 'S', 'C', 'H', 'K', 'P', 'T', '1'};
 
+// FNV-1a, 64 bit: detects a flipped or edited byte of the state (not a security measure).
+std::string fnv1a64(const std::string& bytes) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (const unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return hex;
+}
+
+// A checkpoint is read whole into memory: it may not exceed what the machine can hold.
+std::uint64_t checkpoint_limit() {
+  const std::uint64_t free = available_host_memory();
+  return free > 0 ? free : std::uint64_t(1) << 40;
+}
+
 struct RawCheckpoint {
   nlohmann::json header;
   std::string state;
 };
 
 RawCheckpoint read_raw(const std::string& path, bool with_state) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw bad_input(path, "cannot open the checkpoint", "a file written by --checkpoint");
-  char magic[8] = {};
-  in.read(magic, sizeof magic);
-  if (!in || std::memcmp(magic, kMagic, sizeof magic) != 0)
+  InputFile in(path, "checkpoint", checkpoint_limit());
+  const std::string magic = in.read(sizeof kMagic);
+  if (magic.size() != sizeof kMagic || std::memcmp(magic.data(), kMagic, sizeof kMagic) != 0)
     throw bad_input(path, "not a Kinetic Studio checkpoint (bad magic bytes)", "a file written by --checkpoint");
+  const std::string len_bytes = in.read(sizeof(std::uint64_t));
   std::uint64_t header_len = 0;
-  in.read(reinterpret_cast<char*>(&header_len), sizeof header_len);
-  if (!in || header_len > (1u << 26)) throw bad_input(path, "the checkpoint header is truncated or corrupt");
-  std::string header_text(header_len, '\0');
-  in.read(header_text.data(), static_cast<std::streamsize>(header_len));
-  if (!in) throw bad_input(path, "the checkpoint is truncated inside its header");
+  if (len_bytes.size() == sizeof header_len) std::memcpy(&header_len, len_bytes.data(), sizeof header_len);
+  if (len_bytes.size() != sizeof header_len || header_len > kMaxCheckpointHeaderBytes ||
+      header_len > in.size() - in.offset())
+    throw bad_input(path, "the checkpoint header is truncated or corrupt (length " + std::to_string(header_len) + ")");
   RawCheckpoint raw;
-  try {
-    raw.header = nlohmann::json::parse(header_text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw bad_input(path, std::string("the checkpoint header is not valid JSON: ") + e.what());
-  }
+  raw.header = parse_json_text(in.read(header_len), path + " (header)");
   // A header that parses but has the wrong shape is bad input too, not a JSON type_error.
-  if (!raw.header.is_object()) throw bad_input(path, "the checkpoint header is not a JSON object");
-  const nlohmann::json version = raw.header.value("format_version", nlohmann::json(-1));
-  if (!version.is_number_integer() || version != kCheckpointFormatVersion)
-    throw bad_input(path, "checkpoint format version " + version.dump() + " is not supported",
-                    "version " + std::to_string(kCheckpointFormatVersion));
-  for (const char* key : {"method", "params", "iteration", "backend", "state_bytes"})
-    if (!raw.header.contains(key)) throw bad_input(path, std::string("the checkpoint header lacks '") + key + "'");
   const nlohmann::json& h = raw.header;
+  if (!h.is_object()) throw bad_input(path, "the checkpoint header is not a JSON object");
+  const nlohmann::json version = h.value("format_version", nlohmann::json(-1));
+  if (!version.is_number_integer() || version != kCheckpointFormatVersion)
+    throw bad_input(path, "checkpoint format version " + brief(version) + " is not supported (written by another version of Kinetic Studio)",
+                    "version " + std::to_string(kCheckpointFormatVersion));
+  for (const char* key : {"method", "params", "iteration", "backend", "state_bytes", "state_fnv1a64", "preset"})
+    if (!h.contains(key)) throw bad_input(path, std::string("the checkpoint header lacks '") + key + "'");
   if (!h["method"].is_string() || !h["params"].is_object() || !h["iteration"].is_number_integer() ||
-      !h["backend"].is_string() || !h["state_bytes"].is_number_unsigned())
-    throw bad_input(path, "the checkpoint header is corrupt (a value has the wrong type)");
+      h["iteration"].get<std::int64_t>() < 0 || !h["backend"].is_string() || !h["state_bytes"].is_number_unsigned() ||
+      !h["state_fnv1a64"].is_string() || !(h["preset"].is_null() || h["preset"].is_object()))
+    throw bad_input(path, "the checkpoint header is corrupt (a value has the wrong type or sign)");
   if (!with_state) return raw;
-  const auto bytes = raw.header["state_bytes"].get<std::uint64_t>();
   // Never allocate more than the file holds: a corrupt size is a truncated file, not bad_alloc.
-  const std::streamoff here = in.tellg();
-  in.seekg(0, std::ios::end);
-  const std::streamoff end = in.tellg();
-  in.seekg(here);
-  if (here < 0 || end < here || bytes > static_cast<std::uint64_t>(end - here))
-    throw bad_input(path, "the checkpoint is truncated: " + std::to_string(end - here) + " of " + std::to_string(bytes) +
-                              " state bytes present");
-  raw.state.resize(bytes);
-  in.read(raw.state.data(), static_cast<std::streamsize>(bytes));
-  if (static_cast<std::uint64_t>(in.gcount()) != bytes)
-    throw bad_input(path, "the checkpoint is truncated: " + std::to_string(in.gcount()) + " of " + std::to_string(bytes) +
-                              " state bytes present");
+  const auto bytes = h["state_bytes"].get<std::uint64_t>();
+  const std::uint64_t present = in.size() - in.offset();
+  if (bytes != present)
+    throw bad_input(path, "the checkpoint state has " + std::to_string(present) + " bytes, its header says " +
+                              std::to_string(bytes) + " (truncated or appended to)");
+  raw.state = in.read(bytes);
+  if (raw.state.size() != bytes) throw bad_input(path, "the checkpoint shrank while it was read");
+  if (fnv1a64(raw.state) != h["state_fnv1a64"].get<std::string>())
+    throw bad_input(path, "the checkpoint state does not match its checksum (the file is corrupt or was edited)",
+                    "a checkpoint as written by --checkpoint");
   return raw;
+}
+
+// Whether every field of `snap` is finite; else names the first field that is not.
+std::string non_finite_field(const Snapshot& snap) {
+  for (const auto& f : snap.fields) {
+    if (!std::all_of(f.values.begin(), f.values.end(), [](double v) { return std::isfinite(v); })) return f.desc.name;
+    for (const auto& p : f.positions)
+      if (!std::isfinite(p[0]) || !std::isfinite(p[1]) || !std::isfinite(p[2])) return f.desc.name + " (positions)";
+  }
+  return {};
 }
 
 }  // namespace
 
-void save_checkpoint(const Method& method, const ExecutionContext& ctx, const std::string& path) {
+void save_checkpoint(const Method& method, const ExecutionContext& ctx, const std::string& path,
+                     const nlohmann::json& preset) {
+  const Progress p = method.progress();
+  const std::string bad = non_finite_field(method.snapshot());
+  if (!bad.empty() || !std::isfinite(p.sim_time) || !std::isfinite(p.residual))
+    throw run_failed("checkpoint " + path + " not written: the state holds NaN or Inf (" +
+                     (bad.empty() ? std::string("time or residual") : "field '" + bad + "'") + ") at iteration " +
+                     std::to_string(p.iteration) + "; the previous checkpoint is kept");
   std::ostringstream state(std::ios::binary);
   method.save_state(state);
   const std::string bytes = state.str();
   const nlohmann::json header = {{"format_version", kCheckpointFormatVersion},
                                  {"method", method.info().id},
                                  {"params", method.params().to_json()},
-                                 {"iteration", method.progress().iteration},
+                                 {"iteration", p.iteration},
                                  {"backend", to_string(ctx.backend)},
-                                 {"state_bytes", bytes.size()}};
+                                 {"preset", preset},
+                                 {"state_bytes", bytes.size()},
+                                 {"state_fnv1a64", fnv1a64(bytes)}};
   const std::string text = header.dump();
   const std::uint64_t len = text.size();
-  // Write to a temporary name, then rename: a crash never leaves a half-written checkpoint.
-  const std::string tmp = path + ".partial";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw bad_input(path, "cannot write the checkpoint", "a writable path");
-    out.write(kMagic, sizeof kMagic);
-    out.write(reinterpret_cast<const char*>(&len), sizeof len);
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    out.flush();
-    if (!out) throw bad_input(path, "writing the checkpoint failed (disk full?)");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw bad_input(path, "cannot move the checkpoint into place");
+  std::string file(kMagic, sizeof kMagic);
+  file.append(reinterpret_cast<const char*>(&len), sizeof len);
+  file += text;
+  file += bytes;
+  write_file_atomically(path, file, "checkpoint");
 }
 
 CheckpointHeader read_checkpoint_header(const std::string& path) {
@@ -102,6 +125,7 @@ CheckpointHeader read_checkpoint_header(const std::string& path) {
   h.params = raw.header["params"];
   h.iteration = raw.header["iteration"].get<std::int64_t>();
   h.backend = raw.header["backend"].get<std::string>();
+  h.preset = raw.header["preset"];
   return h;
 }
 
@@ -112,7 +136,39 @@ void load_checkpoint(Method& method, const std::string& path) {
     throw bad_input(path, "the checkpoint is of method '" + id + "', not '" + method.info().id + "'",
                     "a checkpoint written by '" + method.info().id + "'");
   std::istringstream in(raw.state, std::ios::binary);
-  method.load_state(in);
+  try {
+    method.load_state(in);
+  } catch (const Error& e) {
+    throw Error(e.kind(), path + ": " + e.what());
+  }
+}
+
+RestartPlan plan_restart(const CheckpointHeader& h, const std::string& path, const std::string& method,
+                         const std::string& case_name, const ParamSet& params) {
+  if (h.method != method)
+    throw bad_input(path, "the checkpoint is of method '" + h.method + "' but the preset runs '" + method + "'",
+                    "a checkpoint of '" + method + "'");
+  std::vector<std::string> differences;
+  const std::string ckpt_case = h.preset.is_object() ? h.preset.value("case", std::string()) : std::string();
+  if (ckpt_case != case_name)
+    differences.push_back("case '" + ckpt_case + "' (preset: '" + case_name + "')");
+  RestartPlan plan{params, {}};
+  plan.setup.apply_json(h.params, path + ":/params");
+  for (const auto& spec : params.specs()) {
+    const ParamValue& want = params.value(spec.key);
+    const ParamValue& had = plan.setup.value(spec.key);
+    if (want == had) continue;
+    if (spec.live) plan.live_changes.emplace_back(spec.key, want);
+    else differences.push_back(spec.key + " = " + to_string(had) + " (preset: " + to_string(want) + ")");
+  }
+  if (!differences.empty()) {
+    std::string list;
+    for (const auto& d : differences) list += (list.empty() ? "" : "; ") + d;
+    throw bad_input(path, "the checkpoint was written with another set-up: " + list,
+                    "a checkpoint of the same case and the same values of the parameters that need a re-setup "
+                    "(live parameters may differ: the preset's values apply after the restart)");
+  }
+  return plan;
 }
 
 }  // namespace ks

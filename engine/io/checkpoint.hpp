@@ -1,10 +1,13 @@
 // Checkpoint files: "KSCHKPT1", a little-endian u64 header length, a JSON header
-// {format_version, method, method_state_version, params, iteration, backend,
-//  state_bytes}, then the method's own binary state.
+// {format_version, method, params, iteration, backend, preset, state_bytes, state_fnv1a64},
+// then the method's own binary state. The checksum covers the state; a checkpoint is written to
+// a temporary file and renamed, and never from a state holding NaN or Inf.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -12,20 +15,35 @@
 
 namespace ks {
 
-constexpr int kCheckpointFormatVersion = 1;
+constexpr int kCheckpointFormatVersion = 2;
 
 struct CheckpointHeader {
   std::string method;
   nlohmann::json params;
   std::int64_t iteration = 0;
   std::string backend;
+  nlohmann::json preset;  // {"file", "title", "case"} of the run's preset, or null
 };
 
-void save_checkpoint(const Method& method, const ExecutionContext& ctx, const std::string& path);
+// Refuses (run failed, exit 4) a state whose fields hold NaN or Inf: the previous checkpoint at
+// `path` is then kept. `preset` ({"file", "title", "case"}) is recorded for restarts.
+void save_checkpoint(const Method& method, const ExecutionContext& ctx, const std::string& path,
+                     const nlohmann::json& preset = nullptr);
 // Reads the header only (to build the method before loading the state).
 CheckpointHeader read_checkpoint_header(const std::string& path);
-// Loads the state into a method already set up with the header's params; refuses
-// another method, another format version, and truncated files.
+// Loads the state into a method already set up with the header's params; refuses another method,
+// another format version, a wrong checksum and truncated files.
 void load_checkpoint(Method& method, const std::string& path);
+
+// The rule of a restart: the checkpoint must be of the same method and preset case, and every
+// parameter that needs a re-setup (not live) must equal `params` (the preset with its --set
+// overrides); otherwise bad input naming every difference. Live parameters that differ are
+// listed: they apply after the state is loaded, so the preset's edits are never lost silently.
+struct RestartPlan {
+  ParamSet setup;  // what the checkpoint was written with: the method is set up with it
+  std::vector<std::pair<std::string, ParamValue>> live_changes;  // then these apply, in order
+};
+RestartPlan plan_restart(const CheckpointHeader& h, const std::string& path, const std::string& method,
+                         const std::string& case_name, const ParamSet& params);
 
 }  // namespace ks

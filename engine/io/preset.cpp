@@ -1,11 +1,12 @@
 #include "preset.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "core/errors.hpp"
+#include "core/text.hpp"
+#include "input_file.hpp"
+#include "json_text.hpp"
 #include "reference.hpp"
 
 namespace ks {
@@ -20,7 +21,7 @@ const nlohmann::json* optional_key(const nlohmann::json& obj, const char* key) {
 std::string required_string(const nlohmann::json& obj, const char* key, const std::string& where) {
   const nlohmann::json* v = optional_key(obj, key);
   if (!v) throw bad_input(where + "/" + key, std::string("missing required key '") + key + "'", "a string");
-  if (!v->is_string()) throw bad_input(where + "/" + key, "expected a string, got " + v->dump(), "a string");
+  if (!v->is_string()) throw bad_input(where + "/" + key, "expected a string, got " + brief(*v), "a string");
   return v->get<std::string>();
 }
 
@@ -33,39 +34,56 @@ void reject_unknown_keys(const nlohmann::json& obj, const std::set<std::string>&
     if (allowed.count(key)) continue;
     std::string names;
     for (const auto& a : allowed) names += (names.empty() ? "" : ", ") + a;
-    throw bad_input(where + "/" + key, "unknown key '" + key + "'", "one of " + names);
+    throw bad_input(where + "/" + cut(key, 60), "unknown key '" + cut(key, 60) + "'", "one of " + names);
   }
 }
 
 std::vector<double> number_array(const nlohmann::json& v, const std::string& where) {
-  if (!v.is_array()) throw bad_input(where, "expected an array of numbers, got " + v.dump());
+  if (!v.is_array()) throw bad_input(where, "expected an array of numbers, got " + brief(v));
   std::vector<double> out;
   for (std::size_t i = 0; i < v.size(); ++i) {
-    if (!v[i].is_number()) throw bad_input(where + "/" + std::to_string(i), "expected a number, got " + v[i].dump());
+    if (!v[i].is_number()) throw bad_input(where + "/" + std::to_string(i), "expected a number, got " + brief(v[i]));
     out.push_back(v[i].get<double>());
   }
   return out;
 }
 
+// One of `names`, or bad input listing them.
+void require_one_of(const std::string& value, const std::vector<std::string>& names, const std::string& where,
+                    const std::string& what) {
+  std::string all;
+  for (const auto& n : names) {
+    if (n == value) return;
+    all += (all.empty() ? "" : ", ") + n;
+  }
+  throw bad_input(where, "method has no " + what + " '" + cut(value, 60) + "'", "one of " + all);
+}
+
+// {"field": a field of the method, "series": one of its series}: the views shown first.
+nlohmann::json parse_view(const nlohmann::json& v, const std::string& where, const MethodInfo& info) {
+  if (!v.is_object()) throw bad_input(where, "expected an object, got " + brief(v), "{\"field\": ..., \"series\": ...}");
+  reject_unknown_keys(v, {"field", "series"}, where);
+  if (optional_key(v, "field")) {
+    std::vector<std::string> names;
+    for (const auto& f : info.fields) names.push_back(f.name);
+    require_one_of(required_string(v, "field", where), names, where + "/field", "field");
+  }
+  if (optional_key(v, "series")) require_one_of(required_string(v, "series", where), info.series, where + "/series", "series");
+  return v;
+}
+
 Reference parse_reference(const nlohmann::json& r, const std::string& where, const MethodInfo& info) {
-  if (!r.is_object()) throw bad_input(where, "expected an object, got " + r.dump());
+  if (!r.is_object()) throw bad_input(where, "expected an object, got " + brief(r));
   reject_unknown_keys(r, {"series", "analytic", "table"}, where);
   Reference ref;
   ref.series = required_string(r, "series", where);
-  bool known_series = false;
-  std::string names;
-  for (const auto& s : info.series) {
-    known_series = known_series || s == ref.series;
-    names += (names.empty() ? "" : ", ") + s;
-  }
-  if (!known_series)
-    throw bad_input(where + "/series", "method '" + info.id + "' has no series '" + ref.series + "'", "one of " + names);
+  require_one_of(ref.series, info.series, where + "/series", "series");
   const nlohmann::json* analytic = optional_key(r, "analytic");
   const nlohmann::json* table = optional_key(r, "table");
   if (bool(analytic) == bool(table)) throw bad_input(where, "needs exactly one of 'analytic' or 'table'");
   if (analytic) {
     const std::string here = where + "/analytic";
-    if (!analytic->is_object()) throw bad_input(here, "expected an object, got " + analytic->dump());
+    if (!analytic->is_object()) throw bad_input(here, "expected an object, got " + brief(*analytic));
     ref.analytic_id = required_string(*analytic, "id", here);
     const auto ids = analytic_reference_ids();
     bool known = false;
@@ -80,7 +98,7 @@ Reference parse_reference(const nlohmann::json& r, const std::string& where, con
     ref.source = ref.analytic_id + " (exact solution)";
   } else {
     const std::string here = where + "/table";
-    if (!table->is_object()) throw bad_input(here, "expected an object, got " + table->dump());
+    if (!table->is_object()) throw bad_input(here, "expected an object, got " + brief(*table));
     reject_unknown_keys(*table, {"x", "y", "source"}, here);
     if (!optional_key(*table, "x") || !optional_key(*table, "y"))
       throw bad_input(here, "a table needs arrays 'x' and 'y'");
@@ -119,26 +137,16 @@ Preset parse_preset(const nlohmann::json& doc, const std::string& file, const Re
   if (const auto* params = optional_key(doc, "params"))
     p.params.apply_json(*params, root + "/params", std::filesystem::path(file).parent_path().string());
   if (const auto* backend = optional_key(doc, "backend")) {
-    if (!backend->is_string()) throw bad_input(root + "/backend", "expected a string, got " + backend->dump(), "auto, cuda or cpu");
+    if (!backend->is_string()) throw bad_input(root + "/backend", "expected a string, got " + brief(*backend), "auto, cuda or cpu");
     p.backend = parse_backend(backend->get<std::string>(), root + "/backend");
   }
-  if (const auto* view = optional_key(doc, "view")) {
-    if (!view->is_object()) throw bad_input(root + "/view", "expected an object, got " + view->dump());
-    p.view = *view;
-  }
+  if (const auto* view = optional_key(doc, "view")) p.view = parse_view(*view, root + "/view", info);
   if (const auto* ref = optional_key(doc, "reference")) p.reference = parse_reference(*ref, root + "/reference", info);
   return p;
 }
 
 Preset load_preset(const std::string& path, const Registry& registry) {
-  std::ifstream in(path);
-  if (!in) throw bad_input(path, "cannot open the preset file", "a readable JSON file");
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw bad_input(path, std::string("not valid JSON: ") + e.what());
-  }
+  const nlohmann::json doc = parse_json_text(read_input_file(path, "preset", kMaxPresetBytes), path);
   return parse_preset(doc, path, registry);
 }
 

@@ -54,7 +54,7 @@ void Runner::post(Command c) {
 
 void Runner::start() { post({Command::Kind::Start}); }
 void Runner::pause() { post({Command::Kind::Pause}); }
-void Runner::step(int n) { post({Command::Kind::Step, n}); }
+void Runner::step(std::int64_t n) { post({Command::Kind::Step, n}); }
 void Runner::reset() { post({Command::Kind::Reset}); }
 void Runner::checkpoint(const std::string& path) { post({Command::Kind::Checkpoint, 0, path}); }
 void Runner::show_on_device(const std::string& field, int component) {
@@ -108,6 +108,16 @@ std::shared_ptr<const Snapshot> Runner::snapshot() const {
   return snapshot_;
 }
 
+Runner::CheckpointOutcome Runner::last_checkpoint() const {
+  std::lock_guard lock(mutex_);
+  return last_checkpoint_;
+}
+
+MemoryEstimate Runner::memory_estimate() const {
+  std::lock_guard lock(mutex_);
+  return memory_estimate_;
+}
+
 std::string Runner::error() const {
   std::lock_guard lock(mutex_);
   return error_;
@@ -136,6 +146,11 @@ double Runner::work_per_second() const {
 ParamSet Runner::params() const {
   std::lock_guard lock(mutex_);
   return params_;
+}
+
+ParamSet Runner::pending_params() const {
+  std::lock_guard lock(mutex_);
+  return pending_;
 }
 
 bool Runner::wait_until(const std::function<bool(RunState)>& pred, std::chrono::milliseconds timeout) const {
@@ -189,7 +204,11 @@ void Runner::run_setup(std::unique_lock<std::mutex>& lock, const std::string& ch
   lock.unlock();
   std::string why;
   ErrorKind kind = ErrorKind::RunFailed;
+  MemoryEstimate estimate;
   try {
+    // Nothing is allocated before the estimate is known to fit.
+    estimate = method_->estimate_memory(params, ctx_);
+    check_memory(info_.id, estimate, ctx_);
     method_->setup(params, ctx_);
     if (!checkpoint.empty()) load_checkpoint(*method_, checkpoint);
   } catch (const Error& e) {
@@ -199,6 +218,7 @@ void Runner::run_setup(std::unique_lock<std::mutex>& lock, const std::string& ch
     why = e.what();
   }
   lock.lock();
+  memory_estimate_ = estimate;
   if (!why.empty()) {
     fail("setup failed: " + why, kind);
     return;
@@ -265,14 +285,25 @@ void Runner::handle(const Command& c, std::unique_lock<std::mutex>& lock) {
       break;
     }
     case K::Checkpoint: {
+      last_checkpoint_ = {c.key, {}, ErrorKind::RunFailed};
+      if (state_ == RunState::Failed) {
+        last_checkpoint_.error = "not written: the run failed (" + error_ + "); the previous checkpoint is kept";
+        log("checkpoint " + c.key + " " + last_checkpoint_.error);
+        break;
+      }
       lock.unlock();
       std::string why;
+      ErrorKind kind = ErrorKind::RunFailed;
       try {
-        save_checkpoint(*method_, ctx_, c.key);
+        save_checkpoint(*method_, ctx_, c.key, options_.checkpoint_preset);
+      } catch (const Error& e) {
+        why = e.what();
+        kind = e.kind();
       } catch (const std::exception& e) {
         why = e.what();
       }
       lock.lock();
+      last_checkpoint_ = {c.key, why, kind};
       log(why.empty() ? "checkpoint written: " + c.key : "checkpoint failed: " + why);
       break;
     }

@@ -35,6 +35,8 @@ struct RunnerOptions {
   std::function<void(const Method&, const ExecutionContext&)> after_iteration;
   // When set, the state is loaded from this checkpoint after setup (a restart).
   std::string restart_from;
+  // Recorded in every checkpoint ({"file", "title", "case"} of the preset), checked on restart.
+  nlohmann::json checkpoint_preset;
   // CUDA backend: after every snapshot also publish this field (and component, -1 for a scalar or
   // a vector's magnitude) in device memory for zero-copy views (see device_field.hpp); ignored
   // without CUDA. Runner::show_on_device changes the selection.
@@ -53,16 +55,27 @@ class Runner {
   // Commands: non-blocking, applied in order on the worker.
   void start();          // run until finished (from idle or paused)
   void pause();          // after the current iteration
-  void step(int n = 1);  // n iterations, then paused
+  void step(std::int64_t n = 1);  // n iterations, then paused
   void reset();          // set up again with the current and deferred parameters
   void stop();           // finish the current iteration, publish, end the worker
-  void checkpoint(const std::string& path);  // written between iterations; failures are logged
+  // Written between iterations; never from a failed run or a state holding NaN (the previous file
+  // is kept). The outcome is logged and kept in last_checkpoint().
+  void checkpoint(const std::string& path);
   // Zero-copy views: publish `field` (`component`) in device memory from now on; when not running
   // it is published at once. No effect without a device field (CPU backend, none asked).
   void show_on_device(const std::string& field, int component);
   // Validated at once. Live parameters apply at the next iteration; others apply at once while
   // idle, and are deferred to the next reset otherwise (Deferred, with a message saying so).
   SetResult set(const std::string& key, const ParamValue& value);
+
+  struct CheckpointOutcome {
+    std::string path;   // "" before the first checkpoint command
+    std::string error;  // "" when written
+    ErrorKind kind = ErrorKind::RunFailed;
+  };
+  CheckpointOutcome last_checkpoint() const;
+  // The estimate the last set-up was checked against (see Method::estimate_memory).
+  MemoryEstimate memory_estimate() const;
 
   RunState state() const;
   Progress progress() const;
@@ -77,6 +90,7 @@ class Runner {
   const DeviceFieldPublisher* device_field() const { return device_field_.get(); }
   const MethodInfo& info() const { return info_; }
   ParamSet params() const;  // what the method runs with now
+  ParamSet pending_params() const;  // what the next set-up (reset) will run with
 
   // Waits until pred(state) holds or the timeout passes; returns pred's final value.
   bool wait_until(const std::function<bool(RunState)>& pred, std::chrono::milliseconds timeout) const;
@@ -86,7 +100,7 @@ class Runner {
  private:
   struct Command {
     enum class Kind { Setup, Start, Pause, Step, Reset, SetLive, Checkpoint, ShowOnDevice, Stop } kind;
-    int count = 0;
+    std::int64_t count = 0;
     std::string key;
     ParamValue value;
   };
@@ -112,7 +126,7 @@ class Runner {
   RunState state_ = RunState::Idle;
   ParamSet params_;    // what the method was set up with, plus live changes
   ParamSet pending_;   // applies at the next reset
-  int steps_left_ = 0;
+  std::int64_t steps_left_ = 0;
   bool quit_ = false;
   Progress progress_;
   std::shared_ptr<const Snapshot> snapshot_;
@@ -120,6 +134,8 @@ class Runner {
   std::string error_;
   ErrorKind error_kind_ = ErrorKind::RunFailed;
   std::vector<std::string> messages_;
+  CheckpointOutcome last_checkpoint_;
+  MemoryEstimate memory_estimate_;
   double iter_rate_ = 0.0, work_rate_ = 0.0;
 
   // shared_ptr: destructible where DeviceFieldPublisher's implementation is absent (CPU-only builds)

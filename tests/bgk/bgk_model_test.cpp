@@ -165,6 +165,88 @@ TEST(BgkInput, CourantNumberSetsTheTimeStepForTheGridAndStreaming) {
   EXPECT_EQ(m.config().dt, 0.01);
 }
 
+// The declared maximum courant = 1 must set up and step. Rescaling dt by 1 / C lands an ulp above 1
+// for the small cavity with unsplit streaming (12 x 10) and with split streaming on 10 x 10, which
+// the cavity's bound (C <= 1) refused; dt now steps down to the largest value with C <= 1. The few
+// ulps it takes leave C within 1e-14 of 1.
+TEST(BgkInput, DeclaredMaximumCourantNumberSetsUpAndSteps) {
+  auto unsplit = testing::small_cavity(), split = unsplit, shock = testing::small_shock();
+  unsplit["streaming"] = "unsplit";
+  split["streaming"] = "split";
+  split["nx"] = "10";
+  for (auto* p : {&unsplit, &split, &shock}) (*p)["courant"] = "1";
+  for (const auto& p : {unsplit, split, shock}) {
+    SCOPED_TRACE(p.at("case") + (p.count("streaming") ? " " + p.at("streaming") : ""));
+    BgkMethod m;
+    ASSERT_NO_THROW(m.setup(testing::params(p), testing::cpu_context()));
+    const double C = courant_number(m.config());
+    EXPECT_LE(C, 1.0);
+    EXPECT_GT(C, 1.0 - 1e-14);
+    m.advance();
+    EXPECT_GT(m.time(), 0.0);
+    EXPECT_TRUE(std::isfinite(m.total_mass()));
+  }
+  // Live, from another Courant number.
+  unsplit["courant"] = "0.5";
+  BgkMethod m;
+  m.setup(testing::params(unsplit), testing::cpu_context());
+  m.advance();
+  EXPECT_NO_THROW(m.set_live("courant", 1.0));
+  EXPECT_LE(courant_number(m.config()), 1.0);
+  m.advance();
+}
+
+// At the declared maxima (nx = 2^20, ny = 2^14, nv = 64) nx * ny no longer fits an int and the phase
+// space is 2^52 cells: refused as bad input naming the keys, never a wrapped size.
+TEST(BgkInput, LargestDeclaredGridIsRefusedNamingItsKeys) {
+  auto cavity = testing::small_cavity(), shock = testing::small_shock();
+  cavity["nx"] = shock["nx"] = std::to_string(1 << 20);
+  cavity["ny"] = std::to_string(1 << 14);
+  cavity["nv"] = shock["nv"] = "64";
+  test_support::expect_error([&] { BgkMethod::make_config(testing::params(cavity)); }, ErrorKind::BadInput, {"nx * ny"});
+  test_support::expect_error([&] { BgkMethod::make_config(testing::params(shock)); }, ErrorKind::BadInput, {"nx, ny, nv", "64 GB"});
+  // The estimate still counts it in 64-bit: two copies of 2^52 doubles.
+  BgkMethod m;
+  EXPECT_GE(m.estimate_memory(testing::params(cavity), testing::cpu_context()).host_bytes, std::uint64_t(1) << 56);
+}
+
+// The estimate counts f^n and f^{n+1} (8 B per phase-space cell each) and ~400 B of per-cell arrays.
+// Small shock: 64 cells x 8^3 velocities, 4 KiB of f per cell, so the CPU estimate is 2 + 392 / 4096
+// ~ 2.1 times the saved state (f and a few counters). Doubling nx doubles every term; nv 8 -> 16
+// multiplies f by 8 and leaves the per-cell arrays: a ratio between 7 and 8.
+TEST(BgkMemory, EstimateScalesWithThePhaseSpaceAndCoversTheState) {
+  const auto shock = testing::small_shock();
+  BgkMethod m;
+  const MemoryEstimate cpu = m.estimate_memory(testing::params(shock), testing::cpu_context());
+  EXPECT_EQ(cpu.device_bytes, 0u);
+  EXPECT_NE(cpu.detail.find("nx x ny = 64 x 1"), std::string::npos) << cpu.detail;
+  EXPECT_NE(cpu.detail.find("nv^3 = 8^3"), std::string::npos) << cpu.detail;
+  auto wide = shock, fine = shock;
+  wide["nx"] = "128";
+  fine["nv"] = "16";
+  EXPECT_EQ(m.estimate_memory(testing::params(wide), testing::cpu_context()).host_bytes, 2 * cpu.host_bytes);
+  const double ratio = double(m.estimate_memory(testing::params(fine), testing::cpu_context()).host_bytes) / double(cpu.host_bytes);
+  EXPECT_GT(ratio, 7.0);
+  EXPECT_LT(ratio, 8.0);
+  auto cavity = testing::small_cavity(), taller = cavity;
+  taller["ny"] = "20";
+  EXPECT_EQ(m.estimate_memory(testing::params(taller), testing::cpu_context()).host_bytes,
+            2 * m.estimate_memory(testing::params(cavity), testing::cpu_context()).host_bytes);
+
+  m.setup(testing::params(shock), testing::cpu_context());
+  std::stringstream state;
+  m.save_state(state);
+  const double f_bytes = double(m.config().phase_cells()) * sizeof(double), saved = double(state.str().size());
+  EXPECT_GE(double(cpu.host_bytes), 2.0 * f_bytes);
+  EXPECT_GE(double(cpu.host_bytes), saved);
+  EXPECT_LT(double(cpu.host_bytes), 2.2 * saved);
+  // CUDA: both copies of f on the device, one (the upload's, save_state's) on the host.
+  const MemoryEstimate gpu = m.estimate_memory(testing::params(shock), testing::cuda_context());
+  EXPECT_GE(double(gpu.device_bytes), 2.0 * f_bytes);
+  EXPECT_GE(double(gpu.host_bytes), f_bytes);
+  EXPECT_LT(double(gpu.host_bytes), 2.0 * f_bytes);
+}
+
 TEST(BgkInput, VelocityBoxTooNarrowForTheDownstreamStateIsRefused) {
   BgkMethod m;
   auto p = testing::small_shock();

@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 #include "coagulation_test_support.hpp"
 #include "core/errors.hpp"
 #include "expect_error.hpp"
+#include "method_test_support.hpp"
 #include "methods/coagulation/inverse_mc_cpu.hpp"
 #include "methods/coagulation/units.hpp"
 #include "require_cuda.hpp"
@@ -117,6 +119,32 @@ TEST(CoagulationCuda, GpuTableOneCaseReachesTheSelfPreservingWidth) {
     const int last = int(m->output_times().size()) - 1;
     EXPECT_NEAR(m->mean_sigma_g(last).mean, 1.455, 0.02);
     EXPECT_LT(testing::eq13_error_dg(*m), 0.03);
+  }
+}
+
+TEST(CoagulationCuda, GpuStateIsAcceptedAndTheRestartContinuesBitForBit) {
+  KS_REQUIRE_CUDA();
+  for (const std::string selection : {"prefix", "rejection"}) {
+    SCOPED_TRACE("selection " + selection);
+    // load_state checks what the GPU leaves in a state (run times at most their last output, events
+    // since a refresh up to 4 n_s, C' >= 0): a GPU checkpoint passes and continues as if never stopped.
+    const ParamSet p = test_support::method_params<CoagulationMethod>(
+        {{"n_s", "1500"}, {"n_runs", "4"}, {"t_end", "10"}, {"selection", selection}});
+    CoagulationMethod first, restarted;
+    first.setup(p, test_support::cuda_context());
+    for (int i = 0; i < 12; ++i) first.advance();
+    std::stringstream state;
+    first.save_state(state);
+    restarted.setup(p, test_support::cuda_context());
+    restarted.load_state(state);
+    while (!first.finished()) first.advance(), restarted.advance();
+    EXPECT_TRUE(restarted.finished());
+    // Past a refresh of C' (after 4 n_s events of a run), where the GPU's count can reach 4 n_s.
+    EXPECT_GT(first.progress().work_done, 4 * 4 * 1500);
+    std::stringstream a, b;
+    first.save_state(a);
+    restarted.save_state(b);
+    EXPECT_TRUE(a.str() == b.str()) << "save_state differs after the restart";
   }
 }
 

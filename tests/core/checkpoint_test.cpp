@@ -3,6 +3,8 @@
 // files are refused as bad input with a message that says why.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <unistd.h>
 
 #include <cstdint>
@@ -35,6 +37,9 @@ class OtherMethod final : public ks::Method {
     info_.title = "Another method";
   }
   const ks::MethodInfo& info() const override { return info_; }
+  ks::MemoryEstimate estimate_memory(const ks::ParamSet&, const ks::ExecutionContext&) const override {
+    return {sizeof(std::int64_t), 0, "one counter"};
+  }
   void setup(const ks::ParamSet& params, const ks::ExecutionContext&) override { params_ = params; }
   void advance() override { ++iter_; }
   bool finished() const override { return false; }
@@ -367,4 +372,64 @@ TEST_F(CoagulationCheckpoint, StateForOtherParametersIsRefused) {
   auto m = make(other);
   const std::string msg = load_error(path, m.get());
   EXPECT_MESSAGE_HAS(msg, "does not match its parameters");
+}
+
+TEST_F(CoagulationCheckpoint, AChangedStateByteIsRefusedByTheChecksum) {
+  const std::string path = write_checkpoint("flip.ckpt");
+  std::string bytes = read_bytes(path);
+  bytes[bytes.size() - 100] ^= 0x01;  // one bit of a particle's data
+  write_bytes(path, bytes);
+  auto m = make(params_);
+  const std::string msg = load_error(path, m.get());
+  EXPECT_MESSAGE_HAS(msg, "checksum");
+  EXPECT_EQ(m->progress().iteration, 0) << "a refused state leaves the method as it was";
+}
+
+TEST_F(CoagulationCheckpoint, RestartOfAnotherSetUpNamesEveryDifferenceAndLiveChangesAreKept) {
+  const ks::CheckpointHeader h = ks::read_checkpoint_header(four_);
+  ks::ParamSet same = params_;
+  const ks::RestartPlan plan = ks::plan_restart(h, four_, "aerosol.coagulation", "", same);
+  EXPECT_TRUE(plan.live_changes.empty());
+  EXPECT_EQ(plan.setup.to_json(), params_.to_json());
+
+  ks::ParamSet later = params_;  // t_end is live: it applies after the state is loaded
+  later.set("t_end", 20.0);
+  const ks::RestartPlan live = ks::plan_restart(h, four_, "aerosol.coagulation", "", later);
+  ASSERT_EQ(live.live_changes.size(), 1u);
+  EXPECT_EQ(live.live_changes[0].first, "t_end");
+  EXPECT_EQ(live.setup.get_real("t_end"), 10.0) << "set up as the checkpoint was written";
+
+  ks::ParamSet other = params_;
+  other.set("n_s", std::int64_t{100});
+  other.set("d0", 5.0);
+  const std::string msg = ks::test_support::error_message([&] { ks::plan_restart(h, four_, "aerosol.coagulation", "", other); });
+  EXPECT_MESSAGE_HAS(msg, "n_s = 200 (preset: 100)");
+  EXPECT_MESSAGE_HAS(msg, "d0 = 3 (preset: 5)");
+  const std::string cased = ks::test_support::error_message(
+      [&] { ks::plan_restart(h, four_, "aerosol.coagulation", "Table 1, Figs. 4-5", same); });
+  EXPECT_MESSAGE_HAS(cased, "case '' (preset: 'Table 1, Figs. 4-5')");
+  EXPECT_MESSAGE_HAS(ks::test_support::error_message([&] { ks::plan_restart(h, four_, "kinetic.bgk", "", same); }),
+                     "of method 'aerosol.coagulation' but the preset runs 'kinetic.bgk'");
+}
+
+TEST_F(CoagulationCheckpoint, APlantedSymlinkOrDeviceAtTheCheckpointPathIsNeverWrittenThrough) {
+  const std::string target = (dir_ / "precious.txt").string(), link = (dir_ / "link.ckpt").string();
+  write_bytes(target, "keep me");
+  fs::create_symlink(target, link);
+  auto m = make(params_);
+  const std::string msg = ks::test_support::error_message([&] { ks::save_checkpoint(*m, ctx_, link); });
+  EXPECT_MESSAGE_HAS(msg, "symbolic link");
+  EXPECT_EQ(read_bytes(target), "keep me");
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_MESSAGE_HAS(ks::test_support::error_message([&] { ks::save_checkpoint(*m, ctx_, "/dev/null"); }), "device");
+  for (const auto& entry : fs::directory_iterator(dir_))
+    EXPECT_EQ(entry.path().string().find(".tmp-"), std::string::npos) << "a temporary was left: " << entry.path();
+}
+
+TEST_F(CoagulationCheckpoint, AFifoOrADeviceGivenAsCheckpointIsRefusedWithoutBlocking) {
+  const std::string fifo = (dir_ / "pipe.ckpt").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  EXPECT_MESSAGE_HAS(load_error(fifo), "FIFO");
+  EXPECT_MESSAGE_HAS(load_error("/dev/zero"), "character device");
+  EXPECT_MESSAGE_HAS(load_error(dir_.string()), "directory");
 }

@@ -10,12 +10,15 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "core/checked.hpp"
 #include "core/errors.hpp"
 #include "io/binary_io.hpp"
 #include "io/checkpoint.hpp"
@@ -47,7 +50,7 @@ const ks::MethodInfo& decay_info() {
     i.title = "Exponential decay (test)";
     i.params = {spec("k", ks::ParamType::Real, 0.1, 0.0, 10.0, true),
                 spec("y0", ks::ParamType::Real, 1.0, 0.0, 100.0, false),
-                spec("n", ks::ParamType::Int, std::int64_t{10}, 1, 1e9, false),
+                spec("n", ks::ParamType::Int, std::int64_t{10}, 1, 1e15, false),
                 spec("poison_at", ks::ParamType::Int, std::int64_t{0}, 0, 1e9, true),
                 spec("sleep_us", ks::ParamType::Int, std::int64_t{0}, 0, 100000, true)};
     i.fields = {{"y", "", 1, "the decaying value"}};
@@ -57,12 +60,20 @@ const ks::MethodInfo& decay_info() {
   return info;
 }
 
+std::atomic<int> g_decay_setups{0};  // how often DecayMethod::setup ran
+
 class DecayMethod final : public ks::Method {
  public:
   DecayMethod() : params_(decay_info().params) {}
   const ks::MethodInfo& info() const override { return decay_info(); }
 
+  // The two histories grow to n doubles each.
+  ks::MemoryEstimate estimate_memory(const ks::ParamSet& params, const ks::ExecutionContext&) const override {
+    const std::int64_t n = params.get_int("n");
+    return {std::uint64_t(ks::checked_product({n, 2, 8}, "n")), 0, "n = " + std::to_string(n) + " x 2 histories x 8 B"};
+  }
   void setup(const ks::ParamSet& params, const ks::ExecutionContext&) override {
+    ++g_decay_setups;
     params_ = params;
     k_ = params.get_real("k");
     y0_ = params.get_real("y0");
@@ -129,11 +140,12 @@ class DecayMethod final : public ks::Method {
   }
   void load_state(std::istream& in) override {
     ks::bin::expect_tag(in, "test.decay", 1);
-    iter_ = ks::bin::read<std::int64_t>(in);
-    y_ = ks::bin::read<double>(in);
-    k_ = ks::bin::read<double>(in);
-    ys_ = ks::bin::read_vector<double>(in);
-    ks_ = ks::bin::read_vector<double>(in);
+    const auto iter = ks::bin::read<std::int64_t>(in);
+    const auto y = ks::bin::read<double>(in), k = ks::bin::read<double>(in);
+    auto ys = ks::bin::read_vector<double>(in, std::uint64_t(n_)), kk = ks::bin::read_vector<double>(in, std::uint64_t(n_));
+    if (iter < 0 || iter > n_ || ys.size() != std::size_t(iter) || kk.size() != ys.size())
+      throw ks::bad_input("checkpoint", "test.decay state of " + std::to_string(iter) + " iterations is inconsistent");
+    iter_ = iter, y_ = y, k_ = k, ys_ = std::move(ys), ks_ = std::move(kk);
   }
 
  private:
@@ -554,4 +566,68 @@ TEST(Runner, RestartFromAMissingCheckpointFailsAsBadInput) {
   EXPECT_EQ(r->state(), ks::RunState::Failed);
   EXPECT_EQ(r->error_kind(), ks::ErrorKind::BadInput);
   EXPECT_NE(r->error().find("ks_runner_test_missing.ckpt"), std::string::npos) << r->error();
+}
+
+TEST(Runner, SetUpWhoseMemoryEstimateExceedsTheMachineIsRefusedBeforeSetup) {
+  const int setups = g_decay_setups;
+  // 1e15 iterations of history: 16 PB, more than any machine running this test has.
+  auto r = make_runner(decay_params(1'000'000'000'000'000));
+  ASSERT_TRUE(r->wait_settled(kTimeout));
+  EXPECT_EQ(r->state(), ks::RunState::Failed);
+  EXPECT_EQ(r->error_kind(), ks::ErrorKind::BadInput);
+  EXPECT_NE(r->error().find("16 PB of host memory"), std::string::npos) << r->error();
+  EXPECT_NE(r->error().find("n = 1000000000000000"), std::string::npos) << r->error();
+  EXPECT_EQ(g_decay_setups, setups) << "setup must not run (nor allocate) when the estimate does not fit";
+  EXPECT_EQ(r->memory_estimate().host_bytes, 16'000'000'000'000'000ull);
+}
+
+TEST(Runner, StepCountBeyondTheIntRangeRunsToTheEndInsteadOfWrapping) {
+  // 2^32 + 1 wrapped to 1 in a 32-bit count: the run would stop after one iteration.
+  auto r = make_runner(decay_params(12));
+  ASSERT_TRUE(r->wait_settled(kTimeout));
+  r->step((std::int64_t{1} << 32) + 1);
+  ASSERT_TRUE(r->wait_until([](ks::RunState s) { return s == ks::RunState::Finished; }, kTimeout));
+  EXPECT_EQ(r->progress().iteration, 12);
+}
+
+TEST(Runner, AFailedRunNeverOverwritesTheLastGoodCheckpoint) {
+  const std::string path =
+      (std::filesystem::path(::testing::TempDir()) / ("ks_runner_good_" + std::to_string(::getpid()) + ".ckpt")).string();
+  auto r = make_runner(decay_params(100, 0, 6), every_snapshot());
+  ASSERT_TRUE(r->wait_settled(kTimeout));
+  r->step(3);
+  ASSERT_TRUE(r->wait_settled(kTimeout));  // commands are handled before pending step iterations
+  r->checkpoint(path);
+  ASSERT_TRUE(r->wait_settled(kTimeout));
+  ASSERT_TRUE(r->last_checkpoint().error.empty()) << r->last_checkpoint().error;
+  const std::string good = [&] {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }();
+  r->start();  // NaN at iteration 6
+  ASSERT_TRUE(r->wait_until([](ks::RunState s) { return s == ks::RunState::Failed; }, kTimeout));
+  r->checkpoint(path);
+  ASSERT_TRUE(r->wait_settled(kTimeout));
+  EXPECT_NE(r->last_checkpoint().error.find("previous checkpoint is kept"), std::string::npos) << r->last_checkpoint().error;
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), good);
+  EXPECT_EQ(ks::read_checkpoint_header(path).iteration, 3);
+  std::filesystem::remove(path);
+}
+
+TEST(Runner, AStateHoldingNaNIsNeverWrittenAsACheckpoint) {
+  const std::string path =
+      (std::filesystem::path(::testing::TempDir()) / ("ks_runner_nan_" + std::to_string(::getpid()) + ".ckpt")).string();
+  std::filesystem::remove(path);
+  DecayMethod m;
+  m.setup(decay_params(10, 0, 1), {});
+  m.advance();  // y = NaN, outside any Runner (so nothing has marked the run failed)
+  try {
+    ks::save_checkpoint(m, {}, path);
+    ADD_FAILURE() << "a NaN state was written";
+  } catch (const ks::Error& e) {
+    EXPECT_EQ(e.kind(), ks::ErrorKind::RunFailed);
+    EXPECT_NE(std::string(e.what()).find("NaN"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(path));
 }

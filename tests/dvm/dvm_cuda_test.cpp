@@ -10,6 +10,7 @@
 
 #include "display_field_check.hpp"
 #include "dvm_test_support.hpp"
+#include "expect_error.hpp"
 #include "require_cuda.hpp"
 
 namespace ks::dvm {
@@ -118,6 +119,32 @@ TEST(DvmCuda, DeviceMemoryFollowsTwoSlicesPerVelocityNotThePhaseSpace) {
   EXPECT_GT(per_cell, 0.0);
   EXPECT_LT(per_cell, 300.0 * double(c.cells()));
   EXPECT_LT(double(m.solver().bytes()), 0.2 * 4.0 * double(c.cells()) * double(c.vg.count()));
+}
+
+// estimate_memory counts every device array the solver holds but the small tables: the velocity
+// axis's values and weights (2 x nv doubles) and the inverse cell sizes (nx + ny + nz doubles); for
+// the cavity and the stretched cube (whose display brackets bytes() leaves out) exactly that apart.
+TEST(DvmCuda, DeviceEstimateIsWhatTheSolverHoldsButTheSmallTables) {
+  KS_REQUIRE_CUDA();
+  for (const auto& p : {testing::small_cavity(), testing::small_cube()}) {
+    DvmMethod m;
+    const MemoryEstimate e = m.estimate_memory(testing::params(p), cuda_context());
+    m.setup(testing::params(p), cuda_context());
+    const DvmConfig& c = m.config();
+    const std::uint64_t tables = 8 * (2 * std::uint64_t(c.vg.m) + c.n(0) + c.n(1) + c.n(2));
+    EXPECT_EQ(std::uint64_t(m.solver().bytes()), e.device_bytes + tables) << p.at("case");
+  }
+}
+
+// A row wider than 16 warps of 16 cells is refused naming nx before anything is sized from it (at
+// nx = 4096 the sweep's shared memory would exceed what a block may ask for: a CUDA error).
+TEST(DvmCuda, RowWiderThanTheSweepIsRefusedNamingNx) {
+  KS_REQUIRE_CUDA();
+  for (const char* nx : {"257", "4096"}) {
+    DvmMethod m;
+    const auto p = testing::params({{"case", "cavity"}, {"nx", nx}, {"ny", "2"}, {"nz", "2"}, {"nv", "4"}});
+    test_support::expect_error([&] { m.setup(p, cuda_context()); }, ErrorKind::BadInput, {"nx", "nx <= 256"});
+  }
 }
 
 // The zero-copy view's images (Method::write_display_field): every field and selection (n with the

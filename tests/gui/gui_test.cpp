@@ -25,12 +25,17 @@
 #include <vtkXMLImageDataReader.h>
 #include <vtkXMLPolyDataReader.h>
 
+#include <QAction>
 #include <QComboBox>
 #include <QLineEdit>
 #include <QOpenGLWidget>
+#include <QProcess>
 #include <QPushButton>
+#include <QStatusBar>
+#include <QToolBar>
 #include <QWheelEvent>
 
+#include "app/gui/log_panel.hpp"
 #include "app/gui/main_window.hpp"
 #include "app/gui/parameter_panel.hpp"
 #include "app/gui/plot_view.hpp"
@@ -55,6 +60,43 @@ int run_app(const std::string& args) {
   const std::string cmd = std::string(KS_KINETIC_STUDIO) + " --preset " + kDemo + args + " > /dev/null 2>&1";
   return WEXITSTATUS(std::system(cmd.c_str()));
 }
+
+// kinetic-studio with exactly `args`: whether it ended within the timeout (else it is killed),
+// its exit code (-1 for a crash or a kill), stdout and stderr.
+struct AppRun {
+  bool finished = false;
+  int exit_code = -1;
+  std::string out, err;
+};
+
+AppRun run_app_bounded(const QStringList& args, int timeout_ms = 60000) {
+  QProcess p;
+  p.start(QString(KS_KINETIC_STUDIO), args);
+  AppRun r;
+  r.finished = p.waitForStarted(10000) && p.waitForFinished(timeout_ms);
+  if (!r.finished) {
+    p.kill();
+    p.waitForFinished(10000);
+  } else if (p.exitStatus() == QProcess::NormalExit) {
+    r.exit_code = p.exitCode();
+  }
+  r.out = p.readAllStandardOutput().toStdString();
+  r.err = p.readAllStandardError().toStdString();
+  return r;
+}
+
+// A script with bad input ends at once with exit code 2 and the message (every one of `parts`) on
+// stderr, and runs nothing: no field-view line on stdout, so no other preset ran instead.
+void expect_script_refused(const QStringList& args, const std::vector<std::string>& parts) {
+  const AppRun r = run_app_bounded(args);
+  ASSERT_TRUE(r.finished) << "kinetic-studio " << args.join(' ').toStdString() << " did not end within 60 s";
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("kinetic-studio: error: "), std::string::npos) << r.err;
+  for (const auto& part : parts) EXPECT_NE(r.err.find(part), std::string::npos) << "'" << part << "' is not in: " << r.err;
+  EXPECT_EQ(r.out.find("field view"), std::string::npos) << r.out;
+}
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
 
 // Distinct colours in a downsampled image: a blank or single-colour view has very few.
 int distinct_colours(const QImage& image) {
@@ -110,6 +152,44 @@ TEST(GuiScripted, ExportedParticlesReadBackEqualToTheEngine) {
   ASSERT_EQ(read->GetNumberOfTuples(), static_cast<vtkIdType>(engine.values.size()));
   for (std::size_t k = 0; k < engine.values.size(); ++k)
     ASSERT_EQ(read->GetTuple1(static_cast<vtkIdType>(k)), engine.values[k]) << "particle " << k;  // 17 digits: exact
+}
+
+TEST(GuiScriptedBadInput, MissingPresetEndsWithCodeTwoNamingTheFile) {
+  const std::string missing = temp_dir("missing") + "/no-such-preset.json";
+  expect_script_refused({"--preset", q(missing), "--backend", "cpu", "--steps", "1", "--exit"}, {missing});
+}
+
+TEST(GuiScriptedBadInput, PresetThatIsNotJsonEndsWithCodeTwoNamingTheFile) {
+  const std::string broken = temp_dir("notjson") + "/broken.json";
+  std::ofstream(broken) << R"({"method": "aerosol.coagulation", "params": {"n_s": )";
+  expect_script_refused({"--preset", q(broken), "--backend", "cpu", "--steps", "1", "--exit"}, {broken});
+}
+
+TEST(GuiScriptedBadInput, UnknownSetKeyEndsWithCodeTwoListingTheKeys) {
+  expect_script_refused({"--preset", q(kDemo), "--set", "no_such_key=1", "--steps", "1", "--exit"},
+                        {"--set no_such_key", "n_s", "n_runs"});
+}
+
+TEST(GuiScriptedBadInput, OutOfRangeSetValueEndsWithCodeTwoNamingTheRange) {
+  expect_script_refused({"--preset", q(kDemo), "--set", "n_s=-5", "--screenshot", q(temp_dir("range") + "/x.png"), "--exit"},
+                        {"--set n_s", "-5", "out of range", "allowed"});
+}
+
+TEST(GuiScriptedBadInput, SetValueThatIsNotANumberEndsWithCodeTwo) {
+  expect_script_refused({"--preset", q(kDemo), "--set", "n_runs=many", "--exit"}, {"--set n_runs", "'many'", "not a number"});
+}
+
+TEST(GuiScriptedBadInput, UnknownBackendEndsWithCodeTwo) {
+  expect_script_refused({"--preset", q(kDemo), "--backend", "gpu", "--exit"}, {"--backend", "gpu", "auto, cuda or cpu"});
+}
+
+// Parameters within their ranges whose set-up the method refuses (the cavity's Courant limit on dt):
+// the Runner fails with bad input, and the script ends with code 2 and the Runner's message.
+TEST(GuiScriptedBadInput, SetupRefusedByTheMethodEndsWithCodeTwo) {
+  const std::string cavity = temp_dir("setupfail") + "/cavity.json";
+  std::ofstream(cavity) << R"({"method": "kinetic.bgk", "title": "too large a time step",
+      "params": {"case": "cavity", "nx": 16, "ny": 16, "nv": 8, "vx_min": -3, "vx_max": 3, "vt_max": 3, "dt": 0.9}})";
+  expect_script_refused({"--preset", q(cavity), "--backend", "cpu", "--steps", "1", "--exit"}, {"setup failed", "dt"});
 }
 
 // What ParaView reads: a 3D two-component grid field exported as .vti comes back with the
@@ -188,6 +268,37 @@ TEST(GuiInProcess, PresetWhoseSetupFailsKeepsTheRunningSimulation) {
   EXPECT_EQ(window->runner(), before);
   EXPECT_EQ(window->runner()->state(), ks::RunState::Idle);
   EXPECT_EQ(window->runner()->params().get_int("n_s"), before->params().get_int("n_s"));
+}
+
+// Interactive start with a refused --set: the message is in the log and the status bar, nothing
+// runs (Run and Step are off, and no simulation is claimed to be kept); a preset chosen then runs.
+TEST(GuiInProcess, RefusedStartPresetIsReportedAndNothingRunsUntilAPresetIsChosen) {
+  ks::gui::AppOptions options;
+  options.preset = q(kDemo);
+  options.backend = "cpu";
+  options.sets = {{"n_s", "-5"}};
+  ks::gui::MainWindow window(options);
+  window.show();
+  EXPECT_EQ(window.runner(), nullptr);
+  const QString status = window.statusBar()->currentMessage();
+  EXPECT_TRUE(status.contains("--set n_s") && status.contains("no simulation is running")) << status.toStdString();
+  auto* log = window.findChild<ks::gui::LogPanel*>();
+  ASSERT_NE(log, nullptr);
+  EXPECT_TRUE(log->toPlainText().contains("out of range")) << log->toPlainText().toStdString();
+  EXPECT_FALSE(log->toPlainText().contains("kept")) << log->toPlainText().toStdString();
+  auto* bar = window.findChild<QToolBar*>("run");
+  ASSERT_NE(bar, nullptr);
+  int run_actions = 0;
+  for (QAction* a : bar->actions()) {
+    if (a->text() != "Run" && a->text() != "Step" && a->text() != "Reset") continue;
+    ++run_actions;
+    EXPECT_FALSE(a->isEnabled()) << a->text().toStdString();
+  }
+  EXPECT_EQ(run_actions, 3);
+  ASSERT_TRUE(window.loadPreset(q(kDemo)));
+  ASSERT_NE(window.runner(), nullptr);
+  EXPECT_TRUE(window.runner()->wait_settled(std::chrono::seconds(30)));
+  EXPECT_NE(window.runner()->state(), ks::RunState::Failed);
 }
 
 // A file parameter is a line edit with a Browse… button; typed text goes through the engine's parser

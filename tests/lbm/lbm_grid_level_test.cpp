@@ -9,6 +9,7 @@
 #include <memory>
 #include <thread>
 
+#include "expect_error.hpp"
 #include "lbm_test_support.hpp"
 #include "methods/lbm/lbm_diagnostics.hpp"
 #include "run/runner.hpp"
@@ -75,6 +76,24 @@ TEST(LbmGridLevel, UniformFlowSurvivesFineCoarseFine) {
   // The run went on: steps and iterations counted across both switches.
   EXPECT_EQ(m.steps(), 30);
   EXPECT_EQ(m.progress().iteration, 3);
+}
+
+// A switch that cannot be made is refused before anything of the new level is allocated (its memory
+// estimate, which also refuses an odd nx for the coarse level, comes first): the run keeps its level,
+// lattice and counters and goes on.
+TEST(LbmGridLevel, RefusedSwitchKeepsTheRun) {
+  auto p = testing::periodic_box(9, 8, 16);
+  p["uz"] = "0.05", p["steps_per_iteration"] = "10";
+  LbmMethod m;
+  m.setup(testing::params(p), testing::cpu_context());
+  m.advance();
+  test_support::expect_error([&] { m.set_live("grid_level", std::string("coarse")); }, ErrorKind::BadInput, {"nx", "even"});
+  EXPECT_EQ(m.params().get_choice("grid_level"), "fine");
+  EXPECT_EQ(m.config().nx, 9);
+  EXPECT_EQ(m.progress().iteration, 1);
+  m.advance();
+  EXPECT_EQ(m.steps(), 20);
+  EXPECT_TRUE(std::isfinite(m.progress().residual));
 }
 
 // Centre-line velocity of the tube in plane z: the intercept of a least-squares line u_z(r^2) through

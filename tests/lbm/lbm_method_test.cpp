@@ -1,9 +1,10 @@
-// lbm.binary as a Method: bit-exact checkpoints, live parameters, the packed bed end to end and its
-// coarse grid level.
+// lbm.binary as a Method: bit-exact checkpoints and crafted ones refused, live parameters, the packed
+// bed end to end and its coarse grid level, the memory estimate and what ends a run.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <sstream>
 
 #include "core/errors.hpp"
@@ -104,6 +105,184 @@ TEST(LbmPackedBed, CoarseLevelHalvesTheLatticeAndKeepsTheSpheres) {
   std::printf("lattice porosity of the bed: fine %.4f, coarse %.4f, spheres %.4f\n", fine.bed_porosity(), coarse.bed_porosity(),
               fine.scene().packing->porosity);
   EXPECT_NEAR(coarse.bed_porosity(), fine.bed_porosity(), 0.1);
+}
+
+
+// --- memory estimate ---
+
+// Every term of the tube's estimate is proportional to nz at fixed nx, ny (the nodes, and the wall
+// links of the tube's lateral wall), up to the rounding of the link bound: one link of 2 x 24 B.
+// The CPU holds no device memory; fp32 and fp16 storage need less than fp64.
+TEST(LbmMemoryEstimate, GrowsWithTheLatticeAndThePrecision) {
+  LbmMethod m;
+  auto p = testing::small_tube();
+  p["nx"] = "16", p["ny"] = "16", p["nz"] = "32";
+  const MemoryEstimate a = m.estimate_memory(testing::params(p), testing::cpu_context());
+  p["nz"] = "64";
+  const MemoryEstimate b = m.estimate_memory(testing::params(p), testing::cpu_context());
+  EXPECT_NEAR(double(b.host_bytes), 2.0 * double(a.host_bytes), 2.0 * 2 * sizeof(WallLink));
+  EXPECT_EQ(a.device_bytes, 0u);
+  EXPECT_NE(a.detail.find("nx x ny x nz = 16 x 16 x 32"), std::string::npos) << a.detail;
+  p["precision"] = "fp32";
+  EXPECT_LT(m.estimate_memory(testing::params(p), testing::cpu_context()).host_bytes, b.host_bytes);
+  // The coarse level: the lattice (over 90 % of the fine estimate here) shrinks 8-fold, the wall links
+  // about 4-fold, so the estimate is below 1/8 + 1/4 x 10 % < 1/6 of the fine one.
+  p["precision"] = "fp64";
+  p["grid_level"] = "coarse";
+  EXPECT_LT(double(m.estimate_memory(testing::params(p), testing::cpu_context()).host_bytes), double(b.host_bytes) / 6.0);
+  // On CUDA (the estimate touches no device): both population arrays in the storage type are on the
+  // device, at least 2 x 54 x 2, 4, 8 B per node.
+  p["grid_level"] = "fine";
+  const std::uint64_t nodes = 16 * 16 * 64;
+  std::uint64_t last = 0;
+  const std::pair<const char*, std::uint64_t> storage[] = {{"fp16", 2}, {"fp32", 4}, {"fp64", 8}};
+  for (const auto& [precision, bytes] : storage) {
+    p["precision"] = precision;
+    const MemoryEstimate e = m.estimate_memory(testing::params(p), testing::cuda_context());
+    EXPECT_GE(e.device_bytes, 2 * 54 * bytes * nodes) << precision;
+    EXPECT_GT(e.device_bytes, last) << precision;
+    EXPECT_GT(e.host_bytes, 0u) << precision;
+    last = e.device_bytes;
+  }
+  p["precision"] = "fp16";
+  test_support::expect_error([&] { m.estimate_memory(testing::params(p), testing::cpu_context()); }, ErrorKind::BadInput,
+                             {"precision", "CUDA"});
+}
+
+// The bound on the wall links holds on the lattices build_geometry makes: the tube and the packed
+// bed, on both grid levels.
+TEST(LbmMemoryEstimate, WallLinkBoundHoldsForTubeAndBedOnBothLevels) {
+  for (const auto& base : {testing::small_tube(), testing::small_bed()})
+    for (const char* level : {"fine", "coarse"}) {
+      auto p = base;
+      p["grid_level"] = level;
+      LbmMethod m;
+      m.setup(testing::params(p), testing::cpu_context());
+      const std::int64_t bound = LbmMethod::wall_link_bound(testing::params(p));
+      std::printf("%s, %s: %zu wall links, bound %lld\n", p["geometry"].c_str(), level, m.geometry().links.size(), (long long)bound);
+      EXPECT_GE(bound, std::int64_t(m.geometry().links.size())) << p["geometry"] << ", " << level;
+    }
+}
+
+// A small CPU set-up holds both population arrays, the wall links, the node types, the moments and
+// the spheres; saving a checkpoint adds the state (the populations as double). The estimate is not
+// below their sum. It is above it by read_f's double copy, the snapshot's fields and a second moments
+// array (601 B per node: 44 % of the sum at fp64, 65 % at fp32) and by the links' bound over their
+// count (2 x 24 B x 128032 against 24 B x 49260 held: 22 % of the sum at fp32): below twice the sum.
+TEST(LbmMemoryEstimate, IsNotBelowWhatASmallSetUpHoldsAndSaves) {
+  for (const char* precision : {"fp64", "fp32"}) {
+    auto p = testing::small_bed();
+    p["precision"] = precision;
+    LbmMethod m;
+    const MemoryEstimate e = m.estimate_memory(testing::params(p), testing::cpu_context());
+    m.setup(testing::params(p), testing::cpu_context());
+    std::stringstream state;
+    m.save_state(state);
+    const std::size_t real = std::string(precision) == "fp32" ? sizeof(float) : sizeof(double);
+    std::vector<double> f;
+    m.solver().read_f(f);
+    const std::size_t held = 2 * f.size() * real + m.geometry().links.size() * sizeof(WallLink) + m.geometry().type.size() +
+                             m.moments().size() * sizeof(double) + 3 * m.scene().shapes.spheres.size() * sizeof(Sphere);
+    const std::size_t saved = state.str().size();
+    std::printf("%s: estimate %llu B, held %zu B + state %zu B (ratio %.3f)\n", precision, (unsigned long long)e.host_bytes, held, saved,
+                double(e.host_bytes) / double(held + saved));
+    EXPECT_GE(e.host_bytes, held + saved) << precision;
+    EXPECT_LT(e.host_bytes, 2 * (held + saved)) << precision;
+  }
+}
+
+// --- crafted checkpoints ---
+
+// The state's layout (save_state): tag (u32 length, "lbm.binary", u32 version), iteration, steps
+// (i64), the residual steps and values (u64 count + doubles each), the populations (u64 count + doubles).
+struct StateLayout {
+  static constexpr std::size_t kIteration = 4 + 10 + 4, kSteps = kIteration + 8, kResidualSteps = kSteps + 8;
+  std::size_t iterations, residuals, populations;
+  explicit StateLayout(std::size_t n) : iterations(n), residuals(kResidualSteps + 8 + 8 * n), populations(residuals + 8 + 8 * n) {}
+};
+
+template <class T>
+std::string patched(std::string s, std::size_t offset, T v) {
+  std::memcpy(s.data() + offset, &v, sizeof v);
+  return s;
+}
+
+// A real state with one count, index or value corrupted at a time is refused as bad input naming what
+// is wrong; the method keeps its state and runs on bit for bit as a twin that never saw the crafted states.
+TEST(LbmCheckpoint, CraftedStateIsRefusedAndTheRunGoesOn) {
+  auto p = testing::small_tube();
+  p["steps_per_iteration"] = "10";
+  LbmMethod m, twin;
+  m.setup(testing::params(p), testing::cpu_context());
+  twin.setup(testing::params(p), testing::cpu_context());
+  for (LbmMethod* x : {&m, &twin}) x->advance(), x->advance();
+  std::stringstream out;
+  m.save_state(out);
+  const std::string good = out.str();
+  const StateLayout at(2);
+  const std::uint64_t pops = 54 * std::uint64_t(m.config().nodes());
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  struct Crafted {
+    std::string bytes;
+    const char* says;  // a word of the refusal
+  };
+  const Crafted crafted[] = {
+      {patched<std::int64_t>(good, at.kIteration, 3), "residual history of 2 steps"},  // iterations beyond the history
+      {patched<std::int64_t>(good, at.kIteration, -1), "0 <= iterations <= steps"},
+      {patched<std::int64_t>(good, at.kSteps, 1), "0 <= iterations <= steps"},  // fewer steps than iterations
+      {patched<std::uint64_t>(good, at.kResidualSteps, std::uint64_t(1) << 40), "corrupt"},  // a history of 2^40 points
+      {patched<double>(good, at.kResidualSteps + 8, 0.0), "a step in [1, 20]"},
+      {patched<double>(good, at.residuals + 8, nan), "finite residual"},
+      {patched<std::uint64_t>(good, at.populations, pops - 1), "populations, the set-up has"},
+      {patched<std::uint64_t>(good, at.populations, pops + 1), "corrupt"},
+      {patched<double>(good, at.populations + 8 + 8 * 1000, nan), "finite populations"},
+      {good.substr(0, good.size() - 1), "truncated"},
+  };
+  for (const Crafted& c : crafted) {
+    std::istringstream in(c.bytes);
+    test_support::expect_error([&] { m.load_state(in); }, ErrorKind::BadInput, {"checkpoint", c.says});
+    EXPECT_EQ(m.progress().iteration, 2) << c.says;
+    EXPECT_EQ(m.steps(), 20) << c.says;
+  }
+  std::istringstream in(good);
+  m.load_state(in);  // the real state is still accepted
+  m.advance();
+  twin.advance();
+  std::vector<double> fm, ft;
+  m.solver().read_f(fm);
+  twin.solver().read_f(ft);
+  ASSERT_EQ(fm.size(), ft.size());
+  EXPECT_EQ(std::memcmp(fm.data(), ft.data(), fm.size() * sizeof(double)), 0);
+  EXPECT_EQ(m.progress().residual, twin.progress().residual);
+  EXPECT_EQ(m.snapshot().series[0].y, twin.snapshot().series[0].y);
+}
+
+// --- what ends a run ---
+
+// Progress::converged is eq. (19)-(20) met: true when the tolerance ended the run, false when
+// max_steps did (tolerance 0, or a tolerance not met by then). 1e-4 is met on the small tube within
+// a few hundred steps (the developing flow's relative momentum change falls below it), far before
+// max_steps; 100 steps leave it well above 1e-7.
+TEST(LbmConvergence, ConvergedOnlyWhenTheToleranceEndsTheRun) {
+  struct Case {
+    const char* tolerance;
+    const char* max_steps;
+    bool converged;
+  };
+  for (const Case c : {Case{"1e-4", "20000", true}, Case{"0", "100", false}, Case{"1e-7", "100", false}}) {
+    auto p = testing::small_tube();
+    p["steps_per_iteration"] = "50", p["tolerance"] = c.tolerance, p["max_steps"] = c.max_steps;
+    LbmMethod m;
+    m.setup(testing::params(p), testing::cpu_context());
+    EXPECT_FALSE(m.progress().converged);
+    while (!m.finished()) m.advance();
+    const Progress g = m.progress();
+    std::printf("tolerance %s, max_steps %s: %lld steps, residual %.3e, converged %d\n", c.tolerance, c.max_steps, (long long)m.steps(),
+                g.residual, int(g.converged));
+    EXPECT_EQ(g.converged, c.converged) << "tolerance " << c.tolerance;
+    if (c.converged) EXPECT_LT(m.steps(), 20000);
+    else EXPECT_EQ(m.steps(), 100);
+  }
 }
 
 }  // namespace

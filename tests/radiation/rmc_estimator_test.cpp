@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <limits>
 #include <sstream>
 
 #include "core/errors.hpp"
@@ -18,6 +20,7 @@ namespace {
 using test::max_sigma_distance;
 using test::run;
 using test_support::cpu_context;
+using test_support::cuda_context;
 using test_support::method_params;
 
 TEST(RmcEstimator, UniformTemperatureGivesZeroToRoundOff) {
@@ -115,6 +118,85 @@ TEST(RmcEstimator, RestartContinuesBitForBit) {
   for (int i = 0; i < 3; ++i) second.advance();
   EXPECT_EQ(second.mean(), straight.mean());
   EXPECT_EQ(second.std_error(), straight.std_error());
+}
+
+TEST(RmcEstimator, MemoryEstimateGrowsWithTheCellsAndCoversTheSavedState) {
+  auto params = [](int nx) {
+    return method_params<RmcMethod>({{"profile", "lin1"}, {"nx", std::to_string(nx)}, {"ny", "4"}, {"nz", "4"},
+                                     {"rays_per_cell", "200"}, {"rays_per_batch", "100"}});
+  };
+  RmcMethod m;
+  const MemoryEstimate small = m.estimate_memory(params(32), cpu_context()), large = m.estimate_memory(params(64), cpu_context());
+  // Every array is per cell or per cell of a grid level; doubling nx doubles both but for the rounding up of
+  // the coarsest levels (588 level cells for 32 x 4 x 4, 1180 for 64 x 4 x 4): within 1 % of 2.
+  EXPECT_NEAR(double(large.host_bytes) / double(small.host_bytes), 2.0, 0.02);
+  EXPECT_EQ(small.device_bytes, 0u);
+  EXPECT_NE(small.detail.find("nx x ny x nz = 32 x 4 x 4: 512 cells"), std::string::npos) << small.detail;
+  // CUDA (nothing is allocated, so no GPU is needed): the device holds 7 doubles per cell and more.
+  const MemoryEstimate gpu = m.estimate_memory(params(32), cuda_context());
+  EXPECT_GE(gpu.device_bytes, 512u * 56u);
+  EXPECT_GT(gpu.host_bytes, small.host_bytes);
+  // The saved state is the running sums (2 doubles per cell, counted among the estimate's 11) and one entry per
+  // batch in four history series (not counted: 4 x 8 B per batch, far below the other 9 doubles per cell).
+  m.setup(params(32), cpu_context());
+  m.advance();
+  m.advance();
+  std::stringstream state;
+  m.save_state(state);
+  EXPECT_GE(small.host_bytes, state.str().size());
+}
+
+TEST(RmcEstimator, CraftedStateIsRefusedAndLeavesTheMethodAsItWas) {
+  const auto params = method_params<RmcMethod>({{"profile", "lin1"}, {"nx", "8"}, {"ny", "2"}, {"nz", "2"},
+                                                {"rays_per_cell", "600"}, {"rays_per_batch", "100"}});
+  RmcMethod m, straight;
+  m.setup(params, cpu_context());
+  straight.setup(params, cpu_context());
+  for (int i = 0; i < 2; ++i) m.advance(), straight.advance();
+  std::stringstream saved;
+  m.save_state(saved);
+  const std::string good = saved.str();
+  // The layout of save_state: tag (4 + 13 + 4 B), iteration, rays, batch (4 B), steps, then the sums (count +
+  // 32 doubles each) and the four histories (count + 2 entries each).
+  const std::size_t kIteration = 21, kRays = 29, kSteps = 41, kSums = 49, kSums2 = kSums + 8 + 32 * 8, kHistory = kSums2 + 8 + 32 * 8;
+  ASSERT_EQ(good.size(), kHistory + 4 * (8 + 2 * 8));
+  auto patched = [&good](std::size_t at, auto value) {
+    std::string s = good;
+    std::memcpy(s.data() + at, &value, sizeof value);
+    return s;
+  };
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::pair<std::string, const char*> crafted[] = {
+      {patched(kRays, std::int64_t(-1)), "-1 rays per cell from 2 batches"},
+      {patched(kIteration, std::int64_t(1000)), "200 rays per cell from 1000 batches"},
+      {patched(kRays, std::int64_t(2000000000)), "2000000000 rays per cell"},
+      {patched(kSteps, nan), "face crossings"},
+      {patched(kSums, std::uint64_t(33)), "vector of 33 items"},
+      {patched(kSums, std::uint64_t(1) << 60), "corrupt"},
+      {patched(kSums + 8 + 3 * 8, nan), "sums of cell 3"},
+      {patched(kSums2 + 8, -1.0), "sums of cell 0"},
+      {patched(kHistory, std::uint64_t(3)), "vector of 3 items"},
+      {patched(kHistory, std::uint64_t(1)), "a history of 1 entries for 2 batches"},
+      {good.substr(0, good.size() - 4), "truncated"},
+  };
+  for (const auto& [state, word] : crafted) {
+    std::istringstream in(state);
+    test_support::expect_error([&] { m.load_state(in); }, ErrorKind::BadInput, {"checkpoint", word});
+  }
+  // Refused states changed nothing: the estimate goes on bit for bit with the one never checkpointed.
+  EXPECT_EQ(m.rays_per_cell(), 200);
+  EXPECT_EQ(m.progress().iteration, 2);
+  m.advance(), straight.advance();
+  EXPECT_EQ(m.mean(), straight.mean());
+  EXPECT_EQ(m.snapshot().series.size(), straight.snapshot().series.size());
+}
+
+TEST(RmcEstimator, ConvergedStaysFalseWhenTheRayTargetEndsTheRun) {
+  // radiation.rmc has no convergence tolerance: the ray count ends every run.
+  const auto m = run({{"profile", "lin1"}, {"nx", "8"}, {"ny", "2"}, {"nz", "2"}, {"rays_per_cell", "200"}});
+  EXPECT_TRUE(m->finished());
+  EXPECT_EQ(m->progress().fraction_done, 1.0);
+  EXPECT_FALSE(m->progress().converged);
 }
 
 TEST(RmcEstimator, LiveChangesExtendOrRestartTheEstimate) {

@@ -3,13 +3,17 @@
 // the analytic run's Q^R, and bad files are refused with the file, the line and what is allowed.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <numeric>
 #include <random>
 #include <sstream>
@@ -95,6 +99,22 @@ class RmcTemperatureFile : public ::testing::Test {
     os << "\n        </DataArray>\n" << (points ? "      </PointData>\n" : "      </CellData>\n")
        << "    </Piece>\n  </ImageData>\n</VTKFile>\n";
     return os.str();
+  }
+
+  // The same with a WholeExtent (and piece Extent) as written, for crafted grids; 1 mm cells.
+  static std::string vti_extent(const std::string& extent, const std::string& values) {
+    return "<?xml version=\"1.0\"?>\n<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"LittleEndian\">\n"
+           "  <ImageData WholeExtent=\"" + extent + "\" Origin=\"0 0 0\" Spacing=\"0.001 0.001 0.001\">\n"
+           "    <Piece Extent=\"" + extent + "\">\n      <CellData Scalars=\"T\">\n"
+           "        <DataArray type=\"Float64\" Name=\"T\" format=\"ascii\">\n" + values +
+           "\n        </DataArray>\n      </CellData>\n    </Piece>\n  </ImageData>\n</VTKFile>\n";
+  }
+
+  // The message of load_temperature_file(path), which must refuse the file as bad input naming it.
+  static std::string refusal(const std::string& path) {
+    const std::string msg = error_message([&] { load_temperature_file(path); });
+    EXPECT_NE(msg.find(path), std::string::npos) << msg;
+    return msg;
   }
 
   fs::path dir_;
@@ -328,6 +348,153 @@ TEST(RmcTemperatureFilePreset, HotSpotPresetReadsItsFileFromThePresetFolderAndTh
   EXPECT_GT(T[hottest], 1700.0);
   EXPECT_GT(q[hottest], 0.0);  // the hot pocket emits more than it absorbs
   EXPECT_LT(*std::min_element(q.begin(), q.end()), 0.0);  // and the cool gas around it absorbs
+}
+
+// Hardening: crafted files are refused as bad input naming the file, fast, without reading past the text.
+
+TEST_F(RmcTemperatureFile, GridsWhoseCellsOverflowAreRefusedNamingTheFileAndTheExtents) {
+  // 2^32 + 1 cells per axis: the product wraps 64 bits; 65536 x 65536 x 2 = 2^33 wraps 32 bits, and each
+  // such axis is beyond the 1024 cells of nx, ny, nz.
+  std::string msg = refusal(write("overflow-64.csv", "i,j,k,T\n0,0,0,1000\n4294967296,4294967296,4294967296,1000\n"));
+  EXPECT_HAS(msg, "the grid 4294967297 x 4294967297 x 4294967297 cells (the largest i, j, k + 1)");
+  EXPECT_HAS(msg, "does not fit in a 64-bit size");
+  msg = refusal(write("overflow-32.csv", "i,j,k,T\n0,0,0,1000\n65535,65535,1,1000\n"));
+  EXPECT_HAS(msg, "the grid 65536 x 65536 x 2 cells (the largest i, j, k + 1) has 65536 cells along x");
+  EXPECT_HAS(msg, "1 to 1024 cells per axis (the range of nx, ny, nz)");
+  const std::string v64 = write("overflow-64.vti", vti_extent("0 4294967296 0 4294967296 0 4294967296", "1000"));
+  msg = refusal(v64);
+  EXPECT_HAS(msg, v64 + ": line 3 <ImageData>");
+  EXPECT_HAS(msg, "4294967296 x 4294967296 x 4294967296 cells (WholeExtent=\"0 4294967296 0 4294967296 0 4294967296\")");
+  EXPECT_HAS(msg, "does not fit in a 64-bit size");
+  // The memory estimate reads the header only, and refuses the same grid.
+  EXPECT_HAS(error_message([&] { estimate_temperature_file(v64); }), "does not fit in a 64-bit size");
+  msg = refusal(write("overflow-32.vti", vti_extent("0 65536 0 65536 0 2", "1000")));
+  EXPECT_HAS(msg, "65536 x 65536 x 2 cells (WholeExtent=\"0 65536 0 65536 0 2\") has 65536 cells along x");
+  msg = refusal(write("extent-not-integer.vti", vti_extent("0 2.5 0 1 0 1", "1000 1000")));
+  EXPECT_HAS(msg, "holds 2.5, not a point index");
+}
+
+TEST_F(RmcTemperatureFile, FewRowsWithLargeIndicesAreRaggedWithoutAGridOfEveryCell) {
+  // Two rows span 1024^3 cells: the reader reports the ragged grid from the rows alone. A grid of every
+  // cell (8 + 4 B each, 12.9 GB) would take many seconds to fill; the rows take microseconds.
+  const auto t0 = std::chrono::steady_clock::now();
+  std::string msg = refusal(write("sparse.csv", "i,j,k,T\n0,0,0,900\n1023,1023,1023,900\n"));
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(1));
+  EXPECT_HAS(msg, "the grid is ragged: 2 rows for 1024 x 1024 x 1024 = 1073741824 cells");
+  EXPECT_HAS(msg, "cell (1, 0, 0) has no row");
+  // A repeated cell among too few rows: the line that repeats it first.
+  msg = refusal(write("sparse-twice.csv", "i,j,k,T\n0,0,0,900\n4,0,0,900\n0,0,0,950\n0,0,0,960\n"));
+  EXPECT_HAS(msg, "line 4: gives cell (0, 0, 0) again (line 2 gave it first)");
+}
+
+TEST_F(RmcTemperatureFile, VtiCutAnywhereIsRefusedWithTheFileAndTheLine) {
+  const double h[3] = {0.25, 0.5, 1.0}, o[3] = {0, 0, 0};
+  const int n[3] = {4, 2, 1};
+  const std::string full = vti(n, h, o, {800, 810, 820, 830, 840, 850, 860, 870}, false);
+  ASSERT_EQ(parse_temperature_vti(full, "cut.vti").T.size(), 8u);
+  // Every cut before the end of </VTKFile> (each read is bounds-checked: AddressSanitizer builds check it too).
+  const std::size_t complete = full.find("</VTKFile>") + std::string("</VTKFile>").size();
+  for (std::size_t len = 0; len < complete; ++len) {
+    const std::string msg = error_message([&] { parse_temperature_vti(full.substr(0, len), "cut.vti"); });
+    EXPECT_EQ(msg.rfind("cut.vti", 0), 0u) << "cut at " << len << ": " << msg;
+  }
+  // Inside a tag, inside an attribute's value, inside the values: the line and what was expected there.
+  std::string cut = write("cut-in-tag.vti", full.substr(0, full.find("format=\"ascii\"") + 14));
+  std::string msg = refusal(cut);
+  EXPECT_HAS(msg, cut + ": line 6: the file ends inside the tag <DataArray>; allowed: '>' closing the tag");
+  cut = write("cut-in-value.vti", full.substr(0, full.find("WholeExtent=\"0 4") + 16));
+  msg = refusal(cut);
+  EXPECT_HAS(msg, cut + ": line 3: the file ends inside the value of WholeExtent in <ImageData>");
+  cut = write("cut-in-data.vti", full.substr(0, full.find("820") + 3));
+  msg = refusal(cut);
+  EXPECT_HAS(msg, cut + ": line 7: the file ends inside the values of DataArray 'T' (its tag is on line 6)");
+  EXPECT_HAS(msg, "allowed: the values, then </DataArray>");
+  cut = write("cut-after-data.vti", full.substr(0, full.find("</CellData>")));
+  EXPECT_HAS(refusal(cut), "the file ends before </VTKFile>");
+}
+
+TEST_F(RmcTemperatureFile, RepeatedColumnIsRefusedNamingIt) {
+  std::string msg = refusal(write("repeated-T.csv", "i,j,k,T,T\n0,0,0,900,950\n1,0,0,900,950\n"));
+  EXPECT_HAS(msg, "line 1: the header 'i,j,k,T,T' repeats the column 'T' (columns 4 and 5)");
+  msg = refusal(write("repeated-i.csv", "i,i,j,k,T\n0,1,0,0,900\n"));
+  EXPECT_HAS(msg, "repeats the column 'i' (columns 1 and 2)");
+  msg = refusal(write("repeated-case.csv", "x,y,z,t,T\n0.5,0.5,0.5,900,950\n"));  // columns are matched in any case
+  EXPECT_HAS(msg, "repeats the column 'T' (columns 4 and 5)");
+}
+
+TEST_F(RmcTemperatureFile, GeometryAndTemperaturesOutsideTheParameterRangesAreRefused) {
+  const int n[3] = {2, 1, 1};
+  const double o[3] = {0, 0, 0};
+  auto spaced = [&](const std::string& name, double hx, const double origin[3]) {
+    const double h[3] = {hx, 0.5, 0.5};
+    return write(name, vti(n, h, origin, {800.0, 900.0}, false));
+  };
+  // The box along each axis within the range of length, [1e-3, 100] m.
+  std::string msg = refusal(spaced("tiny-spacing.vti", 1e-300, o));
+  EXPECT_HAS(msg, "line 3 <ImageData>: the box along x is 2 x 1e-300 = 2e-300 m long");
+  EXPECT_HAS(msg, "[0.001, 100] m along each axis it resolves (the range of length)");
+  EXPECT_HAS(refusal(spaced("huge-spacing.vti", 1e300, o)), "the box along x is 2 x 1e+300 = 2e+300 m long");
+  EXPECT_HAS(refusal(spaced("zero-spacing.vti", 0.0, o)), "Spacing along x is 0");
+  const double far[3] = {1e300, 0, 0};
+  msg = refusal(spaced("far-origin.vti", 0.5, far));
+  EXPECT_HAS(msg, "the box along x spans 1e+300 to 1e+300 m");
+  EXPECT_HAS(msg, "a box within -100 to 100 m");
+  std::string nan = vti(n, o, o, {800.0, 900.0}, false);
+  nan.replace(nan.find("Spacing=\"0 0 0\""), 15, "Spacing=\"nan 1 1\"");
+  EXPECT_HAS(refusal(write("nan-spacing.vti", nan)), "Spacing=\"nan 1 1\" holds 'nan'");
+  // A .csv's centres: each within +-100 m, and the cells they space out within the range of length.
+  msg = refusal(write("far.csv", "x,y,z,T\n0.5,0.5,0.5,900\n1e300,0.5,0.5,900\n"));
+  EXPECT_HAS(msg, "line 3: x = 1e+300 m is outside the box the method allows");
+  msg = refusal(write("tiny.csv", "x,y,z,T\n0,0.5,0.5,900\n1e-9,0.5,0.5,900\n"));
+  EXPECT_HAS(msg, "the box along x is 2 x 1e-09 = 2e-09 m long");
+  // Temperatures: finite, > 0 and at most the 5000 K of the temperature parameter (sigma T^4 stays finite).
+  msg = refusal(write("hot.csv", "i,j,k,T\n0,0,0,900\n1,0,0,6000\n"));
+  EXPECT_HAS(msg, "line 3: T = 6000 K is above 5000 K");
+  EXPECT_HAS(refusal(write("huge-T.csv", "i,j,k,T\n0,0,0,900\n1,0,0,1e300\n")), "T = 1e+300 K is above 5000 K");
+  const double h[3] = {0.5, 0.5, 0.5};
+  EXPECT_HAS(refusal(write("inf-T.vti", vti(n, h, o, {800.0, INFINITY}, false))), "T = inf K is not a temperature");
+}
+
+TEST_F(RmcTemperatureFile, FifoAndDevicesAreRefusedWithoutWaitingOrReading) {
+  // A FIFO with no writer: a plain open would wait for one forever.
+  const std::string fifo = (dir_ / "pipe.csv").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto read = std::async(std::launch::async, [&] { return error_message([&] { load_temperature_file(fifo); }); });
+  if (read.wait_for(std::chrono::seconds(5)) != std::future_status::ready) {
+    ADD_FAILURE() << "the reader waits on the FIFO";
+    ::close(::open(fifo.c_str(), O_WRONLY | O_NONBLOCK));  // a writer that closes at once ends the wait
+  }
+  std::string msg = read.get();
+  EXPECT_HAS(msg, fifo + ": the temperature file is a FIFO (named pipe)");
+  EXPECT_HAS(error_message([&] { estimate_temperature_file(fifo); }), "FIFO");
+  // /dev/zero behind a temperature file's name: a device, refused before reading (which would not end).
+  const std::string zero = (dir_ / "zero.vti").string();
+  fs::create_symlink("/dev/zero", zero);
+  msg = refusal(zero);
+  EXPECT_HAS(msg, "the temperature file is a character device");
+  EXPECT_HAS(error_message([&] { load_temperature_file("/dev/zero"); }), "/dev/zero: is neither a .csv nor a .vti file");
+}
+
+TEST_F(RmcTemperatureFile, MemoryEstimateReadsTheVtiHeaderAndCountsTheCsvRows) {
+  // A .vti header of 64^3 cells and no data: the estimate has the grid, the reader refuses the file.
+  const int n[3] = {64, 64, 64};
+  const double h[3] = {0.01, 0.01, 0.01}, o[3] = {0, 0, 0};
+  const std::string full = vti(n, h, o, {}, false);
+  const std::string header = write("header-only.vti", full.substr(0, full.find("<DataArray")));
+  const TemperatureFileEstimate e = estimate_temperature_file(header);
+  EXPECT_EQ(e.cells, 64 * 64 * 64);
+  EXPECT_EQ(e.n[2], 64);
+  // At least the values of every point and the field (8 + 4 B each).
+  EXPECT_GE(e.read_bytes, 65ull * 65 * 65 * 12 + 64ull * 64 * 64 * 12);
+  EXPECT_HAS(refusal(header), "the file ends before </VTKFile>");
+  RmcMethod m;
+  const MemoryEstimate est = m.estimate_memory(test_support::method_params<RmcMethod>(from_file(header)), test_support::cpu_context());
+  EXPECT_GE(est.host_bytes, 64ull * 64 * 64 * 88);  // 11 doubles per cell (see estimate_memory)
+  EXPECT_HAS(est.detail, "64 x 64 x 64 cells (its WholeExtent)");
+  // A .csv within the first MiB: its rows are counted.
+  const RmcConfig c = parab1_config();
+  const TemperatureFileEstimate rows = estimate_temperature_file(write("rows.csv", csv(c, cell_temperatures(c), true)));
+  EXPECT_EQ(rows.cells, c.cells());
 }
 
 }  // namespace

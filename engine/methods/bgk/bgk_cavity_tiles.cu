@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include "core/ceil_div.hpp"
+#include "core/checked.hpp"
 #include "core/cuda_check.hpp"
 
 namespace ks::bgk {
@@ -221,6 +222,11 @@ __global__ void __launch_bounds__(kTileThreads) tile_relax_kernel(BgkConfig c, S
   });
 }
 
+// Blocks of a tile launch: the tiles of kTileX x rows cells over the grid (a grid's x dimension is an int).
+int tile_count(const BgkConfig& c, int rows) {
+  return checked_narrow<int>(checked_mul(ceil_div(c.nx, kTileX), ceil_div(c.ny, rows), "nx * ny cells in tiles"), "nx * ny cells in tiles");
+}
+
 // The relaxation kernel's shared memory beyond the stages: the z-factor tables.
 std::size_t ez_table_bytes(int nz) { return std::size_t(kTileThreads) * nz * sizeof(double); }
 
@@ -232,13 +238,13 @@ void allow_tile_shared_memory() {
 }
 
 void launch_tile_moments(const BgkConfig& c, const StreamInputs& s, double* partial) {
-  const int tiles = ceil_div(c.nx, kTileX) * ceil_div(c.ny, TileShape<kMomentRows>::rows);
+  const int tiles = tile_count(c, TileShape<kMomentRows>::rows);
   tile_partial_moments_kernel<<<dim3(tiles, c.vg.n[0]), kTileThreads>>>(c, s, partial);
   KS_CUDA_CHECK_LAUNCH();
 }
 
 void launch_tile_relax(const BgkConfig& c, const StreamInputs& s, const CellRelaxation* relaxation, double* next) {
-  const int tiles = ceil_div(c.nx, kTileX) * ceil_div(c.ny, TileShape<1>::rows);
+  const int tiles = tile_count(c, TileShape<1>::rows);
   tile_relax_kernel<<<dim3(tiles, c.vg.n[0]), kTileThreads, ez_table_bytes(c.vg.n[2])>>>(c, s, relaxation, next);
   KS_CUDA_CHECK_LAUNCH();
 }

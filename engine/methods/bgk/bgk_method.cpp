@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "bgk_diagnostics.hpp"
+#include "bgk_model.hpp"
+#include "core/checked.hpp"
 #include "core/errors.hpp"
 #include "io/binary_io.hpp"
 
@@ -101,10 +103,45 @@ const MethodInfo& BgkMethod::static_info() {
 BgkMethod::BgkMethod() : params_(static_info().params) {}
 BgkMethod::~BgkMethod() = default;
 
+// Host and device bytes of what setup() and an iteration allocate, per backend:
+//  CPU host: f^n and f^{n+1} (8 B per phase-space cell each) and per cell the relaxation data.
+//  CUDA host: one copy of f (the initial distribution setup uploads, the copy save_state reads back).
+//  CUDA device: f^n and f^{n+1}, per cell the relaxation data, the raw sums of raw_moments() and the
+//  fused step's moment sums per v_x slice (5 nv doubles).
+//  Both hosts, per cell: raw_ and a step's new sums (kRawMoments doubles each) and the two
+//  CellFields of the residual (n, V (3), T, P_xy, q (2): 8 doubles each), the peak of advance().
+// The boundary Maxwellians (4 nv^3) and the wall densities (per row and column) are left out.
+MemoryEstimate BgkMethod::estimate_memory(const ParamSet& p, const ExecutionContext& ctx) const {
+  const bool cuda = ctx.backend == BackendKind::Cuda;
+  const std::int64_t nx = p.get_int("nx"), ny = case_of(p.get_choice("case")) == Case::Cavity ? p.get_int("ny") : 1;
+  const std::int64_t nv = p.get_int("nv");
+  const std::int64_t cells = checked_mul(nx, ny, "nx * ny cells");
+  const std::int64_t velocities = checked_product({nv, nv, nv}, "nv^3 velocities");
+  const std::int64_t f_bytes = checked_product({cells, velocities, std::int64_t(sizeof(double))}, "nx * ny cells x nv^3 velocities x 8 B");
+  const std::int64_t two_f = checked_mul(2, f_bytes, "two copies of f");
+  constexpr std::int64_t kCellFieldValues = 8;
+  constexpr std::int64_t host_cell = (2 * kRawMoments + 2 * kCellFieldValues) * sizeof(double);
+  constexpr std::int64_t relax_cell = sizeof(CellRelaxation);
+  const std::int64_t slice_sums = checked_product({5, nv, std::int64_t(sizeof(double))}, "5 nv moment sums x 8 B");
+  const std::int64_t device_cell = checked_add(relax_cell + kRawMoments * sizeof(double), slice_sums, "kinetic.bgk device bytes per cell");
+  MemoryEstimate m;
+  m.host_bytes = std::uint64_t(checked_add(cuda ? f_bytes : two_f,
+                                           checked_mul(cells, host_cell + (cuda ? 0 : relax_cell), "kinetic.bgk host bytes per cell"),
+                                           "kinetic.bgk host bytes"));
+  if (cuda)
+    m.device_bytes = std::uint64_t(checked_add(two_f, checked_mul(cells, device_cell, "kinetic.bgk device bytes per cell"),
+                                               "kinetic.bgk device bytes"));
+  auto text = [](std::int64_t v) { return std::to_string(v); };
+  m.detail = "nx x ny = " + text(nx) + " x " + text(ny) + " cells x nv^3 = " + text(nv) + "^3 velocities x 8 B x 2 copies of f = " +
+             format_bytes(std::uint64_t(two_f)) + (cuda ? " on the device" : "") + "; " + text(host_cell + (cuda ? 0 : relax_cell)) +
+             " B per cell on the host" + (cuda ? ", " + text(device_cell) + " B per cell on the device" : "");
+  return m;
+}
+
 BgkConfig BgkMethod::make_config(const ParamSet& p) {
   BgkConfig c;
   c.kind = case_of(p.get_choice("case"));
-  const int nv = int(p.get_int("nv"));
+  const int nv = checked_narrow<int>(p.get_int("nv"), "nv");
   const double vx0 = p.get_real("vx_min"), vx1 = p.get_real("vx_max"), vt = p.get_real("vt_max");
   if (vx1 <= vx0) throw bad_input("vx_max", "the v_x box [" + std::to_string(vx0) + ", " + std::to_string(vx1) + "] is empty", "vx_max > vx_min");
   for (int a = 0; a < 3; ++a) c.vg.n[a] = nv;
@@ -115,7 +152,7 @@ BgkConfig BgkMethod::make_config(const ParamSet& p) {
   c.dt = p.get_real("dt");
   c.omega = p.get_real("omega");
   c.conservative = p.get_bool("conservative");
-  c.nx = int(p.get_int("nx"));
+  c.nx = checked_narrow<int>(p.get_int("nx"), "nx");
   if (c.kind == Case::Shock) {
     const double L = p.get_real("length");
     c.ny = 1;
@@ -124,14 +161,25 @@ BgkConfig BgkMethod::make_config(const ParamSet& p) {
     rankine_hugoniot(p.get_real("mach"), c.upstream, c.downstream);
   } else {
     const double delta = p.get_real("delta");
-    c.ny = int(p.get_int("ny"));
+    c.ny = checked_narrow<int>(p.get_int("ny"), "ny");
     c.dx = delta / c.nx;
     c.dy = delta / c.ny;
     c.x0 = c.y0 = 0.0;
     c.lid_speed = p.get_real("lid_speed");
     c.streaming = p.get_choice("streaming") == "unsplit" ? Streaming::Unsplit : Streaming::Split;
   }
-  if (const double target = p.get_real("courant"); target > 0.0) c.dt *= target / courant_number(c);
+  // The CUDA tiles index a cell with int; cells() and phase_cells() are 64-bit.
+  const std::int64_t cells = checked_narrow<int>(checked_mul(c.nx, c.ny, "nx * ny cells"), "nx * ny cells");
+  const std::int64_t velocities = checked_product({nv, nv, nv}, "nv^3 velocities");
+  const std::int64_t bytes = checked_product({2, cells, velocities, std::int64_t(sizeof(double))}, "nx * ny cells x nv^3 velocities x 2 copies of f");
+  if (bytes > std::int64_t(64e9))
+    throw bad_input("nx, ny, nv", "the phase space needs " + format_bytes(std::uint64_t(bytes)), "at most 64 GB (two copies of f)");
+  if (const double target = p.get_real("courant"); target > 0.0) {
+    c.dt *= target / courant_number(c);
+    // The rescaled dt can land an ulp or two above the target Courant number (above the cavity's
+    // bound at courant = 1): step it down to the largest dt at or below the target.
+    while (courant_number(c) > target) c.dt = std::nextafter(c.dt, 0.0);
+  }
   if (c.kind == Case::Cavity) {
     const double C = courant_number(c);
     if (C > 1.0) {
@@ -159,9 +207,6 @@ BgkConfig BgkMethod::make_config(const ParamSet& p) {
                       "vx in [" + std::to_string(need_lo) + ", " + std::to_string(need_hi) + "] or wider and vt_max >= " +
                           std::to_string(w));
   }
-  const double bytes = 2.0 * double(c.phase_cells()) * sizeof(double);
-  if (bytes > 64e9)
-    throw bad_input("nx, ny, nv", "the phase space needs " + std::to_string(bytes / 1e9) + " GB", "at most 64 GB (two copies of f)");
   return c;
 }
 
@@ -243,11 +288,12 @@ void BgkMethod::advance() {
   }
 }
 
-bool BgkMethod::finished() const {
+bool BgkMethod::converged() const {
   const double tol = params_.get_real("tolerance");
-  const bool steady = !residual_.empty() && iteration_ > 1 && tol > 0.0 && residual_.back() < tol;
-  return steady || time_ >= params_.get_real("t_end") - 1e-9 * cfg_.dt;
+  return !residual_.empty() && iteration_ > 1 && tol > 0.0 && residual_.back() < tol;
 }
+
+bool BgkMethod::finished() const { return converged() || time_ >= params_.get_real("t_end") - 1e-9 * cfg_.dt; }
 
 void BgkMethod::set_live(const std::string& key, const ParamValue& value) {
   static const char* kLive =
@@ -278,6 +324,7 @@ Progress BgkMethod::progress() const {
   p.fraction_done = finished() ? 1.0 : std::min(1.0, time_ / params_.get_real("t_end"));
   p.work_done = double(steps_) * double(cfg_.phase_cells());
   p.work_unit = "phase-space cell updates";
+  p.converged = converged();
   return p;
 }
 
@@ -385,18 +432,37 @@ void BgkMethod::save_state(std::ostream& out) const {
 }
 
 void BgkMethod::load_state(std::istream& in) {
-  // Read everything first: a refused state leaves the method as it was.
+  // Read and check everything first: a refused state leaves the method as it was.
+  if (!solver_) throw bad_input("checkpoint", "kinetic.bgk has no set-up to load a state into", "setup() before load_state()");
   bin::expect_tag(in, "kinetic.bgk", 1);
   const auto iteration = bin::read<std::int64_t>(in);
   const auto steps = bin::read<std::int64_t>(in);
   const double time = bin::read<double>(in);
-  auto rt = bin::read_vector<double>(in), r = bin::read_vector<double>(in);
-  auto dt = bin::read_vector<double>(in), dd = bin::read_vector<double>(in);
-  const std::vector<double> f = bin::read_vector<double>(in);
-  if ((long long)f.size() != cfg_.phase_cells())
+  // Every iteration takes at least one step and appends one residual (and, in the cavity, one drag).
+  if (iteration < 0 || steps < iteration)
+    throw bad_input("checkpoint", "the kinetic.bgk state has " + std::to_string(iteration) + " iterations and " + std::to_string(steps) + " steps",
+                    "0 <= iterations <= steps");
+  if (!std::isfinite(time) || time < 0.0)
+    throw bad_input("checkpoint", "the kinetic.bgk state is at time " + std::to_string(time), "a finite time >= 0");
+  const auto history = std::uint64_t(iteration);
+  auto rt = bin::read_vector<double>(in, history), r = bin::read_vector<double>(in, history);
+  auto dt = bin::read_vector<double>(in, history), dd = bin::read_vector<double>(in, history);
+  const std::uint64_t drag_entries = cfg_.kind == Case::Cavity ? history : 0;
+  if (rt.size() != history || r.size() != history || dt.size() != drag_entries || dd.size() != drag_entries)
+    throw bad_input("checkpoint",
+                    "the kinetic.bgk state's residual and drag histories have " + std::to_string(rt.size()) + ", " + std::to_string(r.size()) +
+                        ", " + std::to_string(dt.size()) + " and " + std::to_string(dd.size()) + " entries after " + std::to_string(iteration) +
+                        " iterations",
+                    "one residual per iteration, and one drag per iteration in the cavity (none in the shock)");
+  const auto phase = std::uint64_t(cfg_.phase_cells());
+  const std::vector<double> f = bin::read_vector<double>(in, phase);
+  if (f.size() != phase)
     throw bad_input("checkpoint", "the kinetic.bgk state has " + std::to_string(f.size()) + " phase-space cells, the set-up has " +
                                       std::to_string(cfg_.phase_cells()),
                     "a checkpoint written with the same nx, ny and nv");
+  if (const auto bad = std::find_if_not(f.begin(), f.end(), [](double v) { return std::isfinite(v); }); bad != f.end())
+    throw bad_input("checkpoint", "the kinetic.bgk state has f = " + std::to_string(*bad) + " at phase-space cell " + std::to_string(bad - f.begin()),
+                    "finite values");
   solver_->write_f(f);
   iteration_ = iteration;
   steps_ = steps;

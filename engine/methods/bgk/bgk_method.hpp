@@ -20,6 +20,9 @@ class BgkMethod final : public Method {
   static const MethodInfo& static_info();
 
   const MethodInfo& info() const override { return static_info(); }
+  // Host (and on CUDA device) bytes of the two copies of f, the per-cell arrays of a step and of the
+  // residual, from nx, ny and nv alone (bgk_method.cpp lists what is counted).
+  MemoryEstimate estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const override;
   void setup(const ParamSet& params, const ExecutionContext& ctx) override;
   void advance() override;
   bool finished() const override;
@@ -50,6 +53,7 @@ class BgkMethod final : public Method {
 
  private:
   void apply_config(const BgkConfig& c);
+  bool converged() const;  // the last residual below `tolerance` (> 0)
 
   ParamSet params_;
   ExecutionContext ctx_;

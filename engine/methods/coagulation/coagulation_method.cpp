@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
+#include "core/checked.hpp"
 #include "core/errors.hpp"
 #include "io/binary_io.hpp"
 #include "units.hpp"
@@ -70,6 +72,36 @@ MethodInfo make_info() {
   return info;
 }
 
+// Output times in tau_char: 0, log-spaced from kFirstOutputTau at outputs_per_decade, and t_end.
+std::vector<double> output_schedule(const ParamSet& p) {
+  const double t_end = p.get_real("t_end");
+  const double per_decade = double(p.get_int("outputs_per_decade"));
+  std::vector<double> x = {0.0};
+  for (int m = 0;; ++m) {
+    const double xm = kFirstOutputTau * std::pow(10.0, m / per_decade);
+    if (xm >= t_end * (1.0 - 1e-9)) break;
+    x.push_back(xm);
+  }
+  x.push_back(t_end);
+  return x;
+}
+
+// The length that starts the next vector of `in`, left unread; `otherwise` where `in` cannot seek
+// (a checkpoint's state is an in-memory stream).
+std::uint64_t peek_length(std::istream& in, std::uint64_t otherwise) {
+  const std::istream::pos_type at = in.tellg();
+  if (at == std::istream::pos_type(-1)) return otherwise;
+  const auto n = bin::read<std::uint64_t>(in);
+  in.seekg(at);
+  return n;
+}
+
+std::string num(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", v);
+  return text;
+}
+
 KernelKind kernel_kind(const std::string& name) {
   if (name == "free_molecular") return KernelKind::FreeMolecular;
   if (name == "constant") return KernelKind::Constant;
@@ -88,6 +120,46 @@ const MethodInfo& CoagulationMethod::static_info() {
 CoagulationMethod::CoagulationMethod() : params_(static_info().params) {}
 CoagulationMethod::~CoagulationMethod() = default;
 
+// What setup() and an iteration hold, from the parameters alone. On the host: per particle the
+// ensemble's v, w and C' (24 B); per run its time, event counter, events since a refresh, next output
+// and target (36 B) and one RunStatistics per output; per CPU thread advancing a run, advance_run_cpu's
+// aux and two rows and recompute_rates' aux at a refresh (96 B per particle of a run); a snapshot's
+// diameter and weight of run 0 with their positions (64 B per particle of a run). On CUDA the host
+// keeps the ensemble (downloaded after every output) without work arrays; the device holds v, w, C',
+// the row or second C' buffer and the aux per particle (72 B) and five values per run. The sectional
+// reference (200 sections) is a small table.
+MemoryEstimate CoagulationMethod::estimate_memory(const ParamSet& p, const ExecutionContext& ctx) const {
+  const bool cuda = ctx.backend == BackendKind::Cuda;
+  const std::int64_t n_s = p.get_int("n_s"), n_runs = p.get_int("n_runs");
+  const std::int64_t outputs = std::int64_t(output_schedule(p).size());
+  const std::int64_t particles = checked_mul(n_s, n_runs, "n_s * n_runs simulation particles");
+  constexpr std::int64_t host_particle = 3 * sizeof(double);
+  constexpr std::int64_t host_run = 4 * sizeof(double) + sizeof(int);
+  constexpr std::int64_t thread_particle = 2 * sizeof(ParticleAux) + 2 * sizeof(double);
+  constexpr std::int64_t snapshot_particle = 2 * (sizeof(double) + 3 * sizeof(double));
+  constexpr std::int64_t device_particle = 4 * sizeof(double) + sizeof(ParticleAux), device_run = 5 * sizeof(std::uint64_t);
+  // Runs advance in parallel, one per thread; a single run uses the threads inside its loops.
+  const std::int64_t threads = cuda ? 0 : std::min<std::int64_t>(std::max(ctx.cpu_threads, 1), n_runs);
+  const std::int64_t ensemble = checked_mul(particles, host_particle, "aerosol.coagulation host bytes of the ensemble");
+  const std::int64_t per_run =
+      checked_mul(n_runs, host_run + outputs * std::int64_t(sizeof(RunStatistics)), "aerosol.coagulation bytes per run");
+  const std::int64_t work = checked_mul(n_s, threads * thread_particle + snapshot_particle, "aerosol.coagulation work arrays");
+  MemoryEstimate m;
+  m.host_bytes = std::uint64_t(checked_add(checked_add(ensemble, per_run, "aerosol.coagulation host bytes"), work,
+                                           "aerosol.coagulation host bytes"));
+  if (cuda)
+    m.device_bytes = std::uint64_t(checked_add(checked_mul(particles, device_particle, "aerosol.coagulation device bytes"),
+                                               checked_mul(n_runs, device_run, "aerosol.coagulation device bytes per run"),
+                                               "aerosol.coagulation device bytes"));
+  m.detail = "n_s x n_runs = " + std::to_string(n_s) + " x " + std::to_string(n_runs) + " = " + std::to_string(particles) +
+             " particles x " + std::to_string(host_particle) + " B = " + format_bytes(std::uint64_t(ensemble)) + " on the host" +
+             (cuda ? " (x " + std::to_string(device_particle) + " B = " + format_bytes(m.device_bytes) + " on the device)" : "") + "; " +
+             std::to_string(outputs) + " outputs (t_end, outputs_per_decade) x n_runs statistics x " +
+             std::to_string(sizeof(RunStatistics)) + " B" +
+             (cuda ? "" : "; work arrays of " + std::to_string(threads) + " thread(s) x n_s x " + std::to_string(thread_particle) + " B");
+  return m;
+}
+
 void CoagulationMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
   params_ = params;
   ctx_ = ctx;
@@ -95,7 +167,7 @@ void CoagulationMethod::setup(const ParamSet& params, const ExecutionContext& ct
   d0_ = params.get_real("d0") * 1e-9;
   sigma_g0_ = params.get_real("sigma_g0");
   cfg_ = EnsembleConfig{};
-  cfg_.n_s = static_cast<int>(params.get_int("n_s"));
+  cfg_.n_s = checked_narrow<int>(params.get_int("n_s"), "n_s");
   cfg_.box_volume = cfg_.n_s / N0_;  // every simulation particle starts with weight 1
   cfg_.seed = static_cast<std::uint64_t>(params.get_int("seed"));
   cfg_.refresh_every = kRefreshEveryParticles * cfg_.n_s;
@@ -123,23 +195,14 @@ void CoagulationMethod::setup(const ParamSet& params, const ExecutionContext& ct
   stats_.assign(t_out_.size(), {});
   next_out_.clear();
   gpu_.reset();
-  resize_runs(static_cast<int>(params.get_int("n_runs")));
+  resize_runs(checked_narrow<int>(params.get_int("n_runs"), "n_runs"));
   initial_volume_ = total_volume();
   solve_sectional();
 }
 
 void CoagulationMethod::build_schedule() {
-  const double t_end = params_.get_real("t_end");
-  const double per_decade = double(params_.get_int("outputs_per_decade"));
-  std::vector<double> x = {0.0};
-  for (int m = 0;; ++m) {
-    const double xm = kFirstOutputTau * std::pow(10.0, m / per_decade);
-    if (xm >= t_end * (1.0 - 1e-9)) break;
-    x.push_back(xm);
-  }
-  x.push_back(t_end);
   t_out_.clear();
-  for (double xi : x) t_out_.push_back(xi * tau_);
+  for (double xi : output_schedule(params_)) t_out_.push_back(xi * tau_);
 }
 
 void CoagulationMethod::solve_sectional() {
@@ -238,8 +301,14 @@ bool CoagulationMethod::finished() const { return iteration_ + 1 >= int(t_out_.s
 
 void CoagulationMethod::set_live(const std::string& key, const ParamValue& value) {
   if (key == "n_runs") {
-    params_.set(key, value);
-    resize_runs(static_cast<int>(std::get<std::int64_t>(value)));
+    const int n_runs = checked_narrow<int>(std::get<std::int64_t>(value), "n_runs");
+    ParamSet next = params_;
+    next.set(key, value);
+    // Growing reallocates the ensemble's arrays at the new size while the old ones are held, and the
+    // next advance needs its work arrays: about the new set-up's estimate on top of what is held now.
+    if (n_runs > ens_.n_runs) check_memory(static_info().id, estimate_memory(next, ctx_), ctx_);
+    resize_runs(n_runs);
+    params_ = std::move(next);
     return;
   }
   if (key == "t_end") {
@@ -290,6 +359,7 @@ Progress CoagulationMethod::progress() const {
   if (finished()) p.fraction_done = 1.0;
   p.work_done = double(events_);
   p.work_unit = "events";
+  // No convergence tolerance: t_end ends every run, so p.converged stays false.
   return p;
 }
 
@@ -414,29 +484,104 @@ void CoagulationMethod::save_state(std::ostream& out) const {
 }
 
 void CoagulationMethod::load_state(std::istream& in) {
-  // Read everything first: a refused state leaves the method as it was.
+  if (t_out_.empty())
+    throw bad_input("checkpoint", "aerosol.coagulation has no ensemble to restore the state on", "a state loaded after setup");
+  // Read and check everything against the set-up first: a refused state leaves the method as it was.
+  const auto refuse = [](const std::string& what, const std::string& allowed) {
+    return bad_input("checkpoint", "the aerosol.coagulation state has " + what, allowed);
+  };
+  const int runs = ens_.n_runs;
+  const std::uint64_t count = std::uint64_t(runs) * std::uint64_t(cfg_.n_s);
   bin::expect_tag(in, "aerosol.coagulation", 1);
   const int iteration = bin::read<std::int32_t>(in);
   const std::uint64_t events = bin::read<std::uint64_t>(in);
   const double initial_volume = bin::read<double>(in);
+  if (!(initial_volume > 0.0 && std::isfinite(initial_volume)))
+    throw refuse("an initial volume fraction of " + num(initial_volume), "a finite volume fraction > 0");
   std::vector<double> t_out = bin::read_vector<double>(in);
-  std::vector<int> next_out = bin::read_vector<int>(in);
+  // From 0, increasing, to t_end (a restart sets up with the checkpoint's t_end, live changes included).
+  const double t_end = t_out_.back();
+  if (t_out.size() < 2 || t_out[0] != 0.0 || !(std::abs(t_out.back() - t_end) <= 1e-9 * t_end))
+    throw refuse(std::to_string(t_out.size()) + " output times from " + num(t_out.empty() ? 0.0 : t_out[0] / tau_) + " to " +
+                     num(t_out.empty() ? 0.0 : t_out.back() / tau_) + " tau_char",
+                 "output times from 0 to the set-up's t_end = " + num(t_end / tau_) + " tau_char");
+  for (std::size_t k = 1; k < t_out.size(); ++k)
+    if (!(t_out[k] > t_out[k - 1]))
+      throw refuse("output " + std::to_string(k) + " at " + num(t_out[k] / tau_) + " tau_char after " + num(t_out[k - 1] / tau_),
+                   "increasing output times");
+  if (iteration < 0 || iteration >= int(t_out.size()))
+    throw refuse("iteration " + std::to_string(iteration) + " of " + std::to_string(t_out.size()) + " output times",
+                 "0 to " + std::to_string(t_out.size() - 1) + " (the outputs reached)");
+  // A checkpoint of other n_runs or n_s shows in the lengths of the per-run and per-particle arrays,
+  // refused naming them before the arrays are read.
+  const auto mismatch = [&](const std::string& what) {
+    return bad_input("checkpoint", "the aerosol.coagulation state does not match its parameters (n_s, n_runs): it has " + what,
+                     "n_runs x n_s = " + std::to_string(runs) + " x " + std::to_string(cfg_.n_s) +
+                         " as set up (a checkpoint of the same n_s and n_runs)");
+  };
+  if (const std::uint64_t n = peek_length(in, std::uint64_t(runs)); n != std::uint64_t(runs))
+    throw mismatch(std::to_string(n) + " next outputs (one per run)");
+  std::vector<int> next_out = bin::read_vector<int>(in, std::uint64_t(runs));
+  const int n_runs = bin::read<std::int32_t>(in);
+  if (n_runs != runs || next_out.size() != std::size_t(runs))
+    throw mismatch(std::to_string(n_runs) + " runs and " + std::to_string(next_out.size()) + " next outputs");
+  // Every run has reached the current output but those added since the last advance (at the end,
+  // still at output 0): the next outputs do not increase from run to run.
+  for (int r = 0; r < runs; ++r)
+    if (next_out[r] < 1 || next_out[r] > iteration + 1 || (r > 0 && next_out[r] > next_out[r - 1]))
+      throw refuse("next output " + std::to_string(next_out[r]) + " for run " + std::to_string(r) + " at iteration " +
+                       std::to_string(iteration),
+                   "1 to iteration + 1, not increasing from run to run");
   Ensemble e;
-  e.n_runs = bin::read<std::int32_t>(in);
-  e.v = bin::read_vector<double>(in);
-  e.w = bin::read_vector<double>(in);
-  e.C = bin::read_vector<double>(in);
-  e.t = bin::read_vector<double>(in);
-  e.events = bin::read_vector<std::uint64_t>(in);
-  e.since_refresh = bin::read_vector<std::uint64_t>(in);
+  e.n_runs = n_runs;
+  if (const std::uint64_t n = peek_length(in, count); n != count) throw mismatch(std::to_string(n) + " particle volumes");
+  e.v = bin::read_vector<double>(in, count);
+  e.w = bin::read_vector<double>(in, count);
+  e.C = bin::read_vector<double>(in, count);
+  if (e.v.size() != count || e.w.size() != count || e.C.size() != count)
+    throw mismatch(std::to_string(e.v.size()) + ", " + std::to_string(e.w.size()) + " and " + std::to_string(e.C.size()) +
+                   " values of v, w and C'");
+  for (std::uint64_t k = 0; k < count; ++k)
+    if (!(e.v[k] > 0.0 && e.w[k] > 0.0 && e.C[k] >= 0.0 && std::isfinite(e.v[k]) && std::isfinite(e.w[k]) && std::isfinite(e.C[k])))
+      throw refuse("particle " + std::to_string(k % cfg_.n_s) + " of run " + std::to_string(k / cfg_.n_s) + " with v = " +
+                       num(e.v[k]) + " m^3, w = " + num(e.w[k]) + ", C' = " + num(e.C[k]) + " m^3/s",
+                   "finite v > 0, w > 0 and C' >= 0");
+  e.t = bin::read_vector<double>(in, std::uint64_t(runs));
+  e.events = bin::read_vector<std::uint64_t>(in, std::uint64_t(runs));
+  e.since_refresh = bin::read_vector<std::uint64_t>(in, std::uint64_t(runs));
+  if (e.t.size() != std::size_t(runs) || e.events.size() != std::size_t(runs) || e.since_refresh.size() != std::size_t(runs))
+    throw refuse(std::to_string(e.t.size()) + ", " + std::to_string(e.events.size()) + " and " + std::to_string(e.since_refresh.size()) +
+                     " run times, event counts and events since a refresh",
+                 "n_runs = " + std::to_string(runs) + " of each");
+  for (int r = 0; r < runs; ++r) {
+    // A run stops before the event that would pass its target, the output it reached last.
+    const double reached = t_out[next_out[r] - 1];
+    if (!(e.t[r] >= 0.0 && e.t[r] <= reached))
+      throw refuse("run " + std::to_string(r) + " at " + num(e.t[r] / tau_) + " tau_char after output " + std::to_string(next_out[r] - 1),
+                   "a time from 0 to that output's " + num(reached / tau_) + " tau_char");
+    // The GPU refreshes at the event after the count is reached: at most refresh_every (4 n_s).
+    if (e.since_refresh[r] > std::uint64_t(cfg_.refresh_every))
+      throw refuse(std::to_string(e.since_refresh[r]) + " events since the last refresh of C' in run " + std::to_string(r),
+                   "at most 4 n_s = " + std::to_string(cfg_.refresh_every));
+  }
   const auto outputs = bin::read<std::uint64_t>(in);
-  if (outputs != t_out.size()) throw bad_input("checkpoint", "the aerosol.coagulation state is corrupt (output count)");
+  if (outputs != t_out.size())
+    throw refuse("statistics of " + std::to_string(outputs) + " outputs for " + std::to_string(t_out.size()) + " output times",
+                 "one set per output time");
   std::vector<std::vector<RunStatistics>> stats(outputs);
-  for (auto& per_output : stats) per_output = bin::read_vector<RunStatistics>(in);
-  const std::size_t count = std::size_t(e.n_runs) * cfg_.n_s;
-  if (e.n_runs < 1 || e.v.size() != count || e.w.size() != count || e.C.size() != count || int(next_out.size()) != e.n_runs ||
-      int(e.t.size()) != e.n_runs || stats.size() != t_out.size() || iteration < 0 || iteration >= int(t_out.size()))
-    throw bad_input("checkpoint", "the aerosol.coagulation state does not match its parameters (n_s, n_runs)");
+  for (std::size_t k = 0; k < stats.size(); ++k) {
+    stats[k] = bin::read_vector<RunStatistics>(in, std::uint64_t(runs));
+    // Output k holds the statistics of the runs that passed it: the first ones, as next_out does not increase.
+    const auto passed = std::size_t(std::count_if(next_out.begin(), next_out.end(), [k](int next) { return next > int(k); }));
+    if (stats[k].size() != passed)
+      throw refuse("statistics of " + std::to_string(stats[k].size()) + " runs at output " + std::to_string(k),
+                   "those of the " + std::to_string(passed) + " runs whose next output is after it");
+    for (const RunStatistics& s : stats[k])
+      if (!std::isfinite(s.number) || !std::isfinite(s.d_g) || !std::isfinite(s.sigma_g))
+        throw refuse("non-finite statistics at output " + std::to_string(k), "finite N, d_g and sigma_g");
+  }
+  // The sectional reference depends on the output times alone: solved again only where they differ.
+  const bool same_outputs = t_out == t_out_;
   iteration_ = iteration;
   events_ = events;
   initial_volume_ = initial_volume;
@@ -444,7 +589,7 @@ void CoagulationMethod::load_state(std::istream& in) {
   next_out_ = std::move(next_out);
   ens_ = std::move(e);
   stats_ = std::move(stats);
-  solve_sectional();
+  if (!same_outputs) solve_sectional();
 #ifdef KS_HAVE_CUDA
   if (gpu_) gpu_->upload(ens_, cfg_);
 #endif

@@ -22,6 +22,9 @@ class CoagulationMethod final : public Method {
   static const MethodInfo& static_info();
 
   const MethodInfo& info() const override { return static_info(); }
+  // Host (and on CUDA device) bytes of the n_s x n_runs ensemble, the per-run statistics and the
+  // work arrays of an advance, from the parameters alone (coagulation_method.cpp lists what is counted).
+  MemoryEstimate estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const override;
   void setup(const ParamSet& params, const ExecutionContext& ctx) override;
   void advance() override;
   bool finished() const override;

@@ -16,6 +16,7 @@
 #include <algorithm>
 
 #include "core/ceil_div.hpp"
+#include "core/checked.hpp"
 #include "core/cuda_check.hpp"
 #include "core/device_buffer.hpp"
 #include "core/errors.hpp"
@@ -952,7 +953,8 @@ void CudaEnsemble::upload(const Ensemble& e, const EnsembleConfig& cfg) {
   d_->t_target.resize(e.n_runs);
   d_->cluster = choose_cluster(d_->requested_cluster, e.n_runs, cfg.n_s, d_->sm_count, selects_by_rejection(cfg));
   if (count) {
-    const unsigned blocks = static_cast<unsigned>(ceil_div(count, kBlock));
+    const auto blocks =
+        unsigned(checked_narrow<int>(std::int64_t(ceil_div(count, kBlock)), "n_s * n_runs / 512 (CUDA blocks of make_aux)"));
     make_aux_kernel<<<blocks, kBlock>>>(d_->v.ptr, d_->aux.ptr, count, cfg.kernel);
     KS_CUDA_CHECK_LAUNCH();
   }
@@ -995,7 +997,8 @@ std::uint64_t CudaEnsemble::launch(const std::vector<double>& t_target, std::uin
   if (d_->n_runs == 0) return 0;
   d_->t_target.upload(t_target.data(), d_->n_runs);
   cudaLaunchConfig_t config{};
-  config.gridDim = dim3(unsigned(d_->n_runs * d_->cluster));
+  config.gridDim = dim3(unsigned(checked_narrow<int>(checked_mul(d_->n_runs, d_->cluster, "n_runs * blocks per run"),
+                                                    "n_runs * blocks per run (CUDA blocks of the event loop)")));
   config.blockDim = dim3(kBlock);
   cudaLaunchAttribute cluster_dim{};
   cluster_dim.id = cudaLaunchAttributeClusterDimension;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "core/checked.hpp"
 #include "core/errors.hpp"
 #include "dvm_geometry.hpp"
 #include "dvm_model.hpp"
@@ -76,6 +77,10 @@ DvmConfig make_config(const ParamSet& p) {
     c.has_body = true;
     for (int a = 0; a < 3; ++a) c.body_lo[a] = -0.5, c.body_hi[a] = 0.5;
   }
+  // The sweeps index the cells of a slice with an int (sweep_cell, the CUDA moment kernels' blocks);
+  // the cell count itself is a 64-bit size.
+  checked_narrow<int>(checked_mul(c.n(0), c.n(1), "nx * ny cells of a slice"), "nx * ny cells of a slice");
+  checked_product({c.n(0), c.n(1), c.n(2)}, "nx * ny * nz cells");
   apply_boundary_state(p, c);
   if (c.kind == Case::Cube) {
     const double reach = c.initial_U[0] + kFreeStreamWidths * std::sqrt(c.initial_T);

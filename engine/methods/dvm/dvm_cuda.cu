@@ -13,6 +13,7 @@
 #include <string>
 
 #include "core/ceil_div.hpp"
+#include "core/checked.hpp"
 #include "core/cuda_check.hpp"
 #include "core/display_value.hpp"
 #include "core/errors.hpp"
@@ -455,6 +456,18 @@ class CudaSolver final : public DvmSolver {
 
  public:
   CudaSolver(const DvmConfig& c, std::shared_ptr<const Geometry> g, int device) : cfg_(c), geo_(std::move(g)) {
+    // Before the kernels' shared memory is sized from nx: a wider row is bad input, not a CUDA error.
+    if (auto_strip_width(c.n(0), 1, 0) == 0)
+      throw bad_input("nx", "the CUDA sweep splits a row of " + std::to_string(c.n(0)) + " cells over at most " +
+                                std::to_string(kMaxStrips) + " warps of " + std::to_string(kMaxStripWidth) + " cells",
+                      "nx <= " + std::to_string(kMaxStripWidth * kMaxStrips) + " on the CUDA backend");
+    if (c.strip && ceil_div(c.n(0), c.strip) > kMaxStrips)
+      throw bad_input("strip", "strips of " + std::to_string(c.strip) + " cells split a row of " + std::to_string(c.n(0)) +
+                                   " cells over more than " + std::to_string(kMaxStrips) + " warps",
+                      "a strip of at least " + std::to_string(ceil_div(c.n(0), kMaxStrips)) + " cells, or 0");
+    // Launch grids: a block per slice cell (the moment kernels), per 256 cells (the display).
+    moment_blocks_ = unsigned(checked_narrow<int>(c.slice_cells(), "nx * ny cells of a slice (CUDA blocks)"));
+    display_blocks_ = unsigned(checked_narrow<int>(ceil_div(c.cells(), 256), "nx * ny * nz / 256 (CUDA blocks of the display)"));
     KS_CUDA_CHECK(cudaSetDevice(device));
     cudaDeviceProp prop;
     KS_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
@@ -468,14 +481,6 @@ class CudaSolver final : public DvmSolver {
       KS_CUDA_CHECK(cudaFuncSetAttribute(sweep(xy_half), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          int(sweep_shared<T, kV>(c.n(0), kMaxStrips, xy_half > 0).bytes)));
     }
-    if (auto_strip_width(c.n(0), 1, 0) == 0)
-      throw bad_input("nx", "the CUDA sweep splits a row of " + std::to_string(c.n(0)) + " cells over at most " +
-                                std::to_string(kMaxStrips) + " warps of " + std::to_string(kMaxStripWidth) + " cells",
-                      "nx <= " + std::to_string(kMaxStripWidth * kMaxStrips) + " on the CUDA backend");
-    if (c.strip && ceil_div(c.n(0), c.strip) > kMaxStrips)
-      throw bad_input("strip", "strips of " + std::to_string(c.strip) + " cells split a row of " + std::to_string(c.n(0)) +
-                                   " cells over more than " + std::to_string(kMaxStrips) + " warps",
-                      "a strip of at least " + std::to_string(ceil_div(c.n(0), kMaxStrips)) + " cells, or 0");
     batches_ = make_batches(c);
     for (auto kernel : {octant_moment_kernel<T, kPackedPairs<T>>, octant_moment_kernel<T, 1>})
       KS_CUDA_CHECK(
@@ -528,11 +533,11 @@ class CudaSolver final : public DvmSolver {
         const int k = b.sign[2] > 0 ? kk : nz - 1 - kk;
         sweep(xy_half)<<<blocks, 32 * strips, sweep_shared<T, kV>(nx, strips, xy_half > 0).bytes>>>(view, in.walls, vel, b.count, sign, k, W, A_.ptr, B_.ptr);
         if (b.count == cfg_.octant())
-          octant_moments<<<unsigned(slice), kMomentThreads, octant_moment_shared<T>(half)>>>(
+          octant_moments<<<moment_blocks_, kMomentThreads, octant_moment_shared<T>(half)>>>(
               axis, half, sign, k, slice, solid_.ptr, link_.ptr, B_.ptr, raw_.ptr, face_influx_.ptr);
         else
-          moment_kernel<<<unsigned(slice), kMomentThreads>>>(vel, b.count, sign, k, slice, solid_.ptr, link_.ptr, B_.ptr,
-                                                            raw_.ptr, face_influx_.ptr);
+          moment_kernel<<<moment_blocks_, kMomentThreads>>>(vel, b.count, sign, k, slice, solid_.ptr, link_.ptr, B_.ptr,
+                                                           raw_.ptr, face_influx_.ptr);
         KS_CUDA_CHECK(cudaGetLastError());
         A_.swap(B_);
       }
@@ -551,10 +556,10 @@ class CudaSolver final : public DvmSolver {
     if (capacity < bytes) return 0;
     float* out = static_cast<float*>(dst);
     if (brackets_.count)
-      resampled_display_kernel<<<unsigned(ceil_div(cells, 256)), 256>>>(cfg_.n(0), cfg_.n(1), cfg_.n(2), brackets_.ptr, raw_.ptr,
-                                                                         solid_.ptr, field, component, scale, out);
+      resampled_display_kernel<<<display_blocks_, 256>>>(cfg_.n(0), cfg_.n(1), cfg_.n(2), brackets_.ptr, raw_.ptr,
+                                                          solid_.ptr, field, component, scale, out);
     else
-      display_kernel<<<unsigned(ceil_div(cells, 256)), 256>>>(cells, raw_.ptr, solid_.ptr, field, component, scale, out);
+      display_kernel<<<display_blocks_, 256>>>(cells, raw_.ptr, solid_.ptr, field, component, scale, out);
     KS_CUDA_CHECK(cudaGetLastError());
     return bytes;
   }
@@ -575,6 +580,7 @@ class CudaSolver final : public DvmSolver {
   DvmConfig cfg_;
   std::shared_ptr<const Geometry> geo_;
   long long resident_threads_[3] = {};  // threads the device holds at once, by sweep(xy_half) (xy_half / 32)
+  unsigned moment_blocks_ = 0, display_blocks_ = 0;  // launch grids (checked in the constructor)
   std::vector<Batch> batches_;
   DeviceBuffer<Velocity> vel_;
   DeviceBuffer<double> axis_xi_, axis_w_;  // octant_axis(): [negative half | positive half]

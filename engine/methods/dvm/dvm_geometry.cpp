@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/checked.hpp"
 #include "dvm_model.hpp"
 
 namespace ks::dvm {
@@ -64,11 +65,11 @@ Geometry make_geometry(const DvmConfig& c) {
             } else if (kind == FaceKind::Inflow) {
               l = kInflow;
             } else {
-              l = int(g.faces.size());
+              l = checked_narrow<int>(std::int64_t(g.faces.size()), "wall faces of nx, ny, nz, body_cells (int links)");
               g.faces.push_back({cell, side, c.face_wall_type[side]});
             }
           } else if (g.solid[index(nb[0], nb[1], nb[2])]) {
-            l = int(g.faces.size());
+            l = checked_narrow<int>(std::int64_t(g.faces.size()), "wall faces of nx, ny, nz, body_cells (int links)");
             g.faces.push_back({cell, side, 0});
           }
         }

@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <initializer_list>
 
+#include "core/ceil_div.hpp"
+#include "core/checked.hpp"
 #include "core/errors.hpp"
 #include "dvm_cases.hpp"
 #include "dvm_fields.hpp"
@@ -11,6 +15,12 @@
 namespace ks::dvm {
 
 namespace {
+
+std::string num(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%g", v);
+  return b;
+}
 
 MethodInfo make_info() {
   MethodInfo info;
@@ -82,6 +92,70 @@ const MethodInfo& DvmMethod::static_info() {
 
 DvmMethod::DvmMethod() : params_(static_info().params) {}
 DvmMethod::~DvmMethod() = default;
+
+// What setup() and an iteration allocate, counted from the parameters without make_config (the
+// cube's stretched axes take seconds to build at nx = 4096; setup refuses what cannot run):
+//  per cell, on the host: the geometry (solid flag, six links, volume), the raw sums and f^S
+//  parameters (raw_, state_), a sweep's new raw sums and a snapshot's fields (cell_fields and
+//  grid_field's copy, 10 values each); on the device: the flag, the links, f^S and the raw sums;
+//  per wall face: Face and its type, rho_w, its emission and incident flux (type, rho_w, flux on
+//  the device); the velocity table (the method's, and the CPU solver's or the device's copy), the
+//  batches and the residual history up to max_iterations; the two slices of f of a batch, and on the
+//  CPU each thread's moment sums of a slice. The device figures of the README's table are these
+//  terms (the slices about 94 % of 64^3 x 64^3).
+MemoryEstimate DvmMethod::estimate_memory(const ParamSet& p, const ExecutionContext& ctx) const {
+  auto sum = [](std::initializer_list<std::int64_t> terms, const std::string& what) {
+    std::int64_t s = 0;
+    for (const std::int64_t t : terms) s = checked_add(s, t, what);
+    return s;
+  };
+  const std::string kind = p.get_choice("case");
+  const bool couette = kind == "couette", cuda = ctx.backend == BackendKind::Cuda;
+  const std::int64_t nx = couette ? 1 : p.get_int("nx"), ny = p.get_int("ny"), nz = couette ? 1 : p.get_int("nz");
+  const std::int64_t cells = checked_product({nx, ny, nz}, "nx * ny * nz cells");
+  const std::int64_t slice = checked_mul(nx, ny, "nx * ny cells of a slice");
+  // Diffuse-wall faces: the cavity's six walls, the cube's body_cells^3 solid cells (its box is free
+  // stream), the two Couette plates of one cell each.
+  const std::int64_t body = kind == "cube" ? p.get_int("body_cells") : 0;
+  const std::int64_t box = sum({slice, checked_mul(ny, nz, "ny * nz"), checked_mul(nx, nz, "nx * nz")}, "cavity wall faces");
+  const std::int64_t faces = kind == "cavity" ? checked_mul(2, box, "cavity wall faces")
+                             : kind == "cube" ? checked_product({6, body, body}, "6 body_cells^2 cube faces")
+                                              : 2;
+  const std::int64_t nv = p.get_int("nv"), half = nv / 2;
+  const std::int64_t velocities = checked_product({nv, nv, nv}, "nv^3 velocities");
+  const std::int64_t octant = checked_product({half, half, half}, "(nv / 2)^3 velocities of an octant");
+  const std::int64_t batch_key = p.get_int("batch"), batch = std::max<std::int64_t>(batch_key > 0 && batch_key < octant ? batch_key : octant, 1);
+  const std::int64_t f_bytes = p.get_choice("precision") == "fp32" ? 4 : 8;
+  const std::int64_t slices = checked_product({2, slice, batch, f_bytes}, "2 slices x nx * ny cells x batch velocities");
+
+  constexpr std::int64_t raw_cell = kRaw * sizeof(double), links_cell = 1 + 6 * sizeof(int);  // and the solid flag
+  constexpr std::int64_t host_cell = links_cell + sizeof(double) + 2 * raw_cell + sizeof(CellState) + 2 * CellValues::kCount * sizeof(double);
+  constexpr std::int64_t device_cell = links_cell + raw_cell + sizeof(CellState);
+  constexpr std::int64_t host_face = sizeof(Face) + sizeof(int) + 3 * sizeof(double), device_face = sizeof(int) + 2 * sizeof(double);
+  const std::int64_t table = checked_mul(velocities, sizeof(Velocity), "nv^3 velocities x 32 B");
+  const std::int64_t partial =
+      cuda ? 0 : checked_product({std::max<std::int64_t>(ctx.cpu_threads, 1), slice, raw_cell}, "threads x nx * ny cells of moment sums");
+  const std::int64_t host = sum({checked_mul(cells, host_cell, "kinetic.dvm host bytes of the cells"),
+                                 checked_mul(faces, host_face, "kinetic.dvm host bytes of the wall faces"), table,
+                                 checked_mul(8 * ceil_div(octant, batch), sizeof(Batch), "kinetic.dvm batches"),
+                                 checked_mul(p.get_int("max_iterations"), 2 * sizeof(double), "kinetic.dvm residual history"),
+                                 cuda ? 0 : slices, cuda ? 0 : table, partial},
+                                "kinetic.dvm host bytes");
+  const std::int64_t device = !cuda ? 0
+                                    : sum({checked_mul(cells, device_cell, "kinetic.dvm device bytes of the cells"),
+                                           checked_mul(faces, device_face, "kinetic.dvm device bytes of the wall faces"), slices, table},
+                                          "kinetic.dvm device bytes");
+  MemoryEstimate m;
+  m.host_bytes = std::uint64_t(host);
+  m.device_bytes = std::uint64_t(device);
+  auto text = [](std::int64_t v) { return std::to_string(v); };
+  m.detail = "nx x ny x nz = " + text(nx) + " x " + text(ny) + " x " + text(nz) + " cells x " + text(host_cell) + " B" +
+             (cuda ? " (" + text(device_cell) + " B on the device)" : "") + "; two slices of nx * ny = " + text(slice) + " cells x batch = " +
+             text(batch) + " velocities x " + text(f_bytes) + " B (precision " + p.get_choice("precision") + ") = " +
+             format_bytes(std::uint64_t(slices)) + (cuda ? " on the device" : "") + "; nv^3 = " + text(nv) + "^3 velocities x " +
+             text(sizeof(Velocity)) + " B";
+  return m;
+}
 
 void DvmMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
   DvmConfig c = make_config(params);
@@ -192,11 +266,12 @@ void DvmMethod::advance() {
   residual_.push_back(r);
 }
 
-bool DvmMethod::finished() const {
+bool DvmMethod::converged() const {
   const double tol = params_.get_real("tolerance");
-  const bool converged = iteration_ > 1 && tol > 0.0 && residual_.back() < tol;
-  return converged || iteration_ >= params_.get_int("max_iterations");
+  return iteration_ > 1 && tol > 0.0 && residual_.back() < tol;
 }
+
+bool DvmMethod::finished() const { return converged() || iteration_ >= params_.get_int("max_iterations"); }
 
 void DvmMethod::set_live(const std::string& key, const ParamValue& value) {
   static const char* kLive = "kn, lid_speed, mach, wall_temperature, tolerance, max_iterations";
@@ -226,6 +301,7 @@ Progress DvmMethod::progress() const {
   p.fraction_done = finished() ? 1.0 : std::min(f, 1.0);
   p.work_done = double(iteration_) * double(cfg_.cells()) * double(cfg_.vg.count());
   p.work_unit = "phase-space point updates";
+  p.converged = converged();
   return p;
 }
 
@@ -298,24 +374,59 @@ void DvmMethod::save_state(std::ostream& out) const {
 }
 
 void DvmMethod::load_state(std::istream& in) {
-  // Read everything first: a refused state leaves the method as it was.
+  if (!solver_) throw bad_input("checkpoint", "kinetic.dvm has no grid to restore the state on", "a state loaded after setup");
+  // Read and check everything first: a refused state leaves the method as it was.
   bin::expect_tag(in, "kinetic.dvm", 1);
   const auto iteration = bin::read<std::int64_t>(in);
   const double mass0 = bin::read<double>(in), defect = bin::read<double>(in);
-  auto it = bin::read_vector<double>(in), r = bin::read_vector<double>(in);
-  auto raw = bin::read_vector<double>(in), rho = bin::read_vector<double>(in);
-  if ((long long)raw.size() != cfg_.cells() * kRaw || rho.size() != geo_->faces.size())
-    throw bad_input("checkpoint", "the kinetic.dvm state has " + std::to_string(raw.size() / kRaw) + " cells and " +
-                                      std::to_string(rho.size()) + " wall faces, the set-up has " + std::to_string(cfg_.cells()) +
-                                      " and " + std::to_string(geo_->faces.size()),
+  if (iteration < 0) throw bad_input("checkpoint", "the kinetic.dvm state has " + std::to_string(iteration) + " iterations", "a count >= 0");
+  // The initial mass divides every later mass (the rescaling, the defect); the defect is mass / mass0 - 1.
+  if (!(std::isfinite(mass0) && mass0 > 0.0 && std::isfinite(defect) && defect >= -1.0))
+    throw bad_input("checkpoint", "the kinetic.dvm state has an initial mass of " + num(mass0) + " and a mass defect of " + num(defect),
+                    "a finite initial mass > 0 and a finite defect >= -1");
+  // advance() adds one point (its iteration number, the relative change) per iteration.
+  auto it = bin::read_vector<double>(in, std::uint64_t(iteration)), r = bin::read_vector<double>(in, std::uint64_t(iteration));
+  if (it.size() != std::uint64_t(iteration) || r.size() != it.size())
+    throw bad_input("checkpoint", "the kinetic.dvm state has a residual history of " + std::to_string(it.size()) + " iterations and " +
+                                      std::to_string(r.size()) + " values for " + std::to_string(iteration) + " iterations",
+                    "one point per iteration");
+  for (std::size_t k = 0; k < it.size(); ++k)
+    if (it[k] != double(k + 1) || !(std::isfinite(r[k]) && r[k] >= 0.0))
+      throw bad_input("checkpoint", "point " + std::to_string(k) + " of the kinetic.dvm residual history is (iteration " + num(it[k]) + ", " +
+                                        num(r[k]) + ")",
+                      "iteration " + std::to_string(k + 1) + " and a finite change >= 0");
+  const std::uint64_t raw_count = std::uint64_t(cfg_.cells()) * kRaw, faces = geo_->faces.size();
+  auto raw = bin::read_vector<double>(in, raw_count);
+  if (raw.size() != raw_count)
+    throw bad_input("checkpoint", "the kinetic.dvm state has " + std::to_string(raw.size()) + " raw sums, the set-up has " +
+                                      std::to_string(cfg_.cells()) + " cells x " + std::to_string(int(kRaw)),
                     "a checkpoint written with the same case and grid");
+  auto rho = bin::read_vector<double>(in, faces);
+  if (rho.size() != faces)
+    throw bad_input("checkpoint", "the kinetic.dvm state has " + std::to_string(rho.size()) + " wall faces, the set-up has " +
+                                      std::to_string(faces),
+                    "a checkpoint written with the same case and grid");
+  // f^S of the next sweep needs n > 0 and T > 0 in every gas cell (rebuild_state).
+  for (long long k = 0; k < cfg_.cells(); ++k) {
+    const double* s = &raw[k * kRaw];
+    bool finite = true;
+    for (int q = 0; q < kRaw; ++q) finite = finite && std::isfinite(s[q]);
+    const Macro m = macro_from_raw(s);
+    if (!finite || (!geo_->solid[k] && !(m.n > 0.0 && m.T > 0.0 && std::isfinite(m.T))))
+      throw bad_input("checkpoint", "cell " + std::to_string(k) + " of the kinetic.dvm state has n = " + num(m.n) + ", T = " + num(m.T),
+                      "finite sums with n > 0 and T > 0 in every gas cell");
+  }
+  for (std::size_t f = 0; f < faces; ++f)
+    if (!(std::isfinite(rho[f]) && rho[f] >= 0.0))
+      throw bad_input("checkpoint", "wall face " + std::to_string(f) + " of the kinetic.dvm state has a density of " + num(rho[f]),
+                      "a finite wall density >= 0");
+  solver_->set_display_sums(raw);
   iteration_ = iteration;
   mass0_ = mass0;
   mass_defect_ = defect;
   residual_it_ = std::move(it);
   residual_ = std::move(r);
   raw_ = std::move(raw);
-  solver_->set_display_sums(raw_);
   display_scale_ = 1.0;
   face_rho_ = std::move(rho);
   rebuild_state();

@@ -22,6 +22,9 @@ class DvmMethod final : public Method {
   static const MethodInfo& static_info();
 
   const MethodInfo& info() const override { return static_info(); }
+  // Host (and on CUDA device) bytes of the per-cell arrays, the two slices of f of a batch and the
+  // velocity tables, from the parameters alone (dvm_method.cpp lists what is counted).
+  MemoryEstimate estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const override;
   void setup(const ParamSet& params, const ExecutionContext& ctx) override;
   void advance() override;
   bool finished() const override;
@@ -47,6 +50,7 @@ class DvmMethod final : public Method {
  private:
   void apply_boundaries();  // walls, free stream and Kn from params_ onto cfg_
   void rebuild_state();     // f^S parameters of every cell from raw_
+  bool converged() const;   // the last relative change below `tolerance` (> 0)
 
   ParamSet params_;
   DvmConfig cfg_;

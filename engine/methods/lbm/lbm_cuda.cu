@@ -190,16 +190,9 @@ class CudaSolver final : public LbmSolver {
  public:
   CudaSolver(const LbmConfig& c, std::shared_ptr<const LatticeGeometry> g, int device) : g_(std::move(g)) {
     KS_CUDA_CHECK(cudaSetDevice(device));
+    // The geometry has fewer than 2^31 nodes (build_geometry): the node indices fit 32 bits. The
+    // memory was checked against LbmMethod::estimate_memory before set-up or a grid-level switch.
     const std::size_t pops = std::size_t(kSpecies) * kQ * c.nodes();
-    std::size_t free_bytes = 0, total = 0;
-    KS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
-    if (c.nodes() > (1LL << 32) - 1)
-      throw bad_input("nx, ny, nz", std::to_string(c.nodes()) + " nodes", "at most 2^32 - 1 nodes on the GPU (32-bit node indices)");
-    const std::size_t need = 2 * pops * sizeof(Storage) + g_->links.size() * sizeof(WallLink) + g_->type.size() * (1 + sizeof(std::uint32_t));
-    if (need > free_bytes)
-      throw bad_input("nx, ny, nz", "the lattice needs " + std::to_string(need >> 20) + " MiB on the GPU and only " +
-                                        std::to_string(free_bytes >> 20) + " MiB are free",
-                      "a smaller lattice or precision fp32 or fp16");
     set_rest_populations(c);
     type_.upload(g_->type);
     upload_active_nodes();

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <numeric>
 
+#include "core/checked.hpp"
 #include "core/errors.hpp"
 #include "io/binary_io.hpp"
 #include "lbm_diagnostics.hpp"
@@ -154,9 +155,13 @@ LbmConfig LbmMethod::make_config(const ParamSet& p) {
                                 " exceeds Y_A Y_B / (X_A X_B) = " + num(sc_max) + " at X_O2 = " + num(x_hi) +
                                 " (eq. 11: tau_2 > tau_1); the stress-tensor quasi-equilibrium of eq. (12) is not implemented",
                     "d_ab >= " + num(c.viscosity / sc_max) + " (or viscosity <= " + num(c.diffusivity * sc_max) + ")");
-  const double bytes = 2.0 * int(kSpecies) * kQ * double(c.nodes()) * (c.precision == Precision::Fp16 ? 2 : (c.precision == Precision::Fp32 ? 4 : 8));
-  if (bytes > 96e9)
-    throw bad_input("nx, ny, nz", "the populations need " + num(bytes / 1e9) + " GB", "at most 96 GB (two copies of both species)");
+  // A format bound, not a memory one (that is estimate_memory's): the wall links and the GPU's list
+  // of active nodes hold node indices in 32 bits. Checked here, before make_scene packs the spheres.
+  const std::int64_t nodes = checked_product({c.nx, c.ny, c.nz}, "nx * ny * nz nodes");
+  if (nodes >= (std::int64_t(1) << 31))
+    throw bad_input("nx, ny, nz", "the lattice of grid_level " + p.get_choice("grid_level") + " has " + std::to_string(c.nx) + " x " +
+                                      std::to_string(c.ny) + " x " + std::to_string(c.nz) + " = " + std::to_string(nodes) + " nodes",
+                    "fewer than 2^31 nodes (32-bit node indices)");
   return c;
 }
 
@@ -205,7 +210,17 @@ Scene LbmMethod::scene_at_level(const ParamSet& p, const LbmConfig& c, std::opti
 
 namespace {
 
+void require_precision_on_backend(const LbmConfig& c, const ExecutionContext& ctx) {
+  if (ctx.backend != BackendKind::Cuda && c.precision == Precision::Fp16)
+    throw bad_input("precision", "fp16 (compressed storage) runs on the CUDA backend only", "fp32 or fp64 on the CPU, or backend cuda");
+}
+
+// Sums over the 26 moving directions of D3Q27 of |c_i| and of |(c_ix, c_iy)|.
+const double kSumSpeeds = 6.0 + 12.0 * std::sqrt(2.0) + 8.0 * std::sqrt(3.0);
+const double kSumSpeedsXY = 12.0 + 12.0 * std::sqrt(2.0);
+
 std::unique_ptr<LbmSolver> make_solver(const LbmConfig& c, std::shared_ptr<const LatticeGeometry> geometry, const ExecutionContext& ctx) {
+  require_precision_on_backend(c, ctx);
   if (ctx.backend == BackendKind::Cuda) {
 #ifdef KS_HAVE_CUDA
     return make_cuda_solver(c, std::move(geometry), ctx.cuda_device);
@@ -213,12 +228,71 @@ std::unique_ptr<LbmSolver> make_solver(const LbmConfig& c, std::shared_ptr<const
     throw backend_unavailable("lbm.binary: this build has no CUDA path");
 #endif
   }
-  if (c.precision == Precision::Fp16)
-    throw bad_input("precision", "fp16 (compressed storage) runs on the CUDA backend only", "fp32 or fp64 on the CPU, or backend cuda");
   return make_cpu_solver(c, std::move(geometry));
 }
 
 }  // namespace
+
+// A wall link runs from a fluid node to a solid one along c_i. Along c_i, lattice lines cross a plane
+// normal to c_i |c_i| times per unit area, and a convex solid is entered by one link per line at most:
+// a sphere of radius r takes at most sum_i |c_i| pi (r + sqrt(2)/2)^2 links (the lines meeting its
+// shadow pass within the covering radius, <= sqrt(2)/2, of the disc). The tube's lateral wall takes
+// sum_i |c_i,xy| 2 R nz links for a smooth wall (the lines leaving a circle of radius R); one lattice
+// unit more on R covers the staircase (measured: the links are 57 % to 91 % of that for 8 <= nx, ny <= 48).
+std::int64_t LbmMethod::wall_link_bound(const ParamSet& p) {
+  const std::string geometry = p.get_choice("geometry");
+  if (geometry == "periodic") return 0;
+  const double h = p.get_choice("grid_level") == "coarse" ? 0.5 : 1.0;  // level lattice units per fine one
+  const double radius = h * centred_tube(int(p.get_int("nx")), int(p.get_int("ny"))).radius;
+  double links = kSumSpeedsXY * 2.0 * (radius + 1.0) * h * double(p.get_int("nz"));
+  if (geometry == "packed_bed") {
+    const double r = 0.5 * h * std::max(p.get_real("d_min"), p.get_real("d_max")) + 0.5 * std::sqrt(2.0);
+    links += double(p.get_int("sphere_count")) * kSumSpeeds * M_PI * r * r;
+  }
+  return std::int64_t(std::ceil(links));
+}
+
+MemoryEstimate LbmMethod::estimate_memory(const ParamSet& p, const ExecutionContext& ctx) const {
+  const LbmConfig c = make_config(p);
+  require_precision_on_backend(c, ctx);
+  const bool cuda = ctx.backend == BackendKind::Cuda;
+  const std::int64_t storage = c.precision == Precision::Fp16 ? 2 : c.precision == Precision::Fp32 ? 4 : 8;
+  const std::int64_t pops = std::int64_t(kSpecies) * kQ;
+  std::int64_t snapshot = 0;
+  for (int f = 0; f < kNodeFields; ++f) snapshot += NodeFields::components(f) * std::int64_t(sizeof(double));
+  // Per node on the host: the populations as double twice (read_f's copy, for the initial state, a
+  // grid-level switch or a checkpoint, and the state save_state writes from it), the moments kept and
+  // those being computed, a snapshot's fields, the node types and the solid mask they are built from;
+  // on the CPU both population arrays, on CUDA one in the storage type (staging of read_f / write_f)
+  // and the list of active nodes at set-up.
+  std::int64_t host_node = 2 * pops * 8 + 2 * kNodeMoments * 8 + snapshot + 2;
+  host_node += cuda ? pops * storage + 4 : 2 * pops * storage;
+  // On the GPU: both population arrays, the moments, the node types and the active nodes.
+  const std::int64_t device_node = 2 * pops * storage + kNodeMoments * 8 + 1 + 4;
+  // Wall links: the geometry's list and, while it is built or sorted for the GPU, a second one.
+  const std::int64_t links = wall_link_bound(p), link_bytes = sizeof(WallLink);
+  // Spheres: the packing, the scene, the geometry and the snapshot each hold the list. The packing's
+  // cell list (at most 24 B per fine node for d_max >= 1) is freed before the lattice is allocated.
+  const std::int64_t spheres = c.geometry == Geometry::PackedBed ? p.get_int("sphere_count") : 0;
+  const std::int64_t nodes = c.nodes();
+  MemoryEstimate m;
+  m.host_bytes = std::uint64_t(checked_add(checked_add(checked_mul(nodes, host_node, "lbm.binary host bytes of the lattice"),
+                                                       checked_product({links, 2, link_bytes}, "lbm.binary bytes of the wall links"),
+                                                       "lbm.binary host bytes"),
+                                           checked_product({spheres, 4, std::int64_t(sizeof(Sphere))}, "lbm.binary bytes of the spheres"),
+                                           "lbm.binary host bytes"));
+  if (cuda)
+    m.device_bytes = std::uint64_t(checked_add(checked_mul(nodes, device_node, "lbm.binary device bytes of the lattice"),
+                                               checked_mul(links, link_bytes, "lbm.binary device bytes of the wall links"),
+                                               "lbm.binary device bytes"));
+  m.detail = "nx x ny x nz = " + std::to_string(p.get_int("nx")) + " x " + std::to_string(p.get_int("ny")) + " x " +
+             std::to_string(p.get_int("nz")) + ", grid_level " + p.get_choice("grid_level") + ": " + std::to_string(nodes) +
+             " nodes x 2 species x 27 x " + std::to_string(storage) + " B (precision " + p.get_choice("precision") + "), " +
+             std::to_string(host_node) + " B per node on the host" + (cuda ? ", " + std::to_string(device_node) + " on the device" : "") +
+             "; wall links <= " + std::to_string(links) + " x " + std::to_string(link_bytes) + " B" +
+             (spheres ? "; sphere_count = " + std::to_string(spheres) : "");
+  return m;
+}
 
 void LbmMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
   const LbmConfig c = make_config(params);
@@ -270,12 +344,13 @@ void LbmMethod::advance() {
   residual_.push_back(before > 0.0 ? std::fabs(now / before - 1.0) : (now > 0.0 ? 1.0 : 0.0));
 }
 
-bool LbmMethod::finished() const {
+bool LbmMethod::converged() const {
   const double tol = params_.get_real("tolerance");
   // Two iterations on the current lattice: a residual from before a grid-level switch does not count.
-  const bool converged = iteration_ > level_start_ + 1 && tol > 0.0 && residual_.back() <= tol;
-  return converged || steps_ >= params_.get_int("max_steps");
+  return iteration_ > level_start_ + 1 && tol > 0.0 && residual_.back() <= tol;
 }
+
+bool LbmMethod::finished() const { return converged() || steps_ >= params_.get_int("max_steps"); }
 
 void LbmMethod::set_live(const std::string& key, const ParamValue& value) {
   ParamSet next = params_;
@@ -296,7 +371,9 @@ void LbmMethod::set_live(const std::string& key, const ParamValue& value) {
 
 void LbmMethod::switch_grid_level(const ParamSet& next) {
   // Everything of the new level is built before the method changes: a refusal (an odd nx for the
-  // coarse level, memory) leaves the run as it was.
+  // coarse level, memory) leaves the run as it was. The new level's estimate is checked against what
+  // is free now, with the current level still held, as both are while the state is interpolated.
+  check_memory(static_info().id, estimate_memory(next, ctx_), ctx_);
   const LbmConfig c = make_config(next);
   Scene scene = scene_at_level(next, c, scene_.packing);  // the same packing: no new draw
   auto geometry = std::make_shared<const LatticeGeometry>(build_geometry(c, scene.shapes));
@@ -323,6 +400,7 @@ Progress LbmMethod::progress() const {
   p.fraction_done = finished() ? 1.0 : double(steps_) / double(params_.get_int("max_steps"));
   p.work_done = double(steps_) * double(cfg_.nodes());
   p.work_unit = "lattice updates (both species)";
+  p.converged = converged();
   return p;
 }
 
@@ -427,16 +505,31 @@ void LbmMethod::save_state(std::ostream& out) const {
 }
 
 void LbmMethod::load_state(std::istream& in) {
-  // Read everything first: a refused state leaves the method as it was.
+  if (!solver_) throw bad_input("checkpoint", "lbm.binary has no lattice to restore the state on", "a state loaded after setup");
+  // Read and check everything first: a refused state leaves the method as it was.
   bin::expect_tag(in, "lbm.binary", 1);
   const auto iteration = bin::read<std::int64_t>(in);
   const auto steps = bin::read<std::int64_t>(in);
-  auto rs = bin::read_vector<double>(in), r = bin::read_vector<double>(in);
-  const std::vector<double> f = bin::read_vector<double>(in);
-  const std::size_t expected = std::size_t(kSpecies) * kQ * cfg_.nodes();
+  // Every iteration runs at least one step and adds one point to the residual history (advance).
+  if (iteration < 0 || steps < iteration)
+    throw bad_input("checkpoint", "the lbm.binary state has " + std::to_string(iteration) + " iterations of " + std::to_string(steps) + " steps",
+                    "0 <= iterations <= steps");
+  auto rs = bin::read_vector<double>(in, std::uint64_t(iteration)), r = bin::read_vector<double>(in, std::uint64_t(iteration));
+  if (rs.size() != std::uint64_t(iteration) || r.size() != rs.size())
+    throw bad_input("checkpoint", "the lbm.binary state has a residual history of " + std::to_string(rs.size()) + " steps and " +
+                                      std::to_string(r.size()) + " values for " + std::to_string(iteration) + " iterations",
+                    "one point per iteration");
+  for (std::size_t k = 0; k < r.size(); ++k)
+    if (!(rs[k] >= 1.0 && rs[k] <= double(steps) && r[k] >= 0.0 && std::isfinite(r[k])))
+      throw bad_input("checkpoint", "point " + std::to_string(k) + " of the lbm.binary residual history is (step " + num(rs[k]) + ", " + num(r[k]) + ")",
+                      "a step in [1, " + std::to_string(steps) + "] and a finite residual >= 0");
+  const std::uint64_t expected = std::uint64_t(kSpecies) * kQ * std::uint64_t(cfg_.nodes());
+  const std::vector<double> f = bin::read_vector<double>(in, expected);
   if (f.size() != expected)
     throw bad_input("checkpoint", "the lbm.binary state has " + std::to_string(f.size()) + " populations, the set-up has " + std::to_string(expected),
                     "a checkpoint written with the same lattice (nx, ny, nz, grid_level)");
+  for (const double v : f)
+    if (!std::isfinite(v)) throw bad_input("checkpoint", "the lbm.binary state holds a population of " + num(v), "finite populations");
   solver_->write_f(f);
   iteration_ = iteration;
   steps_ = steps;

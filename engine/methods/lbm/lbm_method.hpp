@@ -29,6 +29,9 @@ class LbmMethod final : public Method {
   static const MethodInfo& static_info();
 
   const MethodInfo& info() const override { return static_info(); }
+  // Host (and on CUDA device) bytes of the lattice, its wall links and the spheres; refuses, as
+  // make_config does, what cannot run.
+  MemoryEstimate estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const override;
   void setup(const ParamSet& params, const ExecutionContext& ctx) override;
   void advance() override;
   bool finished() const override;
@@ -47,6 +50,8 @@ class LbmMethod final : public Method {
   static Scene make_scene(const ParamSet& p, const LbmConfig& c);
   // The shapes of p's grid level around a given packing (made by make_scene; none for the tube).
   static Scene scene_at_level(const ParamSet& p, const LbmConfig& c, std::optional<Packing> packing);
+  // Upper bound of the wall links that build_geometry makes for p's grid level (lbm_method.cpp).
+  static std::int64_t wall_link_bound(const ParamSet& p);
 
   // For tests and benchmarks.
   const LbmConfig& config() const { return cfg_; }
@@ -60,6 +65,8 @@ class LbmMethod final : public Method {
  private:
   // grid_level set live: the current state interpolated onto the other level's lattice (lbm_regrid.hpp).
   void switch_grid_level(const ParamSet& next);
+  // Eq. (19)-(20) met on the current lattice (`tolerance` > 0).
+  bool converged() const;
 
   ParamSet params_;
   ExecutionContext ctx_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/checked.hpp"
 #include "core/errors.hpp"
 #include "rmc_physics.hpp"
 
@@ -68,6 +69,14 @@ double profile_wall_temperature(const RmcConfig& c, int side) {
 
 }  // namespace
 
+const std::string& temperature_file_path(const ParamSet& p) {
+  const std::string& path = p.get_path("temperature_file");
+  if (path.empty())
+    throw bad_input("temperature_file", "profile 'file' needs a temperature file, and none is set",
+                    "a .csv (x,y,z,T or i,j,k,T) or ASCII .vti file; see engine/methods/radiation/README.md");
+  return path;
+}
+
 RmcConfig make_config(const ParamSet& p) {
   RmcConfig c;
   c.profile = parse_profile(p.get_choice("profile"));
@@ -83,10 +92,7 @@ RmcConfig make_config(const ParamSet& p) {
   }
   if (c.profile == Profile::File) {
     // The file's grid replaces nx, ny, nz and, where the file gives a cell size, the length.
-    const std::string& path = p.get_path("temperature_file");
-    if (path.empty())
-      throw bad_input("temperature_file", "profile 'file' needs a temperature file, and none is set",
-                      "a .csv (x,y,z,T or i,j,k,T) or ASCII .vti file; see engine/methods/radiation/README.md");
+    const std::string& path = temperature_file_path(p);
     auto field = std::make_shared<TemperatureField>(load_temperature_file(path));
     if (field->n[0] < 2)
       throw bad_input(path, "the field has " + std::to_string(field->n[0]) + " cell along x (between the walls)", "at least 2 cells along x");
@@ -107,6 +113,8 @@ RmcConfig make_config(const ParamSet& p) {
                                            : p.get_real("emissivity_sides");
   }
   if (c.n[0] < 2) throw bad_input("nx", "the x axis needs at least 2 cells, got " + std::to_string(c.n[0]), "[2, 1024]");
+  // The march numbers a level's cells with an int (rmc_march.hpp); nx, ny, nz and a file's grid are at most 1024.
+  checked_narrow<int>(checked_product({c.n[0], c.n[1], c.n[2]}, "nx x ny x nz cells"), "nx x ny x nz cells");
   if (c.gas == Gas::Grey && !(c.kappa > 0.0))
     throw bad_input("kappa", "a grey gas needs a positive absorption coefficient", "(0, 1e4] 1/m");
   return c;

@@ -14,6 +14,8 @@ namespace ks::rmc {
 // `file` reads temperature_file (rmc_temperature_file.hpp): its grid sets the cells and the box, and
 // file_geometry chooses six walls (box) or walls at x = 0 and x = L_x only (channel).
 RmcConfig make_config(const ParamSet& p);
+// temperature_file of profile `file`; refused when none is set.
+const std::string& temperature_file_path(const ParamSet& p);
 MarchSettings make_settings(const ParamSet& p);
 
 // The medium temperature of the profile at a point (m), and the temperature of each cell centre

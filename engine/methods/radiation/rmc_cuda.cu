@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/ceil_div.hpp"
+#include "core/checked.hpp"
 #include "core/cuda_check.hpp"
 #include "core/errors.hpp"
 #include "core/device_buffer.hpp"
@@ -225,7 +226,7 @@ class CudaSolver final : public RmcSolver {
     const RmcConfig& c = problem_.config;
     const long long cells = c.cells();
     const int chunks = ray_chunks(cells, rays);
-    const std::size_t total = std::size_t(cells) * chunks;
+    const std::size_t total = std::size_t(checked_mul(cells, chunks, "cells x ray chunks"));
     psum_.resize(total), psum2_.resize(total), psteps_.resize(total);
     csum_.resize(cells), csum2_.resize(cells), csteps_.resize(cells);
     const int blocks = int(std::min<long long>(ceil_div(total, kTraceThreads), 64LL * sms_));

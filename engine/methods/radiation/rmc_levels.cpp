@@ -3,19 +3,32 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/checked.hpp"
+#include "rmc_march.hpp"
+
 namespace ks::rmc {
 
 namespace {
 
 int coarse_cells(int n, int level) { return std::max(1, (n + (1 << level) - 1) >> level); }
 
-}  // namespace
-
-int max_levels(const RmcConfig& c) {
-  const int longest = std::max({c.n[0], c.n[1], c.n[2]});
+int max_levels_of(const int n[3]) {
+  const int longest = std::max({n[0], n[1], n[2]});
   int levels = 1;
   while (levels < 12 && coarse_cells(longest, levels) >= 3) ++levels;
   return levels;
+}
+
+}  // namespace
+
+int max_levels(const RmcConfig& c) { return max_levels_of(c.n); }
+
+std::int64_t cells_on_all_levels(const int n[3]) {
+  std::int64_t total = 0;
+  for (int l = 0; l < max_levels_of(n); ++l)
+    total = checked_add(total, checked_product({coarse_cells(n[0], l), coarse_cells(n[1], l), coarse_cells(n[2], l)}, "cells of a grid level"),
+                        "cells of the grid levels");
+  return total;
 }
 
 std::vector<int> steps_per_level(const RmcConfig& c, const MarchSettings& s, double kappa_ref) {
@@ -30,7 +43,8 @@ std::vector<int> steps_per_level(const RmcConfig& c, const MarchSettings& s, dou
     for (int a = 0; a < 3; ++a)
       if (c.n[a] > 1) dx = std::min(dx, c.L[a] / coarse_cells(c.n[a], l));
     const double q = std::clamp(s.level_fraction, 1e-6, 1.0 - 1e-12);
-    steps[l] = std::max(1, int(-std::log(1.0 - q) / (kappa_ref * dx)));
+    // At most kMaxSteps, where a ray stops anyway: a thin gas on a fine grid asks for more than an int holds.
+    steps[l] = int(std::clamp(-std::log(1.0 - q) / (kappa_ref * dx), 1.0, double(kMaxSteps)));
   }
   return steps;
 }

@@ -4,6 +4,7 @@
 // level; the coarsest level marches to depletion.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "rmc_config.hpp"
@@ -22,6 +23,8 @@ struct GridLevel {
 
 // The most levels the grid allows (coarsening ratio 2 while the longest axis keeps >= 3 cells).
 int max_levels(const RmcConfig& c);
+// The cells of all those levels of a grid of n cells per axis (estimate_memory: grid_levels is live).
+std::int64_t cells_on_all_levels(const int n[3]);
 
 // Steps per level: `s.steps_per_level`, or with 0 eq. (25) where each level absorbs the fraction
 // q = level_fraction of what enters it: s_n = int(-ln(1 - q) / (kappa_ref dx_n)), at least 1.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/checked.hpp"
 #include "core/errors.hpp"
 #include "io/binary_io.hpp"
 #include "rmc_cases.hpp"
@@ -39,18 +40,18 @@ MethodInfo make_info() {
                    "tables with 16 Gauss points per band (resources/radiation)"),
       only_when("gas", {"grey"},
                 real_param("kappa", "Absorption coefficient", "1/m", 1.0, 1e-4, 1e4, "Grey gas only")),
-      real_param("length", "Domain length", "m", 1.0, 1e-3, 100.0,
+      real_param("length", "Domain length", "m", 1.0, kMinLength, kMaxLength,
                  "Slab thickness or cube side L (profile file: from the file's cell size, except for i,j,k .csv files)"),
       only_when("profile", {"isothermal"},
-                real_param("temperature", "Gas temperature", "K", 1000.0, 1.0, 5000.0, "Isothermal profile only", false, false)),
+                real_param("temperature", "Gas temperature", "K", 1000.0, 1.0, kMaxTemperature, "Isothermal profile only", false, false)),
       only_when("profile", {"isothermal", "file"},
-                real_param("wall_temperature", "Wall temperature", "K", 0.0, 0.0, 5000.0,
+                real_param("wall_temperature", "Wall temperature", "K", 0.0, 0.0, kMaxTemperature,
                            "Isothermal and file profiles only: every wall (Kim et al.: cold, 0 K)", false, false)),
-      int_param("nx", "Cells along x", 32, 2, 1024,
+      int_param("nx", "Cells along x", 32, 2, kMaxCellsPerAxis,
                 "Cells across the slab (the inhomogeneous direction); profile file: set by the file"),
-      int_param("ny", "Cells along y", 32, 1, 1024,
+      int_param("ny", "Cells along y", 32, 1, kMaxCellsPerAxis,
                 "Slabs: cells along a periodic direction (the result is averaged over them); profile file: set by the file"),
-      int_param("nz", "Cells along z", 32, 1, 1024, "Slabs: cells along a periodic direction; profile file: set by the file"),
+      int_param("nz", "Cells along z", 32, 1, kMaxCellsPerAxis, "Slabs: cells along a periodic direction; profile file: set by the file"),
       real_param("emissivity_x0", "Emissivity of the wall x = 0", "", 1.0, 0.0, 1.0, "1: black; below 1 the wall reflects the rest", false, false),
       real_param("emissivity_x1", "Emissivity of the wall x = L", "", 1.0, 0.0, 1.0, "1: black; below 1 the wall reflects the rest", false, false),
       real_param("emissivity_sides", "Emissivity of the y and z walls", "", 1.0, 0.0, 1.0, "3D cases (and file boxes) only", false, false),
@@ -118,6 +119,54 @@ const MethodInfo& RmcMethod::static_info() {
 
 RmcMethod::RmcMethod() : params_(static_info().params) {}
 RmcMethod::~RmcMethod() = default;
+
+MemoryEstimate RmcMethod::estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const {
+  const bool cuda = ctx.backend == BackendKind::Cuda, file = params.get_choice("profile") == "file";
+  // The cells: nx x ny x nz, or a file's grid from the .vti's header or the .csv's first MiB (never the whole
+  // file; see estimate_temperature_file), and the cells of every grid level the grid allows (grid_levels is live).
+  std::int64_t cells = 0, level_cells = 0;
+  std::uint64_t read_bytes = 0;
+  std::string grid;
+  if (file) {
+    const TemperatureFileEstimate f = estimate_temperature_file(temperature_file_path(params));
+    cells = f.cells;
+    // A .csv's shape is unknown before it is read: each level holds at most 3/5 of the cells of the one above
+    // (its longest axis, >= 5 cells, halves rounding up), so all levels hold at most 2.5 times the cells.
+    level_cells = f.n[0] > 0 ? cells_on_all_levels(f.n) : checked_mul(cells, 5, "temperature_file cells x 2.5 (grid levels)") / 2;
+    read_bytes = f.read_bytes;
+    grid = f.how;
+  } else {
+    const int n[3] = {int(params.get_int("nx")), int(params.get_int("ny")), int(params.get_int("nz"))};
+    cells = checked_product({n[0], n[1], n[2]}, "nx x ny x nz cells");
+    level_cells = cells_on_all_levels(n);
+    grid = "nx x ny x nz = " + std::to_string(n[0]) + " x " + std::to_string(n[1]) + " x " + std::to_string(n[2]);
+  }
+  // Host, per cell: the temperatures (T_ and the set-up's copy), the running sums, kappa_P, and a snapshot's four
+  // fields with the mean and standard error they come from (11 doubles); a file's field (T and the line of each
+  // value); with CUDA the solver's download buffer. Per cell of every level: the table coordinate, in the
+  // problem and in the solver's copy. The spectral tables (about 25 MB for 370 bands) are left out. Reading a
+  // file comes first, and all of it but the field is freed before the rest is allocated.
+  const std::int64_t per_cell = 8 * 11 + (file ? 12 : 0) + (cuda ? 8 : 0);
+  const std::int64_t host = checked_add(checked_mul(cells, per_cell, "cells x host bytes per cell"),
+                                        checked_mul(level_cells, 16, "grid level cells x 16 B"), "radiation.rmc host bytes");
+  MemoryEstimate m;
+  m.host_bytes = std::max(std::uint64_t(host), read_bytes);
+  m.detail = grid + ": " + std::to_string(cells) + " cells x " + std::to_string(per_cell) + " B + " + std::to_string(level_cells) +
+             " cells of the grid levels x 16 B";
+  if (read_bytes > 0) m.detail += "; reading temperature_file " + format_bytes(read_bytes);
+  if (cuda && cells > 0) {
+    // Device, per cell: the batch's sums and face crossings, the running sums, T and kappa_P (7 doubles); per
+    // cell of every level: the table coordinate as a double and as a texture float (texture is live); per
+    // thread (a cell's chunk of rays; rays_per_batch is live: its most chunks): the chunk's sums (3 doubles).
+    const int chunks = ray_chunks(cells, int(params.spec("rays_per_batch").max));
+    const std::int64_t threads = checked_mul(cells, chunks, "cells x ray chunks");
+    m.device_bytes = std::uint64_t(checked_add(checked_add(checked_mul(cells, 56, "cells x 56 B"), checked_mul(level_cells, 12, "grid level cells x 12 B"), "radiation.rmc device bytes"),
+                                               checked_mul(threads, 24, "ray threads x 24 B"), "radiation.rmc device bytes"));
+    m.detail += "; device: " + std::to_string(cells) + " cells x 56 B + " + std::to_string(level_cells) + " level cells x 12 B + " +
+                std::to_string(threads) + " ray threads (cells x " + std::to_string(chunks) + " chunks) x 24 B";
+  }
+  return m;
+}
 
 void RmcMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
   RmcProblem p;
@@ -326,6 +375,7 @@ void RmcMethod::set_live(const std::string& key, const ParamValue& value) {
 }
 
 Progress RmcMethod::progress() const {
+  // No convergence tolerance (`tolerance` is the rays' transmissivity cut-off): the run ends at rays_per_cell, so converged stays false.
   Progress p;
   p.iteration = iteration_;
   p.sim_time = double(rays_);
@@ -401,25 +451,46 @@ void RmcMethod::save_state(std::ostream& out) const {
 }
 
 void RmcMethod::load_state(std::istream& in) {
-  // Read everything first: a refused state leaves the method as it was.
+  // Read and check everything first: a refused state leaves the method as it was.
+  if (!solver_) throw bad_input("checkpoint", "radiation.rmc has no set-up to load a state into", "a state loaded after setup");
   bin::expect_tag(in, "radiation.rmc", 1);
   const auto iteration = bin::read<std::int64_t>(in), rays = bin::read<std::int64_t>(in);
   const auto batch = bin::read<std::uint32_t>(in);
   const double steps = bin::read<double>(in);
-  auto s = bin::read_vector<double>(in), s2 = bin::read_vector<double>(in);
-  auto cx = bin::read_vector<double>(in), cy = bin::read_vector<double>(in);
-  auto sx = bin::read_vector<double>(in), sy = bin::read_vector<double>(in);
-  if ((long long)s.size() != problem_.config.cells() || s2.size() != s.size())
-    throw bad_input("checkpoint", "the radiation.rmc state has " + std::to_string(s.size()) + " cells, the set-up has " +
-                                      std::to_string(problem_.config.cells()),
+  // Every batch adds at least one ray per cell, and the estimate never holds more than the largest rays_per_cell.
+  const auto max_rays = std::int64_t(params_.spec("rays_per_cell").max);
+  if (!(iteration >= 0 && iteration <= rays && rays <= max_rays && (iteration > 0 || rays == 0)))
+    throw bad_input("checkpoint",
+                    "the radiation.rmc state holds " + std::to_string(rays) + " rays per cell from " + std::to_string(iteration) + " batches",
+                    "0 <= batches <= rays per cell <= " + std::to_string(max_rays) + " (rays_per_cell), no rays without a batch");
+  if (!(std::isfinite(steps) && steps >= 0.0))
+    throw bad_input("checkpoint", "the radiation.rmc state holds " + std::to_string(steps) + " face crossings", "a finite count >= 0");
+  const std::uint64_t cells = std::uint64_t(problem_.config.cells());
+  auto s = bin::read_vector<double>(in, cells), s2 = bin::read_vector<double>(in, cells);
+  if (s.size() != cells || s2.size() != cells)
+    throw bad_input("checkpoint", "the radiation.rmc state has " + std::to_string(s.size()) + " cells, the set-up has " + std::to_string(cells),
                     "a checkpoint written with the same case and grid");
+  for (std::size_t i = 0; i < cells; ++i)
+    if (!std::isfinite(s[i]) || !std::isfinite(s2[i]) || s2[i] < 0.0)
+      throw bad_input("checkpoint", "the radiation.rmc state's sums of cell " + std::to_string(i) + " are " + std::to_string(s[i]) + " and " +
+                                        std::to_string(s2[i]),
+                      "finite sums, the sum of squares >= 0");
+  // One entry per batch of the estimate in each history series.
+  std::vector<double> series[4];
+  for (auto& v : series) {
+    v = bin::read_vector<double>(in, std::uint64_t(iteration));
+    if (v.size() != std::uint64_t(iteration) || !std::all_of(v.begin(), v.end(), [](double x) { return std::isfinite(x); }))
+      throw bad_input("checkpoint", "the radiation.rmc state has a history of " + std::to_string(v.size()) + " entries for " +
+                                        std::to_string(iteration) + " batches, or a value that is not finite",
+                      "one finite entry per batch");
+  }
   iteration_ = iteration;
   rays_ = rays;
   batch_ = batch;
   steps_ = steps;
   sum_ = std::move(s), sum2_ = std::move(s2);
   solver_->set_sums(sum_, sum2_);
-  change_x_ = std::move(cx), change_y_ = std::move(cy), sd_x_ = std::move(sx), sd_y_ = std::move(sy);
+  change_x_ = std::move(series[0]), change_y_ = std::move(series[1]), sd_x_ = std::move(series[2]), sd_y_ = std::move(series[3]);
 }
 
 }  // namespace ks::rmc

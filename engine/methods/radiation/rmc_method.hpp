@@ -21,6 +21,7 @@ class RmcMethod final : public Method {
   static const MethodInfo& static_info();
 
   const MethodInfo& info() const override { return static_info(); }
+  MemoryEstimate estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const override;
   void setup(const ParamSet& params, const ExecutionContext& ctx) override;
   void advance() override;
   bool finished() const override;

@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <numeric>
 
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
 #include "core/text.hpp"
+#include "io/input_file.hpp"
 #include "rmc_physics.hpp"
 
 namespace ks::rmc {
@@ -39,14 +39,16 @@ T field(const nlohmann::json& doc, const std::string& key, const std::string& fi
   }
 }
 
+// The shipped tables are 0.4 to 1.5 MB.
+constexpr std::uint64_t kMaxSpectralTableBytes = 64ull << 20;
+
 }  // namespace
 
 GasData load_gas_data(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw bad_input(path, "cannot open the spectral table", "a ks-nbck-1 file from tools/radiation/make_nbck_tables.py");
+  const std::string text = read_input_file(path, "spectral table", kMaxSpectralTableBytes);
   nlohmann::json doc;
   try {
-    in >> doc;
+    doc = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     throw bad_input(path, std::string("is not valid JSON: ") + e.what());
   }

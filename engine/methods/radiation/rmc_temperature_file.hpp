@@ -15,14 +15,23 @@
 //       each cell takes the mean of its 8 corners, which is the trilinear interpolant at the cell
 //       centre). kinetic-run --format vti writes this format (T.vti, cell data).
 //
-// Every value must be a finite temperature > 0 K; errors name the file, the line and the value.
+// The file is read through read_input_file (a regular file of at most kMaxTemperatureFileBytes). Its
+// field replaces nx, ny, nz, length and the analytic profiles' temperature, so it is held to their
+// ranges (make_info declares those parameters with the bounds below): 1 to 1024 cells per axis, every
+// axis it resolves 1 mm to 100 m long, its box within +-100 m, every value a finite temperature in
+// (0, 5000] K. Errors name the file, the line and the value, and what was expected there.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace ks::rmc {
+
+constexpr int kMaxCellsPerAxis = 1024;                     // nx, ny, nz
+constexpr double kMinLength = 1e-3, kMaxLength = 100.0;    // m, length
+constexpr double kMaxTemperature = 5000.0;                 // K, temperature and wall_temperature
 
 struct TemperatureField {
   std::string file;
@@ -40,6 +49,19 @@ struct TemperatureField {
 
 // Reads a .csv or .vti file (chosen by its ending, any case); throws bad_input naming the file.
 TemperatureField load_temperature_file(const std::string& path);
+
+// What estimate_memory needs of a temperature file, read without its values: a .vti's grid from its
+// header (the <ImageData> tag in its first MiB); a .csv's cells as its rows (one per cell), counted in
+// its first MiB and, beyond that, estimated from their mean length (an estimate, not a bound: a file
+// whose later rows are much shorter holds more cells).
+struct TemperatureFileEstimate {
+  std::int64_t cells = 0;
+  int n[3] = {0, 0, 0};           // cells per axis where the header gives them (a .vti), else 0
+  std::uint64_t read_bytes = 0;   // the reader's peak host memory: the text, its rows or values, the field
+  std::string how;                // where the cells come from, for MemoryEstimate::detail
+};
+TemperatureFileEstimate estimate_temperature_file(const std::string& path);
+
 // The readers on text already in memory; `file` names it in errors.
 TemperatureField parse_temperature_csv(const std::string& text, const std::string& file);
 TemperatureField parse_temperature_vti(const std::string& text, const std::string& file);
