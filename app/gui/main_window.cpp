@@ -301,25 +301,35 @@ void MainWindow::adoptPendingWhenSettled() {
 
 void MainWindow::applyParameter(const QString& key, const ParamValue& value) {
   if (!runner_) return;
+  if (!nextSetupFits(key.toStdString(), value)) return;
   const SetResult r = runner_->set(key.toStdString(), value);
   if (r.status == SetResult::Status::Refused) log_->appendError(QString::fromStdString(r.message));
   else log_->appendMessage(QString::fromStdString(r.message));
-  if (r.status != SetResult::Status::Refused && !runner_->params().spec(key.toStdString()).live) reportSetupEstimate();
 }
 
-// A change that needs a re-setup: what the next set-up will need (the estimate the Runner checks
-// before allocating), and a warning now when it will not fit, rather than a refusal on Reset.
-void MainWindow::reportSetupEstimate() {
-  const ParamSet next = runner_->pending_params();
+// A change that needs a re-setup is refused here when the set-up it leads to would not fit in
+// memory (the estimate the Runner checks before allocating), so the current simulation is kept;
+// otherwise the log says what the next set-up will need. Live changes allocate nothing.
+bool MainWindow::nextSetupFits(const std::string& key, const ParamValue& value) {
+  ParamSet next = runner_->pending_params();
+  if (!next.has(key) || next.spec(key).live) return true;
   try {
+    next.set(key, validate(next.spec(key), to_json(value), "parameter '" + key + "'"));
     const MemoryEstimate m = builtin_registry().create(preset_->method)->estimate_memory(next, runner_->context());
     check_memory(preset_->method, m, runner_->context());
-    log_->appendMessage(QString("the next set-up needs about %1 of host memory%2 (%3)")
-                            .arg(QString::fromStdString(format_bytes(m.host_bytes)),
+    log_->appendMessage(QString("the set-up with %1 = %2 needs about %3 of host memory%4 (%5)")
+                            .arg(QString::fromStdString(key), QString::fromStdString(to_string(value)),
+                                 QString::fromStdString(format_bytes(m.host_bytes)),
                                  m.device_bytes ? " and " + QString::fromStdString(format_bytes(m.device_bytes)) + " on the device" : QString(),
                                  QString::fromStdString(m.detail)));
+    return true;
   } catch (const Error& e) {
-    reportError(QString("warning: Reset would be refused: %1").arg(QString::fromStdString(e.what())));
+    if (e.kind() != ErrorKind::BadInput) return true;
+    reportError(QString("%1 = %2 refused: %3 (the current simulation is kept)")
+                    .arg(QString::fromStdString(key), QString::fromStdString(to_string(value)), QString::fromStdString(e.what())));
+    return false;
+  } catch (const std::exception&) {
+    return true;  // the Runner validates again and reports
   }
 }
 

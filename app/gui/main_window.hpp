@@ -68,7 +68,7 @@ class MainWindow : public QMainWindow {
   void runScriptStep();
   bool scriptStalled();
   void endScript(const std::string& error, int exit_code);
-  void reportSetupEstimate();
+  bool nextSetupFits(const std::string& key, const ks::ParamValue& value);
   void reportError(const QString& message);
   void startRunner(std::unique_ptr<Preset> preset, const QString& path, const ExecutionContext& ctx);
   void printFieldViewSummary() const;

@@ -178,7 +178,7 @@ TEST(DvmCheckpoint, CraftedStateIsRefusedAndTheRunGoesOn) {
       {patched<std::uint64_t>(good, at.rho, faces + 1), "corrupt"},
       {patched<double>(good, at.rho + 8, -1.0), "wall density >= 0"},
       {good.substr(0, at.kDefect + 4), "truncated"},
-      {good.substr(0, good.size() - 1), "corrupt"},  // the wall densities' count promises more than follows
+      {good.substr(0, good.size() - 1), "truncated"},  // the wall densities' count promises more than follows
   };
   const std::vector<double> before = m.raw_moments();
   for (const Crafted& c : crafted) {

@@ -301,6 +301,35 @@ TEST(GuiInProcess, RefusedStartPresetIsReportedAndNothingRunsUntilAPresetIsChose
   EXPECT_NE(window.runner()->state(), ks::RunState::Failed);
 }
 
+// A change that needs a re-setup is checked against the memory estimate before the Runner sees
+// it: one that would not fit is refused and the running simulation is kept.
+TEST(GuiInProcess, ResetupChangeThatWouldNotFitInMemoryIsRefusedAndTheRunKept) {
+  ks::gui::AppOptions options;
+  options.preset = q(kDemo);
+  options.backend = "cpu";
+  ks::gui::MainWindow window(options);
+  window.show();
+  ASSERT_NE(window.runner(), nullptr);
+  ASSERT_TRUE(window.runner()->wait_settled(std::chrono::seconds(30)));
+  window.applyParameter("n_runs", std::int64_t{10000});  // live: applies at the next iteration
+  ASSERT_TRUE(window.runner()->wait_settled(std::chrono::seconds(30)));
+  // 4e6 particles x 1e4 runs x 24 B: about 960 GB on the host.
+  window.applyParameter("n_s", std::int64_t{4000000});
+  const QString status = window.statusBar()->currentMessage();
+  EXPECT_TRUE(status.contains("n_s = 4000000 refused") && status.contains("memory") && status.contains("kept"))
+      << status.toStdString();
+  ASSERT_TRUE(window.runner()->wait_settled(std::chrono::seconds(30)));
+  EXPECT_NE(window.runner()->state(), ks::RunState::Failed) << window.runner()->error();
+  EXPECT_EQ(window.runner()->pending_params().get_int("n_s"), 500);
+  window.applyParameter("n_runs", std::int64_t{4});
+  ASSERT_TRUE(window.runner()->wait_settled(std::chrono::seconds(30)));
+  window.applyParameter("n_s", std::int64_t{1000});  // fits: accepted, and the log says what it needs
+  EXPECT_EQ(window.runner()->pending_params().get_int("n_s"), 1000);
+  auto* log = window.findChild<ks::gui::LogPanel*>();
+  ASSERT_NE(log, nullptr);
+  EXPECT_TRUE(log->toPlainText().contains("the set-up with n_s = 1000 needs about")) << log->toPlainText().toStdString();
+}
+
 // A file parameter is a line edit with a Browse… button; typed text goes through the engine's parser
 // (a wrong ending is refused in the widget), and the value shown follows the parameter set.
 TEST(GuiInProcess, PathParameterIsALineEditWithBrowseAndRefusesAWrongEnding) {
