@@ -23,8 +23,8 @@ int buttonIndex(Qt::MouseButton button) {
   }
 }
 
-// ImGui's named key for a Qt key; -1 for keys ImGui 1.86 does not name (letters and digits
-// other than the editing shortcuts arrive as text).
+// ImGui's named key for a Qt key; -1 for keys not needed (letters and digits other than the
+// editing shortcuts arrive as text).
 int keyIndex(int qt_key) {
   switch (qt_key) {
     case Qt::Key_Tab: return ImGuiKey_Tab;
@@ -42,7 +42,11 @@ int keyIndex(int qt_key) {
     case Qt::Key_Space: return ImGuiKey_Space;
     case Qt::Key_Return: return ImGuiKey_Enter;
     case Qt::Key_Escape: return ImGuiKey_Escape;
+#if IMGUI_VERSION_NUM >= 18700
+    case Qt::Key_Enter: return ImGuiKey_KeypadEnter;  // renamed in 1.87
+#else
     case Qt::Key_Enter: return ImGuiKey_KeyPadEnter;
+#endif
     case Qt::Key_A: return ImGuiKey_A;
     case Qt::Key_C: return ImGuiKey_C;
     case Qt::Key_V: return ImGuiKey_V;
@@ -78,9 +82,29 @@ bool ImGuiQtInput::Latched<N>::applyTo(bool* io_down) {
   return tap;
 }
 
+#if IMGUI_VERSION_NUM >= 18700
+void ImGuiQtInput::configureKeyMap(ImGuiIO&) {}
+
+void ImGuiQtInput::setKey(int key, bool down) {
+  if (key < 0) return;
+  changes_.push_back({true, key, down});
+  if (down) keys_held_.push_back(key);
+  else keys_held_.erase(std::remove(keys_held_.begin(), keys_held_.end(), key), keys_held_.end());
+}
+
+void ImGuiQtInput::setButton(int button, bool down) {
+  if (button < 0) return;
+  changes_.push_back({false, button, down});
+  buttons_.set(button, down);
+}
+#else
 void ImGuiQtInput::configureKeyMap(ImGuiIO& io) {
   for (int k = 0; k < ImGuiKey_COUNT; ++k) io.KeyMap[k] = k;
 }
+
+void ImGuiQtInput::setKey(int key, bool down) { keys_.set(key, down); }
+void ImGuiQtInput::setButton(int button, bool down) { buttons_.set(button, down); }
+#endif
 
 void ImGuiQtInput::record(const QEvent& event) {
   switch (event.type()) {
@@ -99,7 +123,11 @@ void ImGuiQtInput::record(const QEvent& event) {
       pos_ = ImVec2(-FLT_MAX, -FLT_MAX);
       break;
     case QEvent::FocusOut:  // key releases now go elsewhere: none may stay held
+#if IMGUI_VERSION_NUM >= 18700
+      for (const int key : std::vector<int>(keys_held_)) setKey(key, false);
+#else
       keys_.held.fill(false);
+#endif
       break;
     default:
       break;
@@ -113,7 +141,7 @@ void ImGuiQtInput::recordMouse(const QEvent& event) {
   if (event.type() == QEvent::Wheel) {
     wheel_ += float(static_cast<const QWheelEvent&>(event).angleDelta().y()) / kWheelUnitsPerNotch;
   } else if (event.type() != QEvent::MouseMove) {
-    buttons_.set(buttonIndex(e.button()), event.type() != QEvent::MouseButtonRelease);
+    setButton(buttonIndex(e.button()), event.type() != QEvent::MouseButtonRelease);
   }
 }
 
@@ -122,10 +150,39 @@ void ImGuiQtInput::recordKey(const QEvent& event) {
   const bool down = event.type() == QEvent::KeyPress;
   modifiers_ = e.modifiers();
   // Qt repeats a held key as release/press pairs; ImGui repeats held keys itself.
-  if (!e.isAutoRepeat()) keys_.set(keyIndex(e.key()), down);
+  if (!e.isAutoRepeat()) setKey(keyIndex(e.key()), down);
   if (down && isPrintable(e.text())) text_ += e.text().toUtf8();
 }
 
+#if IMGUI_VERSION_NUM >= 18700
+bool ImGuiQtInput::applyTo(ImGuiIO& io) {
+  io.AddMousePosEvent(pos_.x, pos_.y);
+#if IMGUI_VERSION_NUM >= 18900
+  const ImGuiKey ctrl = ImGuiMod_Ctrl, shift = ImGuiMod_Shift, alt = ImGuiMod_Alt, super = ImGuiMod_Super;
+#else
+  const ImGuiKey ctrl = ImGuiKey_ModCtrl, shift = ImGuiKey_ModShift, alt = ImGuiKey_ModAlt, super = ImGuiKey_ModSuper;
+#endif
+  io.AddKeyEvent(ctrl, modifiers_.testFlag(Qt::ControlModifier));
+  io.AddKeyEvent(shift, modifiers_.testFlag(Qt::ShiftModifier));
+  io.AddKeyEvent(alt, modifiers_.testFlag(Qt::AltModifier));
+  io.AddKeyEvent(super, modifiers_.testFlag(Qt::MetaModifier));
+  // ImGui applies one change of a key or button per frame: a press and its release sent together
+  // need one more frame to show the release.
+  bool tap = false;
+  for (const Change& c : changes_) {
+    if (c.is_key) io.AddKeyEvent(static_cast<ImGuiKey>(c.index), c.down);
+    else io.AddMouseButtonEvent(c.index, c.down);
+    tap = tap || !c.down;
+  }
+  changes_.clear();
+  for (auto& pressed : buttons_.pressed) pressed = false;
+  if (wheel_ != 0.0f) io.AddMouseWheelEvent(0.0f, wheel_);
+  wheel_ = 0.0f;
+  if (!text_.isEmpty()) io.AddInputCharactersUTF8(text_.constData());
+  text_.clear();
+  return tap;
+}
+#else
 bool ImGuiQtInput::applyTo(ImGuiIO& io) {
   io.MousePos = pos_;
   io.MouseWheel = wheel_;
@@ -140,6 +197,7 @@ bool ImGuiQtInput::applyTo(ImGuiIO& io) {
   const bool key_tap = keys_.applyTo(io.KeysDown);
   return button_tap || key_tap;
 }
+#endif
 
 bool ImGuiQtInput::anyButtonHeld() const {
   return std::any_of(buttons_.held.begin(), buttons_.held.end(), [](bool b) { return b; });
