@@ -2,5 +2,7 @@
 # Configures and builds into build/ (CUDA paths when nvcc is found, the GUI when Qt 6 + VTK are).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+# The configuration's own lines: what is built (KS_CUDA, KS_GUI, CUDA architectures, checks).
+configure_log=$(cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@")
+grep '^-- Kinetic Studio' <<<"$configure_log" || true
 cmake --build build -j"$(nproc)"

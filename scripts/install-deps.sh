@@ -15,8 +15,16 @@ if ((${#missing[@]} == 0)); then
   echo "install-deps: all packages present"
   exit 0
 fi
-sudo=""
-if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+# As root directly; otherwise through sudo, with DEBIAN_FRONTEND passed on (sudo drops the environment).
+as_root=(env DEBIAN_FRONTEND=noninteractive)
+if [[ $(id -u) -ne 0 ]]; then
+  if ! command -v sudo >/dev/null; then
+    echo "install-deps: missing packages: ${missing[*]}" >&2
+    echo "install-deps: this is not root and sudo is not installed: install them as root, then run this again" >&2
+    exit 1
+  fi
+  as_root=(sudo env DEBIAN_FRONTEND=noninteractive)
+fi
 echo "install-deps: installing ${missing[*]}"
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+"${as_root[@]}" apt-get update -qq
+"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
