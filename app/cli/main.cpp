@@ -101,6 +101,8 @@ int run(const ks::cli::Options& o) {
   const ks::BackendRequest request =
       o.backend ? ks::parse_backend(*o.backend, "--backend") : preset.backend.value_or(ks::BackendRequest::Auto);
   const ks::ExecutionContext ctx = ks::resolve_backend(request);
+  if (!o.quiet && !ctx.cuda_unused_reason.empty())
+    std::fprintf(stderr, "kinetic-run: CUDA not used (%s): running on the CPU\n", ctx.cuda_unused_reason.c_str());
   if (!o.quiet) std::fprintf(stderr, "%s: %s on %s\n", preset.method.c_str(), preset.title.c_str(), ctx.device_name.c_str());
 
   ks::RunnerOptions ropt;

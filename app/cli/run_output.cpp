@@ -15,6 +15,7 @@ nlohmann::json make_summary(const Snapshot& snap, const RunRecord& rec) {
   j["preset"] = {{"file", p.file}, {"title", p.title}, {"paper", p.paper}, {"case", p.case_name}};
   j["params"] = rec.params.to_json();
   j["backend"] = {{"kind", to_string(rec.ctx.backend)}, {"device", rec.ctx.device_name}};
+  if (!rec.ctx.cuda_unused_reason.empty()) j["backend"]["cuda_unused"] = rec.ctx.cuda_unused_reason;
   j["state"] = rec.state;
   j["stop_reason"] = rec.stop_reason;
   // True only when the method's tolerance was met; stop_reason says what ended the run otherwise.

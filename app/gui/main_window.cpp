@@ -280,6 +280,11 @@ void MainWindow::adopt(std::unique_ptr<Runner> runner, std::unique_ptr<Preset> p
   }
   if (preset_->view.contains("series")) plot_->setSeries(QString::fromStdString(preset_->view["series"].get<std::string>()));
   backend_label_->setText(" " + QString::fromStdString(ctx.device_name) + " ");
+  if (!ctx.cuda_unused_reason.empty()) {
+    const QString why = QString("CUDA not used (%1): running on the CPU").arg(QString::fromStdString(ctx.cuda_unused_reason));
+    log_->appendMessage(why);
+    statusBar()->showMessage(why);
+  }
   browser_->select(QFileInfo(path).canonicalFilePath());
   setWindowTitle(QString("Kinetic Studio — %1").arg(QString::fromStdString(preset_->title)));
   log_->appendMessage(QString("loaded %1 (%2) on %3")

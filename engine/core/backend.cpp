@@ -6,6 +6,8 @@
 
 #ifdef KS_HAVE_CUDA
 #include <cuda_runtime.h>
+
+#include "cuda_probe.hpp"
 #endif
 
 namespace ks {
@@ -45,14 +47,21 @@ CudaAvailability query_cuda() {
     a.reason = "no CUDA device found";
     return a;
   }
-  cudaDeviceProp prop{};
-  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
-    a.reason = "cannot read the properties of CUDA device 0";
+  // The first device that runs a probe kernel of this build; the reason of the first that did not.
+  for (int d = 0; d < count; ++d) {
+    const CudaProbe probe = probe_cuda_device(d);
+    if (!probe.ok) {
+      if (a.reason.empty()) a.reason = probe.reason;
+      continue;
+    }
+    cudaDeviceProp prop{};
+    cudaGetDeviceProperties(&prop, d);
+    a.usable = true;
+    a.device = d;
+    a.device_name = prop.name;
+    a.reason.clear();
     return a;
   }
-  a.usable = true;
-  a.device = 0;
-  a.device_name = prop.name;
 #else
   a.reason = "this build has no CUDA support (configured with KS_CUDA=OFF or without a CUDA compiler)";
 #endif
@@ -63,7 +72,8 @@ ExecutionContext resolve_backend(BackendRequest request) {
   ExecutionContext ctx;
   ctx.cpu_threads = omp_get_max_threads();
   if (request != BackendRequest::Cpu) {
-    const CudaAvailability cuda = query_cuda();
+    // Asked once per process: the probe launches a kernel.
+    static const CudaAvailability cuda = query_cuda();
     if (cuda.usable) {
       ctx.backend = BackendKind::Cuda;
       ctx.cuda_device = cuda.device;
@@ -72,6 +82,7 @@ ExecutionContext resolve_backend(BackendRequest request) {
     }
     if (request == BackendRequest::Cuda)
       throw backend_unavailable("backend 'cuda' requested but " + cuda.reason + "; use --backend cpu or auto");
+    if (cuda.compiled) ctx.cuda_unused_reason = cuda.reason;
   }
   ctx.backend = BackendKind::Cpu;
   ctx.device_name = "CPU, " + std::to_string(ctx.cpu_threads) + " threads";

@@ -14,6 +14,8 @@ struct ExecutionContext {
   int cuda_device = -1;
   std::string device_name;  // "NVIDIA H100 80GB HBM3" or "CPU, 16 threads"
   int cpu_threads = 1;
+  // `auto` in a CUDA build that fell back to the CPU: why, in one line ("" otherwise).
+  std::string cuda_unused_reason;
 };
 
 BackendRequest parse_backend(const std::string& text, const std::string& where);
@@ -30,7 +32,9 @@ struct CudaAvailability {
 };
 CudaAvailability query_cuda();
 
-// Throws backend_unavailable for Cuda when no device is usable.
+// Auto uses CUDA only on a device that ran this build's probe kernel (core/cuda_probe.hpp); else
+// the CPU, with the reason in cuda_unused_reason. Throws backend_unavailable for Cuda when no device
+// is usable.
 ExecutionContext resolve_backend(BackendRequest request);
 
 }  // namespace ks
