@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <string>
 #include <vector>
@@ -12,6 +13,13 @@
 #include "core/param.hpp"
 
 namespace ks::test_support {
+
+// A saved state with `value` written over its bytes at `offset`: a crafted checkpoint state.
+template <class T>
+std::string patched(std::string state, std::size_t offset, T value) {
+  std::memcpy(state.data() + offset, &value, sizeof value);
+  return state;
+}
 
 inline ExecutionContext cpu_context() {
   ExecutionContext ctx;

@@ -8,7 +8,6 @@
 #include "cli_options.hpp"
 #include "core/errors.hpp"
 #include "core/registry.hpp"
-#include "core/text.hpp"
 #include "io/checkpoint.hpp"
 #include "io/output_file.hpp"
 #include "io/preset.hpp"
@@ -48,16 +47,7 @@ int describe(const std::string& id) {
 // The preset's parameters with --set and --seed applied.
 ks::ParamSet resolve_params(const ks::cli::Options& o, const ks::Preset& preset) {
   ks::ParamSet params = preset.params;
-  for (const auto& [key, text] : o.sets) {
-    const std::string where = "--set " + ks::cut(key, 60);
-    if (!params.has(key)) {
-      std::string known;
-      for (const auto& s : params.specs()) known += (known.empty() ? "" : ", ") + s.key;
-      throw ks::bad_input(where, "method '" + preset.method + "' has no parameter '" + ks::cut(key, 60) + "'",
-                          "one of " + known);
-    }
-    params.set(key, ks::parse_value(params.spec(key), text, where));
-  }
+  ks::apply_overrides(params, o.sets, preset.method);
   if (o.seed) {
     if (!params.has("seed")) throw ks::bad_input("--seed", "method '" + preset.method + "' has no seed", "omit --seed");
     params.set("seed", ks::parse_value(params.spec("seed"), std::to_string(*o.seed), "--seed"));

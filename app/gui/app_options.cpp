@@ -5,7 +5,6 @@
 
 #include "core/errors.hpp"
 #include "core/registry.hpp"
-#include "core/text.hpp"
 
 namespace ks::gui {
 
@@ -70,17 +69,9 @@ StartPreset load_start_preset(const AppOptions& o) {
   StartPreset s;
   s.path = start_preset_path(o);
   s.preset = load_preset(s.path.toStdString(), builtin_registry());
-  ParamSet& params = s.preset.params;
-  for (const auto& [key_text, value_text] : o.sets) {
-    const std::string key = key_text.toStdString();
-    const std::string where = "--set " + cut(key, 60);
-    if (!params.has(key)) {
-      std::string known;
-      for (const auto& spec : params.specs()) known += (known.empty() ? "" : ", ") + spec.key;
-      throw bad_input(where, "method '" + s.preset.method + "' has no parameter '" + cut(key, 60) + "'", "one of " + known);
-    }
-    params.set(key, parse_value(params.spec(key), value_text.toStdString(), where));
-  }
+  std::vector<std::pair<std::string, std::string>> sets;
+  for (const auto& [key, value] : o.sets) sets.emplace_back(key.toStdString(), value.toStdString());
+  apply_overrides(s.preset.params, sets, s.preset.method);
   const bool asked = !o.backend.isEmpty();
   const BackendRequest request =
       asked ? parse_backend(o.backend.toStdString(), "--backend") : s.preset.backend.value_or(BackendRequest::Auto);

@@ -54,11 +54,9 @@ CudaAvailability query_cuda() {
       if (a.reason.empty()) a.reason = probe.reason;
       continue;
     }
-    cudaDeviceProp prop{};
-    cudaGetDeviceProperties(&prop, d);
     a.usable = true;
     a.device = d;
-    a.device_name = prop.name;
+    a.device_name = probe.name;
     a.reason.clear();
     return a;
   }

@@ -27,9 +27,10 @@ CudaProbe probe_cuda_device(int device) {
     p.reason = failure("cannot read the CUDA device's properties", err);
     return p;
   }
+  p.name = prop.name;
   p.major = prop.major;
   p.minor = prop.minor;
-  const std::string chip = std::string(prop.name) + " (compute capability " + std::to_string(prop.major) + "." +
+  const std::string chip = p.name + " (compute capability " + std::to_string(prop.major) + "." +
                            std::to_string(prop.minor) + ")";
   cudaFuncAttributes attr{};
   if ((err = cudaSetDevice(device)) != cudaSuccess || (err = cudaFuncGetAttributes(&attr, probe_kernel)) != cudaSuccess) {

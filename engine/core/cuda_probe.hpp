@@ -10,6 +10,7 @@ namespace ks {
 
 struct CudaProbe {
   bool ok = false;
+  std::string name;          // "NVIDIA H100 80GB HBM3"
   int major = 0, minor = 0;  // compute capability
   std::string reason;        // why not, in one line ("" when ok)
 };

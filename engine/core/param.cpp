@@ -324,4 +324,17 @@ void ParamSet::apply_json(const nlohmann::json& obj, const std::string& where, c
   }
 }
 
+void apply_overrides(ParamSet& params, const std::vector<std::pair<std::string, std::string>>& sets,
+                     const std::string& method) {
+  for (const auto& [key, text] : sets) {
+    const std::string where = "--set " + cut(key, 60);
+    if (!params.has(key)) {
+      std::string known;
+      for (const auto& s : params.specs()) known += (known.empty() ? "" : ", ") + s.key;
+      throw bad_input(where, "method '" + method + "' has no parameter '" + cut(key, 60) + "'", "one of " + known);
+    }
+    params.set(key, parse_value(params.spec(key), text, where));
+  }
+}
+
 }  // namespace ks

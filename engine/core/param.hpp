@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -105,5 +106,10 @@ class ParamSet {
   std::vector<ParamSpec> specs_;
   std::map<std::string, ParamValue> values_;
 };
+
+// Command-line overrides ("key", "text"), applied in order as `--set key=value`: a key `method`
+// does not declare is refused listing the keys it has; a value is parsed and range-checked.
+void apply_overrides(ParamSet& params, const std::vector<std::pair<std::string, std::string>>& sets,
+                     const std::string& method);
 
 }  // namespace ks

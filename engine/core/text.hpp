@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -15,6 +16,13 @@ inline std::string lower(std::string s) {
 
 // Whether `path` ends with `ending`, ignoring case (a ".VTI" file is a ".vti" file).
 inline bool has_ending(const std::string& path, const std::string& ending) { return lower(path).ends_with(lower(ending)); }
+
+// A number in a message, six significant digits ("0.001", "1.5e+07").
+inline std::string format_number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
 
 // `s` cut to about `max_chars` for a message: the head, then how long the whole was.
 inline std::string cut(std::string_view s, std::size_t max_chars) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <sstream>
+#include <string_view>
 
 #include "core/errors.hpp"
 #include "core/memory.hpp"
@@ -18,7 +19,7 @@ namespace {
 constexpr char kMagic[8] = {'K', 'S', 'C', 'H', 'K', 'P', 'T', '1'};
 
 // FNV-1a, 64 bit: detects a flipped or edited byte of the state (not a security measure).
-std::string fnv1a64(const std::string& bytes) {
+std::string fnv1a64(std::string_view bytes) {
   std::uint64_t h = 1469598103934665603ull;
   for (const unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
   char hex[17];
@@ -100,7 +101,7 @@ void save_checkpoint(const Method& method, const ExecutionContext& ctx, const st
                      std::to_string(p.iteration) + "; the previous checkpoint is kept");
   std::ostringstream state(std::ios::binary);
   method.save_state(state);
-  const std::string bytes = state.str();
+  const std::string_view bytes = state.view();  // no copy of a state that may be gigabytes
   const nlohmann::json header = {{"format_version", kCheckpointFormatVersion},
                                  {"method", method.info().id},
                                  {"params", method.params().to_json()},
@@ -112,6 +113,7 @@ void save_checkpoint(const Method& method, const ExecutionContext& ctx, const st
   const std::string text = header.dump();
   const std::uint64_t len = text.size();
   std::string file(kMagic, sizeof kMagic);
+  file.reserve(sizeof kMagic + sizeof len + text.size() + bytes.size());
   file.append(reinterpret_cast<const char*>(&len), sizeof len);
   file += text;
   file += bytes;

@@ -3,7 +3,6 @@
 // only a short excerpt of any value (core/json_brief.hpp).
 #pragma once
 
-#include <cstddef>
 #include <string>
 
 #include <nlohmann/json.hpp>

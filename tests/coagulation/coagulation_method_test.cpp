@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -82,11 +81,7 @@ TEST(CoagulationMethod, CraftedStateIsRefusedAndLeavesTheMethodAsItWas) {
                     kC = kW + 8 + 8 * kParticles, kT = kC + 8 + 8 * kParticles, kSince = kT + 2 * (8 + 8 * kRuns),
                     kOutputs = kSince + 8 + 8 * kRuns, kStats = kOutputs + 8;
   ASSERT_EQ(good.size(), kStats + 8 * outputs + 3 * kRuns * 24);
-  auto patched = [&good](std::size_t at, auto value) {
-    std::string s = good;
-    std::memcpy(s.data() + at, &value, sizeof value);
-    return s;
-  };
+  auto patched = [&good](std::size_t at, auto value) { return ks::test_support::patched(good, at, value); };
   const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
   const std::pair<std::string, const char*> crafted[] = {
       {patched(kIteration, std::int32_t(-1)), "iteration -1"},

@@ -5,7 +5,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <sstream>
 
@@ -16,6 +15,7 @@
 namespace ks::dvm {
 namespace {
 
+using test_support::patched;
 using testing::cpu_context;
 using testing::cuda_context;
 using testing::params;
@@ -135,12 +135,6 @@ struct StateLayout {
   StateLayout(std::size_t iterations, std::size_t raw_count)
       : residuals(kHistory + 8 + 8 * iterations), raw(residuals + 8 + 8 * iterations), rho(raw + 8 + 8 * raw_count) {}
 };
-
-template <class T>
-std::string patched(std::string s, std::size_t offset, T v) {
-  std::memcpy(s.data() + offset, &v, sizeof v);
-  return s;
-}
 
 // A real state with one count, index or value corrupted at a time is refused as bad input naming what
 // is wrong; the method keeps its state and runs on bit for bit as a twin that never saw them.

@@ -15,6 +15,8 @@
 namespace ks::lbm {
 namespace {
 
+using test_support::patched;
+
 class LbmCheckpoint : public ::testing::TestWithParam<const char*> {};
 
 // Save after two updates, continue two more; a fresh method restored from the save and advanced twice
@@ -200,12 +202,6 @@ struct StateLayout {
   std::size_t iterations, residuals, populations;
   explicit StateLayout(std::size_t n) : iterations(n), residuals(kResidualSteps + 8 + 8 * n), populations(residuals + 8 + 8 * n) {}
 };
-
-template <class T>
-std::string patched(std::string s, std::size_t offset, T v) {
-  std::memcpy(s.data() + offset, &v, sizeof v);
-  return s;
-}
 
 // A real state with one count, index or value corrupted at a time is refused as bad input naming what
 // is wrong; the method keeps its state and runs on bit for bit as a twin that never saw the crafted states.

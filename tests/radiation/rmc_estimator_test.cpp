@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <limits>
 #include <sstream>
 
@@ -160,11 +159,7 @@ TEST(RmcEstimator, CraftedStateIsRefusedAndLeavesTheMethodAsItWas) {
   // 32 doubles each) and the four histories (count + 2 entries each).
   const std::size_t kIteration = 21, kRays = 29, kSteps = 41, kSums = 49, kSums2 = kSums + 8 + 32 * 8, kHistory = kSums2 + 8 + 32 * 8;
   ASSERT_EQ(good.size(), kHistory + 4 * (8 + 2 * 8));
-  auto patched = [&good](std::size_t at, auto value) {
-    std::string s = good;
-    std::memcpy(s.data() + at, &value, sizeof value);
-    return s;
-  };
+  auto patched = [&good](std::size_t at, auto value) { return ks::test_support::patched(good, at, value); };
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const std::pair<std::string, const char*> crafted[] = {
       {patched(kRays, std::int64_t(-1)), "-1 rays per cell from 2 batches"},

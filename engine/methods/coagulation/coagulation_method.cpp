@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 
 #include "core/checked.hpp"
 #include "core/errors.hpp"
+#include "core/text.hpp"
 #include "io/binary_io.hpp"
 #include "units.hpp"
 
@@ -94,12 +94,6 @@ std::uint64_t peek_length(std::istream& in, std::uint64_t otherwise) {
   const auto n = bin::read<std::uint64_t>(in);
   in.seekg(at);
   return n;
-}
-
-std::string num(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", v);
-  return text;
 }
 
 KernelKind kernel_kind(const std::string& name) {
@@ -497,17 +491,17 @@ void CoagulationMethod::load_state(std::istream& in) {
   const std::uint64_t events = bin::read<std::uint64_t>(in);
   const double initial_volume = bin::read<double>(in);
   if (!(initial_volume > 0.0 && std::isfinite(initial_volume)))
-    throw refuse("an initial volume fraction of " + num(initial_volume), "a finite volume fraction > 0");
+    throw refuse("an initial volume fraction of " + format_number(initial_volume), "a finite volume fraction > 0");
   std::vector<double> t_out = bin::read_vector<double>(in);
   // From 0, increasing, to t_end (a restart sets up with the checkpoint's t_end, live changes included).
   const double t_end = t_out_.back();
   if (t_out.size() < 2 || t_out[0] != 0.0 || !(std::abs(t_out.back() - t_end) <= 1e-9 * t_end))
-    throw refuse(std::to_string(t_out.size()) + " output times from " + num(t_out.empty() ? 0.0 : t_out[0] / tau_) + " to " +
-                     num(t_out.empty() ? 0.0 : t_out.back() / tau_) + " tau_char",
-                 "output times from 0 to the set-up's t_end = " + num(t_end / tau_) + " tau_char");
+    throw refuse(std::to_string(t_out.size()) + " output times from " + format_number(t_out.empty() ? 0.0 : t_out[0] / tau_) + " to " +
+                     format_number(t_out.empty() ? 0.0 : t_out.back() / tau_) + " tau_char",
+                 "output times from 0 to the set-up's t_end = " + format_number(t_end / tau_) + " tau_char");
   for (std::size_t k = 1; k < t_out.size(); ++k)
     if (!(t_out[k] > t_out[k - 1]))
-      throw refuse("output " + std::to_string(k) + " at " + num(t_out[k] / tau_) + " tau_char after " + num(t_out[k - 1] / tau_),
+      throw refuse("output " + std::to_string(k) + " at " + format_number(t_out[k] / tau_) + " tau_char after " + format_number(t_out[k - 1] / tau_),
                    "increasing output times");
   if (iteration < 0 || iteration >= int(t_out.size()))
     throw refuse("iteration " + std::to_string(iteration) + " of " + std::to_string(t_out.size()) + " output times",
@@ -544,7 +538,7 @@ void CoagulationMethod::load_state(std::istream& in) {
   for (std::uint64_t k = 0; k < count; ++k)
     if (!(e.v[k] > 0.0 && e.w[k] > 0.0 && e.C[k] >= 0.0 && std::isfinite(e.v[k]) && std::isfinite(e.w[k]) && std::isfinite(e.C[k])))
       throw refuse("particle " + std::to_string(k % cfg_.n_s) + " of run " + std::to_string(k / cfg_.n_s) + " with v = " +
-                       num(e.v[k]) + " m^3, w = " + num(e.w[k]) + ", C' = " + num(e.C[k]) + " m^3/s",
+                       format_number(e.v[k]) + " m^3, w = " + format_number(e.w[k]) + ", C' = " + format_number(e.C[k]) + " m^3/s",
                    "finite v > 0, w > 0 and C' >= 0");
   e.t = bin::read_vector<double>(in, std::uint64_t(runs));
   e.events = bin::read_vector<std::uint64_t>(in, std::uint64_t(runs));
@@ -557,8 +551,8 @@ void CoagulationMethod::load_state(std::istream& in) {
     // A run stops before the event that would pass its target, the output it reached last.
     const double reached = t_out[next_out[r] - 1];
     if (!(e.t[r] >= 0.0 && e.t[r] <= reached))
-      throw refuse("run " + std::to_string(r) + " at " + num(e.t[r] / tau_) + " tau_char after output " + std::to_string(next_out[r] - 1),
-                   "a time from 0 to that output's " + num(reached / tau_) + " tau_char");
+      throw refuse("run " + std::to_string(r) + " at " + format_number(e.t[r] / tau_) + " tau_char after output " + std::to_string(next_out[r] - 1),
+                   "a time from 0 to that output's " + format_number(reached / tau_) + " tau_char");
     // The GPU refreshes at the event after the count is reached: at most refresh_every (4 n_s).
     if (e.since_refresh[r] > std::uint64_t(cfg_.refresh_every))
       throw refuse(std::to_string(e.since_refresh[r]) + " events since the last refresh of C' in run " + std::to_string(r),

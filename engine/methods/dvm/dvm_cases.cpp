@@ -1,11 +1,11 @@
 #include "dvm_cases.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 #include "core/checked.hpp"
 #include "core/errors.hpp"
+#include "core/text.hpp"
 #include "dvm_geometry.hpp"
 #include "dvm_model.hpp"
 
@@ -15,12 +15,6 @@ namespace {
 
 constexpr double kFreeStreamWidths = 2.0;  // the velocity box must hold U_inf +- 2 sqrt(T_inf)
 constexpr double kMaxSliceBytes = 64e9;    // two slices of f for one batch
-
-std::string num(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%g", v);
-  return b;
-}
 
 }  // namespace
 
@@ -42,7 +36,7 @@ DvmConfig make_config(const ParamSet& p) {
   c.kind = kind == "cube" ? Case::Cube : kind == "couette" ? Case::Couette : Case::Cavity;
   c.vg.m = int(p.get_int("nv"));
   if (c.vg.m % 2)
-    throw bad_input("nv", "the velocity grid has an odd number of points per axis (" + num(c.vg.m) + ")",
+    throw bad_input("nv", "the velocity grid has an odd number of points per axis (" + format_number(c.vg.m) + ")",
                     "an even number, so that every velocity lies in one sweep octant");
   c.vg.v_max = p.get_real("v_max");
   c.omega = p.get_real("omega");
@@ -50,7 +44,7 @@ DvmConfig make_config(const ParamSet& p) {
   c.single = p.get_choice("precision") == "fp32";
   c.strip = int(p.get_int("strip"));
   if (c.strip != 0 && c.strip != 4 && c.strip != 8 && c.strip != 16)
-    throw bad_input("strip", "a sweep strip of " + num(c.strip) + " cells", "0 (automatic), 4, 8 or 16");
+    throw bad_input("strip", "a sweep strip of " + format_number(c.strip) + " cells", "0 (automatic), 4, 8 or 16");
   const int nx = int(p.get_int("nx")), ny = int(p.get_int("ny")), nz = int(p.get_int("nz"));
   if (c.kind == Case::Cavity) {
     for (int a = 0; a < 3; ++a) c.axis[a] = uniform_axis(0.0, 1.0, a == 0 ? nx : a == 1 ? ny : nz);
@@ -67,7 +61,7 @@ DvmConfig make_config(const ParamSet& p) {
     const char* key[3] = {"nx", "ny", "nz"};
     for (int a = 0; a < 3; ++a)
       if (n[a] < body + 8)
-        throw bad_input(key[a], "the cube needs room around the body: " + num(n[a]) + " cells with body_cells = " + num(body),
+        throw bad_input(key[a], "the cube needs room around the body: " + format_number(n[a]) + " cells with body_cells = " + format_number(body),
                         ">= body_cells + 8");
     double r[2];
     c.axis[0] = stretched_axis(-5.0, 9.0, nx, body, r);
@@ -85,13 +79,13 @@ DvmConfig make_config(const ParamSet& p) {
   if (c.kind == Case::Cube) {
     const double reach = c.initial_U[0] + kFreeStreamWidths * std::sqrt(c.initial_T);
     if (reach > c.vg.v_max)
-      throw bad_input("mach", "the free stream at Ma = " + num(p.get_real("mach")) + " reaches |xi| = " + num(reach) +
-                                  " (U + 2 thermal speeds), beyond v_max = " + num(c.vg.v_max),
-                      "Ma <= " + num((c.vg.v_max - kFreeStreamWidths) / std::sqrt(0.5 * kGamma)) + " or a larger v_max");
+      throw bad_input("mach", "the free stream at Ma = " + format_number(p.get_real("mach")) + " reaches |xi| = " + format_number(reach) +
+                                  " (U + 2 thermal speeds), beyond v_max = " + format_number(c.vg.v_max),
+                      "Ma <= " + format_number((c.vg.v_max - kFreeStreamWidths) / std::sqrt(0.5 * kGamma)) + " or a larger v_max");
   }
   if (c.slice_bytes() > kMaxSliceBytes)
-    throw bad_input("batch", "two slices of f for " + num(double(c.batch_size())) + " velocities need " + num(c.slice_bytes() / 1e9) + " GB",
-                    "a batch of at most " + num(std::floor(kMaxSliceBytes / (2.0 * c.slice_cells() * c.f_bytes()))) +
+    throw bad_input("batch", "two slices of f for " + format_number(double(c.batch_size())) + " velocities need " + format_number(c.slice_bytes() / 1e9) + " GB",
+                    "a batch of at most " + format_number(std::floor(kMaxSliceBytes / (2.0 * c.slice_cells() * c.f_bytes()))) +
                         " velocities for this grid");
   return c;
 }

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <initializer_list>
 
 #include "core/ceil_div.hpp"
 #include "core/checked.hpp"
 #include "core/errors.hpp"
+#include "core/text.hpp"
 #include "dvm_cases.hpp"
 #include "dvm_fields.hpp"
 #include "io/binary_io.hpp"
@@ -15,12 +15,6 @@
 namespace ks::dvm {
 
 namespace {
-
-std::string num(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%g", v);
-  return b;
-}
 
 MethodInfo make_info() {
   MethodInfo info;
@@ -382,7 +376,7 @@ void DvmMethod::load_state(std::istream& in) {
   if (iteration < 0) throw bad_input("checkpoint", "the kinetic.dvm state has " + std::to_string(iteration) + " iterations", "a count >= 0");
   // The initial mass divides every later mass (the rescaling, the defect); the defect is mass / mass0 - 1.
   if (!(std::isfinite(mass0) && mass0 > 0.0 && std::isfinite(defect) && defect >= -1.0))
-    throw bad_input("checkpoint", "the kinetic.dvm state has an initial mass of " + num(mass0) + " and a mass defect of " + num(defect),
+    throw bad_input("checkpoint", "the kinetic.dvm state has an initial mass of " + format_number(mass0) + " and a mass defect of " + format_number(defect),
                     "a finite initial mass > 0 and a finite defect >= -1");
   // advance() adds one point (its iteration number, the relative change) per iteration.
   auto it = bin::read_vector<double>(in, std::uint64_t(iteration)), r = bin::read_vector<double>(in, std::uint64_t(iteration));
@@ -392,8 +386,8 @@ void DvmMethod::load_state(std::istream& in) {
                     "one point per iteration");
   for (std::size_t k = 0; k < it.size(); ++k)
     if (it[k] != double(k + 1) || !(std::isfinite(r[k]) && r[k] >= 0.0))
-      throw bad_input("checkpoint", "point " + std::to_string(k) + " of the kinetic.dvm residual history is (iteration " + num(it[k]) + ", " +
-                                        num(r[k]) + ")",
+      throw bad_input("checkpoint", "point " + std::to_string(k) + " of the kinetic.dvm residual history is (iteration " + format_number(it[k]) + ", " +
+                                        format_number(r[k]) + ")",
                       "iteration " + std::to_string(k + 1) + " and a finite change >= 0");
   const std::uint64_t raw_count = std::uint64_t(cfg_.cells()) * kRaw, faces = geo_->faces.size();
   auto raw = bin::read_vector<double>(in, raw_count);
@@ -413,12 +407,12 @@ void DvmMethod::load_state(std::istream& in) {
     for (int q = 0; q < kRaw; ++q) finite = finite && std::isfinite(s[q]);
     const Macro m = macro_from_raw(s);
     if (!finite || (!geo_->solid[k] && !(m.n > 0.0 && m.T > 0.0 && std::isfinite(m.T))))
-      throw bad_input("checkpoint", "cell " + std::to_string(k) + " of the kinetic.dvm state has n = " + num(m.n) + ", T = " + num(m.T),
+      throw bad_input("checkpoint", "cell " + std::to_string(k) + " of the kinetic.dvm state has n = " + format_number(m.n) + ", T = " + format_number(m.T),
                       "finite sums with n > 0 and T > 0 in every gas cell");
   }
   for (std::size_t f = 0; f < faces; ++f)
     if (!(std::isfinite(rho[f]) && rho[f] >= 0.0))
-      throw bad_input("checkpoint", "wall face " + std::to_string(f) + " of the kinetic.dvm state has a density of " + num(rho[f]),
+      throw bad_input("checkpoint", "wall face " + std::to_string(f) + " of the kinetic.dvm state has a density of " + format_number(rho[f]),
                       "a finite wall density >= 0");
   solver_->set_display_sums(raw);
   iteration_ = iteration;

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <numeric>
 
 #include "core/checked.hpp"
 #include "core/errors.hpp"
+#include "core/text.hpp"
 #include "io/binary_io.hpp"
 #include "lbm_diagnostics.hpp"
 #include "lbm_node_fields.hpp"
@@ -91,12 +91,6 @@ MethodInfo make_info() {
 constexpr const char* kLive =
     "grid_level, bounce_back, pressure_ratio, x_o2, viscosity, d_ab, steps_per_iteration, max_steps, tolerance";
 
-std::string num(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.6g", v);
-  return b;
-}
-
 Geometry geometry_of(const std::string& s) {
   return s == "packed_bed" ? Geometry::PackedBed : s == "periodic" ? Geometry::Periodic : Geometry::Tube;
 }
@@ -146,15 +140,15 @@ LbmConfig LbmMethod::make_config(const ParamSet& p) {
   }
   const double x_hi = c.x_o2 + c.wave_amplitude, x_lo = c.x_o2 - c.wave_amplitude;
   if (x_hi > 0.99 || x_lo < 0.01)
-    throw bad_input("wave_amplitude", "X_O2 = " + num(c.x_o2) + " +- " + num(c.wave_amplitude) + " leaves [0.01, 0.99]",
-                    "wave_amplitude <= " + num(std::min(0.99 - c.x_o2, c.x_o2 - 0.01)));
+    throw bad_input("wave_amplitude", "X_O2 = " + format_number(c.x_o2) + " +- " + format_number(c.wave_amplitude) + " leaves [0.01, 0.99]",
+                    "wave_amplitude <= " + format_number(std::min(0.99 - c.x_o2, c.x_o2 - 0.01)));
   // Eq. (11): tau_2 > tau_1, strictest where X_O2 is largest.
   const double sc = c.viscosity / c.diffusivity, sc_max = max_schmidt(x_hi);
   if (sc > sc_max)
-    throw bad_input("d_ab", "the Schmidt number nu / D_AB = " + num(c.viscosity) + " / " + num(c.diffusivity) + " = " + num(sc) +
-                                " exceeds Y_A Y_B / (X_A X_B) = " + num(sc_max) + " at X_O2 = " + num(x_hi) +
+    throw bad_input("d_ab", "the Schmidt number nu / D_AB = " + format_number(c.viscosity) + " / " + format_number(c.diffusivity) + " = " + format_number(sc) +
+                                " exceeds Y_A Y_B / (X_A X_B) = " + format_number(sc_max) + " at X_O2 = " + format_number(x_hi) +
                                 " (eq. 11: tau_2 > tau_1); the stress-tensor quasi-equilibrium of eq. (12) is not implemented",
-                    "d_ab >= " + num(c.viscosity / sc_max) + " (or viscosity <= " + num(c.diffusivity * sc_max) + ")");
+                    "d_ab >= " + format_number(c.viscosity / sc_max) + " (or viscosity <= " + format_number(c.diffusivity * sc_max) + ")");
   // A format bound, not a memory one (that is estimate_memory's): the wall links and the GPU's list
   // of active nodes hold node indices in 32 bits. Checked here, before make_scene packs the spheres.
   const std::int64_t nodes = checked_product({c.nx, c.ny, c.nz}, "nx * ny * nz nodes");
@@ -174,7 +168,7 @@ Scene LbmMethod::make_scene(const ParamSet& p, const LbmConfig& c) {
   spec.d_min = p.get_real("d_min");
   spec.d_max = p.get_real("d_max");
   if (spec.d_max < spec.d_min)
-    throw bad_input("d_max", "d_max = " + num(spec.d_max) + " is below d_min = " + num(spec.d_min), "d_max >= d_min");
+    throw bad_input("d_max", "d_max = " + format_number(spec.d_max) + " is below d_min = " + format_number(spec.d_min), "d_max >= d_min");
   spec.porosity = p.get_real("porosity");
   spec.axis[0] = tube.axis[0];
   spec.axis[1] = tube.axis[1];
@@ -183,9 +177,9 @@ Scene LbmMethod::make_scene(const ParamSet& p, const LbmConfig& c) {
   spec.z0 = open;
   spec.z1 = nz - 1 - open;
   if (spec.z1 - spec.z0 < spec.d_max || 2.0 * tube.radius < spec.d_max)
-    throw bad_input("open_length", "the bed section [" + num(spec.z0) + ", " + num(spec.z1) + "] of radius " + num(tube.radius) +
-                                       " cannot hold a sphere of diameter " + num(spec.d_max),
-                    "open_length <= " + num(std::max(0.0, (nz - 1 - spec.d_max) / 2)));
+    throw bad_input("open_length", "the bed section [" + format_number(spec.z0) + ", " + format_number(spec.z1) + "] of radius " + format_number(tube.radius) +
+                                       " cannot hold a sphere of diameter " + format_number(spec.d_max),
+                    "open_length <= " + format_number(std::max(0.0, (nz - 1 - spec.d_max) / 2)));
   spec.seed = std::uint64_t(p.get_int("seed"));
   return scene_at_level(p, c, pack_spheres(spec));
 }
@@ -337,7 +331,7 @@ void LbmMethod::advance() {
   steps_ += steps;
   ++iteration_;
   if (!std::isfinite(now))
-    throw run_failed("lbm.binary: the momentum became " + num(now) + " at step " + std::to_string(steps_) +
+    throw run_failed("lbm.binary: the momentum became " + format_number(now) + " at step " + std::to_string(steps_) +
                      "; raise the viscosity or lower the pressure drop");
   moments_ = solver_->moments();
   residual_step_.push_back(double(steps_));
@@ -521,7 +515,7 @@ void LbmMethod::load_state(std::istream& in) {
                     "one point per iteration");
   for (std::size_t k = 0; k < r.size(); ++k)
     if (!(rs[k] >= 1.0 && rs[k] <= double(steps) && r[k] >= 0.0 && std::isfinite(r[k])))
-      throw bad_input("checkpoint", "point " + std::to_string(k) + " of the lbm.binary residual history is (step " + num(rs[k]) + ", " + num(r[k]) + ")",
+      throw bad_input("checkpoint", "point " + std::to_string(k) + " of the lbm.binary residual history is (step " + format_number(rs[k]) + ", " + format_number(r[k]) + ")",
                       "a step in [1, " + std::to_string(steps) + "] and a finite residual >= 0");
   const std::uint64_t expected = std::uint64_t(kSpecies) * kQ * std::uint64_t(cfg_.nodes());
   const std::vector<double> f = bin::read_vector<double>(in, expected);
@@ -529,7 +523,7 @@ void LbmMethod::load_state(std::istream& in) {
     throw bad_input("checkpoint", "the lbm.binary state has " + std::to_string(f.size()) + " populations, the set-up has " + std::to_string(expected),
                     "a checkpoint written with the same lattice (nx, ny, nz, grid_level)");
   for (const double v : f)
-    if (!std::isfinite(v)) throw bad_input("checkpoint", "the lbm.binary state holds a population of " + num(v), "finite populations");
+    if (!std::isfinite(v)) throw bad_input("checkpoint", "the lbm.binary state holds a population of " + format_number(v), "finite populations");
   solver_->write_f(f);
   iteration_ = iteration;
   steps_ = steps;
