@@ -35,7 +35,7 @@ CudaProbe probe_cuda_device(int device) {
   cudaFuncAttributes attr{};
   if ((err = cudaSetDevice(device)) != cudaSuccess || (err = cudaFuncGetAttributes(&attr, probe_kernel)) != cudaSuccess) {
     p.reason = failure((chip + " cannot run this build's kernels (built for CUDA architectures " KS_CUDA_ARCH_LIST
-                        "; rebuild with -DCMAKE_CUDA_ARCHITECTURES=native)").c_str(), err);
+                        "; rebuild with -DKS_CUDA_ARCHITECTURES=native)").c_str(), err);
     return p;
   }
   unsigned* d = nullptr;

@@ -12,6 +12,7 @@
 #include "dvm_test_support.hpp"
 #include "expect_error.hpp"
 #include "require_cuda.hpp"
+#include "scoped_env.hpp"
 
 namespace ks::dvm {
 namespace {
@@ -145,6 +146,30 @@ TEST(DvmCuda, RowWiderThanTheSweepIsRefusedNamingNx) {
     const auto p = testing::params({{"case", "cavity"}, {"nx", nx}, {"ny", "2"}, {"nz", "2"}, {"nv", "4"}});
     test_support::expect_error([&] { m.setup(p, cuda_context()); }, ErrorKind::BadInput, {"nx", "nx <= 256"});
   }
+}
+
+// A GPU with less shared memory a block than Hopper (Turing: 64 KiB, sm_86/89: 99 KiB) holds fewer
+// strips of a row: the sweep takes wider strips and gives the same iterate, or refuses a row that
+// cannot fit, naming nx and the limit. The limit is lowered through KS_CUDA_SHARED_MEMORY_LIMIT.
+TEST(DvmCuda, SweepWithinASmallerGpusSharedMemoryGivesTheCpuIterate) {
+  KS_REQUIRE_CUDA();
+  // nx 40 in fp64: 20 KiB of rows and 3.5 KiB a strip; 32 KiB holds the 3 strips of 16 cells, where
+  // the H100 would take 10 strips of 4 for this small grid.
+  const test_support::ScopedEnv limit("KS_CUDA_SHARED_MEMORY_LIMIT", "32768");
+  expect_same_iterate({{"case", "cavity"}, {"kn", "1"}, {"lid_speed", "0.1"}, {"nx", "40"}, {"ny", "3"}, {"nz", "2"}, {"nv", "8"}},
+                      2);
+}
+
+TEST(DvmCuda, RowTooWideForTheGpusSharedMemoryIsRefusedNamingNxAndTheLimit) {
+  KS_REQUIRE_CUDA();
+  const test_support::ScopedEnv limit("KS_CUDA_SHARED_MEMORY_LIMIT", "16384");
+  DvmMethod m;
+  const auto p = testing::params({{"case", "cavity"}, {"nx", "200"}, {"ny", "2"}, {"nz", "2"}, {"nv", "4"}, {"precision", "fp64"}});
+  test_support::expect_error([&] { m.setup(p, cuda_context()); }, ErrorKind::BadInput,
+                             {"nx", "16 KiB of shared memory a block", "single precision halves it"});
+  DvmMethod strips;
+  const auto q = testing::params({{"case", "cavity"}, {"nx", "24"}, {"ny", "2"}, {"nz", "2"}, {"nv", "4"}, {"strip", "4"}});
+  test_support::expect_error([&] { strips.setup(q, cuda_context()); }, ErrorKind::BadInput, {"strip", "a strip of at least"});
 }
 
 // The zero-copy view's images (Method::write_display_field): every field and selection (n with the

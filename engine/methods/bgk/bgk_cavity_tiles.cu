@@ -7,6 +7,7 @@
 #include "core/ceil_div.hpp"
 #include "core/checked.hpp"
 #include "core/cuda_check.hpp"
+#include "core/cuda_shared_memory.hpp"
 
 namespace ks::bgk {
 
@@ -119,6 +120,9 @@ __device__ __forceinline__ double streamed_from_stage(const BgkConfig& c, const 
 
 // Walks the velocities of slice jx through the stage pipeline: body(j, jy, jz, C_y, stage) once per
 // velocity, in every thread of the block (the body skips cells outside the grid). cy: courant_y per jy.
+// From sm_80 the copies are cp.async, kStages - 1 velocities in flight; code built for Turing
+// (sm_75) gets the same calls as plain loads and stores with no-op waits: the same stages and
+// values, without the overlap.
 template <int kRows, typename Body>
 __device__ __forceinline__ void for_each_staged_velocity(const BgkConfig& c, const StreamInputs& s, const TileThread<kRows>& t,
                                                          int jx, const double* cy,
@@ -200,6 +204,10 @@ __global__ void __launch_bounds__(kTileThreads) tile_partial_moments_kernel(BgkC
   }
 }
 
+// kEzTable: each thread's z factors in a shared-memory table (ez_table_bytes), computed once per
+// cell; without it (a GPU whose blocks cannot hold the table, e.g. Turing at nv > 28) they are
+// computed again for every velocity, with the same values.
+template <bool kEzTable>
 __global__ void __launch_bounds__(kTileThreads) tile_relax_kernel(BgkConfig c, StreamInputs s, const CellRelaxation* relaxation,
                                                                   double* next) {
   __shared__ double stages[kStages][TileShape<1>::values];
@@ -211,14 +219,16 @@ __global__ void __launch_bounds__(kTileThreads) tile_relax_kernel(BgkConfig c, S
   const auto t = tile_thread<1>(c, Cx >= 0.0);
   const CellRelaxation r = relaxation[t.cell];
   double* ez = ez_table + threadIdx.x;
-  for (int jz = 0; jz < c.vg.n[2]; ++jz) ez[jz * kTileThreads] = gauss(c.vg.v(2, jz), r.phi.V[2], r.phi.T);
+  if constexpr (kEzTable)
+    for (int jz = 0; jz < c.vg.n[2]; ++jz) ez[jz * kTileThreads] = gauss(c.vg.v(2, jz), r.phi.V[2], r.phi.T);
   // Phi = (ex * ey) * ez as in bgk_cuda.cu (and the CPU).
   const double ex = maxwellian_prefactor(r.phi) * gauss(c.vg.v(0, jx), r.phi.V[0], r.phi.T);
   const long long cells = c.cells();
   double exy = 0.0;
   for_each_staged_velocity(c, s, t, jx, cy, stages, [&](int j, int jy, int jz, double Cy, const double* stage) {
     if (jz == 0) exy = ex * gauss(c.vg.v(1, jy), r.phi.V[1], r.phi.T);
-    if (t.valid_rows) next[j * cells + t.cell] = relax(streamed_from_stage(c, t, 0, aCx, Cy, stage), exy * ez[jz * kTileThreads], r.decay);
+    const double ez_j = kEzTable ? ez[jz * kTileThreads] : gauss(c.vg.v(2, jz), r.phi.V[2], r.phi.T);
+    if (t.valid_rows) next[j * cells + t.cell] = relax(streamed_from_stage(c, t, 0, aCx, Cy, stage), exy * ez_j, r.decay);
   });
 }
 
@@ -232,9 +242,10 @@ std::size_t ez_table_bytes(int nz) { return std::size_t(kTileThreads) * nz * siz
 
 }  // namespace
 
-void allow_tile_shared_memory() {
-  KS_CUDA_CHECK(cudaFuncSetAttribute(tile_relax_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     int(ez_table_bytes(kMaxAxisVelocities))));
+std::size_t allow_tile_shared_memory(int device) {
+  const std::size_t table = std::min(ez_table_bytes(kMaxAxisVelocities), max_dynamic_shared_memory(tile_relax_kernel<true>, device));
+  KS_CUDA_CHECK(cudaFuncSetAttribute(tile_relax_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(table)));
+  return table;
 }
 
 void launch_tile_moments(const BgkConfig& c, const StreamInputs& s, double* partial) {
@@ -243,9 +254,15 @@ void launch_tile_moments(const BgkConfig& c, const StreamInputs& s, double* part
   KS_CUDA_CHECK_LAUNCH();
 }
 
-void launch_tile_relax(const BgkConfig& c, const StreamInputs& s, const CellRelaxation* relaxation, double* next) {
+void launch_tile_relax(const BgkConfig& c, const StreamInputs& s, const CellRelaxation* relaxation, double* next,
+                       std::size_t table_bytes) {
   const int tiles = tile_count(c, TileShape<1>::rows);
-  tile_relax_kernel<<<dim3(tiles, c.vg.n[0]), kTileThreads, ez_table_bytes(c.vg.n[2])>>>(c, s, relaxation, next);
+  const dim3 grid(tiles, c.vg.n[0]);
+  const std::size_t bytes = ez_table_bytes(c.vg.n[2]);
+  if (bytes <= table_bytes)
+    tile_relax_kernel<true><<<grid, kTileThreads, bytes>>>(c, s, relaxation, next);
+  else
+    tile_relax_kernel<false><<<grid, kTileThreads>>>(c, s, relaxation, next);
   KS_CUDA_CHECK_LAUNCH();
 }
 

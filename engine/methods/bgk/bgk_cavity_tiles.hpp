@@ -3,6 +3,8 @@
 // values and moments as the CPU (bgk_model.hpp); the cavity keeps |C| <= 1 on both axes.
 #pragma once
 
+#include <cstddef>
+
 #include "bgk_model.hpp"
 
 namespace ks::bgk {
@@ -12,9 +14,12 @@ namespace ks::bgk {
 void launch_tile_moments(const BgkConfig& c, const StreamInputs& s, double* partial);
 
 // Fused pass 2: stream again and relax exactly (eq. 14) into next with the cells' relaxation data.
-void launch_tile_relax(const BgkConfig& c, const StreamInputs& s, const CellRelaxation* relaxation, double* next);
+// table_bytes: what allow_tile_shared_memory returned for this device.
+void launch_tile_relax(const BgkConfig& c, const StreamInputs& s, const CellRelaxation* relaxation, double* next,
+                       std::size_t table_bytes);
 
-// Once per device, before the first launch: lets the relaxation kernel take more than 48 KiB of shared memory.
-void allow_tile_shared_memory();
+// Once per device, before the first launch: lets the relaxation kernel take more than 48 KiB of shared
+// memory for its z-factor tables, as far as the device allows; returns the bytes a table may take.
+std::size_t allow_tile_shared_memory(int device);
 
 }  // namespace ks::bgk

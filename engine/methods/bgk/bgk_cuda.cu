@@ -97,8 +97,14 @@ __device__ __forceinline__ void prefetch_upwind(const BgkConfig& c, const Stream
 
 // Fused, pass 1 (the shock): partial moments of f~ streamed on the fly (eq. 12, 15, 8), one thread per
 // (cell, v_x slice): cells x N_vx threads fill the GPU even for a 1D grid of a few thousand cells.
-// At most 51 registers (5 blocks of 256 an SM) instead of 74 (3 blocks).
-__global__ void __launch_bounds__(256, 5) fused_partial_moments_kernel(BgkConfig c, StreamInputs s, double* partial) {
+// At most 51 registers (5 blocks of 256 an SM) instead of 74 (3 blocks). Turing holds 1024 threads
+// an SM: 4 blocks there, which allows 64 registers.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+constexpr int kShockBlocksPerSm = 4;
+#else
+constexpr int kShockBlocksPerSm = 5;
+#endif
+__global__ void __launch_bounds__(256, kShockBlocksPerSm) fused_partial_moments_kernel(BgkConfig c, StreamInputs s, double* partial) {
   const long long cell = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   const int jx = blockIdx.y;
   if (cell >= c.cells()) return;
@@ -302,7 +308,7 @@ class CudaSolver final : public BgkSolver {
     next_.resize(phase);
     configure(c);
     block_cells_ = block_size_for(fused_partial_moments_kernel);
-    allow_tile_shared_memory();
+    tile_table_bytes_ = allow_tile_shared_memory(device);
     // The relaxation kernel's z tables fit the default 48 KiB of shared memory per block.
     block_relax_ = std::clamp(int(48 * 1024 / ez_table_bytes(1, c.vg)) / 32 * 32, 32, block_size_for(fused_relax_kernel));
   }
@@ -341,7 +347,7 @@ class CudaSolver final : public BgkSolver {
         launch_tile_moments(c_, in, partial_.ptr);
         relaxation_kernel<<<ceil_div(cells, 128), 128>>>(c_, partial_.ptr, relaxation_.ptr);
         KS_CUDA_CHECK_LAUNCH();
-        launch_tile_relax(c_, in, relaxation_.ptr, next_.ptr);
+        launch_tile_relax(c_, in, relaxation_.ptr, next_.ptr, tile_table_bytes_);
       } else if (variant_ == StepVariant::Fused) {
         const dim3 slices(ceil_div(cells, block_cells_), c_.vg.n[0]);
         fused_partial_moments_kernel<<<slices, block_cells_>>>(c_, in, partial_.ptr);
@@ -422,6 +428,7 @@ class CudaSolver final : public BgkSolver {
   BoundaryData b_;
   StepVariant variant_ = StepVariant::Fused;
   int block_cells_ = 128, block_relax_ = 128;
+  std::size_t tile_table_bytes_ = 0;  // the cavity tiles' z tables may take this much shared memory
   DeviceBuffer<double> f_, next_, left_, right_, bottom_, top_, nw_left_, nw_right_, nw_bottom_, nw_top_;
   DeviceBuffer<double> partial_;  // fused: moment sums per (v_x slice, cell)
   DeviceBuffer<CellRelaxation> relaxation_;

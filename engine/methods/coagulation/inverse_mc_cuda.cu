@@ -18,6 +18,7 @@
 #include "core/ceil_div.hpp"
 #include "core/checked.hpp"
 #include "core/cuda_check.hpp"
+#include "core/cuda_shared_memory.hpp"
 #include "core/device_buffer.hpp"
 #include "core/errors.hpp"
 #include "pair_rejection.hpp"
@@ -75,32 +76,55 @@ struct Shared {
 // A run is a cluster of blocks (kClustered) or one block: barriers and shared-memory
 // access across the run go through here, so one block pays no cluster-scope fences.
 template <bool kClustered>
-struct Run {
-  cg::cluster_group cluster;
-  int blocks, rank;
-  __device__ Run() : cluster(cg::this_cluster()) {
-    blocks = kClustered ? int(cluster.num_blocks()) : 1;
-    rank = kClustered ? int(cluster.block_rank()) : 0;
-  }
-  __device__ void sync() const {
-    if constexpr (kClustered) cluster.sync();
-    else __syncthreads();
-  }
+struct Run;
+
+template <>
+struct Run<false> {
+  int blocks = 1, rank = 0;
+  __device__ void sync() const { __syncthreads(); }
   // sync() in two halves, so that a thread can work between arriving and waiting (one block:
   // the whole barrier at arrive()).
-  __device__ void arrive() const {
-    if constexpr (kClustered) asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
-    else __syncthreads();
-  }
-  __device__ void wait() const {
-    if constexpr (kClustered) asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
-  }
+  __device__ void arrive() const { __syncthreads(); }
+  __device__ void wait() const {}
   template <class T>
-  __device__ T* peer(T* local, int q) const {
-    if constexpr (kClustered) return cluster.map_shared_rank(local, q);
-    else return local;
+  __device__ T* peer(T* local, int) const {
+    return local;
   }
 };
+
+// Thread-block clusters and distributed shared memory exist from sm_90. Code built for an older
+// architecture keeps a clustered instance that traps; the host never launches it there
+// (clusters_usable(): a run is then one block, with the same events for the same seed).
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+template <>
+struct Run<true> {
+  cg::cluster_group cluster;
+  int blocks, rank;
+  __device__ Run() : cluster(cg::this_cluster()), blocks(int(cluster.num_blocks())), rank(int(cluster.block_rank())) {}
+  __device__ void sync() const { cluster.sync(); }
+  __device__ void arrive() const { asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory"); }
+  __device__ void wait() const { asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory"); }
+  template <class T>
+  __device__ T* peer(T* local, int q) const {
+    return cluster.map_shared_rank(local, q);
+  }
+};
+#else
+template <>
+struct Run<true> : Run<false> {
+  __device__ Run() { __trap(); }
+};
+#endif
+
+// The largest of a warp's 32 values: one instruction from sm_80, a shuffle tree before it.
+__device__ std::uint32_t warp_max(std::uint32_t x) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(kFullMask, x);
+#else
+  for (int o = 16; o > 0; o >>= 1) x = max(x, __shfl_xor_sync(kFullMask, x, o));
+  return x;
+#endif
+}
 
 // Where a particle sits: block, warp chunk and lane run, as rank = warp * 32 + lane.
 struct Position {
@@ -402,7 +426,7 @@ __global__ void __launch_bounds__(kBlock) make_aux_kernel(const double* v, Parti
 }
 
 constexpr int kResidentBytesPerParticle = sizeof(ParticleAux) + 3 * sizeof(double);  // aux, w, C, row_or_next
-constexpr int kResidentMaxParticles = 3200;  // 3200 * 64 B = 200 KB of the 227 KB a block may have
+constexpr int kResidentMaxParticles = 3200;  // 3200 * 64 B = 200 KB of the 227 KB a block may have on Hopper
 
 // The event loops' kKind >= 0 fixes the kernel kind at compile time (the switch in beta() and
 // make_aux() folds away: n_s 12000 with rejection 0.94 s -> 0.82 s on the H100); kAnyKind reads it
@@ -620,7 +644,7 @@ __device__ void push_totals(const Run<kClustered>& run, RejectionShared& sh, int
   c_sum = warp_sum(c_sum);
   ri_sum = warp_sum(ri_sum);
   rj_sum = warp_sum(rj_sum);
-  c_high = __reduce_max_sync(kFullMask, c_high);
+  c_high = warp_max(c_high);
   if (lane == 0) {
     sh.warp_totals[0][warp] = c_sum;
     sh.warp_totals[1][warp] = ri_sum;
@@ -633,7 +657,7 @@ __device__ void push_totals(const Run<kClustered>& run, RejectionShared& sh, int
   const RejectionShared::Totals totals{warp_sum(mine ? sh.warp_totals[0][lane] : 0.0),
                                        {warp_sum(mine ? sh.warp_totals[1][lane] : 0.0),
                                         warp_sum(mine ? sh.warp_totals[2][lane] : 0.0)},
-                                       __reduce_max_sync(kFullMask, mine ? sh.warp_high[lane] : 0u)};
+                                       warp_max(mine ? sh.warp_high[lane] : 0u)};
   if (lane < run.blocks) run.peer(&sh, lane)->pushed[parity][run.rank] = totals;
 }
 
@@ -740,7 +764,7 @@ __global__ void __launch_bounds__(kBlock) rejection_kernel(Arrays a, int n, doub
     if (warp == 0) {
       // Eq. (4) and the bound on C' over the blocks' totals and the last pair.
       double total = warp_sum(lane < run.blocks ? totals[lane].sum : 0.0);
-      std::uint32_t high = __reduce_max_sync(kFullMask, lane < run.blocks ? totals[lane].high : 0u);
+      std::uint32_t high = warp_max(lane < run.blocks ? totals[lane].high : 0u);
       if (pend.k[0] >= 0) {
         total += pend.value[0] + pend.value[1];
         high = max(high, max(rate_high_word(pend.value[0]), rate_high_word(pend.value[1])));
@@ -879,19 +903,39 @@ EventLoop event_loop(bool by_rejection, bool clustered, bool resident, KernelKin
              : event_loop_of_kind<kAnyKind>(by_rejection, clustered, resident);
 }
 
-void configure_event_loops() {
+// What the device and this build's kernels allow: blocks per run (a cluster needs sm_90 code on an
+// sm_90 device) and particles a block keeps in shared memory (its opt-in limit less the static part).
+struct EventLoopLimits {
+  int max_cluster = 1;
+  int max_resident = 0;
+};
+
+EventLoopLimits configure_event_loops(int device) {
+  int major = 0;
+  KS_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  cudaFuncAttributes clustered{};
+  KS_CUDA_CHECK(cudaFuncGetAttributes(&clustered, event_loop(false, true, true, KernelKind::Constant)));
+  EventLoopLimits limits;
+  limits.max_cluster = major >= 9 && clustered.ptxVersion >= 90 ? kMaxCluster : 1;
+  std::size_t dynamic = SIZE_MAX;
+  for (const bool by_rejection : {false, true})
+    for (const bool clustered_loop : {false, true})
+      for (const KernelKind kind : {KernelKind::FreeMolecular, KernelKind::Constant})  // fixed and any kind
+        dynamic = std::min(dynamic, max_dynamic_shared_memory(event_loop(by_rejection, clustered_loop, true, kind), device));
+  limits.max_resident = int(std::min<std::size_t>(kResidentMaxParticles, dynamic / kResidentBytesPerParticle));
   for (const bool by_rejection : {false, true})
     for (const bool clustered : {false, true})
       for (const bool resident : {false, true})
-        for (const KernelKind kind : {KernelKind::FreeMolecular, KernelKind::Constant}) {  // fixed and any kind
+        for (const KernelKind kind : {KernelKind::FreeMolecular, KernelKind::Constant}) {
+          if (clustered && limits.max_cluster == 1) continue;
           const EventLoop kernel = event_loop(by_rejection, clustered, resident, kind);
           if (clustered) KS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-          if (resident)
+          if (resident && limits.max_resident > 0)
             KS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               kResidentMaxParticles * kResidentBytesPerParticle));
+                                               limits.max_resident * kResidentBytesPerParticle));
         }
+  return limits;
 }
-
 
 }  // namespace
 
@@ -901,6 +945,7 @@ struct CudaEnsemble::Device {
   int n_runs = 0;
   int cluster = 1;           // blocks per run
   int requested_cluster = 0; // 0: choose
+  EventLoopLimits limits;
   EnsembleConfig cfg;
   DeviceBuffer<double> v, w, C, row_or_next, t, t_target;
   DeviceBuffer<ParticleAux> aux;
@@ -911,23 +956,25 @@ CudaEnsemble::CudaEnsemble(int device) : d_(std::make_unique<Device>()) {
   d_->device = device;
   KS_CUDA_CHECK(cudaSetDevice(device));
   KS_CUDA_CHECK(cudaDeviceGetAttribute(&d_->sm_count, cudaDevAttrMultiProcessorCount, device));
-  configure_event_loops();
+  d_->limits = configure_event_loops(device);
 }
 
 void CudaEnsemble::set_cluster_size(int blocks_per_run) { d_->requested_cluster = blocks_per_run; }
 int CudaEnsemble::cluster_size() const { return d_->cluster; }
+int CudaEnsemble::max_cluster_size() const { return d_->limits.max_cluster; }
+int CudaEnsemble::max_resident_particles() const { return d_->limits.max_resident; }
 
 namespace {
 
 // Blocks per run: the smallest power of two that brings a block's share under the selection's
 // target (shared-memory residency and enough threads per particle), no more than the SMs each
-// run can have or the hardware's cluster limit.
-int choose_cluster(int requested, int n_runs, int n_s, int sm_count, bool by_rejection) {
-  if (requested > 0) return std::min(requested, kMaxCluster);
+// run can have or the cluster limit (1 where clusters are not usable).
+int choose_cluster(int requested, int n_runs, int n_s, int sm_count, bool by_rejection, int max_cluster) {
+  if (requested > 0) return std::min(requested, max_cluster);
   const int by_sms = std::max(1, sm_count / std::max(1, n_runs));
   const int target = by_rejection ? kTargetParticlesPerBlockRejection : kTargetParticlesPerBlock;
   int g = 1;
-  while (g * 2 <= std::min(by_sms, kMaxCluster) && ceil_div(n_s, g) > target) g *= 2;
+  while (g * 2 <= std::min(by_sms, max_cluster) && ceil_div(n_s, g) > target) g *= 2;
   return g;
 }
 
@@ -951,7 +998,8 @@ void CudaEnsemble::upload(const Ensemble& e, const EnsembleConfig& cfg) {
   d_->since_refresh.upload(reinterpret_cast<const unsigned long long*>(e.since_refresh.data()), e.n_runs);
   d_->done.resize(e.n_runs);
   d_->t_target.resize(e.n_runs);
-  d_->cluster = choose_cluster(d_->requested_cluster, e.n_runs, cfg.n_s, d_->sm_count, selects_by_rejection(cfg));
+  d_->cluster = choose_cluster(d_->requested_cluster, e.n_runs, cfg.n_s, d_->sm_count, selects_by_rejection(cfg),
+                               d_->limits.max_cluster);
   if (count) {
     const auto blocks =
         unsigned(checked_narrow<int>(std::int64_t(ceil_div(count, kBlock)), "n_s * n_runs / 512 (CUDA blocks of make_aux)"));
@@ -1006,11 +1054,11 @@ std::uint64_t CudaEnsemble::launch(const std::vector<double>& t_target, std::uin
   cluster_dim.val.clusterDim.y = 1;
   cluster_dim.val.clusterDim.z = 1;
   config.attrs = &cluster_dim;
-  config.numAttrs = 1;
+  config.numAttrs = d_->cluster > 1 ? 1 : 0;  // no cluster attribute where clusters do not exist
   const Arrays arrays{d_->v.ptr, d_->w.ptr,      d_->C.ptr,             d_->aux.ptr,      d_->row_or_next.ptr,
                       d_->t.ptr, d_->events.ptr, d_->since_refresh.ptr, d_->t_target.ptr, d_->done.ptr};
   const int per_block = ceil_div(d_->cfg.n_s, d_->cluster);
-  const bool resident = per_block <= kResidentMaxParticles;
+  const bool resident = per_block <= d_->limits.max_resident;
   config.dynamicSmemBytes = resident ? std::size_t(per_block) * kResidentBytesPerParticle : 0;
   const EventLoop kernel = event_loop(selects_by_rejection(d_->cfg), d_->cluster > 1, resident, d_->cfg.kernel.kind);
   KS_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, arrays, d_->cfg.n_s, d_->cfg.box_volume, d_->cfg.kernel,

@@ -22,6 +22,10 @@ class CudaEnsemble {
   // Takes effect at the next upload.
   void set_cluster_size(int blocks_per_run);
   int cluster_size() const;
+  // 16 where the device and this build's code have thread-block clusters (sm_90), else 1.
+  int max_cluster_size() const;
+  // Particles a block keeps in shared memory at most on this device (3200 on Hopper).
+  int max_resident_particles() const;
   void download(Ensemble& e) const;                            // every array, all runs
   // C' of every particle of runs first_run.. from eq. (2) on the device (Algorithm 1), e.g.
   // after uploading particles initialised without rates.

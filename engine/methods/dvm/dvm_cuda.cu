@@ -15,6 +15,7 @@
 #include "core/ceil_div.hpp"
 #include "core/checked.hpp"
 #include "core/cuda_check.hpp"
+#include "core/cuda_shared_memory.hpp"
 #include "core/display_value.hpp"
 #include "core/errors.hpp"
 #include "core/device_buffer.hpp"
@@ -274,11 +275,12 @@ constexpr int kVelocitiesPerLane = 2;
 // (lanes x strips) it holds at once; 0 when 16-cell strips need more than kMaxStrips warps. At 64^3 x
 // 64^3 on the H100, 16-cell strips reach 97 % and take 0.73 s an iteration against 0.82 s with 8-cell
 // strips (the full-occupancy rule).
-int auto_strip_width(int nx, long long lanes, long long resident_threads) {
+// max_strips: the most warps whose shared memory fits a block on this device (kMaxStrips on Hopper).
+int auto_strip_width(int nx, long long lanes, long long resident_threads, int max_strips = kMaxStrips) {
   int best = 0;
   for (int W : {kMaxStripWidth, 8, 4}) {
     const int strips = ceil_div(nx, W);
-    if (strips > kMaxStrips) break;
+    if (strips > max_strips) break;
     best = W;
     if (8 * lanes * strips >= 7 * resident_threads) break;
   }
@@ -395,7 +397,8 @@ __global__ void __launch_bounds__(kMomentThreads, P > 1 ? 2 : 3)
     double a[P][4] = {};
     // Each thread copies its own f asynchronously kMomentStages planes ahead into its shared slots
     // (one commit group a plane, empty ones past the end), so that many bytes are in flight
-    // without registers; it reads back only what it copied itself.
+    // without registers; it reads back only what it copied itself. (cp.async from sm_80; code built
+    // for Turing gets the same calls as plain copies with no-op waits.)
     Pack* own = stage + threadIdx.x;
     for (int q = 0; q < kMomentStages; ++q) {
       if (q < h) __pipeline_memcpy_async(own + q * blockDim.x, f + q * pairs + p0, sizeof(Pack));
@@ -449,6 +452,22 @@ std::size_t octant_moment_shared(int h) {
   return 4 * h * sizeof(double) + std::size_t(kMomentStages) * kMomentThreads * pack;
 }
 
+// Bad input when a row of nx cells cannot be swept within a block's shared memory here: `fit`
+// strips fit, the row needs ceil(nx / strip) of them (the widest strips, or the `strip` asked for).
+void check_sweep_fits(const DvmConfig& c, int fit, std::size_t limit, const char* device_name) {
+  const int needed = ceil_div(c.n(0), c.strip ? c.strip : kMaxStripWidth);
+  if (needed <= fit) return;
+  const std::string where = std::string(" on this GPU (") + device_name + ", " + std::to_string(limit / 1024) +
+                            " KiB of shared memory a block)";
+  if (c.strip && fit > 0 && ceil_div(c.n(0), kMaxStripWidth) <= fit)
+    throw bad_input("strip", "strips of " + std::to_string(c.strip) + " cells need " + std::to_string(needed) +
+                                 " warps a sweep block and only " + std::to_string(fit) + " fit" + where,
+                    "a strip of at least " + std::to_string(ceil_div(c.n(0), fit)) + " cells, or 0");
+  throw bad_input("nx", "a row of " + std::to_string(c.n(0)) + " cells does not fit the sweep's shared memory" + where +
+                            (c.single ? "" : "; single precision halves it"),
+                  "a smaller nx on this GPU");
+}
+
 // T: the stored precision of f (DvmConfig::single).
 template <class T>
 class CudaSolver final : public DvmSolver {
@@ -473,13 +492,20 @@ class CudaSolver final : public DvmSolver {
     KS_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
     const std::array<double, 64> exp2 = exp2_table();
     KS_CUDA_CHECK(cudaMemcpyToSymbol(kExp2Table, exp2.data(), sizeof(kExp2Table)));
+    const int half = c.vg.m / 2;
     for (int xy_half : {0, 32, 64}) {
       cudaFuncAttributes attr;
       KS_CUDA_CHECK(cudaFuncGetAttributes(&attr, sweep(xy_half)));
       resident_threads_[xy_half / 32] = (long long)prop.multiProcessorCount *
                                         std::min(prop.maxThreadsPerMultiProcessor, prop.regsPerMultiprocessor / std::max(attr.numRegs, 1));
-      KS_CUDA_CHECK(cudaFuncSetAttribute(sweep(xy_half), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         int(sweep_shared<T, kV>(c.n(0), kMaxStrips, xy_half > 0).bytes)));
+      // The most strips whose shared rows fit a block here: fewer on GPUs before Hopper at large nx.
+      const std::size_t limit = max_dynamic_shared_memory(sweep(xy_half), device);
+      int& fit = max_strips_[xy_half / 32];
+      for (fit = kMaxStrips; fit > 0 && sweep_shared<T, kV>(c.n(0), fit, xy_half > 0).bytes > limit;) --fit;
+      if (xy_half == 0 || xy_half == half) check_sweep_fits(c, fit, limit, prop.name);
+      if (fit > 0)
+        KS_CUDA_CHECK(cudaFuncSetAttribute(sweep(xy_half), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           int(sweep_shared<T, kV>(c.n(0), fit, xy_half > 0).bytes)));
     }
     batches_ = make_batches(c);
     for (auto kernel : {octant_moment_kernel<T, kPackedPairs<T>>, octant_moment_kernel<T, 1>})
@@ -526,7 +552,8 @@ class CudaSolver final : public DvmSolver {
       const Sign sign{{b.sign[0], b.sign[1], b.sign[2]}};
       const Velocity* vel = vel_.ptr + b.begin;
       const int xy_half = b.count == cfg_.octant() && (half == 32 || half == 64) ? half : 0;  // sweep_kernel's kXYHalf
-      const int W = cfg_.strip ? cfg_.strip : auto_strip_width(nx, ceil_div(b.count, kV), resident_threads_[xy_half / 32]);
+      const int W = cfg_.strip ? cfg_.strip
+                               : auto_strip_width(nx, ceil_div(b.count, kV), resident_threads_[xy_half / 32], max_strips_[xy_half / 32]);
       const int strips = ceil_div(nx, W);
       const unsigned blocks = unsigned(ceil_div(b.count, 32 * kV));
       for (int kk = 0; kk < nz; ++kk) {
@@ -580,6 +607,7 @@ class CudaSolver final : public DvmSolver {
   DvmConfig cfg_;
   std::shared_ptr<const Geometry> geo_;
   long long resident_threads_[3] = {};  // threads the device holds at once, by sweep(xy_half) (xy_half / 32)
+  int max_strips_[3] = {};               // warps a sweep block may have in this device's shared memory, likewise
   unsigned moment_blocks_ = 0, display_blocks_ = 0;  // launch grids (checked in the constructor)
   std::vector<Batch> batches_;
   DeviceBuffer<Velocity> vel_;
