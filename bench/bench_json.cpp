@@ -3,7 +3,6 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
-#include <sstream>
 #include <thread>
 
 #include "core/errors.hpp"
@@ -35,18 +34,6 @@ void write_json(const nlohmann::json& j, const std::string& path) {
   std::ofstream out(path);
   out << j.dump(2) << '\n';
   if (!out) throw bad_input(path, "cannot write the benchmark result");
-}
-
-std::string option_value(int argc, char** argv, int& i) {
-  if (i + 1 >= argc) throw bad_input(argv[i], "needs a value");
-  return argv[++i];
-}
-
-std::vector<int> int_list(const std::string& s) {
-  std::vector<int> v;
-  std::stringstream ss(s);
-  for (std::string x; std::getline(ss, x, ',');) v.push_back(std::stoi(x));
-  return v;
 }
 
 }  // namespace ks::bench

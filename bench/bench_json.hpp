@@ -1,5 +1,5 @@
-// Shared by the benchmark drivers: the machine description, a least-squares power-law fit, the
-// value of a command-line option and the timing of a stepping solver.
+// Shared by the benchmark drivers: the machine description, a least-squares power-law fit and the
+// timing of a stepping solver (their command lines: app/cli/command_line.hpp).
 #pragma once
 
 #include <algorithm>
@@ -18,10 +18,6 @@ nlohmann::json machine_description(const ExecutionContext& cpu, const CudaAvaila
 // Exponent b of y = a x^b by least squares in log-log space (NaN for fewer than 2 points).
 double power_law_exponent(const std::vector<double>& x, const std::vector<double>& y);
 void write_json(const nlohmann::json& j, const std::string& path);
-// The value after option argv[i] (i moves onto it); bad_input when the option is last.
-std::string option_value(int argc, char** argv, int& i);
-// "a,b,c" as integers.
-std::vector<int> int_list(const std::string& s);
 
 // Seconds per step of `step(n)` (n steps per call), doubling the steps per call until one call takes
 // `budget` seconds (after one warm-up step).

@@ -6,12 +6,16 @@
 // and writes f~; Algorithm 2 reads f~ twice and writes f).
 #include <chrono>
 #include <cstdio>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "bench_json.hpp"
+#include "command_line.hpp"
 #include "core/errors.hpp"
 #include "core/param.hpp"
+#include "core/text.hpp"
 #include "methods/bgk/bgk_method.hpp"
 #ifdef KS_HAVE_CUDA
 #include "device_bandwidth.hpp"
@@ -30,20 +34,30 @@ struct Options {
   std::string out = "bgk_bench.json";
 };
 
-Options parse(int argc, char** argv) {
+// The command line (--help lists it); nothing after --help.
+std::optional<Options> parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto next = [&] { return ks::bench::option_value(argc, argv, i); };
-    if (a == "--shock-nx") o.shock_nx = ks::bench::int_list(next());
-    else if (a == "--cavity-n") o.cavity_n = ks::bench::int_list(next());
-    else if (a == "--cpu-max-phase-cells") o.cpu_max_phase_cells = std::stoll(next());
-    else if (a == "--seconds") o.seconds_per_point = std::stod(next());
-    else if (a == "--streaming") o.streaming = next();
-    else if (a == "--out") o.out = next();
-    else throw ks::bad_input(a, "unknown option", "--shock-nx a,b --cavity-n a,b --cpu-max-phase-cells N --seconds S --streaming split|unsplit --out FILE");
-  }
-  return o;
+  bool help = false;
+  CLI::App app("bench_bgk: ns per phase-space cell per step of the shock and the cavity, CPU and GPU "
+               "(Frezzotti et al., Fig. 7); writes JSON.\n\nusage: bench_bgk [options]",
+               "bench_bgk");
+  ks::cli::use_conventions(app, help);
+  ks::cli::add_integer_list(app, "--shock-nx", o.shock_nx, 1, std::numeric_limits<int>::max(),
+                            "the shock's N_x (default " + ks::cli::comma_list(o.shock_nx) + ")");
+  ks::cli::add_integer_list(app, "--cavity-n", o.cavity_n, 1, std::numeric_limits<int>::max(),
+                            "the cavity's N_x = N_y (N_r = 2 N; default " + ks::cli::comma_list(o.cavity_n) + ")");
+  ks::cli::add_integer(app, "--cpu-max-phase-cells", o.cpu_max_phase_cells, 0, std::numeric_limits<long long>::max(),
+                       "skip the CPU above N phase-space cells (default " + std::to_string(o.cpu_max_phase_cells) + ")");
+  ks::cli::add_positive(app, "--seconds", o.seconds_per_point,
+                        "seconds of stepping timed per point (default " + ks::format_number(o.seconds_per_point) + ")");
+  const ks::ParamSet declared(BgkMethod::static_info().params);
+  ks::cli::add_choice(app, "--streaming", o.streaming, declared.spec("streaming").choices,
+                      "the cavity's 2D streaming (default " + o.streaming + ")");
+  ks::cli::add_text(app, "--out", o.out, "the JSON result file (default " + o.out + ")", "FILE");
+  ks::cli::parse(app, argc, argv);
+  if (!help) return o;
+  std::fputs(ks::cli::help_text(app).c_str(), stdout);
+  return std::nullopt;
 }
 
 ks::ParamSet case_params(bool shock, int n, const std::string& streaming) {
@@ -70,7 +84,9 @@ ks::ParamSet case_params(bool shock, int n, const std::string& streaming) {
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const Options o = parse(argc, argv);
+  const std::optional<Options> options = parse(argc, argv);
+  if (!options) return 0;
+  const Options& o = *options;
   const ks::ExecutionContext cpu = ks::resolve_backend(ks::BackendRequest::Cpu);
   const ks::CudaAvailability cuda = ks::query_cuda();
   nlohmann::json result = {{"benchmark", "kinetic.bgk"}, {"machine", ks::bench::machine_description(cpu, cuda)},

@@ -5,12 +5,16 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "bench_json.hpp"
+#include "command_line.hpp"
 #include "core/errors.hpp"
 #include "core/param.hpp"
+#include "core/text.hpp"
 #include "methods/dvm/dvm_method.hpp"
 
 namespace {
@@ -35,21 +39,37 @@ struct Options {
   std::string out = "dvm_bench.json";
 };
 
-Options parse(int argc, char** argv) {
+// The command line (--help lists it); nothing after --help. --batch, --precision and --strip set the
+// method's parameters of those names and take their declared values.
+std::optional<Options> parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto next = [&] { return ks::bench::option_value(argc, argv, i); };
-    if (a == "--cpu-max-points") o.cpu_max_points = std::stod(next());
-    else if (a == "--batch") o.batch = std::stoll(next());
-    else if (a == "--precision") o.precision = next();
-    else if (a == "--strip") o.strip = std::stoi(next());
-    else if (a == "--max-cells") o.max_cells = std::stoi(next());
-    else if (a == "--max-velocities") o.max_velocities = std::stoi(next());
-    else if (a == "--out") o.out = next();
-    else throw ks::bad_input(a, "unknown option", "--cpu-max-points N --batch N --precision fp32|fp64 --strip W --max-cells N --max-velocities M --out FILE");
-  }
-  return o;
+  bool help = false;
+  CLI::App app("bench_dvm: seconds per iteration and solver memory of the lid-driven cavity on the paper's "
+               "grids, CPU and GPU (Zhu et al., Table 2); writes JSON.\n\nusage: bench_dvm [options]",
+               "bench_dvm");
+  ks::cli::use_conventions(app, help);
+  const ks::ParamSet declared(DvmMethod::static_info().params);
+  const ks::ParamSpec &batch = declared.spec("batch"), &strip = declared.spec("strip");
+  ks::cli::add_positive(app, "--cpu-max-points", o.cpu_max_points,
+                        "skip the CPU above N phase-space points per iteration (default " +
+                            ks::format_number(o.cpu_max_points) + ")",
+                        "N");
+  ks::cli::add_integer(app, "--batch", o.batch, (long long)batch.min, (long long)batch.max,
+                       "velocities per batch (0: an octant; default 0)");
+  ks::cli::add_choice(app, "--precision", o.precision, declared.spec("precision").choices,
+                      "stored f (default " + o.precision + ")");
+  ks::cli::add_integer(app, "--strip", o.strip, (long long)strip.min, (long long)strip.max,
+                       "CUDA sweep strip width (0: automatic; default 0)", "W");
+  ks::cli::add_integer(app, "--max-cells", o.max_cells, 1, std::numeric_limits<int>::max(),
+                       "skip the Table 2 rows with more cells per axis (default " + std::to_string(o.max_cells) + ")");
+  ks::cli::add_integer(app, "--max-velocities", o.max_velocities, 1, std::numeric_limits<int>::max(),
+                       "skip the Table 2 rows with more velocities per axis (default " + std::to_string(o.max_velocities) + ")",
+                       "M");
+  ks::cli::add_text(app, "--out", o.out, "the JSON result file (default " + o.out + ")", "FILE");
+  ks::cli::parse(app, argc, argv);
+  if (!help) return o;
+  std::fputs(ks::cli::help_text(app).c_str(), stdout);
+  return std::nullopt;
 }
 
 ks::ParamSet cavity(int n, int m, const Options& o) {
@@ -82,7 +102,9 @@ Timing time_iteration(const ks::ParamSet& p, const ks::ExecutionContext& ctx) {
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const Options o = parse(argc, argv);
+  const std::optional<Options> options = parse(argc, argv);
+  if (!options) return 0;
+  const Options& o = *options;
   const ks::ExecutionContext cpu = ks::resolve_backend(ks::BackendRequest::Cpu);
   const ks::CudaAvailability cuda = ks::query_cuda();
   nlohmann::json result = {{"benchmark", "kinetic.dvm"}, {"machine", ks::bench::machine_description(cpu, cuda)}, {"batch", o.batch}, {"precision", o.precision}, {"strip", o.strip}};

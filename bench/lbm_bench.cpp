@@ -12,12 +12,16 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "bench_json.hpp"
+#include "command_line.hpp"
 #include "core/errors.hpp"
 #include "core/param.hpp"
+#include "core/text.hpp"
 #include "methods/lbm/lbm_method.hpp"
 #ifdef KS_HAVE_CUDA
 #include "device_bandwidth.hpp"
@@ -42,19 +46,29 @@ struct Options {
   std::string out = "lbm_bench.json";
 };
 
-Options parse(int argc, char** argv) {
+// The command line (--help lists it); nothing after --help.
+std::optional<Options> parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto next = [&] { return ks::bench::option_value(argc, argv, i); };
-    if (a == "--sizes") o.sizes = ks::bench::int_list(next());
-    else if (a == "--box-sizes") o.box_sizes = ks::bench::int_list(next());
-    else if (a == "--cpu-max-nodes") o.cpu_max_nodes = std::stoll(next());
-    else if (a == "--seconds") o.seconds_per_point = std::stod(next());
-    else if (a == "--out") o.out = next();
-    else throw ks::bad_input(a, "unknown option", "--sizes a,b --box-sizes a,b --cpu-max-nodes N --seconds S --out FILE");
-  }
-  return o;
+  bool help = false;
+  CLI::App app("bench_lbm: MLUPS of the packed bed at n^2 x 2n and of the bare update on a periodic n^3 box, "
+               "FP32 and FP64, CPU and GPU (Safi & Ashrafizaadeh, Fig. 13 and Table 2); writes JSON.\n\n"
+               "usage: bench_lbm [options]",
+               "bench_lbm");
+  ks::cli::use_conventions(app, help);
+  ks::cli::add_integer_list(app, "--sizes", o.sizes, 1, std::numeric_limits<int>::max(),
+                            "the packed beds' n (default " + ks::cli::comma_list(o.sizes) + ")");
+  ks::cli::add_integer_list(app, "--box-sizes", o.box_sizes, 1, std::numeric_limits<int>::max(),
+                            "the periodic boxes' n (default " + ks::cli::comma_list(o.box_sizes) + ")");
+  ks::cli::add_integer(app, "--cpu-max-nodes", o.cpu_max_nodes, 0, std::numeric_limits<long long>::max(),
+                       "skip the CPU above N nodes (default " + std::to_string(o.cpu_max_nodes) +
+                           ", up to the paper's 128^2 x 256)");
+  ks::cli::add_positive(app, "--seconds", o.seconds_per_point,
+                        "seconds of stepping timed per point (default " + ks::format_number(o.seconds_per_point) + ")");
+  ks::cli::add_text(app, "--out", o.out, "the JSON result file (default " + o.out + ")", "FILE");
+  ks::cli::parse(app, argc, argv);
+  if (!help) return o;
+  std::fputs(ks::cli::help_text(app).c_str(), stdout);
+  return std::nullopt;
 }
 
 using Setter = std::function<void(const std::string&, const std::string&)>;
@@ -99,7 +113,9 @@ ks::ParamSet box_params(int n, const std::string& precision) {
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const Options o = parse(argc, argv);
+  const std::optional<Options> options = parse(argc, argv);
+  if (!options) return 0;
+  const Options& o = *options;
   const ks::ExecutionContext cpu = ks::resolve_backend(ks::BackendRequest::Cpu);
   const ks::CudaAvailability cuda = ks::query_cuda();
   nlohmann::json result = {{"benchmark", "lbm.binary"},

@@ -9,12 +9,16 @@
 #include <cmath>
 #include <cstdio>
 #include <iterator>
+#include <limits>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "bench_json.hpp"
+#include "command_line.hpp"
 #include "core/errors.hpp"
+#include "core/text.hpp"
 #include "methods/radiation/rmc_cases.hpp"
 #include "methods/radiation/rmc_method.hpp"
 
@@ -65,33 +69,48 @@ struct Options {
   std::vector<std::string> variants;  // names to run; empty: all
 };
 
-Options parse(int argc, char** argv) {
+// The command line (--help lists it); nothing after --help.
+std::optional<Options> parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto next = [&] { return ks::bench::option_value(argc, argv, i); };
-    if (a == "--grids") o.grids = ks::bench::int_list(next());
-    else if (a == "--ray-sweep") o.ray_sweep = ks::bench::int_list(next());
-    else if (a == "--rays") o.rays = std::stoi(next());
-    else if (a == "--sweep-grid") o.sweep_grid = std::stoi(next());
-    else if (a == "--cpu-max-grid") o.cpu_max_grid = std::stoi(next());
-    else if (a == "--budget") o.budget = std::stod(next());
-    else if (a == "--cpu-budget") o.cpu_budget = std::stod(next());
-    else if (a == "--out") o.out = next();
-    else if (a == "--variants") {
-      std::stringstream list(next());
-      for (std::string v; std::getline(list, v, ',');) {
-        if (std::none_of(std::begin(kVariants), std::end(kVariants), [&](Variant x) { return v == name(x); }))
-          throw ks::bad_input("--variants " + v, "unknown variant", "cpu, naive, texture, sorting, multigrid, multigrid_fp32, packets_fp32");
-        o.variants.push_back(v);
-      }
-    }
-    else
-      throw ks::bad_input(a, "unknown option",
-                          "--grids a,b --ray-sweep a,b --rays N --sweep-grid N --cpu-max-grid N --budget S --cpu-budget S "
-                          "--variants cpu,naive,texture,sorting,multigrid,multigrid_fp32,packets_fp32 --out FILE");
-  }
-  return o;
+  bool help = false;
+  CLI::App app("bench_rmc: case 10 (H2O slab) on N^3 grids and a ray sweep, CPU and each GPU variant "
+               "(Silvestri & Pecnik, Tables 2, 3, 4, 7); writes JSON.\n\nusage: bench_rmc [options]",
+               "bench_rmc");
+  ks::cli::use_conventions(app, help);
+  ks::cli::add_integer_list(app, "--grids", o.grids, 1, std::numeric_limits<int>::max(),
+                            "the grid sweep's N (default " + ks::cli::comma_list(o.grids) + ")");
+  ks::cli::add_integer_list(app, "--ray-sweep", o.ray_sweep, 1, std::numeric_limits<int>::max(),
+                            "the ray sweep's rays per cell (default " + ks::cli::comma_list(o.ray_sweep) + ")");
+  ks::cli::add_integer(app, "--rays", o.rays, 1, std::numeric_limits<int>::max(),
+                       "rays per cell of the grid sweep (default " + std::to_string(o.rays) + ")");
+  ks::cli::add_integer(app, "--sweep-grid", o.sweep_grid, 1, std::numeric_limits<int>::max(),
+                       "the ray sweep's N (default " + std::to_string(o.sweep_grid) + ")");
+  ks::cli::add_integer(app, "--cpu-max-grid", o.cpu_max_grid, 0, std::numeric_limits<int>::max(),
+                       "skip the CPU on grids above N^3 (default " + std::to_string(o.cpu_max_grid) + ")");
+  ks::cli::add_positive(app, "--budget", o.budget,
+                        "seconds a GPU batch may take; where the full ray count would take longer, a smaller batch is "
+                        "timed and scaled linearly in rays (default " + ks::format_number(o.budget) + ")");
+  ks::cli::add_positive(app, "--cpu-budget", o.cpu_budget,
+                        "the same for the CPU (default " + ks::format_number(o.cpu_budget) + ")");
+  std::vector<std::string> names;
+  for (Variant v : kVariants) names.push_back(name(v));
+  app.add_option_function<std::string>(
+         "--variants",
+         [&o, names](const std::string& list) {
+           std::stringstream items(list);
+           for (std::string v; std::getline(items, v, ',');) {
+             if (std::find(names.begin(), names.end(), v) == names.end())
+               throw ks::bad_input("--variants " + ks::cut(v, 40), "unknown variant", ks::cli::comma_list(names, ", "));
+             o.variants.push_back(v);
+           }
+         },
+         "run only the named variants (default: all)")
+      ->type_name(ks::cli::comma_list(names));
+  ks::cli::add_text(app, "--out", o.out, "the JSON result file (default " + o.out + ")", "FILE");
+  ks::cli::parse(app, argc, argv);
+  if (!help) return o;
+  std::fputs(ks::cli::help_text(app).c_str(), stdout);
+  return std::nullopt;
 }
 
 ks::ParamSet case10(int n, Variant v, int max_levels) {
@@ -153,7 +172,9 @@ nlohmann::json point(int n, int target, Variant v, const Timing& t) {
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const Options o = parse(argc, argv);
+  const std::optional<Options> options = parse(argc, argv);
+  if (!options) return 0;
+  const Options& o = *options;
   const ks::ExecutionContext cpu = ks::resolve_backend(ks::BackendRequest::Cpu);
   const ks::CudaAvailability cuda = ks::query_cuda();
   ks::ExecutionContext gpu;

@@ -1,40 +1,27 @@
 #include "cli_options.hpp"
 
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
-
+#include "command_line.hpp"
 #include "core/errors.hpp"
 #include "core/text.hpp"
 
 namespace ks::cli {
 
-std::string usage_text() {
-  return R"(kinetic-run: run a Kinetic Studio preset without the GUI.
+namespace {
+
+// Counts above 1e15 are refused: no run takes that many iterations, and every count stays far
+// from the 64-bit limit in the arithmetic that uses it.
+constexpr long long kMaxCount = 1'000'000'000'000'000;
+
+constexpr const char* kDescription = R"(kinetic-run: run a Kinetic Studio preset without the GUI.
 
 usage:
   kinetic-run PRESET.json [options]
+  kinetic-run [options] -- PRESET.json    (after --, a preset path may begin with '-')
   kinetic-run --list-methods | --describe METHOD | --help | --version
+An option's value follows it (--steps 10) or is joined to it by '=' (--steps=10); a repeated
+option keeps its last value, except --set.)";
 
-options:
-  --set key=value        override a parameter (repeatable; see --describe for keys and ranges;
-                         a relative file path is read from the current folder)
-  --backend B            auto (default: CUDA if a device is usable), cuda, or cpu
-  --steps N              run N iterations (default: until the method's end condition)
-  --until-done           run until the method's end condition (the default)
-  --max-seconds S        stop after S seconds of wall time; outputs are still written
-  --seed N               same as --set seed=N (not both)
-  --out DIR              write DIR/summary.json and one file per field and series
-  --format csv|vti       field file format (csv: header x,y,z,<field>; vti/vtp: VTK XML)
-  --checkpoint FILE      write the full state to FILE (with --checkpoint-every N, every N iterations;
-                         always at the end)
-  --checkpoint-every N   checkpoint period in iterations
-  --restart FILE         continue from a checkpoint of the same method and case, written with the
-                         same values of the parameters that need a re-setup (live parameters may
-                         differ: the preset's and --set's values apply after the restart)
-  --quiet                no progress output (errors are still printed)
-
-progress: a bar on stderr when it is a terminal, otherwise a line every 10%.
+constexpr const char* kFooter = R"(progress: a bar on stderr when it is a terminal, otherwise a line every 10%.
 exit codes:
   0    done (end condition, --steps or --max-seconds reached)
   2    bad input: a preset, option, parameter or file is wrong, or the set-up needs more memory
@@ -43,74 +30,81 @@ exit codes:
   4    the run failed (NaN, divergence, device error, a checkpoint that could not be written);
        outputs hold the last good state
   130  stopped by Ctrl-C (SIGINT), 143 stopped by SIGTERM: the current iteration finished, the
-       outputs and the checkpoint were written
-)";
-}
+       outputs and the checkpoint were written)";
 
-namespace {
+// The arguments as given, checked after parsing (positionals, --set in order).
+struct Given {
+  std::vector<std::string> presets, sets;
+};
 
-// Counts above 1e15 are refused: no run takes that many iterations, and every count stays far
-// from the 64-bit limit in the arithmetic that uses it.
-constexpr long long kMaxCount = 1'000'000'000'000'000;
-
-long long parse_int(const std::string& opt, const std::string& text, long long lo) {
-  char* end = nullptr;
-  errno = 0;
-  const long long v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || errno == ERANGE || v < lo || v > kMaxCount)
-    throw bad_input(opt, "'" + cut(text, 40) + "' is not a valid value",
-                    "an integer in [" + std::to_string(lo) + ", " + std::to_string(kMaxCount) + "]");
-  return v;
-}
-
-double parse_positive(const std::string& opt, const std::string& text) {
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !(v > 0.0) || !std::isfinite(v))
-    throw bad_input(opt, "'" + cut(text, 40) + "' is not a valid value", "a finite number > 0");
-  return v;
+// Every option once: the parser and --help (usage_text) both come from these declarations.
+void declare(CLI::App& app, Options& o, Given& g) {
+  app.description(kDescription);
+  app.footer(kFooter);
+  use_conventions(app, o.help);
+  app.add_flag("--version", o.version, "print the version and exit");
+  app.add_flag("--list-methods", o.list_methods, "list the built-in methods (id and title) and exit");
+  add_text(app, "--describe", o.describe,
+           "print the method's parameters (key, unit, range, default, whether it may change while "
+           "running), fields and series as JSON and exit",
+           "METHOD");
+  app.add_option("preset", g.presets, "the preset file")->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--set", g.sets,
+                 "override a parameter (repeatable; see --describe for keys and ranges; a relative file path "
+                 "is read from the current folder)")
+      ->type_name("key=value")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option_function<std::string>(
+         "--backend", [&o](const std::string& b) { o.backend = b; },
+         "auto (default: CUDA if a device is usable), cuda, or cpu")
+      ->type_name("B");
+  add_integer(app, "--steps", o.steps, 0, kMaxCount, "run N iterations (default: until the method's end condition)");
+  app.add_flag("--until-done", o.until_done, "run until the method's end condition (the default)");
+  add_positive(app, "--max-seconds", o.max_seconds, "stop after S seconds of wall time; outputs are still written");
+  add_integer(app, "--seed", o.seed, 0, kMaxCount, "same as --set seed=N (not both)");
+  add_text(app, "--out", o.out_dir, "write DIR/summary.json and one file per field and series", "DIR");
+  add_choice(app, "--format", o.format, {"csv", "vti"},
+             "field file format (csv: header x,y,z,<field>; vti/vtp: VTK XML)");
+  add_text(app, "--checkpoint", o.checkpoint,
+           "write the full state to FILE (with --checkpoint-every N, every N iterations; always at the end)", "FILE");
+  add_integer(app, "--checkpoint-every", o.checkpoint_every, 1, kMaxCount, "checkpoint period in iterations");
+  add_text(app, "--restart", o.restart,
+           "continue from a checkpoint of the same method and case, written with the same values of the "
+           "parameters that need a re-setup (live parameters may differ: the preset's and --set's values "
+           "apply after the restart)",
+           "FILE");
+  app.add_flag("-q,--quiet", o.quiet, "no progress output (errors are still printed)");
 }
 
 }  // namespace
 
-Options parse_options(int argc, char** argv) {
+std::string usage_text() {
+  CLI::App app("", "kinetic-run");
   Options o;
+  Given g;
+  declare(app, o, g);
+  return help_text(app);
+}
+
+Options parse_options(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     // Arguments reach summary.json and checkpoint headers (UTF-8 JSON): other bytes are refused here.
     if (!is_utf8(argv[i])) throw bad_input("argument " + std::to_string(i), "is not valid UTF-8 text", "UTF-8 text");
   }
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&](void) -> std::string {
-      if (i + 1 >= argc) throw bad_input(a, "needs a value", "see --help");
-      return argv[++i];
-    };
-    if (a == "--help" || a == "-h") o.help = true;
-    else if (a == "--version") o.version = true;
-    else if (a == "--list-methods") o.list_methods = true;
-    else if (a == "--describe") o.describe = value();
-    else if (a == "--set") {
-      const std::string kv = value();
-      const auto eq = kv.find('=');
-      if (eq == std::string::npos || eq == 0) throw bad_input("--set", "'" + kv + "' is not key=value", "key=value");
-      o.sets.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
-    } else if (a == "--backend") o.backend = value();
-    else if (a == "--steps") o.steps = parse_int(a, value(), 0);
-    else if (a == "--until-done") o.until_done = true;
-    else if (a == "--max-seconds") o.max_seconds = parse_positive(a, value());
-    else if (a == "--seed") o.seed = parse_int(a, value(), 0);
-    else if (a == "--out") o.out_dir = value();
-    else if (a == "--format") {
-      o.format = value();
-      if (o.format != "csv" && o.format != "vti")
-        throw bad_input("--format", "unknown format '" + cut(o.format, 40) + "'", "csv or vti");
-    } else if (a == "--checkpoint") o.checkpoint = value();
-    else if (a == "--checkpoint-every") o.checkpoint_every = parse_int(a, value(), 1);
-    else if (a == "--restart") o.restart = value();
-    else if (a == "--quiet" || a == "-q") o.quiet = true;
-    else if (!a.empty() && a[0] == '-') throw bad_input(cut(a, 60), "unknown option", "see --help");
-    else if (o.preset.empty()) o.preset = a;
-    else throw bad_input(a, "a second preset file was given (already have '" + o.preset + "')", "one preset");
+  CLI::App app("", "kinetic-run");
+  Options o;
+  Given g;
+  declare(app, o, g);
+  parse(app, argc, argv);
+  if (!g.presets.empty()) o.preset = g.presets[0];
+  if (g.presets.size() > 1)
+    throw bad_input(cut(g.presets[1], 60), "a second preset file was given (already have '" + cut(o.preset, 60) + "')",
+                    "one preset");
+  for (const std::string& kv : g.sets) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) throw bad_input("--set", "'" + cut(kv, 60) + "' is not key=value", "key=value");
+    o.sets.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
   }
   const bool one_shot = o.help || o.version || o.list_methods || !o.describe.empty();
   if (!one_shot && o.preset.empty()) throw bad_input("", "no preset file given", "kinetic-run PRESET.json [options]; see --help");

@@ -27,8 +27,10 @@ struct Options {
   std::string describe;
 };
 
-// Throws ks::Error (bad input) naming the option and what it allows.
+// Parses argv with CLI11 to the conventions of command_line.hpp (--opt value, --opt=value, "--").
+// Throws ks::Error (bad input) naming the option, the value and what is allowed.
 Options parse_options(int argc, char** argv);
+// The text of --help, from the same declarations as the parser.
 std::string usage_text();
 
 }  // namespace ks::cli

@@ -20,15 +20,22 @@ struct AppOptions {
   QString view = "window";                         // --view field|plot|scene|window
   QString export_dir;                              // --export DIR: fields (.vti/.vtp) and series (.csv)
   bool exit = false;                               // --exit when the script is done
+  bool help = false, version = false;              // --help, --version: print and exit 0
 
   // A script runs (any of --steps, --screenshot, --export, --exit): bad input ends the app with
   // its message on stderr instead of being shown in the window.
   bool scripted() const { return steps >= 0 || !screenshot.isEmpty() || !export_dir.isEmpty() || exit; }
 };
 
-// Throws ks::Error (bad input) naming the option and what it allows.
+// Parses args (args[0] is the program) with QCommandLineParser: --opt value and --opt=value, "--"
+// ends the options. Throws ks::Error (bad input) naming the option, the value and what is allowed.
 AppOptions parse_app_options(const QStringList& args);
+// The text of --help: every option from the parser's declarations, scripted use and exit codes.
 QString app_usage();
+QString app_version();  // "kinetic-studio <version>"
+// Whether args may hold Qt's own options (-platform offscreen, -style fusion): words after a single
+// dash, which only the QApplication knows and takes out of its arguments().
+bool may_hold_qt_options(const QStringList& args);
 
 // The folder of the preset browser: $KS_PRESET_DIR, else the source tree's presets/.
 QString preset_dir();

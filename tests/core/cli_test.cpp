@@ -63,8 +63,10 @@ class Cli : public ::testing::Test {
     fs::remove_all(dir_, ec);
   }
 
-  CliResult run(const std::vector<std::string>& args) const {
-    std::string cmd = quote(KS_KINETIC_RUN);
+  // kinetic-run with `args`, from the folder `cwd` when one is given.
+  CliResult run(const std::vector<std::string>& args, const std::string& cwd = "") const {
+    std::string cmd = cwd.empty() ? "" : "cd " + quote(cwd) + " && ";
+    cmd.append(quote(KS_KINETIC_RUN));
     for (const auto& a : args) cmd.append(" ").append(quote(a));
     const fs::path out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
     cmd.append(" >").append(quote(out.string())).append(" 2>").append(quote(err.string())).append(" </dev/null");
@@ -111,6 +113,24 @@ TEST_F(Cli, HelpExitsZeroAndDocumentsTheExitCodes) {
   EXPECT_HAS(r.out, "3    backend unavailable");
   EXPECT_HAS(r.out, "4    the run failed");
   EXPECT_HAS(r.out, "130  stopped by Ctrl-C (SIGINT), 143 stopped by SIGTERM");
+}
+
+TEST_F(Cli, HelpListsEveryOptionWithItsValueAndTheValueForms) {
+  const CliResult r = run({"-h"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  for (const char* option : {"--set key=value", "--backend B", "--steps N", "--until-done", "--max-seconds S", "--seed N",
+                             "--out DIR", "--format csv|vti", "--checkpoint FILE", "--checkpoint-every N",
+                             "--restart FILE", "-q, --quiet", "--list-methods", "--describe METHOD", "-h, --help",
+                             "--version"})
+    EXPECT_HAS(r.out, option);
+  EXPECT_HAS(r.out, "--steps=10");
+  EXPECT_HAS(r.out, "-- PRESET.json");
+}
+
+TEST_F(Cli, VersionExitsZero) {
+  const CliResult r = run({"--version"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_HAS(r.out, "kinetic-run ");
 }
 
 TEST_F(Cli, ListMethodsPrintsEveryBuiltinMethod) {
@@ -179,6 +199,85 @@ TEST_F(Cli, UnknownOptionExits2) {
   const CliResult r = run({teaching_demo(), "--frobnicate"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_HAS(r.err, "--frobnicate");
+}
+
+TEST_F(Cli, UnknownOptionWithAJoinedValueExits2) {
+  const CliResult r = run({teaching_demo(), "--frobnicate=1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_HAS(r.err, "--frobnicate");
+  EXPECT_HAS(r.err, "unknown option");
+}
+
+TEST_F(Cli, OptionGivenLastWithoutItsValueExits2NamingIt) {
+  const CliResult r = run({teaching_demo(), "--steps"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_HAS(r.err, "--steps: needs a value");
+}
+
+// --opt=value is --opt value: the same run, the same summary.
+TEST_F(Cli, ValuesJoinedByEqualsRunLikeSeparateOnes) {
+  const std::string joined = path("joined"), separate = path("separate");
+  CliResult r = run({teaching_demo(), "--set=n_s=100", "--set=n_runs=2", "--set=t_end=10", "--backend=cpu", "--steps=3",
+                     "--seed=7", "--format=csv", "--out=" + joined, "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run(small_run_args() + std::vector<std::string>{"--backend", "cpu", "--steps", "3", "--seed", "7", "--format", "csv",
+                                                      "--out", separate, "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json a = summary(joined), b = summary(separate);
+  EXPECT_EQ(a["iterations"], 3);
+  EXPECT_EQ(a["params"], b["params"]);
+  EXPECT_EQ(a["params"]["seed"], 7);
+  EXPECT_EQ(series(a, "d_g")["y"], series(b, "d_g")["y"]);
+}
+
+// A preset whose name begins with '-' reads as an option unless it follows "--".
+TEST_F(Cli, DoubleDashEndsTheOptionsSoAPresetPathMayBeginWithADash) {
+  fs::copy_file(teaching_demo(), dir_ / "-demo.json");
+  CliResult r = run({"--set", "n_s=100", "--set", "n_runs=2", "--set", "t_end=10", "--backend", "cpu", "--quiet",
+                     "-demo.json"},
+                    dir_.string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_HAS(r.err, "-demo.json: unknown option");
+  r = run({"--set", "n_s=100", "--set", "n_runs=2", "--set", "t_end=10", "--backend", "cpu", "--quiet", "--out", "out",
+           "--", "-demo.json"},
+          dir_.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(summary(path("out"))["preset"]["file"], "-demo.json");
+  // After "--" an option is a second preset, not an option.
+  r = run({teaching_demo(), "--", "--steps"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_HAS(r.err, "a second preset file");
+}
+
+// Counts are checked in 64 bits against 1e15: the bound itself runs (to the end condition), one more,
+// a value beyond 64 bits or a negative one is refused naming the option, the value and the range.
+TEST_F(Cli, CountsThatDoNotFitAreRefusedNeverWrapped) {
+  const std::string range = "an integer in [0, 1000000000000000]";
+  CliResult r = run(small_run_args() + std::vector<std::string>{"--backend", "cpu", "--quiet", "--steps=1000000000000000"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = run(small_run_args() + std::vector<std::string>{"--steps=1000000000000001"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_HAS(r.err, "--steps: '1000000000000001' is not a valid value; allowed: " + range);
+  r = run(small_run_args() + std::vector<std::string>{"--seed", "18446744073709551617"});  // 2^64 + 1 wraps to 1
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_HAS(r.err, "--seed: '18446744073709551617'");
+  EXPECT_HAS(r.err, range);
+  r = run(small_run_args() + std::vector<std::string>{"--steps", "-1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_HAS(r.err, "--steps: '-1'");
+  r = run(small_run_args() + std::vector<std::string>{"--checkpoint", path("c.ckpt"), "--checkpoint-every=0"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_HAS(r.err, "--checkpoint-every: '0'");
+  EXPECT_HAS(r.err, "[1, 1000000000000000]");
+  r = run(small_run_args() + std::vector<std::string>{"--steps", "3.5"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_HAS(r.err, "--steps: '3.5'");
+}
+
+TEST_F(Cli, SeedTogetherWithSetSeedIsRefusedInEitherForm) {
+  const CliResult r = run(small_run_args() + std::vector<std::string>{"--seed=3", "--set=seed=4"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_HAS(r.err, "--seed: given together with --set seed=4");
 }
 
 TEST_F(Cli, BackendCudaWithoutAUsableDeviceExits3) {

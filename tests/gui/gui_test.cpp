@@ -7,6 +7,7 @@
 #include <QImage>
 #include <QSet>
 #include <QSurfaceFormat>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -30,15 +31,18 @@
 #include <QLineEdit>
 #include <QOpenGLWidget>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QPushButton>
 #include <QStatusBar>
 #include <QToolBar>
 #include <QWheelEvent>
 
+#include "app/gui/app_options.hpp"
 #include "app/gui/log_panel.hpp"
 #include "app/gui/main_window.hpp"
 #include "app/gui/parameter_panel.hpp"
 #include "app/gui/plot_view.hpp"
+#include "core/errors.hpp"
 #include "core/registry.hpp"
 #include "io/vtk_xml_writer.hpp"
 #include "methods/coagulation/coagulation_method.hpp"
@@ -69,8 +73,10 @@ struct AppRun {
   std::string out, err;
 };
 
-AppRun run_app_bounded(const QStringList& args, int timeout_ms = 60000) {
+AppRun run_app_bounded(const QStringList& args, int timeout_ms = 60000,
+                       const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
   QProcess p;
+  p.setProcessEnvironment(env);
   p.start(QString(KS_KINETIC_STUDIO), args);
   AppRun r;
   r.finished = p.waitForStarted(10000) && p.waitForFinished(timeout_ms);
@@ -190,6 +196,108 @@ TEST(GuiScriptedBadInput, SetupRefusedByTheMethodEndsWithCodeTwo) {
   std::ofstream(cavity) << R"({"method": "kinetic.bgk", "title": "too large a time step",
       "params": {"case": "cavity", "nx": 16, "ny": 16, "nv": 8, "vx_min": -3, "vx_max": 3, "vt_max": 3, "dt": 0.9}})";
   expect_script_refused({"--preset", q(cavity), "--backend", "cpu", "--steps", "1", "--exit"}, {"setup failed", "dt"});
+}
+
+// As on a machine without a display (ssh, CI): no X server, no Wayland, no platform chosen.
+QProcessEnvironment without_display() {
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"}) env.remove(name);
+  return env;
+}
+
+TEST(GuiCommandLine, HelpWithoutADisplayExitsZeroListingEveryOption) {
+  const AppRun r = run_app_bounded({"--help"}, 60000, without_display());
+  ASSERT_TRUE(r.finished);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  for (const char* part : {"usage: kinetic-studio [options]", "--preset FILE", "--set key=value", "--backend B", "--steps N",
+                           "--screenshot FILE.png", "--view V", "--export DIR", "--exit", "-h, --help", "--version",
+                           "exit codes", "--steps=10"})
+    EXPECT_NE(r.out.find(part), std::string::npos) << "'" << part << "' is not in: " << r.out;
+  EXPECT_EQ(run_app_bounded({"-h"}, 60000, without_display()).out, r.out);
+}
+
+TEST(GuiCommandLine, VersionWithoutADisplayExitsZeroWithTheProjectVersion) {
+  const AppRun r = run_app_bounded({"--version"}, 60000, without_display());
+  ASSERT_TRUE(r.finished);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, std::string("kinetic-studio ") + KS_VERSION + "\n");
+}
+
+// A bad option is answered before a window (or a display) is needed: exit 2, one line on stderr.
+TEST(GuiCommandLine, BadOptionWithoutADisplayExitsTwoWithOneLine) {
+  for (const QStringList& args : {QStringList{"--frobnicate"}, QStringList{"--steps=99999999999", "--exit"},
+                                  QStringList{"--view", "bogus"}, QStringList{"--steps"}, QStringList{"preset.json"}}) {
+    const AppRun r = run_app_bounded(args, 60000, without_display());
+    ASSERT_TRUE(r.finished) << args.join(' ').toStdString();
+    EXPECT_EQ(r.exit_code, 2) << args.join(' ').toStdString() << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("kinetic-studio: error: ", 0), 0u) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
+// Qt's own options are taken by the QApplication, the app's after it.
+TEST(GuiCommandLine, QtOptionsAreAcceptedBesideTheAppsOwn) {
+  QProcessEnvironment env = without_display();
+  AppRun r = run_app_bounded({"-platform", "offscreen", "--version"}, 60000, env);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("kinetic-studio "), std::string::npos) << r.out;
+  r = run_app_bounded({"-platform", "offscreen", "--frobnicate"}, 60000, env);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--frobnicate: unknown option"), std::string::npos) << r.err;
+}
+
+ks::gui::AppOptions parsed(QStringList args) {
+  args.prepend("kinetic-studio");
+  return ks::gui::parse_app_options(args);
+}
+
+// The message of the ks::Error that parsing args throws ("" when it does not throw).
+std::string refusal(const QStringList& args) {
+  try {
+    parsed(args);
+  } catch (const ks::Error& e) {
+    EXPECT_EQ(e.exit_code(), 2);
+    return e.what();
+  }
+  return "";
+}
+
+TEST(GuiCommandLine, ValuesJoinedByEqualsParseLikeSeparateOnes) {
+  const ks::gui::AppOptions a = parsed({"--preset=p.json", "--set=n_s=400", "--set", "n_runs=2", "--backend=cpu", "--steps=4",
+                                        "--screenshot=x.png", "--view=plot", "--export=out", "--exit"});
+  const ks::gui::AppOptions b = parsed({"--preset", "p.json", "--set", "n_s=400", "--set=n_runs=2", "--backend", "cpu",
+                                        "--steps", "4", "--screenshot", "x.png", "--view", "plot", "--export", "out", "--exit"});
+  for (const ks::gui::AppOptions& o : {a, b}) {
+    EXPECT_EQ(o.preset, "p.json");
+    ASSERT_EQ(o.sets.size(), 2u);
+    EXPECT_EQ(o.sets[0], std::make_pair(QString("n_s"), QString("400")));
+    EXPECT_EQ(o.sets[1], std::make_pair(QString("n_runs"), QString("2")));
+    EXPECT_EQ(o.backend, "cpu");
+    EXPECT_EQ(o.steps, 4);
+    EXPECT_EQ(o.screenshot, "x.png");
+    EXPECT_EQ(o.view, "plot");
+    EXPECT_EQ(o.export_dir, "out");
+    EXPECT_TRUE(o.exit);
+    EXPECT_TRUE(o.scripted());
+  }
+  EXPECT_FALSE(parsed({}).scripted());
+  EXPECT_EQ(parsed({}).view, "window");
+}
+
+TEST(GuiCommandLine, RefusalsNameTheOptionTheValueAndWhatIsAllowed) {
+  EXPECT_EQ(refusal({"--steps", "2147483648"}),
+            "--steps: '2147483648' is not a valid value; allowed: an integer in [0, 2147483647]");  // 2^31: no wrap
+  EXPECT_EQ(refusal({"--steps=-1"}), "--steps: '-1' is not a valid value; allowed: an integer in [0, 2147483647]");
+  EXPECT_EQ(refusal({"--steps=2147483647"}), "");
+  EXPECT_EQ(refusal({"--frobnicate=1"}), "--frobnicate: unknown option; allowed: see kinetic-studio --help");
+  EXPECT_NE(refusal({"--steps"}).find("--steps"), std::string::npos);
+  EXPECT_EQ(refusal({"--set", "n_s"}), "--set: 'n_s' is not key=value; allowed: key=value");
+  EXPECT_EQ(refusal({"--view=map"}), "--view: unknown view 'map'; allowed: field, plot, scene or window");
+  EXPECT_NE(refusal({"--backend=gpu"}).find("auto, cuda or cpu"), std::string::npos);
+  // After "--" an argument is positional, and the app takes none.
+  EXPECT_NE(refusal({"--", "--exit"}).find("'--exit': unexpected argument"), std::string::npos);
+  EXPECT_TRUE(parsed({"--help"}).help);
+  EXPECT_TRUE(parsed({"--version"}).version);
 }
 
 // What ParaView reads: a 3D two-component grid field exported as .vti comes back with the
