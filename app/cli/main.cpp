@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli_options.hpp"
+#include "core/data_dir.hpp"
 #include "core/errors.hpp"
 #include "core/registry.hpp"
 #include "io/checkpoint.hpp"
@@ -72,6 +73,12 @@ int run(const ks::cli::Options& o) {
   }
   if (o.version) {
     std::cout << "kinetic-run " << KS_VERSION << '\n';
+    try {
+      const ks::DataDir data = ks::data_dir();
+      std::cout << "data: " << data.path.string() << " (" << data.found_by << ")\n";
+    } catch (const ks::Error& e) {
+      std::cout << "data: none (" << e.what() << ")\n";
+    }
     return 0;
   }
   const ks::Registry& registry = ks::builtin_registry();

@@ -6,6 +6,7 @@
 #include <QSettings>
 #include <limits>
 
+#include "core/data_dir.hpp"
 #include "core/errors.hpp"
 #include "core/registry.hpp"
 #include "core/text.hpp"
@@ -155,15 +156,18 @@ AppOptions parse_app_options(const QStringList& args) {
 }
 
 QString preset_dir() {
-  const QByteArray env = qgetenv("KS_PRESET_DIR");
-  return env.isEmpty() ? QString(KS_PRESET_DIR) : QString::fromLocal8Bit(env);
+  try {
+    return QString::fromStdString(ks::preset_dir().string());
+  } catch (const Error&) {
+    return {};  // no data folder: the browser stays empty; the start preset's load names KS_DATA_DIR
+  }
 }
 
 QString start_preset_path(const AppOptions& o) {
   if (!o.preset.isEmpty()) return o.preset;
   const QString last = QSettings().value("preset/last").toString();
   if (!last.isEmpty() && QFileInfo::exists(last)) return last;
-  return preset_dir() + "/coagulation/teaching-demo.json";
+  return QString::fromStdString((ks::preset_dir() / "coagulation" / "teaching-demo.json").string());
 }
 
 StartPreset load_start_preset(const AppOptions& o) {

@@ -37,7 +37,7 @@ QString app_version();  // "kinetic-studio <version>"
 // dash, which only the QApplication knows and takes out of its arguments().
 bool may_hold_qt_options(const QStringList& args);
 
-// The folder of the preset browser: $KS_PRESET_DIR, else the source tree's presets/.
+// The folder of the preset browser: ks::preset_dir() (core/data_dir.hpp), empty when there is none.
 QString preset_dir();
 
 // The preset the window opens first, read and checked before the window runs anything.

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <numeric>
 
 #include <nlohmann/json.hpp>
 
+#include "core/data_dir.hpp"
 #include "core/errors.hpp"
 #include "core/text.hpp"
 #include "io/input_file.hpp"
@@ -95,9 +95,7 @@ GasData load_gas_data(const std::string& path) {
 
 std::string gas_data_file(Gas g) {
   const std::string name = lower(gas_name(g));
-  const char* env = std::getenv("KS_RESOURCE_DIR");
-  const std::string dir = env && *env ? std::string(env) : std::string(KS_RESOURCE_DIR);
-  return dir + "/radiation/nbck_" + name + ".json";
+  return (resource_dir() / "radiation" / ("nbck_" + name + ".json")).string();
 }
 
 namespace {

@@ -36,7 +36,7 @@ struct GasData {
 GasData grey_gas(double kappa);
 // Reads and checks a ks-nbck-1 file; every problem names the file, the key and what is allowed.
 GasData load_gas_data(const std::string& path);
-// resources/radiation/nbck_<gas>.json under $KS_RESOURCE_DIR, else under the source tree.
+// resources/radiation/nbck_<gas>.json under ks::resource_dir() (core/data_dir.hpp).
 std::string gas_data_file(Gas g);
 
 struct SpectralTables {

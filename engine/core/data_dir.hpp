@@ -1,0 +1,24 @@
+// Where Kinetic Studio's data is (presets/, resources/), for the installed binaries and for the
+// ones in a build tree alike:
+//   1. $KS_DATA_DIR, when set;
+//   2. <folder of the executable>/../share/kinetic-studio, when it exists (cmake --install, the .deb);
+//   3. the source tree the binary was built from, only for an executable inside that build tree.
+// $KS_PRESET_DIR and $KS_RESOURCE_DIR override the two folders one at a time.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace ks {
+
+struct DataDir {
+  std::filesystem::path path;
+  std::string found_by;  // "KS_DATA_DIR", "install" or "build tree"
+};
+
+// Throws bad_input naming the places looked at when none has the data.
+DataDir data_dir();
+std::filesystem::path preset_dir();
+std::filesystem::path resource_dir();
+
+}  // namespace ks
