@@ -137,7 +137,7 @@ int main(int argc, char** argv) try {
   // kernel's share of the step and its achieved fraction of the copy bandwidth.
   auto measure = [&](const std::string& lattice, const std::string& precision, const ks::ParamSet& p,
                      const std::shared_ptr<const LatticeGeometry>& geometry, double paper_mlups) {
-    const LbmConfig c = LbmMethod::make_config(p);
+    const LbmConfig c = LbmMethod::make_config(lbm_param_table().read(p));
     const double nodes = double(c.nodes());
     const double real = c.precision == Precision::Fp16 ? 2.0 : (c.precision == Precision::Fp32 ? 4.0 : 8.0);
     long long inlet_outlet = 0;
@@ -184,7 +184,7 @@ int main(int argc, char** argv) try {
   };
   nlohmann::json rows = nlohmann::json::array(), box_rows = nlohmann::json::array();
   for (int n : o.sizes) {
-    const ks::ParamSet p64 = bed_params(n, "fp64");
+    const LbmParams p64 = lbm_param_table().read(bed_params(n, "fp64"));
     const LbmConfig c64 = LbmMethod::make_config(p64);
     const Scene scene = LbmMethod::make_scene(p64, c64);
     const auto geometry = std::make_shared<const LatticeGeometry>(build_geometry(c64, scene.shapes));
@@ -199,7 +199,7 @@ int main(int argc, char** argv) try {
     }
   }
   for (int n : o.box_sizes) {
-    const ks::ParamSet p64 = box_params(n, "fp64");
+    const LbmParams p64 = lbm_param_table().read(box_params(n, "fp64"));
     const LbmConfig c64 = LbmMethod::make_config(p64);
     const auto geometry = std::make_shared<const LatticeGeometry>(build_geometry(c64, LbmMethod::make_scene(p64, c64).shapes));
     for (const char* precision : {"fp32", "fp64", "fp16"}) {

@@ -139,7 +139,7 @@ struct Timing {
 Timing time_case(int n, Variant v, int target, double budget, const ks::ExecutionContext& ctx) {
   RmcMethod m;
   ks::ParamSet p = case10(n, v, 1);
-  RmcConfig probe = make_config(p);
+  RmcConfig probe = make_config(rmc_param_table().read(p));
   p = case10(n, v, max_levels(probe));
   auto run_batch = [&](int rays) {
     p.set("rays_per_batch", std::int64_t(rays));

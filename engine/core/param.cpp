@@ -15,7 +15,7 @@
 namespace ks {
 
 ParamSpec real_param(std::string key, std::string label, std::string unit, double def, double lo, double hi,
-                     std::string help, bool live, bool log_scale) {
+                     std::string help, bool log_scale) {
   ParamSpec s;
   s.key = std::move(key);
   s.label = std::move(label);
@@ -25,13 +25,12 @@ ParamSpec real_param(std::string key, std::string label, std::string unit, doubl
   s.default_value = def;
   s.min = lo;
   s.max = hi;
-  s.live = live;
   s.log_scale = log_scale;
   return s;
 }
 
 ParamSpec int_param(std::string key, std::string label, std::int64_t def, std::int64_t lo, std::int64_t hi,
-                    std::string help, bool live) {
+                    std::string help) {
   ParamSpec s;
   s.key = std::move(key);
   s.label = std::move(label);
@@ -41,12 +40,11 @@ ParamSpec int_param(std::string key, std::string label, std::int64_t def, std::i
   s.default_value = def;
   s.min = double(lo);
   s.max = double(hi);
-  s.live = live;
   return s;
 }
 
 ParamSpec choice_param(std::string key, std::string label, std::string def, std::vector<std::string> choices,
-                       std::string help, bool live) {
+                       std::string help) {
   ParamSpec s;
   s.key = std::move(key);
   s.label = std::move(label);
@@ -54,23 +52,20 @@ ParamSpec choice_param(std::string key, std::string label, std::string def, std:
   s.type = ParamType::Choice;
   s.default_value = std::move(def);
   s.choices = std::move(choices);
-  s.live = live;
   return s;
 }
 
-ParamSpec bool_param(std::string key, std::string label, bool def, std::string help, bool live) {
+ParamSpec bool_param(std::string key, std::string label, bool def, std::string help) {
   ParamSpec s;
   s.key = std::move(key);
   s.label = std::move(label);
   s.help = std::move(help);
   s.type = ParamType::Bool;
   s.default_value = def;
-  s.live = live;
   return s;
 }
 
-ParamSpec path_param(std::string key, std::string label, std::vector<std::string> extensions, std::string help,
-                     bool live) {
+ParamSpec path_param(std::string key, std::string label, std::vector<std::string> extensions, std::string help) {
   ParamSpec s;
   s.key = std::move(key);
   s.label = std::move(label);
@@ -78,7 +73,6 @@ ParamSpec path_param(std::string key, std::string label, std::vector<std::string
   s.type = ParamType::Path;
   s.default_value = std::string();
   s.extensions = std::move(extensions);
-  s.live = live;
   return s;
 }
 

@@ -31,7 +31,7 @@ struct ParamSpec {
   double max = 0.0;
   std::vector<std::string> choices;  // Choice only
   std::vector<std::string> extensions;  // Path only: accepted endings (".csv"), any case; empty: any file
-  bool live = false;   // may change while running (applies at the next iteration)
+  bool live = false;   // may change while running (set by ParamTable from its Change)
   bool quick = false;  // shown as a quick slider in the field-view overlay
   bool log_scale = false;  // a slider for it should move logarithmically
   // It acts only while the choice parameter `when_key` holds one of `when_values` ("": always).
@@ -42,17 +42,17 @@ struct ParamSpec {
   std::string overridden_by;
 };
 
-// Builders for method declarations (flags such as quick are set on the result).
+// Builders for method declarations; a method's ParamTable (param_table.hpp) binds each to a member
+// and sets `live` from what a change does.
 ParamSpec real_param(std::string key, std::string label, std::string unit, double def, double lo, double hi,
-                     std::string help, bool live = false, bool log_scale = true);
+                     std::string help, bool log_scale = true);
 ParamSpec int_param(std::string key, std::string label, std::int64_t def, std::int64_t lo, std::int64_t hi,
-                    std::string help, bool live = false);
+                    std::string help);
 ParamSpec choice_param(std::string key, std::string label, std::string def, std::vector<std::string> choices,
-                       std::string help, bool live = false);
-ParamSpec bool_param(std::string key, std::string label, bool def, std::string help, bool live = false);
+                       std::string help);
+ParamSpec bool_param(std::string key, std::string label, bool def, std::string help);
 // A file path, "" by default (no file).
-ParamSpec path_param(std::string key, std::string label, std::vector<std::string> extensions, std::string help,
-                     bool live = false);
+ParamSpec path_param(std::string key, std::string label, std::vector<std::string> extensions, std::string help);
 
 // `spec` acting only while the choice `key` is one of `values` (the GUI greys it out otherwise).
 ParamSpec only_when(std::string key, std::vector<std::string> values, ParamSpec spec);

@@ -203,8 +203,8 @@ TEST(BgkInput, LargestDeclaredGridIsRefusedNamingItsKeys) {
   cavity["nx"] = shock["nx"] = std::to_string(1 << 20);
   cavity["ny"] = std::to_string(1 << 14);
   cavity["nv"] = shock["nv"] = "64";
-  test_support::expect_error([&] { BgkMethod::make_config(testing::params(cavity)); }, ErrorKind::BadInput, {"nx * ny"});
-  test_support::expect_error([&] { BgkMethod::make_config(testing::params(shock)); }, ErrorKind::BadInput, {"nx, ny, nv", "64 GB"});
+  test_support::expect_error([&] { BgkMethod::make_config(bgk_param_table().read(testing::params(cavity))); }, ErrorKind::BadInput, {"nx * ny"});
+  test_support::expect_error([&] { BgkMethod::make_config(bgk_param_table().read(testing::params(shock))); }, ErrorKind::BadInput, {"nx, ny, nv", "64 GB"});
   // The estimate still counts it in 64-bit: two copies of 2^52 doubles.
   BgkMethod m;
   EXPECT_GE(m.estimate_memory(testing::params(cavity), testing::cpu_context()).host_bytes, std::uint64_t(1) << 56);
@@ -276,7 +276,7 @@ TEST(BgkInput, EveryShippedPresetSetsUp) {
   for (const auto& entry : std::filesystem::directory_iterator(std::string(KS_SOURCE_DIR) + "/presets/bgk")) {
     SCOPED_TRACE(entry.path().string());
     const Preset p = load_preset(entry.path().string(), builtin_registry());
-    EXPECT_NO_THROW(BgkMethod::make_config(p.params));
+    EXPECT_NO_THROW(BgkMethod::make_config(bgk_param_table().read(p.params)));
     ++count;
   }
   EXPECT_GE(count, 7);

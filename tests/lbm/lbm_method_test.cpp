@@ -160,7 +160,7 @@ TEST(LbmMemoryEstimate, WallLinkBoundHoldsForTubeAndBedOnBothLevels) {
       p["grid_level"] = level;
       LbmMethod m;
       m.setup(testing::params(p), testing::cpu_context());
-      const std::int64_t bound = LbmMethod::wall_link_bound(testing::params(p));
+      const std::int64_t bound = LbmMethod::wall_link_bound(lbm_param_table().read(testing::params(p)));
       std::printf("%s, %s: %zu wall links, bound %lld\n", p["geometry"].c_str(), level, m.geometry().links.size(), (long long)bound);
       EXPECT_GE(bound, std::int64_t(m.geometry().links.size())) << p["geometry"] << ", " << level;
     }

@@ -26,7 +26,7 @@ TEST(RmcEstimator, UniformTemperatureGivesZeroToRoundOff) {
   // Gas and (grey, reflecting) walls at one temperature: every term of eq. (12) vanishes exactly.
   const auto m = run({{"profile", "isothermal"}, {"temperature", "800"}, {"wall_temperature", "800"}, {"kappa", "2"},
                       {"emissivity_x0", "0.4"}, {"emissivity_x1", "0.7"}, {"nx", "8"}, {"ny", "2"}, {"nz", "2"}, {"rays_per_cell", "200"}});
-  const double emission = 4.0 * 2.0 * kSigma * std::pow(800.0, 4);
+  const double emission = 4.0 * 2.0 * kStefanBoltzmann * std::pow(800.0, 4);
   for (double q : m->mean()) EXPECT_LT(std::fabs(q), 1e-12 * emission);
 }
 

@@ -16,7 +16,7 @@ using test::run;
 
 // div q of an isothermal grey slab (T, kappa, thickness L) between cold black walls.
 double isothermal_slab(double kappa, double L, double T, double x) {
-  return 2.0 * kappa * kSigma * std::pow(T, 4) * (expint_e2(kappa * x) + expint_e2(kappa * (L - x)));
+  return 2.0 * kappa * kStefanBoltzmann * std::pow(T, 4) * (expint_e2(kappa * x) + expint_e2(kappa * (L - x)));
 }
 
 TEST(RmcSlab, Case1LinearProfileWithinTwoPercentOfTheExactSolution) {
@@ -61,7 +61,7 @@ INSTANTIATE_TEST_SUITE_P(OpticalThickness, RmcIsothermalSlab, ::testing::Values(
 // mu the wall intensity is J(mu) = rho I_b (1 - a) / (1 - rho a), a = exp(-kappa L / mu), and
 // div q = 2 pi kappa int_0^1 (I_b - J(mu)) [exp(-kappa x / mu) + exp(-kappa (L - x) / mu)] dmu.
 double reflecting_slab(double kappa, double L, double T, double eps, bool specular, double x) {
-  const double Ib = kSigma * std::pow(T, 4) / kPi, rho = 1.0 - eps;
+  const double Ib = kStefanBoltzmann * std::pow(T, 4) / kPi, rho = 1.0 - eps;
   if (!specular) {
     const double e3 = 0.5 * (std::exp(-kappa * L) - kappa * L * expint_e2(kappa * L));
     const double J = 2.0 * rho * Ib * (0.5 - e3) / (1.0 - 2.0 * rho * e3);

@@ -39,7 +39,7 @@ const std::map<std::string, std::string> kParab1 = {{"profile", "parab1"}, {"kap
                                                     {"ny", "4"},           {"nz", "4"},           {"rays_per_cell", "200"},
                                                     {"rays_per_batch", "100"}};
 
-RmcConfig parab1_config() { return make_config(test_support::method_params<RmcMethod>(kParab1)); }
+RmcConfig parab1_config() { return make_config(rmc_param_table().read(test_support::method_params<RmcMethod>(kParab1))); }
 
 // The same run with the field from `file`: walls at parab1's 500 K, periodic in y and z as the slab.
 std::map<std::string, std::string> from_file(const std::string& file) {

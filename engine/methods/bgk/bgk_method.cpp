@@ -5,6 +5,7 @@
 
 #include "bgk_diagnostics.hpp"
 #include "bgk_model.hpp"
+#include "bgk_params.hpp"
 #include "core/checked.hpp"
 #include "core/errors.hpp"
 #include "io/binary_io.hpp"
@@ -20,52 +21,7 @@ MethodInfo make_info() {
   info.id = "kinetic.bgk";
   info.title = "Explicit BGK kinetic solver (shock, driven cavity)";
   info.paper = "bgk-kinetic-frezzotti.txt";
-  info.params = {
-      choice_param("case", "Problem", "shock", {"shock", "cavity"},
-                   "shock: 1D3V normal shock in [-L/2, L/2] (section 4); cavity: 2D3V square cavity [0, delta]^2 with a "
-                   "moving lid (section 5)"),
-      only_when("case", {"shock"},
-                real_param("mach", "Upstream Mach number", "", 1.5, 1.01, 10.0,
-                           "Shock: M^- of eq. (19); the boundary Maxwellians follow Rankine-Hugoniot (eq. 18)", true, false)),
-      only_when("case", {"shock"},
-                real_param("length", "Domain length", "lambda", 70.0, 5.0, 10000.0, "Shock: L in upstream mean free paths")),
-      only_when("case", {"cavity"},
-                real_param("delta", "Rarefaction parameter", "", 1.0, 0.01, 100.0,
-                           "Cavity: side in mean free paths, delta = p0 L / (mu0 sqrt(2 R T0)) (about 1 / Kn)", true)),
-      only_when("case", {"cavity"},
-                real_param("lid_speed", "Lid speed", "v_ref", 0.01, 1e-4, 0.5, "Cavity: lid velocity along +x in sqrt(2 R T0)", true)),
-      int_param("nx", "Cells along x", 256, 4, 1 << 20, "Physical cells along x"),
-      only_when("case", {"cavity"},
-                int_param("ny", "Cells along y", 160, 4, 1 << 14, "Cavity: physical cells along y (the shock has one)")),
-      int_param("nv", "Velocity cells per axis", 16, 4, 64, "N_v per velocity component (16^3 and 30^3 for the shocks, 20^3 for the cavity)"),
-      real_param("vx_min", "v_x box, lower end", "v_ref", -5.0, -100.0, 100.0, "Lower end of the v_x interval", false, false),
-      real_param("vx_max", "v_x box, upper end", "v_ref", 7.0, -100.0, 100.0, "Upper end of the v_x interval", false, false),
-      real_param("vt_max", "v_y, v_z box half-width", "v_ref", 6.0, 0.5, 100.0, "v_y and v_z span [-vt_max, vt_max]", false, false),
-      overridden_by("courant", real_param("dt", "Time step", "1/nu_ref", 0.05, 1e-6, 1.0,
-                                          "Time step; the shock streams with exact shifts at any Courant number, the cavity's "
-                                          "limit depends on the 2D streaming (split: max|v| dt/dx <= 1 per axis; unsplit: the "
-                                          "sum over both axes <= 1)",
-                                          true)),
-      real_param("courant", "Courant number", "", 0.0, 0.0, 1.0,
-                 "0: dt as given. Above 0: dt is set for this Courant number on the grid and streaming in use "
-                 "(shock: max|v_x| dt/dx; cavity: as the dt limit above), so a new grid keeps a stable dt", true),
-      only_when("case", {"cavity"},
-                choice_param("streaming", "2D streaming", "unsplit", {"split", "unsplit"},
-                             "Cavity: split sweeps x then y (max |v| dt/dx <= 1 per axis); unsplit takes both upwind differences "
-                             "from f^n, the donor-cell extension of eq. (12) (|v_x| dt/dx + |v_y| dt/dy <= 1)", true)),
-      real_param("omega", "Viscosity exponent", "", 0.74, 0.5, 1.0, "mu ~ T^omega (eq. 21)", false, false),
-      bool_param("conservative", "Conservative Maxwellian",
-                 false, "Relax towards a discrete Maxwellian with effective n, V, T that keep the moments of f exactly", true),
-      real_param("t_end", "End time", "1/nu_ref", 400.0, 1e-3, 1e7, "Stop at this time if not steady before", true),
-      real_param("tolerance", "Steady-state tolerance", "", 1e-7, 0.0, 1.0,
-                 "Stop when the relative change of n, V, T per unit time (L2 over cells) falls below this; 0: run to t_end", true),
-      int_param("steps_per_iteration", "Steps per update", 20, 1, 100000, "Time steps between snapshots", true),
-      choice_param("variant", "GPU step", "fused", {"fused", "paper"},
-                   "CUDA only. fused: streaming folded into the moment and relaxation kernels; paper: Algorithm 1 "
-                   "(shared-memory streaming) then Algorithm 2 (collision)", true),
-  };
-  for (auto& s : info.params)
-    if (s.key == "mach" || s.key == "delta") s.quick = true;
+  info.params = bgk_param_table().specs();
   info.fields = {{"n", "n_ref", 1, "Number density"},
                  {"V", "v_ref", 3, "Bulk velocity"},
                  {"T", "T_ref", 1, "Temperature"},
@@ -85,7 +41,6 @@ MethodInfo make_info() {
   return info;
 }
 
-Case case_of(const std::string& s) { return s == "cavity" ? Case::Cavity : Case::Shock; }
 
 // Paper's Table 1 (D, G) for the cavity at the rarefaction parameters it lists.
 struct TableRow {
@@ -100,7 +55,7 @@ const MethodInfo& BgkMethod::static_info() {
   return info;
 }
 
-BgkMethod::BgkMethod() : params_(static_info().params) {}
+BgkMethod::BgkMethod() = default;
 BgkMethod::~BgkMethod() = default;
 
 // Host and device bytes of what setup() and an iteration allocate, per backend:
@@ -111,10 +66,11 @@ BgkMethod::~BgkMethod() = default;
 //  Both hosts, per cell: raw_ and a step's new sums (kRawMoments doubles each) and the two
 //  CellFields of the residual (n, V (3), T, P_xy, q (2): 8 doubles each), the peak of advance().
 // The boundary Maxwellians (4 nv^3) and the wall densities (per row and column) are left out.
-MemoryEstimate BgkMethod::estimate_memory(const ParamSet& p, const ExecutionContext& ctx) const {
+MemoryEstimate BgkMethod::estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const {
+  const BgkParams p = bgk_param_table().read(params);
   const bool cuda = ctx.backend == BackendKind::Cuda;
-  const std::int64_t nx = p.get_int("nx"), ny = case_of(p.get_choice("case")) == Case::Cavity ? p.get_int("ny") : 1;
-  const std::int64_t nv = p.get_int("nv");
+  const std::int64_t nx = p.nx, ny = p.problem == Case::Cavity ? p.ny : 1;
+  const std::int64_t nv = p.nv;
   const std::int64_t cells = checked_mul(nx, ny, "nx * ny cells");
   const std::int64_t velocities = checked_product({nv, nv, nv}, "nv^3 velocities");
   const std::int64_t f_bytes = checked_product({cells, velocities, std::int64_t(sizeof(double))}, "nx * ny cells x nv^3 velocities x 8 B");
@@ -138,35 +94,35 @@ MemoryEstimate BgkMethod::estimate_memory(const ParamSet& p, const ExecutionCont
   return m;
 }
 
-BgkConfig BgkMethod::make_config(const ParamSet& p) {
+BgkConfig BgkMethod::make_config(const BgkParams& p) {
   BgkConfig c;
-  c.kind = case_of(p.get_choice("case"));
-  const int nv = checked_narrow<int>(p.get_int("nv"), "nv");
-  const double vx0 = p.get_real("vx_min"), vx1 = p.get_real("vx_max"), vt = p.get_real("vt_max");
+  c.kind = p.problem;
+  const int nv = p.nv;
+  const double vx0 = p.vx_min, vx1 = p.vx_max, vt = p.vt_max;
   if (vx1 <= vx0) throw bad_input("vx_max", "the v_x box [" + std::to_string(vx0) + ", " + std::to_string(vx1) + "] is empty", "vx_max > vx_min");
   for (int a = 0; a < 3; ++a) c.vg.n[a] = nv;
   c.vg.lo[0] = vx0;
   c.vg.h[0] = (vx1 - vx0) / nv;
   c.vg.lo[1] = c.vg.lo[2] = -vt;
   c.vg.h[1] = c.vg.h[2] = 2.0 * vt / nv;
-  c.dt = p.get_real("dt");
-  c.omega = p.get_real("omega");
-  c.conservative = p.get_bool("conservative");
-  c.nx = checked_narrow<int>(p.get_int("nx"), "nx");
+  c.dt = p.dt;
+  c.omega = p.omega;
+  c.conservative = p.conservative;
+  c.nx = p.nx;
   if (c.kind == Case::Shock) {
-    const double L = p.get_real("length");
+    const double L = p.length;
     c.ny = 1;
     c.dx = L / c.nx;
     c.x0 = -0.5 * L;
-    rankine_hugoniot(p.get_real("mach"), c.upstream, c.downstream);
+    rankine_hugoniot(p.mach, c.upstream, c.downstream);
   } else {
-    const double delta = p.get_real("delta");
-    c.ny = checked_narrow<int>(p.get_int("ny"), "ny");
+    const double delta = p.delta;
+    c.ny = p.ny;
     c.dx = delta / c.nx;
     c.dy = delta / c.ny;
     c.x0 = c.y0 = 0.0;
-    c.lid_speed = p.get_real("lid_speed");
-    c.streaming = p.get_choice("streaming") == "unsplit" ? Streaming::Unsplit : Streaming::Split;
+    c.lid_speed = p.lid_speed;
+    c.streaming = p.streaming;
   }
   // The CUDA tiles index a cell with int; cells() and phase_cells() are 64-bit.
   const std::int64_t cells = checked_narrow<int>(checked_mul(c.nx, c.ny, "nx * ny cells"), "nx * ny cells");
@@ -174,7 +130,7 @@ BgkConfig BgkMethod::make_config(const ParamSet& p) {
   const std::int64_t bytes = checked_product({2, cells, velocities, std::int64_t(sizeof(double))}, "nx * ny cells x nv^3 velocities x 2 copies of f");
   if (bytes > std::int64_t(64e9))
     throw bad_input("nx, ny, nv", "the phase space needs " + format_bytes(std::uint64_t(bytes)), "at most 64 GB (two copies of f)");
-  if (const double target = p.get_real("courant"); target > 0.0) {
+  if (const double target = p.courant; target > 0.0) {
     c.dt *= target / courant_number(c);
     // The rescaled dt can land an ulp or two above the target Courant number (above the cavity's
     // bound at courant = 1): step it down to the largest dt at or below the target.
@@ -211,8 +167,8 @@ BgkConfig BgkMethod::make_config(const ParamSet& p) {
 }
 
 void BgkMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
-  const BgkConfig c = make_config(params);
-  params_ = params;
+  const BgkConfig c = make_config(bgk_param_table().read(params));
+  take_params(params);
   ctx_ = ctx;
   cfg_ = c;
   bounds_ = make_boundaries(c);
@@ -225,7 +181,7 @@ void BgkMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
   } else {
     solver_ = make_cpu_solver(c);
   }
-  solver_->set_variant(params.get_choice("variant") == "paper" ? StepVariant::Paper : StepVariant::Fused);
+  solver_->set_variant(p_.variant);
   iteration_ = steps_ = 0;
   time_ = 0.0;
   residual_t_.clear();
@@ -249,9 +205,9 @@ double BgkMethod::total_mass() const {
 
 void BgkMethod::advance() {
   if (finished()) return;
-  const double t_end = params_.get_real("t_end");
+  const double t_end = p_.t_end;
   const int steps = int(std::clamp<double>(std::ceil((t_end - time_) / cfg_.dt - 1e-9), 1.0,
-                                           double(params_.get_int("steps_per_iteration"))));
+                                           double(p_.steps_per_iteration)));
   const std::vector<double> before = raw_;
   const double t0 = time_;
   solver_->step(steps);
@@ -289,30 +245,17 @@ void BgkMethod::advance() {
 }
 
 bool BgkMethod::converged() const {
-  const double tol = params_.get_real("tolerance");
+  const double tol = p_.tolerance;
   return !residual_.empty() && iteration_ > 1 && tol > 0.0 && residual_.back() < tol;
 }
 
-bool BgkMethod::finished() const { return converged() || time_ >= params_.get_real("t_end") - 1e-9 * cfg_.dt; }
+bool BgkMethod::finished() const { return converged() || time_ >= p_.t_end - 1e-9 * cfg_.dt; }
 
-void BgkMethod::set_live(const std::string& key, const ParamValue& value) {
-  static const char* kLive =
-      "mach, delta, lid_speed, dt, courant, conservative, streaming, t_end, tolerance, steps_per_iteration, variant";
-  ParamSet next = params_;
-  next.set(key, value);
-  if (key == "mach" || key == "delta" || key == "lid_speed" || key == "dt" || key == "courant" || key == "conservative" ||
-      key == "streaming") {
-    const BgkConfig c = make_config(next);  // refuses a value the current grids cannot take
-    params_ = next;
-    apply_config(c);
-  } else if (key == "variant") {
-    params_ = next;
-    solver_->set_variant(next.get_choice("variant") == "paper" ? StepVariant::Paper : StepVariant::Fused);
-  } else if (key == "t_end" || key == "tolerance" || key == "steps_per_iteration") {
-    params_ = next;
-  } else {
-    throw bad_input(key, "'" + key + "' is not a live parameter of kinetic.bgk", kLive);
-  }
+// mach, delta, lid_speed, dt, courant, conservative and streaming reconfigure the solver on its grids;
+// variant switches its step (t_end, tolerance and steps_per_iteration are read where used).
+void BgkMethod::on_live_change(const BgkParams& before) {
+  if (p_.variant != before.variant) solver_->set_variant(p_.variant);
+  else apply_config(make_config(p_));  // refuses a value the current grids cannot take
 }
 
 Progress BgkMethod::progress() const {
@@ -321,7 +264,7 @@ Progress BgkMethod::progress() const {
   p.sim_time = time_;
   p.time_unit = "1/nu_ref";
   p.residual = residual_.empty() ? 0.0 : residual_.back();
-  p.fraction_done = finished() ? 1.0 : std::min(1.0, time_ / params_.get_real("t_end"));
+  p.fraction_done = finished() ? 1.0 : std::min(1.0, time_ / p_.t_end);
   p.work_done = double(steps_) * double(cfg_.phase_cells());
   p.work_unit = "phase-space cell updates";
   p.converged = converged();
@@ -418,7 +361,7 @@ Snapshot BgkMethod::snapshot() const {
 }
 
 void BgkMethod::save_state(std::ostream& out) const {
-  bin::write_tag(out, "kinetic.bgk", 1);
+  bin::write_tag(out, static_info().id, 1);
   bin::write<std::int64_t>(out, iteration_);
   bin::write<std::int64_t>(out, steps_);
   bin::write<double>(out, time_);
@@ -434,7 +377,7 @@ void BgkMethod::save_state(std::ostream& out) const {
 void BgkMethod::load_state(std::istream& in) {
   // Read and check everything first: a refused state leaves the method as it was.
   if (!solver_) throw bad_input("checkpoint", "kinetic.bgk has no set-up to load a state into", "setup() before load_state()");
-  bin::expect_tag(in, "kinetic.bgk", 1);
+  bin::expect_tag(in, static_info().id, 1);
   const auto iteration = bin::read<std::int64_t>(in);
   const auto steps = bin::read<std::int64_t>(in);
   const double time = bin::read<double>(in);

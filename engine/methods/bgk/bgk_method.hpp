@@ -8,28 +8,27 @@
 #include "bgk_boundaries.hpp"
 #include "bgk_config.hpp"
 #include "bgk_solver.hpp"
-#include "core/method.hpp"
+#include "bgk_params.hpp"
+#include "core/method_base.hpp"
 
 namespace ks::bgk {
 
-class BgkMethod final : public Method {
+class BgkMethod final : public MethodBase<BgkMethod, BgkParams> {
  public:
   BgkMethod();
   ~BgkMethod() override;
 
   static const MethodInfo& static_info();
+  static const ParamTable<BgkParams>& param_table() { return bgk_param_table(); }
 
-  const MethodInfo& info() const override { return static_info(); }
   // Host (and on CUDA device) bytes of the two copies of f, the per-cell arrays of a step and of the
   // residual, from nx, ny and nv alone (bgk_method.cpp lists what is counted).
   MemoryEstimate estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const override;
   void setup(const ParamSet& params, const ExecutionContext& ctx) override;
   void advance() override;
   bool finished() const override;
-  void set_live(const std::string& key, const ParamValue& value) override;
   Progress progress() const override;
   Snapshot snapshot() const override;
-  const ParamSet& params() const override { return params_; }
   // CUDA backend: every field and component for zero-copy views (the phase-space slice through the
   // middle row, as the snapshot's).
   std::size_t write_display_field(const std::string& name, int component, void* device_dst,
@@ -41,7 +40,7 @@ class BgkMethod final : public Method {
   void load_state(std::istream& in) override;
 
   // The discretised problem for `p`; throws bad_input (with the allowed range) for what cannot run.
-  static BgkConfig make_config(const ParamSet& p);
+  static BgkConfig make_config(const BgkParams& p);
 
   // For tests and benchmarks.
   const BgkConfig& config() const { return cfg_; }
@@ -52,10 +51,10 @@ class BgkMethod final : public Method {
   double total_mass() const;  // sum of n over the cells times the cell area (or length)
 
  private:
+  void on_live_change(const BgkParams& before) override;
   void apply_config(const BgkConfig& c);
   bool converged() const;  // the last residual below `tolerance` (> 0)
 
-  ParamSet params_;
   ExecutionContext ctx_;
   BgkConfig cfg_;
   BoundaryData bounds_;

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "bgk_config.hpp"
+#include "core/constants.hpp"
 
 namespace ks::bgk {
 
@@ -154,7 +155,7 @@ KS_HD Macro effective_maxwellian(const Macro& target, const VelocityGrid& g) {
         s1 += v * w;
         s2 += v * v * w;
       }
-      S0[a] = s0 * g.h[a] / sqrt(M_PI * e.T);
+      S0[a] = s0 * g.h[a] / sqrt(constants::kPi * e.T);
       Vd[a] = s1 / s0;
       E += s2 / s0;
       V2 += Vd[a] * Vd[a];
@@ -185,7 +186,7 @@ KS_HD CellRelaxation cell_relaxation(const MomentSums& m, const BgkConfig& c) {
 }
 
 // n / (pi T)^(3/2): the Maxwellian's prefactor in this normalisation.
-KS_HD double maxwellian_prefactor(const Macro& m) { return m.n / pow(M_PI * m.T, 1.5); }
+KS_HD double maxwellian_prefactor(const Macro& m) { return m.n / pow(constants::kPi * m.T, 1.5); }
 
 // Exact solution of the homogeneous relaxation df/dt = nu (Phi - f) over dt (eq. 14).
 KS_HD double relax(double f_streamed, double phi, double decay) { return (1.0 - decay) * phi + decay * f_streamed; }

@@ -10,10 +10,7 @@
 #include "io/binary_io.hpp"
 #include "units.hpp"
 
-#ifdef KS_HAVE_CUDA
-#include "inverse_mc_cuda.hpp"
-#endif
-#include "inverse_mc_cpu.hpp"
+#include "coag_solver.hpp"
 #include "pair_rejection.hpp"
 
 namespace ks::coag {
@@ -25,47 +22,14 @@ constexpr std::int64_t kRefreshEveryParticles = 4; // full recompute of C' every
 constexpr std::uint64_t kMaxEventsPerLaunch = 1u << 15;
 constexpr std::uint32_t kPurposePosition = 2;       // RNG draws for the particle cloud view
 constexpr int kHistogramBins = 40;
+constexpr std::uint32_t kStateVersion = 1;  // of save_state()'s layout
 
 MethodInfo make_info() {
   MethodInfo info;
   info.id = "aerosol.coagulation";
   info.title = "Aerosol coagulation (weighted inverse Monte Carlo)";
   info.paper = "coagulation-mc-wei-kruis-2013.txt";
-  info.params = {
-      choice_param("kernel", "Coagulation kernel", "free_molecular",
-                   {"free_molecular", "constant", "additive", "continuum", "fuchs"},
-                   "free_molecular: Brownian, free-molecule regime (eq. 11); constant: beta = K; additive: beta = B "
-                   "(v_i + v_j); continuum: Stokes-Einstein Brownian; fuchs: Fuchs transition-regime interpolation"),
-      int_param("n_s", "Simulation particles per run", 2000, 16, 4000000,
-                "Number of weighted simulation particles in each run; constant during the run"),
-      int_param("n_runs", "Runs in the ensemble", 10, 1, 10000,
-                "Independent runs with different random streams; statistics are over runs", true),
-      real_param("t_end", "End time", "tau_char", 1000.0, 1e-3, 1e6,
-                 "Simulated time in units of tau_char (eq. 12 for free_molecular; 2/(beta(d0,d0) N0) otherwise)", true),
-      int_param("outputs_per_decade", "Outputs per decade", 5, 1, 50,
-                "Output times are log-spaced from 0.01 tau_char; 5 per decade gives the paper's 16 times in [1, 1000] tau_char"),
-      real_param("d0", "Initial diameter", "nm", 3.0, 0.1, 1e5, "Geometric mean diameter of the initial population"),
-      real_param("sigma_g0", "Initial geometric std", "", 1.0, 1.0, 3.0,
-                 "1 is monodisperse; above 1 the initial sizes are sampled from a lognormal", false, false),
-      real_param("N0", "Initial number concentration", "1/m^3", 1e17, 1e6, 1e26, "Real particles per cubic metre at t = 0"),
-      real_param("T", "Temperature", "K", 300.0, 1.0, 5000.0, "Gas temperature", false, false),
-      real_param("rho_p", "Particle density", "kg/m^3", 1000.0, 1.0, 25000.0, "Material density of the particles", false, false),
-      only_when("kernel", {"constant"},
-                real_param("K", "Constant kernel", "m^3/s", 1e-15, 1e-30, 1e-3, "beta = K for kernel = constant")),
-      only_when("kernel", {"additive"},
-                real_param("B", "Additive kernel", "1/s", 1e10, 1e-10, 1e30, "beta = B (v_i + v_j) for kernel = additive")),
-      only_when("kernel", {"continuum", "fuchs"},
-                real_param("gas_viscosity", "Gas viscosity", "Pa s", 1.81e-5, 1e-7, 1e-2, "For the continuum and Fuchs kernels")),
-      only_when("kernel", {"fuchs"},
-                real_param("mean_free_path", "Gas mean free path", "nm", 68.0, 0.1, 1e6, "For the Fuchs kernel (slip correction)")),
-      int_param("seed", "Random seed", 1, 0, 2147483647, "Seed of the Philox streams; the same seed repeats a run exactly"),
-      choice_param("selection", "Pair selection", "prefix", {"prefix", "rejection"},
-                   "prefix: inverse transform on cumulative sums (eq. 5a, 5b, the paper); rejection: acceptance-rejection "
-                   "against a bound, the same pair distribution without sums (faster on the GPU; not for the fuchs "
-                   "kernel)"),
-  };
-  info.params[2].quick = true;  // n_runs
-  info.params[3].quick = true;  // t_end
+  info.params = coag_param_table().specs();
   info.fields = {{"diameter", "m", 1, "Diameter of each simulation particle of run 0"},
                  {"weight", "1", 1, "Real particles represented by each simulation particle of run 0"}};
   info.series = {"N/N0", "d_g", "sigma_g", "N/N0 sectional", "d_g sectional", "sigma_g sectional", "size distribution"};
@@ -73,9 +37,9 @@ MethodInfo make_info() {
 }
 
 // Output times in tau_char: 0, log-spaced from kFirstOutputTau at outputs_per_decade, and t_end.
-std::vector<double> output_schedule(const ParamSet& p) {
-  const double t_end = p.get_real("t_end");
-  const double per_decade = double(p.get_int("outputs_per_decade"));
+std::vector<double> output_schedule(const CoagParams& p) {
+  const double t_end = p.t_end;
+  const double per_decade = double(p.outputs_per_decade);
   std::vector<double> x = {0.0};
   for (int m = 0;; ++m) {
     const double xm = kFirstOutputTau * std::pow(10.0, m / per_decade);
@@ -96,14 +60,6 @@ std::uint64_t peek_length(std::istream& in, std::uint64_t otherwise) {
   return n;
 }
 
-KernelKind kernel_kind(const std::string& name) {
-  if (name == "free_molecular") return KernelKind::FreeMolecular;
-  if (name == "constant") return KernelKind::Constant;
-  if (name == "additive") return KernelKind::Additive;
-  if (name == "continuum") return KernelKind::Continuum;
-  return KernelKind::Fuchs;
-}
-
 }  // namespace
 
 const MethodInfo& CoagulationMethod::static_info() {
@@ -111,7 +67,7 @@ const MethodInfo& CoagulationMethod::static_info() {
   return info;
 }
 
-CoagulationMethod::CoagulationMethod() : params_(static_info().params) {}
+CoagulationMethod::CoagulationMethod() = default;
 CoagulationMethod::~CoagulationMethod() = default;
 
 // What setup() and an iteration hold, from the parameters alone. On the host: per particle the
@@ -122,9 +78,10 @@ CoagulationMethod::~CoagulationMethod() = default;
 // keeps the ensemble (downloaded after every output) without work arrays; the device holds v, w, C',
 // the row or second C' buffer and the aux per particle (72 B) and five values per run. The sectional
 // reference (200 sections) is a small table.
-MemoryEstimate CoagulationMethod::estimate_memory(const ParamSet& p, const ExecutionContext& ctx) const {
+MemoryEstimate CoagulationMethod::estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const {
+  const CoagParams p = coag_param_table().read(params);
   const bool cuda = ctx.backend == BackendKind::Cuda;
-  const std::int64_t n_s = p.get_int("n_s"), n_runs = p.get_int("n_runs");
+  const std::int64_t n_s = p.n_s, n_runs = p.n_runs;
   const std::int64_t outputs = std::int64_t(output_schedule(p).size());
   const std::int64_t particles = checked_mul(n_s, n_runs, "n_s * n_runs simulation particles");
   constexpr std::int64_t host_particle = 3 * sizeof(double);
@@ -155,26 +112,26 @@ MemoryEstimate CoagulationMethod::estimate_memory(const ParamSet& p, const Execu
 }
 
 void CoagulationMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
-  params_ = params;
+  take_params(params);
   ctx_ = ctx;
-  N0_ = params.get_real("N0");
-  d0_ = params.get_real("d0") * 1e-9;
-  sigma_g0_ = params.get_real("sigma_g0");
+  N0_ = p_.N0;
+  d0_ = p_.d0 * 1e-9;
+  sigma_g0_ = p_.sigma_g0;
   cfg_ = EnsembleConfig{};
-  cfg_.n_s = checked_narrow<int>(params.get_int("n_s"), "n_s");
+  cfg_.n_s = p_.n_s;
   cfg_.box_volume = cfg_.n_s / N0_;  // every simulation particle starts with weight 1
-  cfg_.seed = static_cast<std::uint64_t>(params.get_int("seed"));
+  cfg_.seed = static_cast<std::uint64_t>(p_.seed);
   cfg_.refresh_every = kRefreshEveryParticles * cfg_.n_s;
   KernelParams& k = cfg_.kernel;
-  k.kind = kernel_kind(params.get_choice("kernel"));
-  k.KF = free_molecular_KF(params.get_real("T"), params.get_real("rho_p"));
-  k.K = params.get_real("K");
-  k.B = params.get_real("B");
-  k.kT = kBoltzmann * params.get_real("T");
-  k.mu = params.get_real("gas_viscosity");
-  k.mfp = params.get_real("mean_free_path") * 1e-9;
-  k.rho_p = params.get_real("rho_p");
-  cfg_.selection = params.get_choice("selection") == "rejection" ? Selection::Rejection : Selection::Prefix;
+  k.kind = p_.kernel;
+  k.KF = free_molecular_KF(p_.T, p_.rho_p);
+  k.K = p_.K;
+  k.B = p_.B;
+  k.kT = kBoltzmann * p_.T;
+  k.mu = p_.gas_viscosity;
+  k.mfp = p_.mean_free_path * 1e-9;
+  k.rho_p = p_.rho_p;
+  cfg_.selection = p_.selection;
   if (cfg_.selection == Selection::Rejection && !rejection_supported(k.kind))
     throw bad_input("selection", "'rejection' needs a kernel whose rows peak at the smallest or largest particle",
                     "selection 'prefix' with kernel 'fuchs'; 'rejection' with free_molecular, constant, additive or "
@@ -188,15 +145,23 @@ void CoagulationMethod::setup(const ParamSet& params, const ExecutionContext& ct
   ens_ = Ensemble{};
   stats_.assign(t_out_.size(), {});
   next_out_.clear();
-  gpu_.reset();
-  resize_runs(checked_narrow<int>(params.get_int("n_runs"), "n_runs"));
+  if (ctx.backend == BackendKind::Cuda) {
+#ifdef KS_HAVE_CUDA
+    solver_ = make_cuda_solver(cfg_, ctx.cuda_device, kMaxEventsPerLaunch);
+#else
+    throw backend_unavailable("aerosol.coagulation: this build has no CUDA path");
+#endif
+  } else {
+    solver_ = make_cpu_solver(cfg_);
+  }
+  resize_runs(p_.n_runs);
   initial_volume_ = total_volume();
   solve_sectional();
 }
 
 void CoagulationMethod::build_schedule() {
   t_out_.clear();
-  for (double xi : output_schedule(params_)) t_out_.push_back(xi * tau_);
+  for (double xi : output_schedule(p_)) t_out_.push_back(xi * tau_);
 }
 
 void CoagulationMethod::solve_sectional() {
@@ -222,32 +187,17 @@ void CoagulationMethod::solve_sectional() {
 
 // Adds runs (initialised at t = 0, to catch up at the next advance) or drops the last ones.
 void CoagulationMethod::resize_runs(int n_runs) {
-#ifdef KS_HAVE_CUDA
-  if (gpu_) gpu_->download(ens_);
-#endif
   const int old = ens_.n_runs;
   ens_.resize(n_runs, cfg_.n_s);
   next_out_.resize(n_runs, 1);
   for (auto& per_output : stats_)
     if (int(per_output.size()) > n_runs) per_output.resize(n_runs);
-  const bool on_gpu = ctx_.backend == BackendKind::Cuda;
   for (int r = old; r < n_runs; ++r) {
-    initialise_run(ens_, r, cfg_, N0_, d0_, sigma_g0_, !on_gpu);  // the GPU computes C' itself
+    initialise_run(ens_, r, cfg_, N0_, d0_, sigma_g0_, false);  // C' of the new runs: the solver's load()
     stats_[0].push_back(run_statistics(&ens_.v[std::size_t(r) * cfg_.n_s], &ens_.w[std::size_t(r) * cfg_.n_s], cfg_.n_s,
                                        cfg_.box_volume));
   }
-  if (ctx_.backend == BackendKind::Cuda) {
-#ifdef KS_HAVE_CUDA
-    if (!gpu_) gpu_ = std::make_shared<CudaEnsemble>(ctx_.cuda_device);
-    gpu_->upload(ens_, cfg_);
-    if (n_runs > old) {
-      gpu_->recompute_rates(old);  // Algorithm 1 for the new runs
-      gpu_->download(ens_);     // the host copy holds C' too (checkpoints, snapshots)
-    }
-#else
-    throw backend_unavailable("aerosol.coagulation: this build has no CUDA path");
-#endif
-  }
+  solver_->load(ens_, old);
 }
 
 // Brings every run to output k, recording the statistics of each output it passes
@@ -262,14 +212,7 @@ void CoagulationMethod::bring_runs_to(int k) {
       target[r] = t_out_[next];
     }
     if (!behind) return;
-    if (gpu_) {
-#ifdef KS_HAVE_CUDA
-      events_ += gpu_->advance(target, kMaxEventsPerLaunch);
-      gpu_->download(ens_);
-#endif
-    } else {
-      events_ += advance_runs_cpu(ens_, cfg_, target, ~std::uint64_t(0));
-    }
+    events_ += solver_->advance(ens_, target);
     for (int r = 0; r < ens_.n_runs; ++r) {
       if (next_out_[r] > k) continue;
       const RunStatistics s = run_statistics(&ens_.v[std::size_t(r) * cfg_.n_s], &ens_.w[std::size_t(r) * cfg_.n_s],
@@ -293,23 +236,16 @@ void CoagulationMethod::advance() {
 
 bool CoagulationMethod::finished() const { return iteration_ + 1 >= int(t_out_.size()); }
 
-void CoagulationMethod::set_live(const std::string& key, const ParamValue& value) {
-  if (key == "n_runs") {
-    const int n_runs = checked_narrow<int>(std::get<std::int64_t>(value), "n_runs");
-    ParamSet next = params_;
-    next.set(key, value);
+void CoagulationMethod::on_live_change(const CoagParams& before) {
+  if (p_.n_runs != before.n_runs) {
     // Growing reallocates the ensemble's arrays at the new size while the old ones are held, and the
     // next advance needs its work arrays: about the new set-up's estimate on top of what is held now.
-    if (n_runs > ens_.n_runs) check_memory(static_info().id, estimate_memory(next, ctx_), ctx_);
-    resize_runs(n_runs);
-    params_ = std::move(next);
-    return;
+    if (p_.n_runs > ens_.n_runs) check_memory(static_info().id, estimate_memory(params_, ctx_), ctx_);
+    resize_runs(p_.n_runs);
   }
-  if (key == "t_end") {
-    const double t_end = std::get<double>(value);
+  if (p_.t_end != before.t_end) {
     const double now = t_out_[iteration_] / tau_;
-    if (t_end < now) throw bad_input("t_end", "the run is already at " + std::to_string(now) + " tau_char", "t_end >= the current time");
-    params_.set(key, value);
+    if (p_.t_end < now) throw bad_input("t_end", "the run is already at " + std::to_string(now) + " tau_char", "t_end >= the current time");
     const std::vector<double> done(t_out_.begin(), t_out_.begin() + iteration_ + 1);
     build_schedule();
     // Keep the outputs already reached; continue on the new grid after them.
@@ -319,9 +255,7 @@ void CoagulationMethod::set_live(const std::string& key, const ParamValue& value
     t_out_ = merged;
     stats_.resize(t_out_.size());
     solve_sectional();
-    return;
   }
-  throw bad_input(key, "'" + key + "' is not a live parameter of aerosol.coagulation", "n_runs, t_end");
 }
 
 MeanAndError CoagulationMethod::ensemble_mean(int k, double RunStatistics::*field, double scale) const {
@@ -449,18 +383,12 @@ Snapshot CoagulationMethod::snapshot() const {
 
 std::size_t CoagulationMethod::write_display_field(const std::string& name, int component, void* device_dst,
                                                    std::size_t capacity) const {
-  const std::size_t bytes = std::size_t(cfg_.n_s) * 4 * sizeof(float);
-  if (!gpu_ || (name != "diameter" && name != "weight") || component > 0) return 0;
-  if (!device_dst) return bytes;
-  if (capacity < bytes) return 0;
-#ifdef KS_HAVE_CUDA
-  gpu_->write_particles(name == "diameter", std::cbrt(cfg_.box_volume), kPurposePosition, device_dst);
-#endif
-  return bytes;
+  if (!solver_ || (name != "diameter" && name != "weight") || component > 0) return 0;
+  return solver_->write_particles(name == "diameter", std::cbrt(cfg_.box_volume), kPurposePosition, device_dst, capacity);
 }
 
 void CoagulationMethod::save_state(std::ostream& out) const {
-  bin::write_tag(out, "aerosol.coagulation", 1);
+  bin::write_tag(out, static_info().id, kStateVersion);
   bin::write<std::int32_t>(out, iteration_);
   bin::write<std::uint64_t>(out, events_);
   bin::write<double>(out, initial_volume_);
@@ -486,7 +414,7 @@ void CoagulationMethod::load_state(std::istream& in) {
   };
   const int runs = ens_.n_runs;
   const std::uint64_t count = std::uint64_t(runs) * std::uint64_t(cfg_.n_s);
-  bin::expect_tag(in, "aerosol.coagulation", 1);
+  bin::expect_tag(in, static_info().id, kStateVersion);
   const int iteration = bin::read<std::int32_t>(in);
   const std::uint64_t events = bin::read<std::uint64_t>(in);
   const double initial_volume = bin::read<double>(in);
@@ -584,9 +512,7 @@ void CoagulationMethod::load_state(std::istream& in) {
   ens_ = std::move(e);
   stats_ = std::move(stats);
   if (!same_outputs) solve_sectional();
-#ifdef KS_HAVE_CUDA
-  if (gpu_) gpu_->upload(ens_, cfg_);
-#endif
+  solver_->load(ens_, ens_.n_runs);  // the CUDA solver's device copy; no rates to compute
 }
 
 }  // namespace ks::coag

@@ -5,33 +5,31 @@
 #include <memory>
 #include <vector>
 
-#include "core/method.hpp"
+#include "coag_params.hpp"
+#include "core/method_base.hpp"
+#include "coag_solver.hpp"
 #include "ensemble.hpp"
 #include "sectional.hpp"
 #include "size_statistics.hpp"
 
 namespace ks::coag {
 
-class CudaEnsemble;
-
-class CoagulationMethod final : public Method {
+class CoagulationMethod final : public MethodBase<CoagulationMethod, CoagParams> {
  public:
   CoagulationMethod();
   ~CoagulationMethod() override;
 
   static const MethodInfo& static_info();
+  static const ParamTable<CoagParams>& param_table() { return coag_param_table(); }
 
-  const MethodInfo& info() const override { return static_info(); }
   // Host (and on CUDA device) bytes of the n_s x n_runs ensemble, the per-run statistics and the
   // work arrays of an advance, from the parameters alone (coagulation_method.cpp lists what is counted).
   MemoryEstimate estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const override;
   void setup(const ParamSet& params, const ExecutionContext& ctx) override;
   void advance() override;
   bool finished() const override;
-  void set_live(const std::string& key, const ParamValue& value) override;
   Progress progress() const override;
   Snapshot snapshot() const override;
-  const ParamSet& params() const override { return params_; }
   std::size_t write_display_field(const std::string& name, int component, void* device_dst,
                                   std::size_t capacity) const override;
   void save_state(std::ostream& out) const override;
@@ -50,17 +48,17 @@ class CoagulationMethod final : public Method {
   double total_volume() const;  // sum over all runs of sum(w v) / V
 
  private:
+  void on_live_change(const CoagParams& before) override;  // n_runs, t_end
   void build_schedule();
   void solve_sectional();
   void resize_runs(int n_runs);
   void bring_runs_to(int k);
   MeanAndError ensemble_mean(int k, double RunStatistics::*field, double scale) const;
 
-  ParamSet params_;
   ExecutionContext ctx_;
   EnsembleConfig cfg_;
   Ensemble ens_;
-  std::shared_ptr<CudaEnsemble> gpu_;  // shared_ptr: destructible where CudaEnsemble is incomplete (CPU-only builds)
+  std::unique_ptr<CoagSolver> solver_;
   double N0_ = 0.0, d0_ = 0.0, sigma_g0_ = 1.0, tau_ = 1.0;
   std::vector<double> t_out_;                     // output times, s
   int iteration_ = 0;                             // outputs completed

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/errors.hpp"
+#include "coag_solver.hpp"
 #include "pair_rejection.hpp"
 
 namespace ks::coag {
@@ -148,5 +149,25 @@ std::uint64_t advance_runs_cpu(Ensemble& e, const EnsembleConfig& cfg, const std
   for (int r = 0; r < e.n_runs; ++r) total += advance_run_cpu(e, r, cfg, t_target[r], max_events_per_run);
   return total;
 }
+
+namespace {
+
+class CpuSolver final : public CoagSolver {
+ public:
+  explicit CpuSolver(const EnsembleConfig& cfg) : cfg_(cfg) {}
+  void load(Ensemble& e, int first_new_run) override {
+    for (int r = first_new_run; r < e.n_runs; ++r) recompute_rates(e, r, cfg_);
+  }
+  std::uint64_t advance(Ensemble& e, const std::vector<double>& t_target) override {
+    return advance_runs_cpu(e, cfg_, t_target, ~std::uint64_t(0));
+  }
+
+ private:
+  EnsembleConfig cfg_;
+};
+
+}  // namespace
+
+std::unique_ptr<CoagSolver> make_cpu_solver(const EnsembleConfig& cfg) { return std::make_unique<CpuSolver>(cfg); }
 
 }  // namespace ks::coag

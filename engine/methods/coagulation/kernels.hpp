@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "core/constants.hpp"
 #include "core/philox.hpp"  // KS_HD
 
 namespace ks::coag {
@@ -30,7 +31,7 @@ struct ParticleAux {
   double g;  // Fuchs: transition parameter g, m
 };
 
-constexpr double kPiHD = 3.14159265358979323846;
+using constants::kPi;
 
 // Cunningham slip correction, Kn = 2 lambda / d (Seinfeld & Pandis eq. 9.34).
 KS_HD double cunningham(double d, double mfp) {
@@ -41,20 +42,20 @@ KS_HD double cunningham(double d, double mfp) {
 KS_HD ParticleAux make_aux(double v, const KernelParams& p) {
   ParticleAux x{};
   x.v = v;
-  x.d = cbrt(6.0 * v / kPiHD);
+  x.d = cbrt(6.0 * v / kPi);
   switch (p.kind) {
     case KernelKind::FreeMolecular:
       x.a = 1.0 / (x.d * x.d * x.d);
       break;
     case KernelKind::Continuum:
-      x.a = p.kT / (3.0 * kPiHD * p.mu * x.d);  // Stokes-Einstein, no slip
+      x.a = p.kT / (3.0 * kPi * p.mu * x.d);  // Stokes-Einstein, no slip
       break;
     case KernelKind::Fuchs: {
       // Fuchs interpolation (Seinfeld & Pandis Table 13.1).
-      x.a = p.kT * cunningham(x.d, p.mfp) / (3.0 * kPiHD * p.mu * x.d);
+      x.a = p.kT * cunningham(x.d, p.mfp) / (3.0 * kPi * p.mu * x.d);
       const double m = p.rho_p * v;
-      x.c = sqrt(8.0 * p.kT / (kPiHD * m));
-      const double l = 8.0 * x.a / (kPiHD * x.c);
+      x.c = sqrt(8.0 * p.kT / (kPi * m));
+      const double l = 8.0 * x.a / (kPi * x.c);
       const double dl = x.d + l;
       x.g = (dl * dl * dl - pow(x.d * x.d + l * l, 1.5)) / (3.0 * x.d * l) - x.d;
       break;
@@ -76,12 +77,12 @@ KS_HD double beta(const ParticleAux& i, const ParticleAux& j, const KernelParams
     case KernelKind::Additive:
       return p.B * (i.v + j.v);
     case KernelKind::Continuum:  // 2 pi (D_i + D_j)(d_i + d_j)
-      return 2.0 * kPiHD * (i.a + j.a) * (i.d + j.d);
+      return 2.0 * kPi * (i.a + j.a) * (i.d + j.d);
     case KernelKind::Fuchs: {
       const double s = i.d + j.d, D = i.a + j.a;
       const double g = sqrt(i.g * i.g + j.g * j.g);
       const double c = sqrt(i.c * i.c + j.c * j.c);
-      return 2.0 * kPiHD * D * s / (s / (s + 2.0 * g) + 8.0 * D / (c * s));
+      return 2.0 * kPi * D * s / (s / (s + 2.0 * g) + 8.0 * D / (c * s));
     }
   }
   return 0.0;

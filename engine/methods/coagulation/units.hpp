@@ -3,10 +3,12 @@
 
 #include <cmath>
 
+#include "core/constants.hpp"
+
 namespace ks::coag {
 
-constexpr double kBoltzmann = 1.380649e-23;  // J/K
-constexpr double kPi = 3.14159265358979323846;
+using constants::kBoltzmann;
+using constants::kPi;
 
 inline double volume_of_diameter(double d) { return kPi / 6.0 * d * d * d; }
 inline double diameter_of_volume(double v) { return std::cbrt(6.0 * v / kPi); }

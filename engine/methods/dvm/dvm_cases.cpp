@@ -18,34 +18,40 @@ constexpr double kMaxSliceBytes = 64e9;    // two slices of f for one batch
 
 }  // namespace
 
-void apply_boundary_state(const ParamSet& p, DvmConfig& c) {
-  const double T_ref = p.get_real("gas_temperature");
-  const double Tw = p.get_real("wall_temperature") / T_ref;
-  c.kn = p.get_real("kn");
-  c.walls.assign(c.kind == Case::Cube ? 1 : 2, WallType{});
-  for (WallType& w : c.walls) w.T = Tw;
-  if (c.kind != Case::Cube) c.walls[1].U[0] = p.get_real("lid_speed");
-  c.initial_n = 1.0;
-  c.initial_T = 1.0;
-  c.initial_U[0] = c.kind == Case::Cube ? p.get_real("mach") * std::sqrt(0.5 * kGamma) : 0.0;  // sqrt(gamma R T) in v_m
+void apply_boundary_state(const DvmParams& p, DvmConfig& c) {
+  DvmConfig next = c;
+  next.kn = p.kn;
+  next.walls.assign(c.kind == Case::Cube ? 1 : 2, WallType{});
+  for (WallType& w : next.walls) w.T = p.wall_temperature / p.gas_temperature;
+  if (c.kind != Case::Cube) next.walls[1].U[0] = p.lid_speed;
+  next.initial_n = 1.0;
+  next.initial_T = 1.0;
+  next.initial_U[0] = c.kind == Case::Cube ? p.mach * std::sqrt(0.5 * kGamma) : 0.0;  // sqrt(gamma R T) in v_m
+  if (c.kind == Case::Cube) {
+    const double reach = next.initial_U[0] + kFreeStreamWidths * std::sqrt(next.initial_T);
+    if (reach > c.vg.v_max)
+      throw bad_input("mach", "the free stream at Ma = " + format_number(p.mach) + " reaches |xi| = " + format_number(reach) +
+                                  " (U + 2 thermal speeds), beyond v_max = " + format_number(c.vg.v_max),
+                      "Ma <= " + format_number((c.vg.v_max - kFreeStreamWidths) / std::sqrt(0.5 * kGamma)) + " or a larger v_max");
+  }
+  c = std::move(next);
 }
 
-DvmConfig make_config(const ParamSet& p) {
+DvmConfig make_config(const DvmParams& p) {
   DvmConfig c;
-  const std::string kind = p.get_choice("case");
-  c.kind = kind == "cube" ? Case::Cube : kind == "couette" ? Case::Couette : Case::Cavity;
-  c.vg.m = int(p.get_int("nv"));
+  c.kind = p.problem;
+  c.vg.m = p.nv;
   if (c.vg.m % 2)
     throw bad_input("nv", "the velocity grid has an odd number of points per axis (" + format_number(c.vg.m) + ")",
                     "an even number, so that every velocity lies in one sweep octant");
-  c.vg.v_max = p.get_real("v_max");
-  c.omega = p.get_real("omega");
-  c.batch = p.get_int("batch");
-  c.single = p.get_choice("precision") == "fp32";
-  c.strip = int(p.get_int("strip"));
+  c.vg.v_max = p.v_max;
+  c.omega = p.omega;
+  c.batch = p.batch;
+  c.single = p.single;
+  c.strip = p.strip;
   if (c.strip != 0 && c.strip != 4 && c.strip != 8 && c.strip != 16)
     throw bad_input("strip", "a sweep strip of " + format_number(c.strip) + " cells", "0 (automatic), 4, 8 or 16");
-  const int nx = int(p.get_int("nx")), ny = int(p.get_int("ny")), nz = int(p.get_int("nz"));
+  const int nx = p.nx, ny = p.ny, nz = p.nz;
   if (c.kind == Case::Cavity) {
     for (int a = 0; a < 3; ++a) c.axis[a] = uniform_axis(0.0, 1.0, a == 0 ? nx : a == 1 ? ny : nz);
     c.face_wall_type[3] = 1;  // the lid
@@ -56,7 +62,7 @@ DvmConfig make_config(const ParamSet& p) {
     c.face[0] = c.face[1] = c.face[4] = c.face[5] = FaceKind::Periodic;
     c.face_wall_type[3] = 1;  // the moving plate
   } else {
-    const int body = int(p.get_int("body_cells"));
+    const int body = p.body_cells;
     const int n[3] = {nx, ny, nz};
     const char* key[3] = {"nx", "ny", "nz"};
     for (int a = 0; a < 3; ++a)
@@ -75,14 +81,7 @@ DvmConfig make_config(const ParamSet& p) {
   // the cell count itself is a 64-bit size.
   checked_narrow<int>(checked_mul(c.n(0), c.n(1), "nx * ny cells of a slice"), "nx * ny cells of a slice");
   checked_product({c.n(0), c.n(1), c.n(2)}, "nx * ny * nz cells");
-  apply_boundary_state(p, c);
-  if (c.kind == Case::Cube) {
-    const double reach = c.initial_U[0] + kFreeStreamWidths * std::sqrt(c.initial_T);
-    if (reach > c.vg.v_max)
-      throw bad_input("mach", "the free stream at Ma = " + format_number(p.get_real("mach")) + " reaches |xi| = " + format_number(reach) +
-                                  " (U + 2 thermal speeds), beyond v_max = " + format_number(c.vg.v_max),
-                      "Ma <= " + format_number((c.vg.v_max - kFreeStreamWidths) / std::sqrt(0.5 * kGamma)) + " or a larger v_max");
-  }
+  apply_boundary_state(p, c);  // refuses a free stream the velocity box cannot hold
   if (c.slice_bytes() > kMaxSliceBytes)
     throw bad_input("batch", "two slices of f for " + format_number(double(c.batch_size())) + " velocities need " + format_number(c.slice_bytes() / 1e9) + " GB",
                     "a batch of at most " + format_number(std::floor(kMaxSliceBytes / (2.0 * c.slice_cells() * c.f_bytes()))) +

@@ -1,8 +1,8 @@
 // kinetic.dvm: the paper's cases (section 4) and the Couette check as discretised problems.
 #pragma once
 
-#include "core/param.hpp"
 #include "dvm_config.hpp"
+#include "dvm_params.hpp"
 
 namespace ks::dvm {
 
@@ -15,10 +15,11 @@ constexpr double kSlipCoefficient = 1.016;
 //  cavity: [0,1]^3, lid y = 1 moving along +x (section 4.1); cube: [-5, 9] x [-6, 6]^2 around the
 //  unit cube at the origin, free stream along +x, stretched axes (section 4.2); couette: plates
 //  y = 0 (at rest) and y = 1 (moving along +x), one periodic cell along x and z.
-DvmConfig make_config(const ParamSet& p);
+DvmConfig make_config(const DvmParams& p);
 
-// The walls and the free stream of `p` on an existing discretisation (the live parameters).
-void apply_boundary_state(const ParamSet& p, DvmConfig& c);
+// The walls, the free stream and Kn of `p` (the live parameters) on an existing discretisation;
+// refuses (leaving `c` as it was) a free stream the velocity box cannot hold.
+void apply_boundary_state(const DvmParams& p, DvmConfig& c);
 
 // Planar Couette references for plates U apart at wall temperature Tw (normalised):
 // free-molecular shear stress -n U sqrt(Tw) / (2 sqrt(pi)), mean velocity U / 2, temperature Tw + U^2 / 6;

@@ -71,7 +71,4 @@ struct DvmConfig {
   bool closed() const;  // no inflow face: the total mass is kept by rescaling
 };
 
-// mu_ref / (n_ref m v_m L) from eq. (10) with p_ref = n_ref k T_ref and lambda_ref = Kn L.
-double reference_viscosity(double kn, double omega);
-
 }  // namespace ks::dvm

@@ -20,11 +20,6 @@ bool DvmConfig::closed() const {
   return true;
 }
 
-double reference_viscosity(double kn, double omega) {
-  // Eq. (10) with p_ref = n_ref m v_m^2 / 2 and lambda_ref = Kn L.
-  return 15.0 * std::sqrt(kPi) * 0.5 * kn / ((5.0 - 2.0 * omega) * (7.0 - 2.0 * omega));
-}
-
 Geometry make_geometry(const DvmConfig& c) {
   Geometry g;
   const int n[3] = {c.n(0), c.n(1), c.n(2)};

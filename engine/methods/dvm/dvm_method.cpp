@@ -21,44 +21,7 @@ MethodInfo make_info() {
   info.id = "kinetic.dvm";
   info.title = "Shakhov-model discrete velocity method (3D cavity, cube)";
   info.paper = "dvm-shakhov-iterative-zhu.txt";
-  info.params = {
-      choice_param("case", "Problem", "cavity", {"cavity", "cube", "couette"},
-                   "cavity: lid-driven cube cavity (section 4.1); cube: supersonic flow past a cube (section 4.2); "
-                   "couette: planar Couette flow between diffuse plates (a check with closed-form limits)"),
-      real_param("kn", "Knudsen number", "", 1.0, 1e-3, 1e5,
-                 "lambda_ref / L; mu_ref follows from eq. (10). The iterations continue from the current moments", true),
-      only_when("case", {"cavity", "couette"},
-                real_param("lid_speed", "Lid / plate speed", "v_m", 0.1, 0.0, 2.0,
-                           "Cavity lid or upper Couette plate velocity along +x, in sqrt(2 R T_ref)", true, false)),
-      only_when("case", {"cube"},
-                real_param("mach", "Free-stream Mach number", "", 2.0, 0.1, 10.0, "Cube: U_inf / sqrt(gamma R T_inf), gamma = 5/3", true, false)),
-      real_param("wall_temperature", "Wall temperature", "K", 273.15, 1.0, 5000.0, "Diffuse walls (and the cube's surface)", true,
-                 false),
-      real_param("gas_temperature", "Reference gas temperature", "K", 273.15, 1.0, 5000.0,
-                 "Initial gas (cavity, Couette) or free stream (cube); T_ref of the normalisation", false, false),
-      int_param("nx", "Cells along x", 32, 1, 4096, "Physical cells along x (Couette: 1, periodic)"),
-      int_param("ny", "Cells along y", 32, 1, 4096, "Physical cells along y"),
-      int_param("nz", "Cells along z", 32, 1, 4096, "Physical cells along z (Couette: 1, periodic); slices march along z"),
-      only_when("case", {"cube"},
-                int_param("body_cells", "Cells across the cube", 31, 2, 1024,
-                          "Cube: uniform cells across the body; the rest grow geometrically to the domain boundary")),
-      int_param("nv", "Velocities per axis", 16, 4, 256, "M uniform points per axis (even), trapezoidal weights (eq. 5)"),
-      real_param("v_max", "Velocity box half-width", "v_m", 4.0, 1.0, 20.0, "Velocities span [-v_max, v_max]^3", false, false),
-      real_param("omega", "Viscosity exponent", "", 0.81, 0.5, 1.0, "mu ~ T^omega (argon: 0.81)", false, false),
-      int_param("batch", "Velocities per batch", 0, 0, 1 << 30,
-                "Discrete velocities swept together; 0: one octant. Memory ~ 2 slices x batch"),
-      choice_param("precision", "Stored f precision", "fp32", {"fp32", "fp64"},
-                   "fp32: the two slices of f in 4-byte floats (the paper's choice; half the memory and traffic); fp64: 8-byte. "
-                   "Moments, f^S and the update are computed in double either way"),
-      int_param("strip", "GPU sweep strip", 0, 0, 16,
-                "CUDA: cells of a row each warp sweeps, one row behind its left neighbour (4, 8 or 16); 0: the widest "
-                "strips that still fill the GPU"),
-      real_param("tolerance", "Convergence tolerance", "", 1e-6, 0.0, 1.0,
-                 "Stop when the relative L2 change of density, momentum and energy falls below this (paper: 1e-9)", true),
-      int_param("max_iterations", "Iteration limit", 500, 1, 1000000, "Stop after this many iterations", true),
-  };
-  for (auto& s : info.params)
-    if (s.key == "kn" || s.key == "lid_speed") s.quick = true;
+  info.params = dvm_param_table().specs();
   info.fields = {{"n", "n_ref", 1, "Number density"},
                  {"U", "v_m", 3, "Bulk velocity"},
                  {"T", "T_ref", 1, "Temperature"},
@@ -84,7 +47,7 @@ const MethodInfo& DvmMethod::static_info() {
   return info;
 }
 
-DvmMethod::DvmMethod() : params_(static_info().params) {}
+DvmMethod::DvmMethod() = default;
 DvmMethod::~DvmMethod() = default;
 
 // What setup() and an iteration allocate, counted from the parameters without make_config (the
@@ -97,29 +60,29 @@ DvmMethod::~DvmMethod() = default;
 //  batches and the residual history up to max_iterations; the two slices of f of a batch, and on the
 //  CPU each thread's moment sums of a slice. The device figures of the README's table are these
 //  terms (the slices about 94 % of 64^3 x 64^3).
-MemoryEstimate DvmMethod::estimate_memory(const ParamSet& p, const ExecutionContext& ctx) const {
+MemoryEstimate DvmMethod::estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const {
+  const DvmParams p = dvm_param_table().read(params);
   auto sum = [](std::initializer_list<std::int64_t> terms, const std::string& what) {
     std::int64_t s = 0;
     for (const std::int64_t t : terms) s = checked_add(s, t, what);
     return s;
   };
-  const std::string kind = p.get_choice("case");
-  const bool couette = kind == "couette", cuda = ctx.backend == BackendKind::Cuda;
-  const std::int64_t nx = couette ? 1 : p.get_int("nx"), ny = p.get_int("ny"), nz = couette ? 1 : p.get_int("nz");
+  const bool couette = p.problem == Case::Couette, cuda = ctx.backend == BackendKind::Cuda;
+  const std::int64_t nx = couette ? 1 : p.nx, ny = p.ny, nz = couette ? 1 : p.nz;
   const std::int64_t cells = checked_product({nx, ny, nz}, "nx * ny * nz cells");
   const std::int64_t slice = checked_mul(nx, ny, "nx * ny cells of a slice");
   // Diffuse-wall faces: the cavity's six walls, the cube's body_cells^3 solid cells (its box is free
   // stream), the two Couette plates of one cell each.
-  const std::int64_t body = kind == "cube" ? p.get_int("body_cells") : 0;
+  const std::int64_t body = p.problem == Case::Cube ? p.body_cells : 0;
   const std::int64_t box = sum({slice, checked_mul(ny, nz, "ny * nz"), checked_mul(nx, nz, "nx * nz")}, "cavity wall faces");
-  const std::int64_t faces = kind == "cavity" ? checked_mul(2, box, "cavity wall faces")
-                             : kind == "cube" ? checked_product({6, body, body}, "6 body_cells^2 cube faces")
+  const std::int64_t faces = p.problem == Case::Cavity ? checked_mul(2, box, "cavity wall faces")
+                             : p.problem == Case::Cube ? checked_product({6, body, body}, "6 body_cells^2 cube faces")
                                               : 2;
-  const std::int64_t nv = p.get_int("nv"), half = nv / 2;
+  const std::int64_t nv = p.nv, half = nv / 2;
   const std::int64_t velocities = checked_product({nv, nv, nv}, "nv^3 velocities");
   const std::int64_t octant = checked_product({half, half, half}, "(nv / 2)^3 velocities of an octant");
-  const std::int64_t batch_key = p.get_int("batch"), batch = std::max<std::int64_t>(batch_key > 0 && batch_key < octant ? batch_key : octant, 1);
-  const std::int64_t f_bytes = p.get_choice("precision") == "fp32" ? 4 : 8;
+  const std::int64_t batch_key = p.batch, batch = std::max<std::int64_t>(batch_key > 0 && batch_key < octant ? batch_key : octant, 1);
+  const std::int64_t f_bytes = p.single ? 4 : 8;
   const std::int64_t slices = checked_product({2, slice, batch, f_bytes}, "2 slices x nx * ny cells x batch velocities");
 
   constexpr std::int64_t raw_cell = kRaw * sizeof(double), links_cell = 1 + 6 * sizeof(int);  // and the solid flag
@@ -132,7 +95,7 @@ MemoryEstimate DvmMethod::estimate_memory(const ParamSet& p, const ExecutionCont
   const std::int64_t host = sum({checked_mul(cells, host_cell, "kinetic.dvm host bytes of the cells"),
                                  checked_mul(faces, host_face, "kinetic.dvm host bytes of the wall faces"), table,
                                  checked_mul(8 * ceil_div(octant, batch), sizeof(Batch), "kinetic.dvm batches"),
-                                 checked_mul(p.get_int("max_iterations"), 2 * sizeof(double), "kinetic.dvm residual history"),
+                                 checked_mul(p.max_iterations, 2 * sizeof(double), "kinetic.dvm residual history"),
                                  cuda ? 0 : slices, cuda ? 0 : table, partial},
                                 "kinetic.dvm host bytes");
   const std::int64_t device = !cuda ? 0
@@ -145,14 +108,14 @@ MemoryEstimate DvmMethod::estimate_memory(const ParamSet& p, const ExecutionCont
   auto text = [](std::int64_t v) { return std::to_string(v); };
   m.detail = "nx x ny x nz = " + text(nx) + " x " + text(ny) + " x " + text(nz) + " cells x " + text(host_cell) + " B" +
              (cuda ? " (" + text(device_cell) + " B on the device)" : "") + "; two slices of nx * ny = " + text(slice) + " cells x batch = " +
-             text(batch) + " velocities x " + text(f_bytes) + " B (precision " + p.get_choice("precision") + ") = " +
+             text(batch) + " velocities x " + text(f_bytes) + " B (precision " + (p.single ? "fp32" : "fp64") + ") = " +
              format_bytes(std::uint64_t(slices)) + (cuda ? " on the device" : "") + "; nv^3 = " + text(nv) + "^3 velocities x " +
              text(sizeof(Velocity)) + " B";
   return m;
 }
 
 void DvmMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
-  DvmConfig c = make_config(params);
+  DvmConfig c = make_config(dvm_param_table().read(params));
   auto geo = std::make_shared<const Geometry>(make_geometry(c));
   std::unique_ptr<DvmSolver> solver;
   if (ctx.backend == BackendKind::Cuda) {
@@ -164,7 +127,7 @@ void DvmMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
   } else {
     solver = make_cpu_solver(c, geo);
   }
-  params_ = params;
+  take_params(params);
   cfg_ = c;
   geo_ = std::move(geo);
   solver_ = std::move(solver);
@@ -203,7 +166,7 @@ void DvmMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
 }
 
 void DvmMethod::apply_boundaries() {
-  apply_boundary_state(params_, cfg_);
+  apply_boundary_state(p_, cfg_);
   walls_ = wall_table(cfg_);
   double table[6][kMaxWallTypes] = {};
   for (int side = 0; side < 6; ++side)
@@ -261,26 +224,14 @@ void DvmMethod::advance() {
 }
 
 bool DvmMethod::converged() const {
-  const double tol = params_.get_real("tolerance");
+  const double tol = p_.tolerance;
   return iteration_ > 1 && tol > 0.0 && residual_.back() < tol;
 }
 
-bool DvmMethod::finished() const { return converged() || iteration_ >= params_.get_int("max_iterations"); }
+bool DvmMethod::finished() const { return converged() || iteration_ >= p_.max_iterations; }
 
-void DvmMethod::set_live(const std::string& key, const ParamValue& value) {
-  static const char* kLive = "kn, lid_speed, mach, wall_temperature, tolerance, max_iterations";
-  ParamSet next = params_;
-  next.set(key, value);
-  if (key == "kn" || key == "lid_speed" || key == "mach" || key == "wall_temperature") {
-    make_config(next);  // refuses what the velocity box cannot hold
-    params_ = next;
-    apply_boundaries();
-  } else if (key == "tolerance" || key == "max_iterations") {
-    params_ = next;
-  } else {
-    throw bad_input(key, "'" + key + "' is not a live parameter of kinetic.dvm", kLive);
-  }
-}
+// kn, lid_speed, mach, wall_temperature (tolerance and max_iterations are read where used).
+void DvmMethod::on_live_change(const DvmParams&) { apply_boundaries(); }
 
 Progress DvmMethod::progress() const {
   Progress p;
@@ -288,8 +239,8 @@ Progress DvmMethod::progress() const {
   p.sim_time = double(iteration_);
   p.time_unit = "iterations";
   p.residual = residual_.empty() ? 0.0 : residual_.back();
-  const double tol = params_.get_real("tolerance");
-  double f = double(iteration_) / double(params_.get_int("max_iterations"));
+  const double tol = p_.tolerance;
+  double f = double(iteration_) / double(p_.max_iterations);
   if (tol > 0.0 && p.residual > 0.0 && iteration_ > 1)  // progress in decades of the residual towards the tolerance
     f = std::max(f, std::clamp(std::log(p.residual) / std::log(tol), 0.0, 1.0));
   p.fraction_done = finished() ? 1.0 : std::min(f, 1.0);
@@ -357,7 +308,7 @@ Snapshot DvmMethod::snapshot() const {
 }
 
 void DvmMethod::save_state(std::ostream& out) const {
-  bin::write_tag(out, "kinetic.dvm", 1);
+  bin::write_tag(out, static_info().id, 1);
   bin::write<std::int64_t>(out, iteration_);
   bin::write<double>(out, mass0_);
   bin::write<double>(out, mass_defect_);
@@ -370,7 +321,7 @@ void DvmMethod::save_state(std::ostream& out) const {
 void DvmMethod::load_state(std::istream& in) {
   if (!solver_) throw bad_input("checkpoint", "kinetic.dvm has no grid to restore the state on", "a state loaded after setup");
   // Read and check everything first: a refused state leaves the method as it was.
-  bin::expect_tag(in, "kinetic.dvm", 1);
+  bin::expect_tag(in, static_info().id, 1);
   const auto iteration = bin::read<std::int64_t>(in);
   const double mass0 = bin::read<double>(in), defect = bin::read<double>(in);
   if (iteration < 0) throw bad_input("checkpoint", "the kinetic.dvm state has " + std::to_string(iteration) + " iterations", "a count >= 0");

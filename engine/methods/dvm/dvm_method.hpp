@@ -6,35 +6,34 @@
 #include <memory>
 #include <vector>
 
-#include "core/method.hpp"
+#include "core/method_base.hpp"
 #include "dvm_config.hpp"
 #include "dvm_geometry.hpp"
 #include "dvm_model.hpp"
+#include "dvm_params.hpp"
 #include "dvm_solver.hpp"
 
 namespace ks::dvm {
 
-class DvmMethod final : public Method {
+class DvmMethod final : public MethodBase<DvmMethod, DvmParams> {
  public:
   DvmMethod();
   ~DvmMethod() override;
 
   static const MethodInfo& static_info();
+  static const ParamTable<DvmParams>& param_table() { return dvm_param_table(); }
 
-  const MethodInfo& info() const override { return static_info(); }
   // Host (and on CUDA device) bytes of the per-cell arrays, the two slices of f of a batch and the
   // velocity tables, from the parameters alone (dvm_method.cpp lists what is counted).
   MemoryEstimate estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const override;
   void setup(const ParamSet& params, const ExecutionContext& ctx) override;
   void advance() override;
   bool finished() const override;
-  void set_live(const std::string& key, const ParamValue& value) override;
   Progress progress() const override;
   Snapshot snapshot() const override;
   // CUDA backend: every field and component for zero-copy views, on the snapshot's grid.
   std::size_t write_display_field(const std::string& name, int component, void* device_dst,
                                   std::size_t capacity) const override;
-  const ParamSet& params() const override { return params_; }
   void save_state(std::ostream& out) const override;
   void load_state(std::istream& in) override;
 
@@ -48,11 +47,11 @@ class DvmMethod final : public Method {
   std::int64_t iterations() const { return iteration_; }
 
  private:
-  void apply_boundaries();  // walls, free stream and Kn from params_ onto cfg_
+  void on_live_change(const DvmParams& before) override;
+  void apply_boundaries();  // walls, free stream and Kn from p_ onto cfg_
   void rebuild_state();     // f^S parameters of every cell from raw_
   bool converged() const;   // the last relative change below `tolerance` (> 0)
 
-  ParamSet params_;
   DvmConfig cfg_;
   std::shared_ptr<const Geometry> geo_;
   std::unique_ptr<DvmSolver> solver_;

@@ -4,12 +4,13 @@
 
 #include <cmath>
 
+#include "core/constants.hpp"
 #include "core/host_device.hpp"
 #include "dvm_fast_math.hpp"
 
 namespace ks::dvm {
 
-constexpr double kPi = 3.14159265358979323846;
+using constants::kPi;
 
 // Velocity sums of w f per cell: everything n, U, T, P_ab and q need. Stored [cell * kRaw + moment].
 enum RawMoment { kS0, kSx, kSy, kSz, kSxx, kSyy, kSzz, kSxy, kSxz, kSyz, kQx, kQy, kQz, kRaw };
@@ -142,6 +143,11 @@ KS_HD CellValues cell_values(const double* raw, bool solid, double scale) {
   const double v[CellValues::kCount] = {m.n, m.U[0], m.U[1], m.U[2], m.T, m.p, m.q[0], m.q[1], m.q[2], m.P[3]};
   for (int q = 0; q < CellValues::kCount; ++q) d.v[q] = v[q];
   return d;
+}
+
+// mu_ref / (n_ref m v_m L) from eq. (10) with p_ref = n_ref m v_m^2 / 2 and lambda_ref = Kn L.
+inline double reference_viscosity(double kn, double omega) {
+  return 15.0 * std::sqrt(kPi) * 0.5 * kn / ((5.0 - 2.0 * omega) * (7.0 - 2.0 * omega));
 }
 
 // f^S parameters for the next sweep; mu_ref from eq. (10) (reference_viscosity).

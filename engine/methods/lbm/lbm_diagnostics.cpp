@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/constants.hpp"
 #include "lbm_node_fields.hpp"
 #include "lbm_solver.hpp"
 
@@ -94,7 +95,7 @@ double mole_wave_amplitude(const LbmConfig& c, const LatticeGeometry& g, const s
         sum += x[k];
         ++count;
       }
-    const double mean = count ? sum / count : 0.0, phase = 2.0 * M_PI * z / c.nz;
+    const double mean = count ? sum / count : 0.0, phase = 2.0 * constants::kPi * z / c.nz;
     sn += mean * std::sin(phase);
     cs += mean * std::cos(phase);
   }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/constants.hpp"
 #include "core/checked.hpp"
 #include "core/errors.hpp"
 #include "core/text.hpp"
@@ -22,60 +23,7 @@ MethodInfo make_info() {
   info.id = "lbm.binary";
   info.title = "Entropic lattice Boltzmann, O2/N2 mixture (tube, packed bed)";
   info.paper = "elbm-binary-packed-bed-safi.txt";
-  info.params = {
-      choice_param("geometry", "Geometry", "tube", {"tube", "packed_bed", "periodic"},
-                   "tube: empty circular tube along z with pressure inlet/outlet (section 5.1 benchmark); packed_bed: the "
-                   "tube filled with random spheres between open sections; periodic: closed periodic box (diffusion, checks)"),
-      choice_param("grid_level", "Grid level", "fine", {"fine", "coarse"},
-                   "coarse: the same geometry on a lattice of half the resolution (the paper's two grid levels, Fig. 11-12); "
-                   "switched live, the current state is interpolated onto the new lattice",
-                   true),
-      int_param("nx", "Lattice x", 64, 8, 2048, "Nodes along x at the fine level"),
-      int_param("ny", "Lattice y", 64, 8, 2048, "Nodes along y at the fine level"),
-      int_param("nz", "Lattice z", 128, 8, 8192, "Nodes along z (the flow direction) at the fine level"),
-      choice_param("bounce_back", "Wall scheme", "interpolated", {"interpolated", "simple"},
-                   "interpolated: Yu et al. 2002 with the exact wall position (eq. 14-15); simple: full-way bounce-back", true),
-      choice_param("precision", "Precision", "fp64", {"fp64", "fp32", "fp16"},
-                   "Floating point of the populations and the collision (Fig. 12); fp16 stores the populations' deviation from "
-                   "the rest state in half precision and computes in fp32 (CUDA only)"),
-      only_when("geometry", {"tube", "packed_bed"},
-                real_param("pressure_ratio", "P_out / P_in", "", 0.99, 0.5, 1.0, "Outlet over inlet pressure (0.99 tube, 0.958 packed bed)", true,
-                           false)),
-      real_param("x_o2", "O2 mole fraction", "", 0.47, 0.01, 0.99,
-                 "Mole fraction of O2 at the inlet and outlet and initially (X_N2 = 1 - X_O2)", true, false),
-      real_param("viscosity", "Kinematic viscosity", "dx^2/dt", 0.05, 0.002, 1.0, "Mixture nu = mu / rho; tau_1 = mu / P (eq. 9)", true),
-      real_param("d_ab", "Diffusion coefficient D_AB", "dx^2/dt", 0.08, 0.002, 2.0,
-                 "Binary diffusion coefficient; tau_2 = D_AB m_AB / (X_A X_B P) (eq. 9); needs nu / D_AB <= Y_A Y_B / (X_A X_B) (eq. 11)",
-                 true),
-      only_when("geometry", {"packed_bed"},
-                int_param("sphere_count", "Spheres", 12753, 1, 200000, "Packed bed: number of spheres")),
-      only_when("geometry", {"packed_bed"},
-                real_param("d_min", "Smallest diameter", "dx", 4.0, 1.0, 64.0, "Packed bed: d_p range, fine lattice units", false, false)),
-      only_when("geometry", {"packed_bed"},
-                real_param("d_max", "Largest diameter", "dx", 8.0, 1.0, 64.0, "Packed bed: d_p range, fine lattice units", false, false)),
-      only_when("geometry", {"packed_bed"},
-                real_param("porosity", "Target porosity", "", 0.48, 0.3, 0.99,
-                           "Packed bed: sets the size distribution p(d) ~ d^-k so that the spheres fill 1 - porosity of the bed", false, false)),
-      only_when("geometry", {"packed_bed"},
-                int_param("open_length", "Open sections", 32, 0, 4096, "Packed bed: empty tube length at each end, fine lattice units")),
-      only_when("geometry", {"packed_bed"},
-                int_param("seed", "Packing seed", 1, 0, 2147483647, "Packed bed: the random packing is reproducible per seed")),
-      only_when("geometry", {"periodic"},
-                real_param("wave_amplitude", "Mole-fraction wave", "", 0.0, 0.0, 0.45,
-                           "Periodic box: initial X_O2 = x_o2 + amplitude sin(2 pi z / nz) at uniform pressure", false, false)),
-      only_when("geometry", {"periodic"},
-                real_param("ux", "Initial u_x", "c", 0.0, -0.3, 0.3, "Periodic box: initial mixture velocity, lattice speed units", false, false)),
-      only_when("geometry", {"periodic"},
-                real_param("uy", "Initial u_y", "c", 0.0, -0.3, 0.3, "Periodic box: initial mixture velocity", false, false)),
-      only_when("geometry", {"periodic"},
-                real_param("uz", "Initial u_z", "c", 0.0, -0.3, 0.3, "Periodic box: initial mixture velocity", false, false)),
-      int_param("steps_per_iteration", "Steps per update", 100, 1, 100000, "Time steps between snapshots", true),
-      int_param("max_steps", "Maximum steps", 20000, 1, 2000000000, "Stop after this many steps if not converged", true),
-      real_param("tolerance", "Convergence tolerance", "", 1e-7, 0.0, 1.0,
-                 "Stop when |c_t / c_(t-1) - 1| <= tolerance (eq. 19-20); 0: run to max_steps", true),
-  };
-  for (auto& s : info.params)
-    if (s.key == "pressure_ratio" || s.key == "x_o2") s.quick = true;
+  info.params = lbm_param_table().specs();
   info.fields = {{"rho_O2", "kg/m^3", 1, "O2 density"},
                  {"rho_N2", "kg/m^3", 1, "N2 density"},
                  {"X_O2", "", 1, "O2 mole fraction"},
@@ -88,17 +36,13 @@ MethodInfo make_info() {
   return info;
 }
 
-constexpr const char* kLive =
-    "grid_level, bounce_back, pressure_ratio, x_o2, viscosity, d_ab, steps_per_iteration, max_steps, tolerance";
-
-Geometry geometry_of(const std::string& s) {
-  return s == "packed_bed" ? Geometry::PackedBed : s == "periodic" ? Geometry::Periodic : Geometry::Tube;
-}
-
 // Lattice densities and velocities to SI for display: the inlet mixture density is 1.2 kg/m^3 and
 // the lattice speed c = dx/dt is c_N2 (lbm_units.hpp).
 double density_si(double rho) { return rho * kInletDensitySI; }
 double velocity_si(double u) { return u * species_speed_si(kN2); }
+
+const char* level_name(const LbmParams& p) { return p.coarse ? "coarse" : "fine"; }
+const char* precision_name(Precision q) { return q == Precision::Fp16 ? "fp16" : q == Precision::Fp32 ? "fp32" : "fp64"; }
 
 }  // namespace
 
@@ -107,15 +51,14 @@ const MethodInfo& LbmMethod::static_info() {
   return info;
 }
 
-LbmMethod::LbmMethod() : params_(static_info().params) {}
+LbmMethod::LbmMethod() = default;
 LbmMethod::~LbmMethod() = default;
 
-LbmConfig LbmMethod::make_config(const ParamSet& p) {
+LbmConfig LbmMethod::make_config(const LbmParams& p) {
   LbmConfig c;
-  c.geometry = geometry_of(p.get_choice("geometry"));
-  const bool coarse = p.get_choice("grid_level") == "coarse";
-  int n[3] = {int(p.get_int("nx")), int(p.get_int("ny")), int(p.get_int("nz"))};
-  if (coarse)
+  c.geometry = p.geometry;
+  int n[3] = {p.nx, p.ny, p.nz};
+  if (p.coarse)
     for (int a = 0; a < 3; ++a) {
       const char* key = a == 0 ? "nx" : a == 1 ? "ny" : "nz";
       if (n[a] % 2) throw bad_input(key, std::string(key) + " = " + std::to_string(n[a]) + " cannot be halved for grid_level coarse", "an even number");
@@ -125,18 +68,17 @@ LbmConfig LbmMethod::make_config(const ParamSet& p) {
   c.ny = n[1];
   c.nz = n[2];
   for (int s = 0; s < kSpecies; ++s) c.mass[s] = lattice_mass(s);
-  c.viscosity = p.get_real("viscosity");
-  c.diffusivity = p.get_real("d_ab");
-  c.x_o2 = p.get_real("x_o2");
-  c.pressure_ratio = p.get_real("pressure_ratio");
-  c.bounce_back = p.get_choice("bounce_back") == "simple" ? BounceBack::Simple : BounceBack::Interpolated;
-  const std::string precision = p.get_choice("precision");
-  c.precision = precision == "fp16" ? Precision::Fp16 : (precision == "fp32" ? Precision::Fp32 : Precision::Fp64);
+  c.viscosity = p.viscosity;
+  c.diffusivity = p.d_ab;
+  c.x_o2 = p.x_o2;
+  c.pressure_ratio = p.pressure_ratio;
+  c.bounce_back = p.bounce_back;
+  c.precision = p.precision;
   if (c.geometry == Geometry::Periodic) {
-    c.wave_amplitude = p.get_real("wave_amplitude");
-    c.initial_velocity[0] = p.get_real("ux");
-    c.initial_velocity[1] = p.get_real("uy");
-    c.initial_velocity[2] = p.get_real("uz");
+    c.wave_amplitude = p.wave_amplitude;
+    c.initial_velocity[0] = p.ux;
+    c.initial_velocity[1] = p.uy;
+    c.initial_velocity[2] = p.uz;
   }
   const double x_hi = c.x_o2 + c.wave_amplitude, x_lo = c.x_o2 - c.wave_amplitude;
   if (x_hi > 0.99 || x_lo < 0.01)
@@ -153,49 +95,49 @@ LbmConfig LbmMethod::make_config(const ParamSet& p) {
   // of active nodes hold node indices in 32 bits. Checked here, before make_scene packs the spheres.
   const std::int64_t nodes = checked_product({c.nx, c.ny, c.nz}, "nx * ny * nz nodes");
   if (nodes >= (std::int64_t(1) << 31))
-    throw bad_input("nx, ny, nz", "the lattice of grid_level " + p.get_choice("grid_level") + " has " + std::to_string(c.nx) + " x " +
+    throw bad_input("nx, ny, nz", std::string("the lattice of grid_level ") + level_name(p) + " has " + std::to_string(c.nx) + " x " +
                                       std::to_string(c.ny) + " x " + std::to_string(c.nz) + " = " + std::to_string(nodes) + " nodes",
                     "fewer than 2^31 nodes (32-bit node indices)");
   return c;
 }
 
-Scene LbmMethod::make_scene(const ParamSet& p, const LbmConfig& c) {
+Scene LbmMethod::make_scene(const LbmParams& p, const LbmConfig& c) {
   if (c.geometry != Geometry::PackedBed) return scene_at_level(p, c, std::nullopt);
-  const int nx = int(p.get_int("nx")), ny = int(p.get_int("ny")), nz = int(p.get_int("nz"));
+  const int nx = p.nx, ny = p.ny, nz = p.nz;
   const Shapes tube = centred_tube(nx, ny);
   PackingSpec spec;
-  spec.count = int(p.get_int("sphere_count"));
-  spec.d_min = p.get_real("d_min");
-  spec.d_max = p.get_real("d_max");
+  spec.count = p.sphere_count;
+  spec.d_min = p.d_min;
+  spec.d_max = p.d_max;
   if (spec.d_max < spec.d_min)
     throw bad_input("d_max", "d_max = " + format_number(spec.d_max) + " is below d_min = " + format_number(spec.d_min), "d_max >= d_min");
-  spec.porosity = p.get_real("porosity");
+  spec.porosity = p.porosity;
   spec.axis[0] = tube.axis[0];
   spec.axis[1] = tube.axis[1];
   spec.radius = tube.radius;
-  const int open = int(p.get_int("open_length"));
+  const int open = p.open_length;
   spec.z0 = open;
   spec.z1 = nz - 1 - open;
   if (spec.z1 - spec.z0 < spec.d_max || 2.0 * tube.radius < spec.d_max)
     throw bad_input("open_length", "the bed section [" + format_number(spec.z0) + ", " + format_number(spec.z1) + "] of radius " + format_number(tube.radius) +
                                        " cannot hold a sphere of diameter " + format_number(spec.d_max),
                     "open_length <= " + format_number(std::max(0.0, (nz - 1 - spec.d_max) / 2)));
-  spec.seed = std::uint64_t(p.get_int("seed"));
+  spec.seed = std::uint64_t(p.seed);
   return scene_at_level(p, c, pack_spheres(spec));
 }
 
-Scene LbmMethod::scene_at_level(const ParamSet& p, const LbmConfig& c, std::optional<Packing> packing) {
+Scene LbmMethod::scene_at_level(const LbmParams& p, const LbmConfig& c, std::optional<Packing> packing) {
   Scene scene;
   if (c.geometry == Geometry::Periodic) return scene;
-  scene.shapes = centred_tube(int(p.get_int("nx")), int(p.get_int("ny")));
+  scene.shapes = centred_tube(p.nx, p.ny);
   if (c.geometry == Geometry::PackedBed && packing) {
-    const int open = int(p.get_int("open_length"));
+    const int open = p.open_length;
     scene.shapes.spheres = packing->spheres;
     scene.bed_z[0] = open;
-    scene.bed_z[1] = int(p.get_int("nz")) - 1 - open;
+    scene.bed_z[1] = p.nz - 1 - open;
     scene.packing = std::move(packing);
   }
-  if (p.get_choice("grid_level") == "coarse") {
+  if (p.coarse) {
     scene.shapes = coarsened(scene.shapes);
     for (double& z : scene.bed_z) z = 0.5 * (z - 0.5);
   }
@@ -233,20 +175,20 @@ std::unique_ptr<LbmSolver> make_solver(const LbmConfig& c, std::shared_ptr<const
 // shadow pass within the covering radius, <= sqrt(2)/2, of the disc). The tube's lateral wall takes
 // sum_i |c_i,xy| 2 R nz links for a smooth wall (the lines leaving a circle of radius R); one lattice
 // unit more on R covers the staircase (measured: the links are 57 % to 91 % of that for 8 <= nx, ny <= 48).
-std::int64_t LbmMethod::wall_link_bound(const ParamSet& p) {
-  const std::string geometry = p.get_choice("geometry");
-  if (geometry == "periodic") return 0;
-  const double h = p.get_choice("grid_level") == "coarse" ? 0.5 : 1.0;  // level lattice units per fine one
-  const double radius = h * centred_tube(int(p.get_int("nx")), int(p.get_int("ny"))).radius;
-  double links = kSumSpeedsXY * 2.0 * (radius + 1.0) * h * double(p.get_int("nz"));
-  if (geometry == "packed_bed") {
-    const double r = 0.5 * h * std::max(p.get_real("d_min"), p.get_real("d_max")) + 0.5 * std::sqrt(2.0);
-    links += double(p.get_int("sphere_count")) * kSumSpeeds * M_PI * r * r;
+std::int64_t LbmMethod::wall_link_bound(const LbmParams& p) {
+  if (p.geometry == Geometry::Periodic) return 0;
+  const double h = p.coarse ? 0.5 : 1.0;  // level lattice units per fine one
+  const double radius = h * centred_tube(p.nx, p.ny).radius;
+  double links = kSumSpeedsXY * 2.0 * (radius + 1.0) * h * double(p.nz);
+  if (p.geometry == Geometry::PackedBed) {
+    const double r = 0.5 * h * std::max(p.d_min, p.d_max) + 0.5 * std::sqrt(2.0);
+    links += double(p.sphere_count) * kSumSpeeds * constants::kPi * r * r;
   }
   return std::int64_t(std::ceil(links));
 }
 
-MemoryEstimate LbmMethod::estimate_memory(const ParamSet& p, const ExecutionContext& ctx) const {
+MemoryEstimate LbmMethod::estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const {
+  const LbmParams p = lbm_param_table().read(params);
   const LbmConfig c = make_config(p);
   require_precision_on_backend(c, ctx);
   const bool cuda = ctx.backend == BackendKind::Cuda;
@@ -267,7 +209,7 @@ MemoryEstimate LbmMethod::estimate_memory(const ParamSet& p, const ExecutionCont
   const std::int64_t links = wall_link_bound(p), link_bytes = sizeof(WallLink);
   // Spheres: the packing, the scene, the geometry and the snapshot each hold the list. The packing's
   // cell list (at most 24 B per fine node for d_max >= 1) is freed before the lattice is allocated.
-  const std::int64_t spheres = c.geometry == Geometry::PackedBed ? p.get_int("sphere_count") : 0;
+  const std::int64_t spheres = c.geometry == Geometry::PackedBed ? p.sphere_count : 0;
   const std::int64_t nodes = c.nodes();
   MemoryEstimate m;
   m.host_bytes = std::uint64_t(checked_add(checked_add(checked_mul(nodes, host_node, "lbm.binary host bytes of the lattice"),
@@ -279,9 +221,9 @@ MemoryEstimate LbmMethod::estimate_memory(const ParamSet& p, const ExecutionCont
     m.device_bytes = std::uint64_t(checked_add(checked_mul(nodes, device_node, "lbm.binary device bytes of the lattice"),
                                                checked_mul(links, link_bytes, "lbm.binary device bytes of the wall links"),
                                                "lbm.binary device bytes"));
-  m.detail = "nx x ny x nz = " + std::to_string(p.get_int("nx")) + " x " + std::to_string(p.get_int("ny")) + " x " +
-             std::to_string(p.get_int("nz")) + ", grid_level " + p.get_choice("grid_level") + ": " + std::to_string(nodes) +
-             " nodes x 2 species x 27 x " + std::to_string(storage) + " B (precision " + p.get_choice("precision") + "), " +
+  m.detail = "nx x ny x nz = " + std::to_string(p.nx) + " x " + std::to_string(p.ny) + " x " +
+             std::to_string(p.nz) + ", grid_level " + level_name(p) + ": " + std::to_string(nodes) +
+             " nodes x 2 species x 27 x " + std::to_string(storage) + " B (precision " + precision_name(c.precision) + "), " +
              std::to_string(host_node) + " B per node on the host" + (cuda ? ", " + std::to_string(device_node) + " on the device" : "") +
              "; wall links <= " + std::to_string(links) + " x " + std::to_string(link_bytes) + " B" +
              (spheres ? "; sphere_count = " + std::to_string(spheres) : "");
@@ -289,11 +231,12 @@ MemoryEstimate LbmMethod::estimate_memory(const ParamSet& p, const ExecutionCont
 }
 
 void LbmMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
-  const LbmConfig c = make_config(params);
-  Scene scene = make_scene(params, c);
+  const LbmParams p = lbm_param_table().read(params);
+  const LbmConfig c = make_config(p);
+  Scene scene = make_scene(p, c);
   auto geometry = std::make_shared<const LatticeGeometry>(build_geometry(c, scene.shapes));
   std::unique_ptr<LbmSolver> solver = make_solver(c, geometry, ctx);
-  params_ = params;
+  take_params(params);
   ctx_ = ctx;
   cfg_ = c;
   scene_ = std::move(scene);
@@ -322,7 +265,7 @@ double LbmMethod::bed_porosity() const {
 
 void LbmMethod::advance() {
   if (finished()) return;
-  const int steps = int(std::min<std::int64_t>(params_.get_int("steps_per_iteration"), params_.get_int("max_steps") - steps_));
+  const int steps = int(std::min<std::int64_t>(p_.steps_per_iteration, p_.max_steps - steps_));
   // Eq. (19)-(20) between the last two steps of the iteration.
   if (steps > 1) solver_->step(steps - 1);
   const double before = solver_->momentum_rms();
@@ -339,44 +282,38 @@ void LbmMethod::advance() {
 }
 
 bool LbmMethod::converged() const {
-  const double tol = params_.get_real("tolerance");
+  const double tol = p_.tolerance;
   // Two iterations on the current lattice: a residual from before a grid-level switch does not count.
   return iteration_ > level_start_ + 1 && tol > 0.0 && residual_.back() <= tol;
 }
 
-bool LbmMethod::finished() const { return converged() || steps_ >= params_.get_int("max_steps"); }
+bool LbmMethod::finished() const { return converged() || steps_ >= p_.max_steps; }
 
-void LbmMethod::set_live(const std::string& key, const ParamValue& value) {
-  ParamSet next = params_;
-  next.set(key, value);
-  if (key == "bounce_back" || key == "pressure_ratio" || key == "x_o2" || key == "viscosity" || key == "d_ab") {
-    LbmConfig c = make_config(next);  // refuses an inadmissible Schmidt number
-    params_ = next;
-    cfg_ = c;
-    solver_->configure(c);
-  } else if (key == "grid_level") {
-    if (next.get_choice("grid_level") != params_.get_choice("grid_level")) switch_grid_level(next);
-  } else if (key == "steps_per_iteration" || key == "max_steps" || key == "tolerance") {
-    params_ = next;
-  } else {
-    throw bad_input(key, "'" + key + "' is not a live parameter of lbm.binary", kLive);
+// grid_level moves the state to the other lattice; bounce_back, pressure_ratio, x_o2, viscosity and
+// d_ab reconfigure the solver (steps_per_iteration, max_steps and tolerance are read where used).
+void LbmMethod::on_live_change(const LbmParams& before) {
+  if (p_.coarse != before.coarse) {
+    switch_grid_level();
+    return;
   }
+  const LbmConfig c = make_config(p_);  // refuses an inadmissible Schmidt number
+  cfg_ = c;
+  solver_->configure(c);
 }
 
-void LbmMethod::switch_grid_level(const ParamSet& next) {
+void LbmMethod::switch_grid_level() {
   // Everything of the new level is built before the method changes: a refusal (an odd nx for the
   // coarse level, memory) leaves the run as it was. The new level's estimate is checked against what
   // is free now, with the current level still held, as both are while the state is interpolated.
-  check_memory(static_info().id, estimate_memory(next, ctx_), ctx_);
-  const LbmConfig c = make_config(next);
-  Scene scene = scene_at_level(next, c, scene_.packing);  // the same packing: no new draw
+  check_memory(static_info().id, estimate_memory(params_, ctx_), ctx_);
+  const LbmConfig c = make_config(p_);
+  Scene scene = scene_at_level(p_, c, scene_.packing);  // the same packing: no new draw
   auto geometry = std::make_shared<const LatticeGeometry>(build_geometry(c, scene.shapes));
   std::unique_ptr<LbmSolver> solver = make_solver(c, geometry, ctx_);
   std::vector<double> f;
   solver->read_f(f);  // the new level's initial state, kept at interior solid nodes
-  regrid_state(cfg_, *geometry_, solver_->moments(), c, *geometry, level_map(next.get_choice("grid_level") == "coarse"), f);
+  regrid_state(cfg_, *geometry_, solver_->moments(), c, *geometry, level_map(p_.coarse), f);
   solver->write_f(f);
-  params_ = next;
   cfg_ = c;
   scene_ = std::move(scene);
   geometry_ = std::move(geometry);
@@ -391,7 +328,7 @@ Progress LbmMethod::progress() const {
   p.sim_time = double(steps_);
   p.time_unit = "steps";
   p.residual = residual_.empty() ? 0.0 : residual_.back();
-  p.fraction_done = finished() ? 1.0 : double(steps_) / double(params_.get_int("max_steps"));
+  p.fraction_done = finished() ? 1.0 : double(steps_) / double(p_.max_steps);
   p.work_done = double(steps_) * double(cfg_.nodes());
   p.work_unit = "lattice updates (both species)";
   p.converged = converged();
@@ -488,7 +425,7 @@ Snapshot LbmMethod::snapshot() const {
 }
 
 void LbmMethod::save_state(std::ostream& out) const {
-  bin::write_tag(out, "lbm.binary", 1);
+  bin::write_tag(out, static_info().id, 1);
   bin::write<std::int64_t>(out, iteration_);
   bin::write<std::int64_t>(out, steps_);
   bin::write_vector(out, residual_step_);
@@ -501,7 +438,7 @@ void LbmMethod::save_state(std::ostream& out) const {
 void LbmMethod::load_state(std::istream& in) {
   if (!solver_) throw bad_input("checkpoint", "lbm.binary has no lattice to restore the state on", "a state loaded after setup");
   // Read and check everything first: a refused state leaves the method as it was.
-  bin::expect_tag(in, "lbm.binary", 1);
+  bin::expect_tag(in, static_info().id, 1);
   const auto iteration = bin::read<std::int64_t>(in);
   const auto steps = bin::read<std::int64_t>(in);
   // Every iteration runs at least one step and adds one point to the residual history (advance).

@@ -6,10 +6,11 @@
 #include <optional>
 #include <vector>
 
-#include "core/method.hpp"
+#include "core/method_base.hpp"
 #include "lbm_config.hpp"
 #include "lbm_geometry.hpp"
 #include "lbm_packing.hpp"
+#include "lbm_params.hpp"
 #include "lbm_solver.hpp"
 
 namespace ks::lbm {
@@ -21,37 +22,35 @@ struct Scene {
   double bed_z[2] = {0.0, 0.0};  // bed section on the lattice (packed bed)
 };
 
-class LbmMethod final : public Method {
+class LbmMethod final : public MethodBase<LbmMethod, LbmParams> {
  public:
   LbmMethod();
   ~LbmMethod() override;
 
   static const MethodInfo& static_info();
+  static const ParamTable<LbmParams>& param_table() { return lbm_param_table(); }
 
-  const MethodInfo& info() const override { return static_info(); }
   // Host (and on CUDA device) bytes of the lattice, its wall links and the spheres; refuses, as
   // make_config does, what cannot run.
   MemoryEstimate estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const override;
   void setup(const ParamSet& params, const ExecutionContext& ctx) override;
   void advance() override;
   bool finished() const override;
-  void set_live(const std::string& key, const ParamValue& value) override;
   Progress progress() const override;
   Snapshot snapshot() const override;
   // CUDA backend: every node field and component for zero-copy views ("spheres" is not written).
   std::size_t write_display_field(const std::string& name, int component, void* device_dst,
                                   std::size_t capacity) const override;
-  const ParamSet& params() const override { return params_; }
   void save_state(std::ostream& out) const override;
   void load_state(std::istream& in) override;
 
   // The discretised problem for `p`; throws bad_input (key, value, what is allowed) for what cannot run.
-  static LbmConfig make_config(const ParamSet& p);
-  static Scene make_scene(const ParamSet& p, const LbmConfig& c);
+  static LbmConfig make_config(const LbmParams& p);
+  static Scene make_scene(const LbmParams& p, const LbmConfig& c);
   // The shapes of p's grid level around a given packing (made by make_scene; none for the tube).
-  static Scene scene_at_level(const ParamSet& p, const LbmConfig& c, std::optional<Packing> packing);
+  static Scene scene_at_level(const LbmParams& p, const LbmConfig& c, std::optional<Packing> packing);
   // Upper bound of the wall links that build_geometry makes for p's grid level (lbm_method.cpp).
-  static std::int64_t wall_link_bound(const ParamSet& p);
+  static std::int64_t wall_link_bound(const LbmParams& p);
 
   // For tests and benchmarks.
   const LbmConfig& config() const { return cfg_; }
@@ -63,12 +62,13 @@ class LbmMethod final : public Method {
   double bed_porosity() const;  // fluid fraction of the tube's nodes in the bed section
 
  private:
-  // grid_level set live: the current state interpolated onto the other level's lattice (lbm_regrid.hpp).
-  void switch_grid_level(const ParamSet& next);
+  void on_live_change(const LbmParams& before) override;
+  // grid_level set live (p_ holds the new level): the current state interpolated onto the other
+  // level's lattice (lbm_regrid.hpp).
+  void switch_grid_level();
   // Eq. (19)-(20) met on the current lattice (`tolerance` > 0).
   bool converged() const;
 
-  ParamSet params_;
   ExecutionContext ctx_;
   LbmConfig cfg_;
   Scene scene_;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/constants.hpp"
 #include "core/errors.hpp"
 #include "core/philox.hpp"
 
@@ -117,8 +118,8 @@ Packing pack_spheres(const PackingSpec& spec) {
   if (!(spec.d_min > 0.0 && spec.d_max >= spec.d_min))
     throw bad_input("d_min, d_max", "the sphere size range [" + std::to_string(spec.d_min) + ", " + std::to_string(spec.d_max) + "] is empty",
                     "0 < d_min <= d_max");
-  const double bed_volume = M_PI * spec.radius * spec.radius * (spec.z1 - spec.z0);
-  const double target = (1.0 - spec.porosity) * bed_volume / (spec.count * M_PI / 6.0);
+  const double bed_volume = constants::kPi * spec.radius * spec.radius * (spec.z1 - spec.z0);
+  const double target = (1.0 - spec.porosity) * bed_volume / (spec.count * constants::kPi / 6.0);
   const double lo = std::pow(spec.d_min, 3), hi = std::pow(spec.d_max, 3);
   if (!(target > lo * 1.0001 && target < hi * 0.9999))
     throw bad_input("porosity", "porosity " + std::to_string(spec.porosity) + " with " + std::to_string(spec.count) +
@@ -137,11 +138,11 @@ Packing pack_spheres(const PackingSpec& spec) {
     rng.uniform2(k, 2, u[4], u[5]);
     Sphere& s = out.spheres[k];
     s.r = 0.5 * (spec.d_min == spec.d_max ? spec.d_min : sample_diameter(u[0], out.size_exponent, spec.d_min, spec.d_max));
-    const double rho = (spec.radius - s.r) * std::sqrt(u[1]), phi = 2.0 * M_PI * u[2];
+    const double rho = (spec.radius - s.r) * std::sqrt(u[1]), phi = 2.0 * constants::kPi * u[2];
     s.c[0] = spec.axis[0] + rho * std::cos(phi);
     s.c[1] = spec.axis[1] + rho * std::sin(phi);
     s.c[2] = spec.z0 + s.r + u[3] * (spec.z1 - spec.z0 - 2.0 * s.r);
-    solid += 4.0 / 3.0 * M_PI * s.r * s.r * s.r;
+    solid += 4.0 / 3.0 * constants::kPi * s.r * s.r * s.r;
   }
   out.porosity = 1.0 - solid / bed_volume;
   CellList cells(spec);

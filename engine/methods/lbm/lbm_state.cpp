@@ -1,6 +1,7 @@
 // lbm.binary: the initial populations: equilibrium (eq. 6) of the initial densities and velocity.
 #include <cmath>
 
+#include "core/constants.hpp"
 #include "lbm_model.hpp"
 #include "lbm_solver.hpp"
 
@@ -14,7 +15,7 @@ std::vector<double> initial_distribution(const LbmConfig& c) {
   for (int z = 0; z < c.nz; ++z) {
     double x_o2 = c.x_o2, p = p_in, u[3] = {0.0, 0.0, 0.0};
     if (c.periodic_z()) {
-      x_o2 += c.wave_amplitude * std::sin(2.0 * M_PI * z / c.nz);
+      x_o2 += c.wave_amplitude * std::sin(2.0 * constants::kPi * z / c.nz);
       for (int a = 0; a < 3; ++a) u[a] = c.initial_velocity[a];
     } else {
       p *= 1.0 + (c.pressure_ratio - 1.0) * z / (c.nz - 1.0);

@@ -9,20 +9,6 @@
 
 namespace ks::rmc {
 
-const char* profile_name(Profile p) {
-  switch (p) {
-    case Profile::Lin1: return "lin1";
-    case Profile::Parab1: return "parab1";
-    case Profile::Sin: return "sin";
-    case Profile::Lin2: return "lin2";
-    case Profile::Parab2: return "parab2";
-    case Profile::ThreeDim: return "3dimens";
-    case Profile::Isothermal: return "isothermal";
-    case Profile::File: return "file";
-  }
-  return "?";
-}
-
 const char* gas_name(Gas g) {
   switch (g) {
     case Gas::Grey: return "grey";
@@ -34,19 +20,6 @@ const char* gas_name(Gas g) {
 }
 
 namespace {
-
-Profile parse_profile(const std::string& s) {
-  for (Profile p : {Profile::Lin1, Profile::Parab1, Profile::Sin, Profile::Lin2, Profile::Parab2, Profile::ThreeDim,
-                    Profile::Isothermal, Profile::File})
-    if (s == profile_name(p)) return p;
-  throw bad_input("profile", "unknown temperature profile '" + s + "'", "lin1, parab1, sin, lin2, parab2, 3dimens, isothermal, file");
-}
-
-Gas parse_gas(const std::string& s) {
-  for (Gas g : {Gas::Grey, Gas::H2O, Gas::CO2, Gas::Mix})
-    if (s == gas_name(g)) return g;
-  throw bad_input("gas", "unknown gas '" + s + "'", "grey, H2O, CO2, mix");
-}
 
 bool three_dimensional(Profile p) { return p == Profile::Sin || p == Profile::ThreeDim; }
 
@@ -69,25 +42,25 @@ double profile_wall_temperature(const RmcConfig& c, int side) {
 
 }  // namespace
 
-const std::string& temperature_file_path(const ParamSet& p) {
-  const std::string& path = p.get_path("temperature_file");
+const std::string& temperature_file_path(const RmcParams& p) {
+  const std::string& path = p.temperature_file;
   if (path.empty())
     throw bad_input("temperature_file", "profile 'file' needs a temperature file, and none is set",
                     "a .csv (x,y,z,T or i,j,k,T) or ASCII .vti file; see engine/methods/radiation/README.md");
   return path;
 }
 
-RmcConfig make_config(const ParamSet& p) {
+RmcConfig make_config(const RmcParams& p) {
   RmcConfig c;
-  c.profile = parse_profile(p.get_choice("profile"));
-  c.gas = parse_gas(p.get_choice("gas"));
-  c.kappa = p.get_real("kappa");
-  c.temperature = p.get_real("temperature");
-  c.wall_temperature = p.get_real("wall_temperature");
-  const double L = p.get_real("length");
-  const char* keys[3] = {"nx", "ny", "nz"};
+  c.profile = p.profile;
+  c.gas = p.gas;
+  c.kappa = p.kappa;
+  c.temperature = p.temperature;
+  c.wall_temperature = p.wall_temperature;
+  const double L = p.length;
+  const int n[3] = {p.nx, p.ny, p.nz};
   for (int a = 0; a < 3; ++a) {
-    c.n[a] = int(p.get_int(keys[a]));
+    c.n[a] = n[a];
     c.L[a] = L;
   }
   if (c.profile == Profile::File) {
@@ -102,15 +75,13 @@ RmcConfig make_config(const ParamSet& p) {
     }
     c.field = std::move(field);
   }
-  const bool slab = c.profile == Profile::File ? p.get_choice("file_geometry") == "channel" : !three_dimensional(c.profile);
+  const bool slab = c.profile == Profile::File ? p.channel : !three_dimensional(c.profile);
   c.periodic[1] = c.periodic[2] = slab;
-  c.reflection = p.get_choice("reflection") == "specular" ? Reflection::Specular : Reflection::Diffuse;
-  c.tolerance = p.get_real("tolerance");
+  c.reflection = p.reflection;
+  c.tolerance = p.tolerance;
   for (int side = 0; side < 6; ++side) {
     c.walls[side].T = profile_wall_temperature(c, side);
-    c.walls[side].emissivity = side == 0 ? p.get_real("emissivity_x0")
-                               : side == 1 ? p.get_real("emissivity_x1")
-                                           : p.get_real("emissivity_sides");
+    c.walls[side].emissivity = side == 0 ? p.emissivity_x0 : side == 1 ? p.emissivity_x1 : p.emissivity_sides;
   }
   if (c.n[0] < 2) throw bad_input("nx", "the x axis needs at least 2 cells, got " + std::to_string(c.n[0]), "[2, 1024]");
   // The march numbers a level's cells with an int (rmc_march.hpp); nx, ny, nz and a file's grid are at most 1024.
@@ -120,18 +91,17 @@ RmcConfig make_config(const ParamSet& p) {
   return c;
 }
 
-MarchSettings make_settings(const ParamSet& p) {
+MarchSettings make_settings(const RmcParams& p) {
   MarchSettings s;
-  s.levels = int(p.get_int("grid_levels"));
-  s.steps_per_level = int(p.get_int("steps_per_level"));
-  s.level_fraction = p.get_real("level_fraction");
-  const std::string& ref = p.get_choice("kappa_ref");
-  s.kappa_ref = ref == "max" ? KappaRef::BandMax : ref == "band" ? KappaRef::Band : KappaRef::Planck;
-  s.sorting = p.get_bool("sorting");
-  s.texture = p.get_bool("texture");
-  s.single_precision = p.get_bool("single_precision");
-  s.packets = p.get_bool("ray_packets");
-  s.seed = std::uint64_t(p.get_int("seed"));
+  s.levels = p.grid_levels;
+  s.steps_per_level = p.steps_per_level;
+  s.level_fraction = p.level_fraction;
+  s.kappa_ref = p.kappa_ref;
+  s.sorting = p.sorting;
+  s.texture = p.texture;
+  s.single_precision = p.single_precision;
+  s.packets = p.ray_packets;
+  s.seed = std::uint64_t(p.seed);
   return s;
 }
 
@@ -142,7 +112,7 @@ double profile_temperature(const RmcConfig& c, double x, double y, double z) {
     case Profile::Parab1: return 500.0 - 2000.0 * X * X + 2000.0 * X;     // eq. (19)
     case Profile::Sin: {                                                   // eq. (20): sigma T^4 = pi sin sin sin
       const double s = std::sin(kPi * X) * std::sin(kPi * Y) * std::sin(kPi * Z);
-      return std::pow(std::max(s, 0.0) * kPi / kSigma, 0.25);
+      return std::pow(std::max(s, 0.0) * kPi / kStefanBoltzmann, 0.25);
     }
     case Profile::Lin2: return 295.0 + 10.0 * X;                           // Fig. 4
     case Profile::Parab2: return 500.0 - 8000.0 * X * X + 8000.0 * X;      // eq. (21)

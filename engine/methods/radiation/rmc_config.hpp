@@ -51,14 +51,13 @@ struct MarchSettings {
   int steps_per_level = 5;     // face crossings per level before a ray drops to the coarser one; 0: eq. (25)
   double level_fraction = 0.5; // eq. (25): each level absorbs this fraction of what enters it
   KappaRef kappa_ref = KappaRef::Planck;
-  bool sorting = false;        // rays of a cell drawn in ascending k order (section 4.2)
+  bool sorting = false;        // rays of a cell drawn in descending k order (section 4.2)
   bool texture = false;        // CUDA: tables and temperatures in texture memory (section 4.1)
   bool single_precision = false;  // CUDA: rays march in float
   bool packets = false;        // 32 neighbouring cells along x share their rays' random numbers
   std::uint64_t seed = 1;
 };
 
-const char* profile_name(Profile p);
 const char* gas_name(Gas g);
 
 }  // namespace ks::rmc

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "core/constants.hpp"
 #include "core/host_device.hpp"
 #include "core/philox.hpp"
 #include "rmc_spectral.hpp"
@@ -99,7 +100,7 @@ KS_HD Real unit_word(std::uint32_t w) { return (Real(w) + Real(0.5)) * Real(1.0 
 
 // sin and cos of 2 pi u.
 KS_HD void sincos_2pi(double u, double& s, double& c) {
-  const double ph = 2.0 * 3.14159265358979323846 * u;
+  const double ph = 2.0 * constants::kPi * u;
   s = sin(ph), c = cos(ph);
 }
 KS_HD void sincos_2pi(float u, float& s, float& c) {

@@ -18,73 +18,7 @@ MethodInfo make_info() {
   info.id = "radiation.rmc";
   info.title = "Reciprocal Monte Carlo radiation (grey and narrow-band correlated-k)";
   info.paper = "radiation-rmc-silvestri-pecnik-2019.txt";
-  info.params = {
-      choice_param("profile", "Temperature profile", "parab1",
-                   {"lin1", "parab1", "sin", "lin2", "parab2", "3dimens", "isothermal", "file"},
-                   "Table 1: lin1 500+1000x (walls 500/1500 K), parab1 500-2000x^2+2000x (walls 500 K), sin (eq. 20, cold "
-                   "walls), lin2 295+10x (walls 295/305 K), parab2 500-8000(x/L)^2+8000x/L (walls 500 K), 3dimens (eq. 22, "
-                   "walls 500 K), isothermal (cold walls). sin and 3dimens are 3D; the others are slabs periodic in y, z. "
-                   "file: the field of temperature_file (e.g. a DNS snapshot), walls at wall_temperature"),
-      only_when("profile", {"file"},
-                path_param("temperature_file", "Temperature file", {".csv", ".vti"},
-                           "Profile file only: cell temperatures in K on a uniform grid. .csv with header x,y,z,T (cell centres in "
-                           "m) or i,j,k,T (cell indices; every axis is then 'length' long), any row order; or an ASCII .vti "
-                           "(ImageData, cell or point array T; point values are averaged to cells). The file's grid replaces nx, "
-                           "ny, nz and the box lengths")),
-      only_when("profile", {"file"},
-                choice_param("file_geometry", "Walls around a file's field", "box", {"box", "channel"},
-                             "Profile file only: box: six walls; channel: walls at x = 0 and x = L_x, periodic in y and z (a "
-                             "channel or slab; Q^R(x) is averaged over y and z)")),
-      choice_param("gas", "Gas", "grey", {"grey", "H2O", "CO2", "mix"},
-                   "grey: constant kappa; H2O, CO2 and mix (11.6 % CO2 + 15.5 % H2O) at 1 atm: narrow-band correlated-k "
-                   "tables with 16 Gauss points per band (resources/radiation)"),
-      only_when("gas", {"grey"},
-                real_param("kappa", "Absorption coefficient", "1/m", 1.0, 1e-4, 1e4, "Grey gas only")),
-      real_param("length", "Domain length", "m", 1.0, kMinLength, kMaxLength,
-                 "Slab thickness or cube side L (profile file: from the file's cell size, except for i,j,k .csv files)"),
-      only_when("profile", {"isothermal"},
-                real_param("temperature", "Gas temperature", "K", 1000.0, 1.0, kMaxTemperature, "Isothermal profile only", false, false)),
-      only_when("profile", {"isothermal", "file"},
-                real_param("wall_temperature", "Wall temperature", "K", 0.0, 0.0, kMaxTemperature,
-                           "Isothermal and file profiles only: every wall (Kim et al.: cold, 0 K)", false, false)),
-      int_param("nx", "Cells along x", 32, 2, kMaxCellsPerAxis,
-                "Cells across the slab (the inhomogeneous direction); profile file: set by the file"),
-      int_param("ny", "Cells along y", 32, 1, kMaxCellsPerAxis,
-                "Slabs: cells along a periodic direction (the result is averaged over them); profile file: set by the file"),
-      int_param("nz", "Cells along z", 32, 1, kMaxCellsPerAxis, "Slabs: cells along a periodic direction; profile file: set by the file"),
-      real_param("emissivity_x0", "Emissivity of the wall x = 0", "", 1.0, 0.0, 1.0, "1: black; below 1 the wall reflects the rest", false, false),
-      real_param("emissivity_x1", "Emissivity of the wall x = L", "", 1.0, 0.0, 1.0, "1: black; below 1 the wall reflects the rest", false, false),
-      real_param("emissivity_sides", "Emissivity of the y and z walls", "", 1.0, 0.0, 1.0, "3D cases (and file boxes) only", false, false),
-      choice_param("reflection", "Wall reflection", "diffuse", {"diffuse", "specular"},
-                   "How grey walls reflect: diffuse (Lambertian) or specular (mirror)"),
-      real_param("tolerance", "Transmissivity cut-off", "", 1e-4, 1e-12, 0.5,
-                 "A ray stops when its transmissivity falls below this; the rest is absorbed where it stops (Algorithm 1)"),
-      int_param("rays_per_cell", "Rays per cell (target)", 2000, 1, 1000000000,
-                "Total rays per cell; the run finishes when the estimate holds this many", true),
-      int_param("rays_per_batch", "Rays per cell per iteration", 200, 1, 10000000,
-                "Each iteration adds this many rays per cell to the running mean and variance", true),
-      int_param("grid_levels", "Grid levels", 1, 1, kMaxLevels,
-                "Multigrid overlays (section 4.3), coarsening ratio 2 down to 3 cells; 1: off. Restarts the estimate", true),
-      int_param("steps_per_level", "Steps per level", 5, 0, 100000,
-                "Face crossings on each level before a ray drops to the coarser one; 0: from eq. (25). Restarts the estimate", true),
-      real_param("level_fraction", "Absorbed fraction per level", "", 0.5, 0.01, 0.99,
-                 "eq. (25) with steps_per_level = 0: each level absorbs this fraction of what enters it", true, false),
-      choice_param("kappa_ref", "Reference absorption coefficient", "planck", {"planck", "max", "band"},
-                   "kappa_ref of eq. (25): Planck mean, the largest band mean, or the band mean of eq. (26)", true),
-      bool_param("sorting", "Narrow-band sorting", false,
-                 "Each cell's rays are drawn in descending k (section 4.2): less warp divergence, same statistics", true),
-      bool_param("texture", "Texture memory (CUDA)", false,
-                 "Tables and temperatures read through texture memory with hardware interpolation (section 4.1)", true),
-      bool_param("single_precision", "Single precision (CUDA)", false,
-                 "Rays march in float arithmetic on the GPU (the CPU path always uses double); same statistics", true),
-      bool_param("ray_packets", "Coherent ray packets", false,
-                 "Rays of 32 neighbouring cells along x share directions and spectral points, so a GPU warp marches "
-                 "parallel rays in step (beyond the paper). Each cell's estimate and standard error keep their "
-                 "statistics; neighbouring cells' errors become correlated. Restarts the estimate", true),
-      int_param("seed", "Random seed", 1, 0, 2147483647, "Restarts the estimate with another random stream", true),
-  };
-  for (auto& s : info.params)
-    if (s.key == "rays_per_batch" || s.key == "grid_levels") s.quick = true;
+  info.params = rmc_param_table().specs();
   info.fields = {{"T", "K", 1, "Temperature"},
                  {"Q_R", "W/m^3", 1, "Radiative power: emitted minus absorbed per unit volume (div q)"},
                  {"Q_R_std", "W/m^3", 1, "Standard error of Q_R"},
@@ -117,18 +51,19 @@ const MethodInfo& RmcMethod::static_info() {
   return info;
 }
 
-RmcMethod::RmcMethod() : params_(static_info().params) {}
+RmcMethod::RmcMethod() = default;
 RmcMethod::~RmcMethod() = default;
 
 MemoryEstimate RmcMethod::estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const {
-  const bool cuda = ctx.backend == BackendKind::Cuda, file = params.get_choice("profile") == "file";
+  const RmcParams p = rmc_param_table().read(params);
+  const bool cuda = ctx.backend == BackendKind::Cuda, file = p.profile == Profile::File;
   // The cells: nx x ny x nz, or a file's grid from the .vti's header or the .csv's first MiB (never the whole
   // file; see estimate_temperature_file), and the cells of every grid level the grid allows (grid_levels is live).
   std::int64_t cells = 0, level_cells = 0;
   std::uint64_t read_bytes = 0;
   std::string grid;
   if (file) {
-    const TemperatureFileEstimate f = estimate_temperature_file(temperature_file_path(params));
+    const TemperatureFileEstimate f = estimate_temperature_file(temperature_file_path(p));
     cells = f.cells;
     // A .csv's shape is unknown before it is read: each level holds at most 3/5 of the cells of the one above
     // (its longest axis, >= 5 cells, halves rounding up), so all levels hold at most 2.5 times the cells.
@@ -136,7 +71,7 @@ MemoryEstimate RmcMethod::estimate_memory(const ParamSet& params, const Executio
     read_bytes = f.read_bytes;
     grid = f.how;
   } else {
-    const int n[3] = {int(params.get_int("nx")), int(params.get_int("ny")), int(params.get_int("nz"))};
+    const int n[3] = {p.nx, p.ny, p.nz};
     cells = checked_product({n[0], n[1], n[2]}, "nx x ny x nz cells");
     level_cells = cells_on_all_levels(n);
     grid = "nx x ny x nz = " + std::to_string(n[0]) + " x " + std::to_string(n[1]) + " x " + std::to_string(n[2]);
@@ -158,7 +93,7 @@ MemoryEstimate RmcMethod::estimate_memory(const ParamSet& params, const Executio
     // Device, per cell: the batch's sums and face crossings, the running sums, T and kappa_P (7 doubles); per
     // cell of every level: the table coordinate as a double and as a texture float (texture is live); per
     // thread (a cell's chunk of rays; rays_per_batch is live: its most chunks): the chunk's sums (3 doubles).
-    const int chunks = ray_chunks(cells, int(params.spec("rays_per_batch").max));
+    const int chunks = ray_chunks(cells, kMaxRaysPerBatch);
     const std::int64_t threads = checked_mul(cells, chunks, "cells x ray chunks");
     m.device_bytes = std::uint64_t(checked_add(checked_add(checked_mul(cells, 56, "cells x 56 B"), checked_mul(level_cells, 12, "grid level cells x 12 B"), "radiation.rmc device bytes"),
                                                checked_mul(threads, 24, "ray threads x 24 B"), "radiation.rmc device bytes"));
@@ -169,9 +104,10 @@ MemoryEstimate RmcMethod::estimate_memory(const ParamSet& params, const Executio
 }
 
 void RmcMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
+  const RmcParams q = rmc_param_table().read(params);
   RmcProblem p;
-  p.config = make_config(params);
-  p.settings = make_settings(params);
+  p.config = make_config(q);
+  p.settings = make_settings(q);
   const std::vector<double> T = cell_temperatures(p.config);
   double lo, hi;
   temperature_range(p.config, T, lo, hi);
@@ -193,7 +129,7 @@ void RmcMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
     solver = make_cpu_solver();
   }
   solver->load(p);
-  params_ = params;
+  take_params(params);
   problem_ = std::move(p);
   solver_ = std::move(solver);
   T_ = T;
@@ -247,7 +183,7 @@ void RmcMethod::restart_estimate() {
 }
 
 void RmcMethod::rebuild_levels() {
-  problem_.settings = make_settings(params_);
+  problem_.settings = make_settings(p_);
   problem_.levels = build_levels(problem_.config, T_, problem_.tables, problem_.settings);
   solver_->load(problem_);
 }
@@ -335,8 +271,8 @@ const std::vector<double>& RmcMethod::kappa_planck() const {
 
 void RmcMethod::advance() {
   if (finished()) return;
-  const long long target = params_.get_int("rays_per_cell");
-  const int rays = int(std::min<long long>(params_.get_int("rays_per_batch"), target - rays_));
+  const long long target = p_.rays_per_cell;
+  const int rays = int(std::min<long long>(p_.rays_per_batch, target - rays_));
   const std::vector<double> before = mean();
   solver_->trace(batch_, rays, sum_, sum2_, steps_);
   ++batch_;
@@ -358,20 +294,17 @@ void RmcMethod::advance() {
   sd_y_.push_back(sd_mean);
 }
 
-bool RmcMethod::finished() const { return rays_ >= params_.get_int("rays_per_cell"); }
+bool RmcMethod::finished() const { return rays_ >= p_.rays_per_cell; }
 
-void RmcMethod::set_live(const std::string& key, const ParamValue& value) {
-  static const char* kLive =
-      "rays_per_cell, rays_per_batch, grid_levels, steps_per_level, level_fraction, kappa_ref, sorting, texture, single_precision, "
-      "ray_packets, seed";
-  if (!params_.spec(key).live)
-    throw bad_input(key, "'" + key + "' is not a live parameter of radiation.rmc; it applies on reset", kLive);
-  params_.set(key, value);
-  if (key == "rays_per_cell" || key == "rays_per_batch") return;
+// The march settings (grid_levels, steps_per_level, level_fraction, kappa_ref, sorting, texture,
+// single_precision, ray_packets, seed); rays_per_cell and rays_per_batch are read where used.
+void RmcMethod::on_live_change(const RmcParams& before) {
+  rebuild_levels();
   // Sorting, texture memory and precision change the speed, not the statistics: the estimate goes on. The
   // multigrid settings change the estimator, and packets and the seed the stream: the estimate starts again.
-  rebuild_levels();
-  if (key != "sorting" && key != "texture" && key != "single_precision") restart_estimate();
+  const bool speed_only =
+      p_.sorting != before.sorting || p_.texture != before.texture || p_.single_precision != before.single_precision;
+  if (!speed_only) restart_estimate();
 }
 
 Progress RmcMethod::progress() const {
@@ -381,7 +314,7 @@ Progress RmcMethod::progress() const {
   p.sim_time = double(rays_);
   p.time_unit = "rays per cell";
   p.residual = change_y_.empty() ? 0.0 : change_y_.back();
-  p.fraction_done = std::min(1.0, double(rays_) / double(params_.get_int("rays_per_cell")));
+  p.fraction_done = std::min(1.0, double(rays_) / double(p_.rays_per_cell));
   p.work_done = double(rays_) * double(problem_.config.cells());
   p.work_unit = "rays";
   return p;
@@ -417,7 +350,7 @@ Snapshot RmcMethod::snapshot() const {
                       {"optical_thickness", problem_.tables.kappa_planck(problem_.tables.T_max) * c.L[0]},
                       {"pseudo_spectral_points", problem_.tables.points()},
                       {"grid_levels", problem_.levels.size()},
-                      {"ray_chunks", ray_chunks(c.cells(), int(params_.get_int("rays_per_batch")))},
+                      {"ray_chunks", ray_chunks(c.cells(), p_.rays_per_batch)},
                       {"solver_bytes", double(solver_->bytes())}};
   nlohmann::json steps = nlohmann::json::array();
   for (const auto& l : problem_.levels) steps.push_back(l.steps);
@@ -437,7 +370,7 @@ Snapshot RmcMethod::snapshot() const {
 }
 
 void RmcMethod::save_state(std::ostream& out) const {
-  bin::write_tag(out, "radiation.rmc", 1);
+  bin::write_tag(out, static_info().id, 1);
   bin::write<std::int64_t>(out, iteration_);
   bin::write<std::int64_t>(out, rays_);
   bin::write<std::uint32_t>(out, batch_);
@@ -453,12 +386,12 @@ void RmcMethod::save_state(std::ostream& out) const {
 void RmcMethod::load_state(std::istream& in) {
   // Read and check everything first: a refused state leaves the method as it was.
   if (!solver_) throw bad_input("checkpoint", "radiation.rmc has no set-up to load a state into", "a state loaded after setup");
-  bin::expect_tag(in, "radiation.rmc", 1);
+  bin::expect_tag(in, static_info().id, 1);
   const auto iteration = bin::read<std::int64_t>(in), rays = bin::read<std::int64_t>(in);
   const auto batch = bin::read<std::uint32_t>(in);
   const double steps = bin::read<double>(in);
   // Every batch adds at least one ray per cell, and the estimate never holds more than the largest rays_per_cell.
-  const auto max_rays = std::int64_t(params_.spec("rays_per_cell").max);
+  const std::int64_t max_rays = kMaxRaysPerCell;
   if (!(iteration >= 0 && iteration <= rays && rays <= max_rays && (iteration > 0 || rays == 0)))
     throw bad_input("checkpoint",
                     "the radiation.rmc state holds " + std::to_string(rays) + " rays per cell from " + std::to_string(iteration) + " batches",

@@ -8,27 +8,26 @@
 #include <memory>
 #include <vector>
 
-#include "core/method.hpp"
+#include "core/method_base.hpp"
+#include "rmc_params.hpp"
 #include "rmc_solver.hpp"
 
 namespace ks::rmc {
 
-class RmcMethod final : public Method {
+class RmcMethod final : public MethodBase<RmcMethod, RmcParams> {
  public:
   RmcMethod();
   ~RmcMethod() override;
 
   static const MethodInfo& static_info();
+  static const ParamTable<RmcParams>& param_table() { return rmc_param_table(); }
 
-  const MethodInfo& info() const override { return static_info(); }
   MemoryEstimate estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const override;
   void setup(const ParamSet& params, const ExecutionContext& ctx) override;
   void advance() override;
   bool finished() const override;
-  void set_live(const std::string& key, const ParamValue& value) override;
   Progress progress() const override;
   Snapshot snapshot() const override;
-  const ParamSet& params() const override { return params_; }
   void save_state(std::ostream& out) const override;
   void load_state(std::istream& in) override;
 
@@ -49,11 +48,11 @@ class RmcMethod final : public Method {
   const std::vector<double>& reference() const;  // computed on first use
 
  private:
+  void on_live_change(const RmcParams& before) override;
   void rebuild_levels();  // after a change of the march settings
   void restart_estimate();
   const std::vector<double>& kappa_planck() const;  // the kappa_P field
 
-  ParamSet params_;
   RmcProblem problem_;
   std::unique_ptr<RmcSolver> solver_;
   std::vector<double> T_;                // cell temperatures, K

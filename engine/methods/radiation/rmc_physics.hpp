@@ -1,26 +1,28 @@
-// radiation.rmc: physical constants, Planck's law per narrow band and the exponential integrals of
+// radiation.rmc: Planck's law per narrow band and the exponential integrals of
 // the slab solutions (host only).
 #pragma once
 
 #include <cmath>
 
+#include "core/constants.hpp"
+
 namespace ks::rmc {
 
-constexpr double kPi = 3.14159265358979323846;
-constexpr double kSigma = 5.670374419e-8;     // W / (m^2 K^4)
-constexpr double kPlanckH = 6.62607015e-34;   // J s
-constexpr double kLightC = 299792458.0;       // m / s
-constexpr double kBoltzmannK = 1.380649e-23;  // J / K
+using constants::kBoltzmann;
+using constants::kLightSpeed;
+using constants::kPi;
+using constants::kPlanck;
+using constants::kStefanBoltzmann;
 
 // Blackbody emissive power pi * int I_b,nu d nu over the band [nu0, nu1] (wavenumbers in 1/cm), W/m^2,
 // by Simpson's rule on 16 intervals (Planck's law varies little across a narrow band).
 inline double band_emissive_power(double nu0_cm, double nu1_cm, double T) {
   if (T <= 0.0) return 0.0;
-  const double c2 = kPlanckH * kLightC / kBoltzmannK;  // m K
+  const double c2 = kPlanck * kLightSpeed / kBoltzmann;  // m K
   auto planck = [&](double nu_cm) {                     // pi I_b,nu per unit wavenumber (1/m)
     const double nu = 100.0 * nu_cm;
     if (nu <= 0.0) return 0.0;
-    return 2.0 * kPi * kPlanckH * kLightC * kLightC * nu * nu * nu / std::expm1(c2 * nu / T);
+    return 2.0 * kPi * kPlanck * kLightSpeed * kLightSpeed * nu * nu * nu / std::expm1(c2 * nu / T);
   };
   const int m = 16;
   const double h = (nu1_cm - nu0_cm) / m;

@@ -87,7 +87,7 @@ std::vector<double> box_net_emission_grey(double kappa, const double L[3], doubl
   gauss_legendre(directions, mu, wmu);
   gauss_legendre(4, gs, wg);
   const int nphi = 2 * directions;
-  const double Iw = kSigma * Tw * Tw * Tw * Tw / kPi;
+  const double Iw = kStefanBoltzmann * Tw * Tw * Tw * Tw / kPi;
   const double seg_max = std::min({0.25 / kappa, L[0] / 32, L[1] / 32, L[2] / 32});
   std::vector<double> out;
   for (const auto& r : points) {
@@ -107,13 +107,13 @@ std::vector<double> box_net_emission_grey(double kappa, const double L[3], doubl
           for (int g = 0; g < 4; ++g) {
             const double sp = ds * (s + 0.5 * (gs[g] + 1.0));
             const double Tp = T(r[0] + sp * d[0], r[1] + sp * d[1], r[2] + sp * d[2]);
-            I += 0.5 * ds * wg[g] * kappa * kSigma * Tp * Tp * Tp * Tp / kPi * std::exp(-kappa * sp);
+            I += 0.5 * ds * wg[g] * kappa * kStefanBoltzmann * Tp * Tp * Tp * Tp / kPi * std::exp(-kappa * sp);
           }
         G += wmu[i] * (2.0 * kPi / nphi) * I;
       }
     }
     const double T0 = T(r[0], r[1], r[2]);
-    out.push_back(kappa * (4.0 * kSigma * T0 * T0 * T0 * T0 - G));
+    out.push_back(kappa * (4.0 * kStefanBoltzmann * T0 * T0 * T0 * T0 - G));
   }
   return out;
 }

@@ -136,7 +136,7 @@ SpectralTables build_tables(const GasData& gas, double T_lo, double T_hi, double
     s.band_center.push_back(0.5 * (gas.nu_lo[b] + gas.nu_hi[b]));
     for (int t = 0; t < nt; ++t) {
       const double T = T_lo + t * s.dT;
-      s.emission[std::size_t(b) * nt + t] = gas.grey ? kSigma * T * T * T * T : band_emissive_power(gas.nu_lo[b], gas.nu_hi[b], T);
+      s.emission[std::size_t(b) * nt + t] = gas.grey ? kStefanBoltzmann * T * T * T * T : band_emissive_power(gas.nu_lo[b], gas.nu_hi[b], T);
       for (int q = 0; q < s.per_band; ++q) s.absorption[(std::size_t(b) * s.per_band + q) * nt + t] = gas_k(gas, b, q, T);
     }
   }
@@ -165,8 +165,9 @@ SpectralTables build_tables(const GasData& gas, double T_lo, double T_hi, double
     throw bad_input("temperature", "the gas emits nothing at T_max = " + std::to_string(T_max) + " K", "a medium with T_max > 0 and k > 0 somewhere");
   s.emission_max = 4.0 * total;
   normalise_cumulative(s.cdf_band.data(), s.bands);
-  // One cumulative table over all points in ascending k(T_max): sorted uniforms then give rays in
-  // ascending k (the narrow-band sorting of section 4.2) with the same distribution as eq. (17).
+  // One cumulative table over all points in ascending k(T_max): a cell's rays walk it down with
+  // descending order statistics of the uniforms (rmc_march.hpp), so they come in descending k (the
+  // narrow-band sorting of section 4.2) with the same distribution as eq. (17).
   s.sorted_point.resize(P);
   std::iota(s.sorted_point.begin(), s.sorted_point.end(), 0);
   std::vector<double> k_max(P);
@@ -181,13 +182,12 @@ SpectralTables build_tables(const GasData& gas, double T_lo, double T_hi, double
 double SpectralTables::kappa_planck(double T) const {
   if (T <= 0.0) return 0.0;
   const double t = coordinate(T);
-  double sum = 0.0, E_total = 0.0;
+  double sum = 0.0;
   for (int b = 0; b < bands; ++b) {
     const double E = emission_at(b, t);
-    E_total += E;
     for (int q = 0; q < per_band; ++q) sum += weights[q] * absorption_at(b * per_band + q, t) * E;
   }
-  return sum / (kSigma * T * T * T * T);
+  return sum / (kStefanBoltzmann * T * T * T * T);
 }
 
 double SpectralTables::kappa_ref(KappaRef r) const {
