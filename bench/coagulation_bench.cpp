@@ -16,11 +16,11 @@
 #include "command_line.hpp"
 #include "core/errors.hpp"
 #include "core/text.hpp"
-#include "methods/coagulation/ensemble.hpp"
-#include "methods/coagulation/inverse_mc_cpu.hpp"
-#include "methods/coagulation/units.hpp"
+#include "methods/coagulation/coag_ensemble.hpp"
+#include "methods/coagulation/coag_cpu.hpp"
+#include "methods/coagulation/coag_units.hpp"
 #ifdef KS_HAVE_CUDA
-#include "methods/coagulation/inverse_mc_cuda.hpp"
+#include "methods/coagulation/coag_cuda_ensemble.hpp"
 #endif
 
 namespace {

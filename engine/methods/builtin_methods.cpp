@@ -1,7 +1,7 @@
 // The one place that lists the built-in methods.
 #include "core/registry.hpp"
 #include "methods/bgk/bgk_method.hpp"
-#include "methods/coagulation/coagulation_method.hpp"
+#include "methods/coagulation/coag_method.hpp"
 #include "methods/dvm/dvm_method.hpp"
 #include "methods/lbm/lbm_method.hpp"
 #include "methods/radiation/rmc_method.hpp"

@@ -10,14 +10,14 @@
 #include "core/errors.hpp"
 #include "expect_error.hpp"
 #include "method_test_support.hpp"
-#include "methods/coagulation/inverse_mc_cpu.hpp"
-#include "methods/coagulation/units.hpp"
+#include "methods/coagulation/coag_cpu.hpp"
+#include "methods/coagulation/coag_units.hpp"
 #include "require_cuda.hpp"
 #include "scoped_env.hpp"
 #ifdef KS_HAVE_CUDA
 #include <cuda_runtime.h>
 
-#include "methods/coagulation/inverse_mc_cuda.hpp"
+#include "methods/coagulation/coag_cuda_ensemble.hpp"
 #endif
 
 namespace ks::coag {

@@ -6,9 +6,9 @@
 #include <string>
 
 #include "core/backend.hpp"
-#include "methods/coagulation/coagulation_method.hpp"
-#include "methods/coagulation/ensemble.hpp"
-#include "methods/coagulation/units.hpp"
+#include "methods/coagulation/coag_method.hpp"
+#include "methods/coagulation/coag_ensemble.hpp"
+#include "methods/coagulation/coag_units.hpp"
 
 namespace ks::coag::testing {
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "coagulation_test_support.hpp"
-#include "methods/coagulation/units.hpp"
+#include "methods/coagulation/coag_units.hpp"
 
 namespace ks::coag {
 namespace {

@@ -6,9 +6,9 @@
 #include <numeric>
 
 #include "coagulation_test_support.hpp"
-#include "methods/coagulation/ensemble.hpp"
-#include "methods/coagulation/inverse_mc_cpu.hpp"
-#include "methods/coagulation/units.hpp"
+#include "methods/coagulation/coag_ensemble.hpp"
+#include "methods/coagulation/coag_cpu.hpp"
+#include "methods/coagulation/coag_units.hpp"
 
 namespace ks::coag {
 namespace {

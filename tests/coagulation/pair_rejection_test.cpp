@@ -9,8 +9,8 @@
 #include "coagulation_test_support.hpp"
 #include "core/errors.hpp"
 #include "expect_error.hpp"
-#include "methods/coagulation/inverse_mc_cpu.hpp"
-#include "methods/coagulation/pair_rejection.hpp"
+#include "methods/coagulation/coag_cpu.hpp"
+#include "methods/coagulation/coag_pair_rejection.hpp"
 
 namespace ks::coag {
 namespace {

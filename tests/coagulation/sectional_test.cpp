@@ -1,6 +1,6 @@
 // Fixed-pivot sectional solver (Kumar & Ramkrishna 1996) against exact Smoluchowski solutions
 // and the free-molecular validation case of Wei & Kruis (2013), section 4.1 and Table 1.
-#include "methods/coagulation/sectional.hpp"
+#include "methods/coagulation/coag_sectional.hpp"
 
 #include <gtest/gtest.h>
 

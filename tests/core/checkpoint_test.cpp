@@ -23,7 +23,7 @@
 #include "core/registry.hpp"
 #include "expect_error.hpp"
 #include "io/checkpoint.hpp"
-#include "methods/coagulation/coagulation_method.hpp"
+#include "methods/coagulation/coag_method.hpp"
 
 namespace fs = std::filesystem;
 

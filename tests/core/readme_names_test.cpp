@@ -95,6 +95,23 @@ TEST_P(MethodReadme, EveryFunctionItNamesExists) {
     if (name.rfind("vtk", 0) != 0) EXPECT_TRUE(defined_somewhere(name)) << readme << " names `" << name << "`, which no source defines";
 }
 
+// Every source file a README names (`coag_kernels.hpp`, `bench/bgk_bench.cpp`, `x.hpp: name`) is in the
+// repository: found by its path, or by its name in the method's folder, tests/ or bench/.
+TEST_P(MethodReadme, EveryFileItNamesExists) {
+  const fs::path folder = kSource / "engine" / "methods" / GetParam();
+  const std::string text = read(folder / "README.md");
+  const std::regex file("`([A-Za-z0-9_/.]+\\.(hpp|cpp|cuh|cu))(: [^`]*)?`");
+  int files = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), file); it != std::sregex_iterator(); ++it, ++files) {
+    const fs::path named = (*it)[1].str();
+    bool found = fs::exists(kSource / named) || fs::exists(folder / named) || fs::exists(kSource / "engine" / named);
+    for (const char* dir : {"tests", "bench"})
+      for (const auto& e : fs::recursive_directory_iterator(kSource / dir)) found = found || e.path().filename() == named.filename();
+    EXPECT_TRUE(found) << folder / "README.md" << " names `" << named.string() << "`, which is not in the repository";
+  }
+  EXPECT_GE(files, 1) << "no source file named in " << folder / "README.md";
+}
+
 INSTANTIATE_TEST_SUITE_P(AllMethods, MethodReadme, ::testing::Values("bgk", "coagulation", "dvm", "lbm", "radiation"));
 
 }  // namespace

@@ -45,7 +45,7 @@
 #include "core/errors.hpp"
 #include "core/registry.hpp"
 #include "io/vtk_xml_writer.hpp"
-#include "methods/coagulation/coagulation_method.hpp"
+#include "methods/coagulation/coag_method.hpp"
 #include "run/runner.hpp"
 
 namespace {

@@ -24,7 +24,7 @@
 #include "zero_copy_buffer.hpp"
 #include "zero_copy_particles.hpp"
 #include "methods/bgk/bgk_method.hpp"
-#include "methods/coagulation/coagulation_method.hpp"
+#include "methods/coagulation/coag_method.hpp"
 #include "methods/dvm/dvm_method.hpp"
 #include "run/runner.hpp"
 

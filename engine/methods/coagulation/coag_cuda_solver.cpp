@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "coag_solver.hpp"
-#include "inverse_mc_cuda.hpp"
+#include "coag_cuda_ensemble.hpp"
 
 namespace ks::coag {
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 
 #include "core/param_table.hpp"
-#include "ensemble.hpp"
-#include "kernels.hpp"
+#include "coag_ensemble.hpp"
+#include "coag_kernels.hpp"
 
 namespace ks::coag {
 

@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "ensemble.hpp"
+#include "coag_ensemble.hpp"
 
 namespace ks::coag {
 

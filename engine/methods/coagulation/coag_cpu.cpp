@@ -1,4 +1,4 @@
-#include "inverse_mc_cpu.hpp"
+#include "coag_cpu.hpp"
 
 #include <omp.h>
 
@@ -6,7 +6,7 @@
 
 #include "core/errors.hpp"
 #include "coag_solver.hpp"
-#include "pair_rejection.hpp"
+#include "coag_pair_rejection.hpp"
 
 namespace ks::coag {
 

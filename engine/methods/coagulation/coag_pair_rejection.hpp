@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-#include "ensemble.hpp"
+#include "coag_ensemble.hpp"
 
 namespace ks::coag {
 

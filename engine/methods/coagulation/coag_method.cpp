@@ -1,4 +1,4 @@
-#include "coagulation_method.hpp"
+#include "coag_method.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,10 +8,10 @@
 #include "core/errors.hpp"
 #include "core/text.hpp"
 #include "io/binary_io.hpp"
-#include "units.hpp"
+#include "coag_units.hpp"
 
 #include "coag_solver.hpp"
-#include "pair_rejection.hpp"
+#include "coag_pair_rejection.hpp"
 
 namespace ks::coag {
 

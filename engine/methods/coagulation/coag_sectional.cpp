@@ -1,5 +1,5 @@
 // Fixed-pivot sectional solver (Kumar & Ramkrishna 1996), see sectional.hpp.
-#include "methods/coagulation/sectional.hpp"
+#include "methods/coagulation/coag_sectional.hpp"
 
 #include <algorithm>
 #include <cmath>

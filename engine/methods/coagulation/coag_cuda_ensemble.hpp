@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "ensemble.hpp"
+#include "coag_ensemble.hpp"
 
 namespace ks::coag {
 

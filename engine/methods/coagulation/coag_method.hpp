@@ -8,9 +8,9 @@
 #include "coag_params.hpp"
 #include "core/method_base.hpp"
 #include "coag_solver.hpp"
-#include "ensemble.hpp"
-#include "sectional.hpp"
-#include "size_statistics.hpp"
+#include "coag_ensemble.hpp"
+#include "coag_sectional.hpp"
+#include "coag_size_statistics.hpp"
 
 namespace ks::coag {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "ensemble.hpp"
+#include "coag_ensemble.hpp"
 
 namespace ks::coag {
 

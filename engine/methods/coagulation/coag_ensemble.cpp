@@ -1,8 +1,8 @@
-#include "ensemble.hpp"
+#include "coag_ensemble.hpp"
 
 #include <cmath>
 
-#include "units.hpp"
+#include "coag_units.hpp"
 
 namespace ks::coag {
 

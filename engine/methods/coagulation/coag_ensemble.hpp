@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/philox.hpp"
-#include "kernels.hpp"
+#include "coag_kernels.hpp"
 
 namespace ks::coag {
 

@@ -1,8 +1,8 @@
-#include "size_statistics.hpp"
+#include "coag_size_statistics.hpp"
 
 #include <cmath>
 
-#include "units.hpp"
+#include "coag_units.hpp"
 
 namespace ks::coag {
 
