@@ -142,7 +142,7 @@ std::unique_ptr<ks::Runner> cuda_runner(const std::string& method, const ks::Par
 }
 
 // Layer z of the image in `image`, unpacked on the GPU into an R32F texture through
-// ZeroCopyBuffer::unpack_layer (as FieldView::copyDeviceImage does), read back from the texture.
+// ZeroCopyBuffer::unpack_layer (as DeviceFieldFeed::copyImage does), read back from the texture.
 std::vector<float> texture_of_layer(const ks::interop::ZeroCopyBuffer& image, int nx, int ny, int nz, int z) {
   GLuint texture = 0;
   glGenTextures(1, &texture);
@@ -210,7 +210,7 @@ TEST(CudaGlInterop, ZeroCopyParticlesHoldTheCoagulationSnapshot) {
 
 // The app's image path, but Qt: the Runner publishes kinetic.bgk's density (one float per cell)
 // in device memory; ZeroCopyBuffer copies it device-to-device into a GL pixel buffer and
-// unpack_layer hands its offset to glTexImage2D, as FieldView::copyDeviceImage does. The texture
+// unpack_layer hands its offset to glTexImage2D, as DeviceFieldFeed::copyImage does. The texture
 // then holds the host snapshot's densities; after Runner::show_on_device, a velocity component.
 TEST(CudaGlInterop, ZeroCopyImageTexturesHoldTheBgkDensity) {
   const ks::CudaAvailability cuda = ks::query_cuda();

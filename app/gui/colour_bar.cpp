@@ -1,0 +1,57 @@
+#include "colour_bar.hpp"
+
+#include <QFontMetricsF>
+#include <QObject>
+#include <QPainter>
+#include <algorithm>
+
+#include "colour_scale.hpp"
+
+namespace ks::gui {
+
+namespace {
+
+// Layout of the view, in widget (logical) pixels.
+constexpr double kMargin = 12.0;         // around the plot area
+constexpr double kBarAreaWidth = 100.0;  // at the right: colour bar, ticks and labels
+constexpr double kBarWidth = 18.0;
+constexpr double kBarTop = 44.0;  // above the bar: its title
+constexpr double kBarBottom = 24.0;
+constexpr double kTickLength = 5.0;
+constexpr int kTickCount = 5;
+
+}  // namespace
+
+QRectF plot_area(QSizeF size) {
+  return QRectF(QPointF(0.0, 0.0), size).adjusted(kMargin, kMargin, -kBarAreaWidth, -kMargin);
+}
+
+QRectF colour_bar_rect(QSizeF size) {
+  const double left = size.width() - kBarAreaWidth + kMargin;
+  return QRectF(left, kBarTop, kBarWidth, std::max(size.height() - kBarTop - kBarBottom, 1.0));
+}
+
+void paint_colour_bar_labels(QPainter& painter, QSizeF size, const ColourScale& scale, const ValueRange& range,
+                             const QString& name, const QString& unit) {
+  const QRectF bar = colour_bar_rect(size);
+  painter.drawRect(bar);
+
+  const QString title = unit.isEmpty() ? name : QString("%1 [%2]").arg(name, unit);
+  const QRectF title_box(0.0, kMargin, size.width() - kMargin, kBarTop - kMargin - 6.0);
+  painter.drawText(title_box, Qt::AlignRight | Qt::AlignBottom, title);
+
+  const QFontMetricsF metrics(painter.font());
+  for (int k = 0; k < kTickCount; ++k) {
+    const double t = double(k) / (kTickCount - 1);
+    const double y = bar.bottom() - t * bar.height();
+    painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + kTickLength, y));
+    const QPointF baseline(bar.right() + kTickLength + 3.0, y + 0.5 * (metrics.ascent() - metrics.descent()));
+    painter.drawText(baseline, QString::number(scale.valueAt(t, range), 'g', 3));
+  }
+  if (scale.log()) {
+    painter.drawText(QRectF(bar.left() - 20.0, bar.bottom() + 4.0, bar.width() + 40.0, kBarBottom),
+                     Qt::AlignHCenter | Qt::AlignTop, QObject::tr("log"));
+  }
+}
+
+}  // namespace ks::gui

@@ -1,0 +1,45 @@
+// What the field view shows of the latest snapshot: the field (the one asked for, else the
+// first), its component and z slice, and their values packed for drawing (packed_field.hpp),
+// packed again only after a change. Pure data, no OpenGL.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <memory>
+
+#include "core/method.hpp"
+#include "packed_field.hpp"
+
+namespace ks::gui {
+
+class ShownField {
+ public:
+  // Each of these makes the packed values stale.
+  void setSnapshot(std::shared_ptr<const ks::Snapshot> snapshot);
+  // A field of the snapshot. A name the snapshot lacks is kept as the wish, and the first
+  // field is shown meanwhile.
+  void setName(const QString& name);
+  void setComponent(int c);  // vector fields: -1 = magnitude (default), else that component
+  void setSlice(int z);      // 3D image fields: the z slice (clamped to the field when packing)
+
+  QStringList names() const;           // the snapshot's fields
+  const ks::FieldData* field() const;  // the field shown; null without one
+  int component() const { return component_; }
+  int slice() const { return slice_; }
+  QString displayName() const;  // the field's name with the component: "u", "u[0]", "|u|"
+  QString unit() const;         // the field's unit; empty without one
+
+  // Packs the shown values when they changed since they were last packed; true when it did.
+  bool repackIfStale();
+  const PackedField& packed() const { return packed_; }
+
+ private:
+  std::shared_ptr<const ks::Snapshot> snapshot_;
+  QString wanted_name_;
+  int component_ = -1;
+  int slice_ = 0;
+  PackedField packed_;
+  bool stale_ = false;  // the shown values changed: repack
+};
+
+}  // namespace ks::gui
