@@ -1,6 +1,6 @@
 // What every method repeats, once: its static info, its typed parameters (the struct P read from the
 // ParamSet through Derived::param_table()) and the live dispatch. Derived provides
-//   static const MethodInfo& static_info();            // params = param_table().specs()
+//   static MethodInfo describe();                      // id, title, paper, fields, series
 //   static const ParamTable<P>& param_table();
 // and overrides on_live_change() where a live change must redo something (Change::NextIteration).
 #pragma once
@@ -15,7 +15,16 @@ namespace ks {
 template <class Derived, class P>
 class MethodBase : public Method {
  public:
-  const MethodInfo& info() const final { return Derived::static_info(); }
+  // Derived::describe() with the parameters of the table, built once.
+  static const MethodInfo& static_info() {
+    static const MethodInfo info = [] {
+      MethodInfo i = Derived::describe();
+      i.params = Derived::param_table().specs();
+      return i;
+    }();
+    return info;
+  }
+  const MethodInfo& info() const final { return static_info(); }
   const ParamSet& params() const final { return params_; }
 
   // Stores the value in params_ and p_, then lets the method redo what depends on it; a change the

@@ -101,14 +101,10 @@ TEST(ParamTable, BindingsThatCannotHoldTheirValuesAreProgrammingErrors) {
 // A method whose live change of `speed` is refused above 8 and counted otherwise.
 class ToyMethod final : public ks::MethodBase<ToyMethod, Toy> {
  public:
-  static const ks::MethodInfo& static_info() {
-    static const ks::MethodInfo info = [] {
-      ks::MethodInfo i;
-      i.id = "toy";
-      i.params = param_table().specs();
-      return i;
-    }();
-    return info;
+  static ks::MethodInfo describe() {
+    ks::MethodInfo i;
+    i.id = "toy";
+    return i;
   }
   static const ParamTable<Toy>& param_table() {
     static const ParamTable<Toy> t = toy_table();
@@ -150,6 +146,7 @@ TEST(MethodBase, LiveChangesReachTheStructAndARefusedOneLeavesBothCopiesAsTheyWe
   EXPECT_EQ(m.params().get_real("speed"), 5.0);
   ks::test_support::expect_error([&] { m.set_live("cells", std::int64_t(2)); }, ks::ErrorKind::BadInput, {"not a live parameter of toy"});
   EXPECT_EQ(m.info().id, "toy");
+  EXPECT_EQ(m.info().params.size(), ToyMethod::param_table().specs().size());  // static_info() adds them
 }
 
 }  // namespace

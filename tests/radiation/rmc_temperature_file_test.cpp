@@ -136,10 +136,10 @@ TEST_F(RmcTemperatureFile, CsvOfCellCentresReproducesTheAnalyticField) {
     EXPECT_DOUBLE_EQ(f->h[1], 0.25);
     EXPECT_NEAR(f->origin[0], 0.0, 1e-12);
   }
-  ASSERT_EQ(exact.T.size(), T.size());
+  ASSERT_EQ(exact.values.size(), T.size());
   for (std::size_t i = 0; i < T.size(); ++i) {
-    EXPECT_EQ(exact.T[i], T[i]) << i;
-    EXPECT_NEAR(eight.T[i], T[i], 5e-8 * T[i]) << i;
+    EXPECT_EQ(exact.values[i], T[i]) << i;
+    EXPECT_NEAR(eight.values[i], T[i], 5e-8 * T[i]) << i;
   }
 }
 
@@ -148,7 +148,7 @@ TEST_F(RmcTemperatureFile, CsvOfCellIndicesReproducesTheAnalyticFieldWithoutACel
   const std::vector<double> T = cell_temperatures(c);
   const TemperatureField f = load_temperature_file(write("parab1-ijk.csv", csv(c, T, true)));
   EXPECT_FALSE(f.has_size());  // the box is then `length` along every axis
-  EXPECT_EQ(f.T, T);
+  EXPECT_EQ(f.values, T);
 }
 
 TEST_F(RmcTemperatureFile, VtiCellDataIsTheFieldAndPointDataIsAveragedToCellCentres) {
@@ -156,7 +156,7 @@ TEST_F(RmcTemperatureFile, VtiCellDataIsTheFieldAndPointDataIsAveragedToCellCent
   const std::vector<double> T = cell_temperatures(c);
   const double h[3] = {c.spacing(0), c.spacing(1), c.spacing(2)}, o[3] = {-0.5, 0.0, 2.0};
   const TemperatureField cells = load_temperature_file(write("parab1.vti", vti(c.n, h, o, T, false)));
-  EXPECT_EQ(cells.T, T);
+  EXPECT_EQ(cells.values, T);
   EXPECT_DOUBLE_EQ(cells.h[2], 0.25);
   EXPECT_DOUBLE_EQ(cells.origin[0], -0.5);
   EXPECT_DOUBLE_EQ(cells.origin[2], 2.0);
@@ -169,11 +169,11 @@ TEST_F(RmcTemperatureFile, VtiCellDataIsTheFieldAndPointDataIsAveragedToCellCent
     for (int j = 0; j < np[1]; ++j)
       for (int i = 0; i < np[0]; ++i) P.push_back(linear(i * h[0], j * h[1], k * h[2]));
   const TemperatureField points = load_temperature_file(write("linear-points.VTI", vti(c.n, h, o, P, true)));
-  ASSERT_EQ(points.T.size(), T.size());
+  ASSERT_EQ(points.values.size(), T.size());
   for (int k = 0; k < c.n[2]; ++k)
     for (int j = 0; j < c.n[1]; ++j)
       for (int i = 0; i < c.n[0]; ++i)
-        EXPECT_NEAR(points.T[(k * c.n[1] + j) * c.n[0] + i], linear((i + 0.5) * h[0], (j + 0.5) * h[1], (k + 0.5) * h[2]), 1e-10);
+        EXPECT_NEAR(points.values[(k * c.n[1] + j) * c.n[0] + i], linear((i + 0.5) * h[0], (j + 0.5) * h[1], (k + 0.5) * h[2]), 1e-10);
   EXPECT_EQ(points.source(3), "cell (3, 0, 0) (the mean of its 8 points)");
 }
 
@@ -212,7 +212,7 @@ TEST_F(RmcTemperatureFile, FieldsWrittenByKineticRunReadBack) {
   const std::string vti_path = write_field_vtk(snap.fields[0], (dir_ / "T").string());
   for (const std::string& path : {csv_path, vti_path}) {
     const TemperatureField f = load_temperature_file(path);
-    EXPECT_EQ(f.T, snap.fields[0].values) << path;
+    EXPECT_EQ(f.values, snap.fields[0].values) << path;
     EXPECT_EQ(f.n[0], 8) << path;
   }
 }
@@ -391,11 +391,11 @@ TEST_F(RmcTemperatureFile, VtiCutAnywhereIsRefusedWithTheFileAndTheLine) {
   const double h[3] = {0.25, 0.5, 1.0}, o[3] = {0, 0, 0};
   const int n[3] = {4, 2, 1};
   const std::string full = vti(n, h, o, {800, 810, 820, 830, 840, 850, 860, 870}, false);
-  ASSERT_EQ(parse_temperature_vti(full, "cut.vti").T.size(), 8u);
+  ASSERT_EQ(parse_grid_vti(full, "cut.vti", temperature_file_spec()).values.size(), 8u);
   // Every cut before the end of </VTKFile> (each read is bounds-checked: AddressSanitizer builds check it too).
   const std::size_t complete = full.find("</VTKFile>") + std::string("</VTKFile>").size();
   for (std::size_t len = 0; len < complete; ++len) {
-    const std::string msg = error_message([&] { parse_temperature_vti(full.substr(0, len), "cut.vti"); });
+    const std::string msg = error_message([&] { parse_grid_vti(full.substr(0, len), "cut.vti", temperature_file_spec()); });
     EXPECT_EQ(msg.rfind("cut.vti", 0), 0u) << "cut at " << len << ": " << msg;
   }
   // Inside a tag, inside an attribute's value, inside the values: the line and what was expected there.

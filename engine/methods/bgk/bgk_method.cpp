@@ -16,12 +16,19 @@ namespace {
 
 constexpr double kThermalWidths = 2.5;  // the velocity box must hold V +- 2.5 sqrt(T) of every boundary state
 
-MethodInfo make_info() {
+// Paper's Table 1 (D, G) for the cavity at the rarefaction parameters it lists.
+struct TableRow {
+  double delta, D, G;
+};
+constexpr TableRow kTable1[] = {{0.1, 0.675, 0.0975}, {1.0, 0.624, 0.103}, {10.0, 0.393, 0.143}};
+
+}  // namespace
+
+MethodInfo BgkMethod::describe() {
   MethodInfo info;
   info.id = "kinetic.bgk";
   info.title = "Explicit BGK kinetic solver (shock, driven cavity)";
   info.paper = "bgk-kinetic-frezzotti.txt";
-  info.params = bgk_param_table().specs();
   info.fields = {{"n", "n_ref", 1, "Number density"},
                  {"V", "v_ref", 3, "Bulk velocity"},
                  {"T", "T_ref", 1, "Temperature"},
@@ -40,23 +47,6 @@ MethodInfo make_info() {
                  "D(t)"};
   return info;
 }
-
-
-// Paper's Table 1 (D, G) for the cavity at the rarefaction parameters it lists.
-struct TableRow {
-  double delta, D, G;
-};
-constexpr TableRow kTable1[] = {{0.1, 0.675, 0.0975}, {1.0, 0.624, 0.103}, {10.0, 0.393, 0.143}};
-
-}  // namespace
-
-const MethodInfo& BgkMethod::static_info() {
-  static const MethodInfo info = make_info();
-  return info;
-}
-
-BgkMethod::BgkMethod() = default;
-BgkMethod::~BgkMethod() = default;
 
 // Host and device bytes of what setup() and an iteration allocate, per backend:
 //  CPU host: f^n and f^{n+1} (8 B per phase-space cell each) and per cell the relaxation data.

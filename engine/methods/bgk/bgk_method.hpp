@@ -15,10 +15,8 @@ namespace ks::bgk {
 
 class BgkMethod final : public MethodBase<BgkMethod, BgkParams> {
  public:
-  BgkMethod();
-  ~BgkMethod() override;
-
-  static const MethodInfo& static_info();
+  // Id, title, paper, fields and series; static_info() adds the parameters of param_table().
+  static MethodInfo describe();
   static const ParamTable<BgkParams>& param_table() { return bgk_param_table(); }
 
   // Host (and on CUDA device) bytes of the two copies of f, the per-cell arrays of a step and of the

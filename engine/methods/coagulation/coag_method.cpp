@@ -24,18 +24,6 @@ constexpr std::uint32_t kPurposePosition = 2;       // RNG draws for the particl
 constexpr int kHistogramBins = 40;
 constexpr std::uint32_t kStateVersion = 1;  // of save_state()'s layout
 
-MethodInfo make_info() {
-  MethodInfo info;
-  info.id = "aerosol.coagulation";
-  info.title = "Aerosol coagulation (weighted inverse Monte Carlo)";
-  info.paper = "coagulation-mc-wei-kruis-2013.txt";
-  info.params = coag_param_table().specs();
-  info.fields = {{"diameter", "m", 1, "Diameter of each simulation particle of run 0"},
-                 {"weight", "1", 1, "Real particles represented by each simulation particle of run 0"}};
-  info.series = {"N/N0", "d_g", "sigma_g", "N/N0 sectional", "d_g sectional", "sigma_g sectional", "size distribution"};
-  return info;
-}
-
 // Output times in tau_char: 0, log-spaced from kFirstOutputTau at outputs_per_decade, and t_end.
 std::vector<double> output_schedule(const CoagParams& p) {
   const double t_end = p.t_end;
@@ -62,13 +50,16 @@ std::uint64_t peek_length(std::istream& in, std::uint64_t otherwise) {
 
 }  // namespace
 
-const MethodInfo& CoagulationMethod::static_info() {
-  static const MethodInfo info = make_info();
+MethodInfo CoagulationMethod::describe() {
+  MethodInfo info;
+  info.id = "aerosol.coagulation";
+  info.title = "Aerosol coagulation (weighted inverse Monte Carlo)";
+  info.paper = "coagulation-mc-wei-kruis-2013.txt";
+  info.fields = {{"diameter", "m", 1, "Diameter of each simulation particle of run 0"},
+                 {"weight", "1", 1, "Real particles represented by each simulation particle of run 0"}};
+  info.series = {"N/N0", "d_g", "sigma_g", "N/N0 sectional", "d_g sectional", "sigma_g sectional", "size distribution"};
   return info;
 }
-
-CoagulationMethod::CoagulationMethod() = default;
-CoagulationMethod::~CoagulationMethod() = default;
 
 // What setup() and an iteration hold, from the parameters alone. On the host: per particle the
 // ensemble's v, w and C' (24 B); per run its time, event counter, events since a refresh, next output

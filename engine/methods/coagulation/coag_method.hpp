@@ -16,10 +16,8 @@ namespace ks::coag {
 
 class CoagulationMethod final : public MethodBase<CoagulationMethod, CoagParams> {
  public:
-  CoagulationMethod();
-  ~CoagulationMethod() override;
-
-  static const MethodInfo& static_info();
+  // Id, title, paper, fields and series; static_info() adds the parameters of param_table().
+  static MethodInfo describe();
   static const ParamTable<CoagParams>& param_table() { return coag_param_table(); }
 
   // Host (and on CUDA device) bytes of the n_s x n_runs ensemble, the per-run statistics and the

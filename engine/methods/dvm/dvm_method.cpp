@@ -14,14 +14,11 @@
 
 namespace ks::dvm {
 
-namespace {
-
-MethodInfo make_info() {
+MethodInfo DvmMethod::describe() {
   MethodInfo info;
   info.id = "kinetic.dvm";
   info.title = "Shakhov-model discrete velocity method (3D cavity, cube)";
   info.paper = "dvm-shakhov-iterative-zhu.txt";
-  info.params = dvm_param_table().specs();
   info.fields = {{"n", "n_ref", 1, "Number density"},
                  {"U", "v_m", 3, "Bulk velocity"},
                  {"T", "T_ref", 1, "Temperature"},
@@ -39,16 +36,6 @@ MethodInfo make_info() {
                  "Ux(y) Navier-Stokes slip"};
   return info;
 }
-
-}  // namespace
-
-const MethodInfo& DvmMethod::static_info() {
-  static const MethodInfo info = make_info();
-  return info;
-}
-
-DvmMethod::DvmMethod() = default;
-DvmMethod::~DvmMethod() = default;
 
 // What setup() and an iteration allocate, counted from the parameters without make_config (the
 // cube's stretched axes take seconds to build at nx = 4096; setup refuses what cannot run):

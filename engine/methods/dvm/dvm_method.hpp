@@ -17,10 +17,8 @@ namespace ks::dvm {
 
 class DvmMethod final : public MethodBase<DvmMethod, DvmParams> {
  public:
-  DvmMethod();
-  ~DvmMethod() override;
-
-  static const MethodInfo& static_info();
+  // Id, title, paper, fields and series; static_info() adds the parameters of param_table().
+  static MethodInfo describe();
   static const ParamTable<DvmParams>& param_table() { return dvm_param_table(); }
 
   // Host (and on CUDA device) bytes of the per-cell arrays, the two slices of f of a batch and the

@@ -18,12 +18,21 @@ namespace ks::lbm {
 
 namespace {
 
-MethodInfo make_info() {
+// Lattice densities and velocities to SI for display: the inlet mixture density is 1.2 kg/m^3 and
+// the lattice speed c = dx/dt is c_N2 (lbm_units.hpp).
+double density_si(double rho) { return rho * kInletDensitySI; }
+double velocity_si(double u) { return u * species_speed_si(kN2); }
+
+const char* level_name(const LbmParams& p) { return p.coarse ? "coarse" : "fine"; }
+const char* precision_name(Precision q) { return q == Precision::Fp16 ? "fp16" : q == Precision::Fp32 ? "fp32" : "fp64"; }
+
+}  // namespace
+
+MethodInfo LbmMethod::describe() {
   MethodInfo info;
   info.id = "lbm.binary";
   info.title = "Entropic lattice Boltzmann, O2/N2 mixture (tube, packed bed)";
   info.paper = "elbm-binary-packed-bed-safi.txt";
-  info.params = lbm_param_table().specs();
   info.fields = {{"rho_O2", "kg/m^3", 1, "O2 density"},
                  {"rho_N2", "kg/m^3", 1, "N2 density"},
                  {"X_O2", "", 1, "O2 mole fraction"},
@@ -35,24 +44,6 @@ MethodInfo make_info() {
   info.series = {"residual", "rho_O2(z)", "rho_N2(z)", "u_z O2(z)", "u_z N2(z)", "u_z(z)", "u_z(r)", "u_z(r) Poiseuille"};
   return info;
 }
-
-// Lattice densities and velocities to SI for display: the inlet mixture density is 1.2 kg/m^3 and
-// the lattice speed c = dx/dt is c_N2 (lbm_units.hpp).
-double density_si(double rho) { return rho * kInletDensitySI; }
-double velocity_si(double u) { return u * species_speed_si(kN2); }
-
-const char* level_name(const LbmParams& p) { return p.coarse ? "coarse" : "fine"; }
-const char* precision_name(Precision q) { return q == Precision::Fp16 ? "fp16" : q == Precision::Fp32 ? "fp32" : "fp64"; }
-
-}  // namespace
-
-const MethodInfo& LbmMethod::static_info() {
-  static const MethodInfo info = make_info();
-  return info;
-}
-
-LbmMethod::LbmMethod() = default;
-LbmMethod::~LbmMethod() = default;
 
 LbmConfig LbmMethod::make_config(const LbmParams& p) {
   LbmConfig c;

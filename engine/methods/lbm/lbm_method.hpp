@@ -24,10 +24,8 @@ struct Scene {
 
 class LbmMethod final : public MethodBase<LbmMethod, LbmParams> {
  public:
-  LbmMethod();
-  ~LbmMethod() override;
-
-  static const MethodInfo& static_info();
+  // Id, title, paper, fields and series; static_info() adds the parameters of param_table().
+  static MethodInfo describe();
   static const ParamTable<LbmParams>& param_table() { return lbm_param_table(); }
 
   // Host (and on CUDA device) bytes of the lattice, its wall links and the spheres; refuses, as

@@ -126,14 +126,14 @@ double profile_temperature(const RmcConfig& c, double x, double y, double z) {
       std::size_t cell = 0;
       for (int a = 2; a >= 0; --a)
         cell = cell * c.n[a] + std::size_t(std::clamp(int(std::floor(r[a] / c.spacing(a))), 0, c.n[a] - 1));
-      return c.field->T[cell];
+      return c.field->values[cell];
     }
   }
   return 0.0;
 }
 
 std::vector<double> cell_temperatures(const RmcConfig& c) {
-  if (c.profile == Profile::File) return c.field->T;
+  if (c.profile == Profile::File) return c.field->values;
   std::vector<double> T(c.cells());
   const double h[3] = {c.spacing(0), c.spacing(1), c.spacing(2)};
   for (int k = 0; k < c.n[2]; ++k)

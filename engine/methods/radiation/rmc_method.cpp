@@ -13,20 +13,6 @@ namespace ks::rmc {
 
 namespace {
 
-MethodInfo make_info() {
-  MethodInfo info;
-  info.id = "radiation.rmc";
-  info.title = "Reciprocal Monte Carlo radiation (grey and narrow-band correlated-k)";
-  info.paper = "radiation-rmc-silvestri-pecnik-2019.txt";
-  info.params = rmc_param_table().specs();
-  info.fields = {{"T", "K", 1, "Temperature"},
-                 {"Q_R", "W/m^3", 1, "Radiative power: emitted minus absorbed per unit volume (div q)"},
-                 {"Q_R_std", "W/m^3", 1, "Standard error of Q_R"},
-                 {"kappa_P", "1/m", 1, "Planck-mean absorption coefficient"}};
-  info.series = {"Q^R(x)", "Q^R(x) reference", "std(Q^R)(x)", "change per batch", "mean std(Q^R)"};
-  return info;
-}
-
 // The cells as a field grid; a file's field keeps the file's origin, so outputs line up with its source.
 Grid cell_grid(const RmcConfig& c) {
   Grid g;
@@ -46,13 +32,18 @@ bool uniform_across(const RmcConfig& c, const std::vector<double>& T) {
 
 }  // namespace
 
-const MethodInfo& RmcMethod::static_info() {
-  static const MethodInfo info = make_info();
+MethodInfo RmcMethod::describe() {
+  MethodInfo info;
+  info.id = "radiation.rmc";
+  info.title = "Reciprocal Monte Carlo radiation (grey and narrow-band correlated-k)";
+  info.paper = "radiation-rmc-silvestri-pecnik-2019.txt";
+  info.fields = {{"T", "K", 1, "Temperature"},
+                 {"Q_R", "W/m^3", 1, "Radiative power: emitted minus absorbed per unit volume (div q)"},
+                 {"Q_R_std", "W/m^3", 1, "Standard error of Q_R"},
+                 {"kappa_P", "1/m", 1, "Planck-mean absorption coefficient"}};
+  info.series = {"Q^R(x)", "Q^R(x) reference", "std(Q^R)(x)", "change per batch", "mean std(Q^R)"};
   return info;
 }
-
-RmcMethod::RmcMethod() = default;
-RmcMethod::~RmcMethod() = default;
 
 MemoryEstimate RmcMethod::estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const {
   const RmcParams p = rmc_param_table().read(params);

@@ -16,10 +16,8 @@ namespace ks::rmc {
 
 class RmcMethod final : public MethodBase<RmcMethod, RmcParams> {
  public:
-  RmcMethod();
-  ~RmcMethod() override;
-
-  static const MethodInfo& static_info();
+  // Id, title, paper, fields and series; static_info() adds the parameters of param_table().
+  static MethodInfo describe();
   static const ParamTable<RmcParams>& param_table() { return rmc_param_table(); }
 
   MemoryEstimate estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const override;
