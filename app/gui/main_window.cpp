@@ -14,6 +14,7 @@
 #include <QLineEdit>
 #include <QSlider>
 #include <QPainter>
+#include <QScrollArea>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSettings>
@@ -131,9 +132,14 @@ void MainWindow::buildDocks() {
   connect(browser_, &PresetBrowser::presetActivated, this, [this](const QString& path) { loadPreset(path); });
 
   params_ = new ParameterPanel(this);
+  // Scrolls: radiation's 27 parameters would otherwise make the window taller than a laptop screen.
+  auto* params_scroll = new QScrollArea(this);
+  params_scroll->setWidget(params_);
+  params_scroll->setWidgetResizable(true);
+  params_scroll->setFrameShape(QFrame::NoFrame);
   auto* params = new QDockWidget("Parameters", this);
   params->setObjectName("parameters");
-  params->setWidget(params_);
+  params->setWidget(params_scroll);
   addDockWidget(Qt::RightDockWidgetArea, params);
   connect(params_, &ParameterPanel::parameterEdited, this, &MainWindow::applyParameter);
 

@@ -354,6 +354,24 @@ TEST(GuiInProcess, LiveParameterChangeIsAppliedWhileRunning) {
   EXPECT_NE(runner->state(), ks::RunState::Failed);
 }
 
+// The method with the most parameters (radiation, 27) fits a 1366x768 laptop screen: the parameter
+// dock scrolls instead of making the window taller.
+TEST(GuiInProcess, RadiationParametersFitALaptopScreen) {
+  ks::gui::AppOptions options;
+  options.preset = QString::fromStdString(std::string(KS_SOURCE_DIR) + "/presets/radiation/case02-grey-slab-parab1.json");
+  options.backend = "cpu";
+  ks::gui::MainWindow window(options);
+  window.show();
+  window.resize(1366, 768);
+  QApplication::processEvents();
+  auto* panel = window.findChild<ks::gui::ParameterPanel*>();
+  ASSERT_NE(panel, nullptr);
+  EXPECT_LE(window.minimumSizeHint().height(), 768);
+  EXPECT_LE(window.height(), 768);
+  // Every parameter is still reachable: the panel keeps its full height inside the scroll area.
+  EXPECT_GE(panel->height(), panel->minimumSizeHint().height());
+}
+
 // A preset whose parameters pass their ranges but whose setup fails (the cavity's Courant limit):
 // the running simulation stays, the log says why.
 TEST(GuiInProcess, PresetWhoseSetupFailsKeepsTheRunningSimulation) {
