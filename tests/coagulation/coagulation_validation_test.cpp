@@ -48,7 +48,7 @@ TEST_F(TableOneCase, TotalParticleVolumeIsConserved) {
 }
 
 // The exact-solution checks run with both pair selections (eq. 5a/5b by inverse transform, and by
-// acceptance-rejection, pair_rejection.hpp): the same pair distribution.
+// acceptance-rejection, coag_pair_rejection.hpp): the same pair distribution.
 const std::string kSelections[] = {"prefix", "rejection"};
 
 // The ensemble mean N(t) / N0 of `kernel` (n_s 1000, 16 runs) at the outputs nearest the given t / tau,

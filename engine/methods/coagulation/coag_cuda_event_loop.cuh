@@ -14,7 +14,7 @@
 // and the chosen run from its owner through distributed shared memory. A choice so needs no
 // barrier to be shared, and an event costs two run barriers and no host round trip.
 // With selection = rejection (rejection_kernel) warp 0 draws the pair by acceptance-rejection
-// against bounds instead (pair_rejection.hpp): no prefix sums, no row of i, one run barrier.
+// against bounds instead (coag_pair_rejection.hpp): no prefix sums, no row of i, one run barrier.
 #pragma once
 
 #include <cooperative_groups.h>

@@ -1,4 +1,4 @@
-// The CUDA solver behind CoagSolver: the device ensemble (inverse_mc_cuda.hpp) kept between calls,
+// The CUDA solver behind CoagSolver: the device ensemble (coag_cuda_ensemble.hpp) kept between calls,
 // the host copy brought up to date after each.
 #include <memory>
 

@@ -11,7 +11,7 @@
 namespace ks::coag {
 
 // How an event's pair is chosen: the paper's inverse transform on cumulative sums (eq. 5a, 5b),
-// or acceptance-rejection against a bound (pair_rejection.hpp), which needs no sums.
+// or acceptance-rejection against a bound (coag_pair_rejection.hpp), which needs no sums.
 enum class Selection : int { Prefix = 0, Rejection = 1 };
 
 struct EnsembleConfig {

@@ -21,7 +21,7 @@ class CoagulationMethod final : public MethodBase<CoagulationMethod, CoagParams>
   static const ParamTable<CoagParams>& param_table() { return coag_param_table(); }
 
   // Host (and on CUDA device) bytes of the n_s x n_runs ensemble, the per-run statistics and the
-  // work arrays of an advance, from the parameters alone (coagulation_method.cpp lists what is counted).
+  // work arrays of an advance, from the parameters alone (coag_method.cpp lists what is counted).
   MemoryEstimate estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const override;
   void setup(const ParamSet& params, const ExecutionContext& ctx) override;
   void advance() override;
