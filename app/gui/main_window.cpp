@@ -86,8 +86,11 @@ MainWindow::MainWindow(AppOptions options, std::variant<StartPreset, QString> st
   setCentralWidget(views_);
   buildDocks();
   buildActions();
+  // The progress line on the right, as a permanent widget: messages (hover values, refusals) take the
+  // left of the bar instead of being drawn over it.
   status_ = new QLabel(this);
-  statusBar()->addWidget(status_, 1);
+  status_->setObjectName("progress");
+  statusBar()->addPermanentWidget(status_);
   connect(field_, &FieldView::hovered, this, [this](const QString& text) { statusBar()->showMessage(text, 2000); });
   connect(field_, &FieldView::quickParameterChanged, this, &MainWindow::applyParameter);
   connect(field_, &FieldView::deviceSelectionWanted, this, [this](const QString& field, int component) {

@@ -28,6 +28,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QOpenGLWidget>
 #include <QProcess>
@@ -408,6 +409,12 @@ TEST(GuiInProcess, RefusedStartPresetIsReportedAndNothingRunsUntilAPresetIsChose
   EXPECT_EQ(window.runner(), nullptr);
   const QString status = window.statusBar()->currentMessage();
   EXPECT_TRUE(status.contains("--set n_s") && status.contains("no simulation is running")) << status.toStdString();
+  // The message and the progress line do not share the bar's space: the progress sits on the right.
+  window.resize(1280, 800);
+  QApplication::processEvents();
+  auto* progress = window.statusBar()->findChild<QLabel*>("progress");
+  ASSERT_NE(progress, nullptr);
+  EXPECT_GE(progress->geometry().left(), window.statusBar()->width() / 2) << progress->text().toStdString();
   auto* log = window.findChild<ks::gui::LogPanel*>();
   ASSERT_NE(log, nullptr);
   EXPECT_TRUE(log->toPlainText().contains("out of range")) << log->toPlainText().toStdString();
