@@ -31,16 +31,16 @@ class MethodBase : public Method {
   // method refuses (it throws) leaves both as they were.
   void set_live(const std::string& key, const ParamValue& value) final {
     const P before = p_;
-    const ParamSet before_set = params_;
     const Change change = Derived::param_table().assign_live(p_, key, value, info().id);
-    if (params_.value(key) == value) return;  // the same value: nothing to redo
+    const ParamValue old = params_.value(key);
+    if (old == value) return;  // the same value: nothing to redo
     params_.set(key, value);
     if (change != Change::NextIteration) return;
     try {
       on_live_change(before);
     } catch (...) {
       p_ = before;
-      params_ = before_set;
+      params_.set(key, old);
       throw;
     }
   }

@@ -41,8 +41,7 @@ class ParamTable {
                       std::is_same_v<T, bool> || std::is_same_v<T, std::string>,
                   "bind a double, int, int64, bool or string member (an enum: bind_choice)");
     check_type<T>(spec);
-    add(std::move(spec), change, [member](P& p, const ParamValue& v) { p.*member = from_value<T>(v); },
-        [member](const P& p) { return to_value(p.*member); });
+    add(std::move(spec), change, [member](P& p, const ParamValue& v) { p.*member = from_value<T>(v); });
     return *this;
   }
 
@@ -53,17 +52,11 @@ class ParamTable {
     if (spec.type != ParamType::Choice || values.size() != spec.choices.size())
       throw std::logic_error("bind_choice '" + spec.key + "': one enum value per choice");
     const std::vector<std::string> names = spec.choices;
-    add(std::move(spec), change,
-        [member, names, values](P& p, const ParamValue& v) {
-          const auto& name = std::get<std::string>(v);
-          for (std::size_t i = 0; i < names.size(); ++i)
-            if (names[i] == name) p.*member = values[i];
-        },
-        [member, names, values](const P& p) -> ParamValue {
-          for (std::size_t i = 0; i < values.size(); ++i)
-            if (values[i] == p.*member) return names[i];
-          return names.front();
-        });
+    add(std::move(spec), change, [member, names, values](P& p, const ParamValue& v) {
+      const auto& name = std::get<std::string>(v);
+      for (std::size_t i = 0; i < names.size(); ++i)
+        if (names[i] == name) p.*member = values[i];
+    });
     return *this;
   }
 
@@ -76,27 +69,18 @@ class ParamTable {
     for (const auto& e : entries_) e.store(p, set.value(e.key));
     return p;
   }
-  // The struct at every default.
-  P defaults() const { return read(ParamSet(specs_)); }
-  // `p` as a ParamSet (e.g. to set up a method from a struct built in code).
-  ParamSet write(const P& p) const {
-    ParamSet set(specs_);
-    for (const auto& e : entries_) set.set(e.key, e.load(p));
-    return set;
-  }
 
   // Stores the validated `value` of live parameter `key` in `p` and returns what the change does;
   // a key that is not live is refused naming the live ones of `method`.
   Change assign_live(P& p, const std::string& key, const ParamValue& value, const std::string& method) const {
-    std::string live;
-    for (const auto& e : entries_) {
-      if (e.change == Change::Resetup) continue;
-      if (e.key == key) {
+    for (const auto& e : entries_)
+      if (e.key == key && e.change != Change::Resetup) {
         e.store(p, value);
         return e.change;
       }
-      live += (live.empty() ? "" : ", ") + e.key;
-    }
+    std::string live;
+    for (const auto& e : entries_)
+      if (e.change != Change::Resetup) live += (live.empty() ? "" : ", ") + e.key;
     throw bad_input(key, "'" + key + "' is not a live parameter of " + method, live.empty() ? "none" : live);
   }
 
@@ -105,15 +89,13 @@ class ParamTable {
     std::string key;
     Change change;
     std::function<void(P&, const ParamValue&)> store;
-    std::function<ParamValue(const P&)> load;
   };
 
-  void add(ParamSpec spec, Change change, std::function<void(P&, const ParamValue&)> store,
-           std::function<ParamValue(const P&)> load) {
+  void add(ParamSpec spec, Change change, std::function<void(P&, const ParamValue&)> store) {
     for (const auto& e : entries_)
       if (e.key == spec.key) throw std::logic_error("parameter '" + spec.key + "' bound twice");
     spec.live = change != Change::Resetup;
-    entries_.push_back({spec.key, change, std::move(store), std::move(load)});
+    entries_.push_back({spec.key, change, std::move(store)});
     specs_.push_back(std::move(spec));
   }
 
@@ -139,11 +121,6 @@ class ParamTable {
     } else {
       return std::get<T>(v);
     }
-  }
-  template <class T>
-  static ParamValue to_value(const T& x) {
-    if constexpr (std::is_same_v<T, int>) return std::int64_t(x);
-    else return x;
   }
 
   std::vector<Entry> entries_;

@@ -52,9 +52,9 @@ TEST(ParamTable, SpecsKeepTheOrderAndTakeLiveFromWhatAChangeDoes) {
   EXPECT_TRUE(s[6].live);
 }
 
-TEST(ParamTable, DefaultsAndValuesReadIntoTheMembersAndWriteBack) {
+TEST(ParamTable, DefaultsAndValuesReadIntoTheMembers) {
   const auto t = toy_table();
-  const Toy d = t.defaults();
+  const Toy d = t.read(ks::ParamSet(t.specs()));  // every key at its default
   EXPECT_EQ(d.speed, 2.5);
   EXPECT_EQ(d.cells, 16);
   EXPECT_EQ(d.seed, 7);
@@ -72,12 +72,11 @@ TEST(ParamTable, DefaultsAndValuesReadIntoTheMembersAndWriteBack) {
   EXPECT_EQ(p.shape, Shape::Round);
   EXPECT_TRUE(p.fast);
   EXPECT_EQ(p.file, "a.csv");
-  EXPECT_EQ(t.write(p).to_json(), set.to_json());
 }
 
 TEST(ParamTable, OnlyLiveKeysAreAssignedAndTheRefusalNamesThem) {
   const auto t = toy_table();
-  Toy p = t.defaults();
+  Toy p = t.read(ks::ParamSet(t.specs()));
   EXPECT_EQ(t.assign_live(p, "speed", 6.0, "toy"), Change::NextIteration);
   EXPECT_EQ(p.speed, 6.0);
   EXPECT_EQ(t.assign_live(p, "seed", std::int64_t(3), "toy"), Change::Nothing);

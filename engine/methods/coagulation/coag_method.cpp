@@ -4,14 +4,13 @@
 #include <cmath>
 #include <limits>
 
+#include "coag_pair_rejection.hpp"
+#include "coag_solver.hpp"
+#include "coag_units.hpp"
 #include "core/checked.hpp"
 #include "core/errors.hpp"
 #include "core/text.hpp"
 #include "io/binary_io.hpp"
-#include "coag_units.hpp"
-
-#include "coag_solver.hpp"
-#include "coag_pair_rejection.hpp"
 
 namespace ks::coag {
 
@@ -105,12 +104,9 @@ MemoryEstimate CoagulationMethod::estimate_memory(const ParamSet& params, const 
 void CoagulationMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
   take_params(params);
   ctx_ = ctx;
-  N0_ = p_.N0;
-  d0_ = p_.d0 * 1e-9;
-  sigma_g0_ = p_.sigma_g0;
   cfg_ = EnsembleConfig{};
   cfg_.n_s = p_.n_s;
-  cfg_.box_volume = cfg_.n_s / N0_;  // every simulation particle starts with weight 1
+  cfg_.box_volume = cfg_.n_s / p_.N0;  // every simulation particle starts with weight 1
   cfg_.seed = static_cast<std::uint64_t>(p_.seed);
   cfg_.refresh_every = kRefreshEveryParticles * cfg_.n_s;
   KernelParams& k = cfg_.kernel;
@@ -127,8 +123,9 @@ void CoagulationMethod::setup(const ParamSet& params, const ExecutionContext& ct
     throw bad_input("selection", "'rejection' needs a kernel whose rows peak at the smallest or largest particle",
                     "selection 'prefix' with kernel 'fuchs'; 'rejection' with free_molecular, constant, additive or "
                     "continuum");
-  const ParticleAux a0 = make_aux(volume_of_diameter(d0_), k);
-  tau_ = k.kind == KernelKind::FreeMolecular ? free_molecular_tau(k.KF, N0_, d0_) : initial_halving_tau(beta(a0, a0, k), N0_);
+  const double d0 = initial_diameter();
+  const ParticleAux a0 = make_aux(volume_of_diameter(d0), k);
+  tau_ = k.kind == KernelKind::FreeMolecular ? free_molecular_tau(k.KF, p_.N0, d0) : initial_halving_tau(beta(a0, a0, k), p_.N0);
 
   build_schedule();
   iteration_ = 0;
@@ -165,11 +162,12 @@ void CoagulationMethod::solve_sectional() {
     for (double t : t_out_) sectional_.push_back({t, nan, nan, nan, nan});
     return;
   }
+  const double d0 = initial_diameter(), sigma_g0 = p_.sigma_g0;
   SectionalGrid grid;
-  grid.v_min = volume_of_diameter(sigma_g0_ > 1.0 ? d0_ * std::pow(sigma_g0_, -3.0) : d0_);
+  grid.v_min = volume_of_diameter(sigma_g0 > 1.0 ? d0 * std::pow(sigma_g0, -3.0) : d0);
   SectionalSolver solver(grid, [kp](double v1, double v2) { return beta(make_aux(v1, kp), make_aux(v2, kp), kp); });
-  if (sigma_g0_ > 1.0) solver.set_lognormal(N0_, d0_, sigma_g0_);
-  else solver.set_monodisperse(N0_, volume_of_diameter(d0_));
+  if (sigma_g0 > 1.0) solver.set_lognormal(p_.N0, d0, sigma_g0);
+  else solver.set_monodisperse(p_.N0, volume_of_diameter(d0));
   for (double t : t_out_) {
     solver.advance_to(t);
     sectional_.push_back(solver.moments());
@@ -184,7 +182,7 @@ void CoagulationMethod::resize_runs(int n_runs) {
   for (auto& per_output : stats_)
     if (int(per_output.size()) > n_runs) per_output.resize(n_runs);
   for (int r = old; r < n_runs; ++r) {
-    initialise_run(ens_, r, cfg_, N0_, d0_, sigma_g0_, false);  // C' of the new runs: the solver's load()
+    initialise_run(ens_, r, cfg_, p_.N0, initial_diameter(), p_.sigma_g0, false);  // C' of the new runs: the solver's load()
     stats_[0].push_back(run_statistics(&ens_.v[std::size_t(r) * cfg_.n_s], &ens_.w[std::size_t(r) * cfg_.n_s], cfg_.n_s,
                                        cfg_.box_volume));
   }
@@ -255,7 +253,7 @@ MeanAndError CoagulationMethod::ensemble_mean(int k, double RunStatistics::*fiel
   return mean_and_error(x);
 }
 
-MeanAndError CoagulationMethod::mean_number_ratio(int k) const { return ensemble_mean(k, &RunStatistics::number, 1.0 / N0_); }
+MeanAndError CoagulationMethod::mean_number_ratio(int k) const { return ensemble_mean(k, &RunStatistics::number, 1.0 / p_.N0); }
 MeanAndError CoagulationMethod::mean_dg(int k) const { return ensemble_mean(k, &RunStatistics::d_g, 1.0); }
 MeanAndError CoagulationMethod::mean_sigma_g(int k) const { return ensemble_mean(k, &RunStatistics::sigma_g, 1.0); }
 
@@ -325,7 +323,7 @@ Snapshot CoagulationMethod::snapshot() const {
     const SectionalMoments& m = sectional_[k];
     if (!std::isfinite(m.d_g)) continue;  // no sectional reference for this kernel
     for (Series* s : {&Ns, &dgs, &sgs}) s->x.push_back(x);
-    Ns.y.push_back(m.number / N0_);
+    Ns.y.push_back(m.number / p_.N0);
     dgs.y.push_back(m.d_g * 1e9);
     sgs.y.push_back(m.sigma_g);
     if (x >= 1.0 * (1 - 1e-9)) {  // eq. (13): mean relative error over the outputs in [tau_char, t_end]

@@ -52,12 +52,13 @@ class CoagulationMethod final : public MethodBase<CoagulationMethod, CoagParams>
   void resize_runs(int n_runs);
   void bring_runs_to(int k);
   MeanAndError ensemble_mean(int k, double RunStatistics::*field, double scale) const;
+  double initial_diameter() const { return p_.d0 * 1e-9; }  // m (d0 is in nm)
 
   ExecutionContext ctx_;
   EnsembleConfig cfg_;
   Ensemble ens_;
   std::unique_ptr<CoagSolver> solver_;
-  double N0_ = 0.0, d0_ = 0.0, sigma_g0_ = 1.0, tau_ = 1.0;
+  double tau_ = 1.0;
   std::vector<double> t_out_;                     // output times, s
   int iteration_ = 0;                             // outputs completed
   std::vector<int> next_out_;                     // per run: next output index to reach
