@@ -112,10 +112,7 @@ std::string to_string(const ParamValue& v) {
         } else if constexpr (std::is_same_v<T, bool>) {
           return x ? "true" : "false";
         } else if constexpr (std::is_same_v<T, double>) {
-          std::ostringstream os;
-          os.precision(10);
-          os << x;
-          return os.str();
+          return format_precise(x);
         } else {
           return std::to_string(x);
         }

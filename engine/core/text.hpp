@@ -24,6 +24,13 @@ inline std::string format_number(double v) {
   return text;
 }
 
+// A number as given, ten significant digits ("1234.5678", "1e+300"): values a user wrote.
+inline std::string format_precise(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.10g", v);
+  return text;
+}
+
 // `s` cut to about `max_chars` for a message: the head, then how long the whole was.
 inline std::string cut(std::string_view s, std::size_t max_chars) {
   if (s.size() <= max_chars) return std::string(s);

@@ -6,15 +6,9 @@
 
 #include "core/checked.hpp"
 #include "core/errors.hpp"
+#include "core/text.hpp"
 
 namespace ks::grid_file {
-
-std::string shown(double v) {
-  std::ostringstream os;
-  os.precision(10);
-  os << v;
-  return os.str();
-}
 
 std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t\r\n");
@@ -34,15 +28,15 @@ std::int64_t max_cells(const GridFileSpec& spec) {
 }
 
 std::string value_allowed(const GridFileSpec& spec) {
-  return "a finite " + spec.quantity + " " + spec.value + " > 0 " + spec.unit + ", at most " + shown(spec.max_value) + " " + spec.unit +
+  return "a finite " + spec.quantity + " " + spec.value + " > 0 " + spec.unit + ", at most " + format_precise(spec.max_value) + " " + spec.unit +
          " (the range of " + spec.value_param + ")";
 }
 
 void check_value(double v, const std::string& where, const GridFileSpec& spec) {
-  const std::string value = spec.value + " = " + shown(v) + " " + spec.unit;
+  const std::string value = spec.value + " = " + format_precise(v) + " " + spec.unit;
   if (!std::isfinite(v) || !(v > 0.0)) throw bad_input(where, value + " is not a " + spec.quantity, value_allowed(spec));
   if (v > spec.max_value)
-    throw bad_input(where, value + " is above " + shown(spec.max_value) + " " + spec.unit, value_allowed(spec));
+    throw bad_input(where, value + " is above " + format_precise(spec.max_value) + " " + spec.unit, value_allowed(spec));
 }
 
 std::string cell_name(const int n[3], std::size_t c) {
@@ -71,13 +65,13 @@ void check_box(const GridField& f, const bool resolved[3], const std::string& wh
   for (int a = 0; a < 3; ++a) {
     const double L = f.n[a] * f.h[a], lo = f.origin[a], hi = f.origin[a] + L;
     if (resolved[a] && !(L >= spec.min_length && L <= spec.max_length))
-      throw bad_input(where, std::string("the box along ") + axis[a] + " is " + std::to_string(f.n[a]) + " x " + shown(f.h[a]) + " = " +
-                                 shown(L) + " m long (" + source + ")",
-                      "[" + shown(spec.min_length) + ", " + shown(spec.max_length) + "] m along each axis it resolves (the range of " +
+      throw bad_input(where, std::string("the box along ") + axis[a] + " is " + std::to_string(f.n[a]) + " x " + format_precise(f.h[a]) + " = " +
+                                 format_precise(L) + " m long (" + source + ")",
+                      "[" + format_precise(spec.min_length) + ", " + format_precise(spec.max_length) + "] m along each axis it resolves (the range of " +
                           spec.length_param + ")");
     if (!(std::fabs(lo) <= spec.max_length && std::fabs(hi) <= spec.max_length))
-      throw bad_input(where, std::string("the box along ") + axis[a] + " spans " + shown(lo) + " to " + shown(hi) + " m (" + source + ")",
-                      "a box within " + shown(-spec.max_length) + " to " + shown(spec.max_length) + " m (the range of " + spec.length_param + ")");
+      throw bad_input(where, std::string("the box along ") + axis[a] + " spans " + format_precise(lo) + " to " + format_precise(hi) + " m (" + source + ")",
+                      "a box within " + format_precise(-spec.max_length) + " to " + format_precise(spec.max_length) + " m (the range of " + spec.length_param + ")");
   }
 }
 

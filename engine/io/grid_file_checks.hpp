@@ -16,7 +16,6 @@ struct GridRow {
   int line;
 };
 
-std::string shown(double v);
 std::string trim(const std::string& s);
 // A whole token as a number (strtod accepts "nan" and "inf"; the caller checks finiteness).
 bool parse_number(const std::string& text, double& x);

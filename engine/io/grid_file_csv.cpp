@@ -91,8 +91,8 @@ Axis coordinate_axis(const std::vector<double>& values, const std::string& name,
   for (std::int64_t m = 0; m < a.n; ++m)
     if (std::fabs(distinct[m] - (a.first + double(m) * a.h)) > 1e-3 * a.h)
       throw bad_input(file + ": column " + name,
-                      "the cell centres are not uniformly spaced: " + name + " = " + shown(distinct[m]) + " is not on " +
-                          shown(a.first) + " + m * " + shown(a.h) + " (" + std::to_string(a.n) + " distinct values)",
+                      "the cell centres are not uniformly spaced: " + name + " = " + format_precise(distinct[m]) + " is not on " +
+                          format_precise(a.first) + " + m * " + format_precise(a.h) + " (" + std::to_string(a.n) + " distinct values)",
                       "the centres of a uniform grid");
   return a;
 }
@@ -169,8 +169,8 @@ GridField parse_grid_csv(const std::string& text, const std::string& file, const
         r.idx[a] = (long long)x[a];
       } else {
         if (!(std::fabs(x[a]) <= spec.max_length))
-          throw bad_input(where, header[col[a]] + " = " + shown(x[a]) + " m is outside the box the method allows",
-                          "a coordinate within " + shown(-spec.max_length) + " to " + shown(spec.max_length) + " m (the range of " + spec.length_param + ")");
+          throw bad_input(where, header[col[a]] + " = " + format_precise(x[a]) + " m is outside the box the method allows",
+                          "a coordinate within " + format_precise(-spec.max_length) + " to " + format_precise(spec.max_length) + " m (the range of " + spec.length_param + ")");
         coords[a].push_back(x[a]);
       }
     }

@@ -159,14 +159,14 @@ std::vector<double> image_grid(GridField& f, const Tag& t, const std::string& wh
   for (int a = 0; a < 3; ++a) {
     for (int e = 2 * a; e < 2 * a + 2; ++e)
       if (std::floor(extent[e]) != extent[e] || std::fabs(extent[e]) > 9e15)  // integers, exact in a double
-        throw bad_input(where, source + " holds " + shown(extent[e]) + ", not a point index", "six integers of magnitude below 9e15");
+        throw bad_input(where, source + " holds " + format_precise(extent[e]) + ", not a point index", "six integers of magnitude below 9e15");
     n[a] = std::int64_t(extent[2 * a + 1]) - std::int64_t(extent[2 * a]);
   }
   set_grid(f, n, where, spec, source);
   const char* axis = "xyz";
   for (int a = 0; a < 3; ++a) {
     if (!(spacing[a] > 0.0))
-      throw bad_input(where, std::string("Spacing along ") + axis[a] + " is " + shown(spacing[a]), "a cell size > 0 m");
+      throw bad_input(where, std::string("Spacing along ") + axis[a] + " is " + format_precise(spacing[a]), "a cell size > 0 m");
     f.h[a] = spacing[a];
     f.origin[a] = origin[a] + extent[2 * a] * spacing[a];
   }

@@ -33,8 +33,8 @@ TemperatureFileEstimate estimate_temperature_file(const std::string& path) { ret
 void check_temperature_range(const TemperatureField& f, double lo, double hi, const std::string& tables) {
   for (std::size_t c = 0; c < f.values.size(); ++c)
     if (f.values[c] < lo || f.values[c] > hi)
-      throw bad_input(f.file + ": " + f.source(c), "T = " + format_number(f.values[c]) + " K is outside the " + tables + " tables",
-                      "T in [" + format_number(lo) + ", " + format_number(hi) + "] K (the tables' range; the grey gas takes any T > 0)");
+      throw bad_input(f.file + ": " + f.source(c), "T = " + format_precise(f.values[c]) + " K is outside the " + tables + " tables",
+                      "T in [" + format_precise(lo) + ", " + format_precise(hi) + "] K (the tables' range; the grey gas takes any T > 0)");
 }
 
 }  // namespace ks::rmc
