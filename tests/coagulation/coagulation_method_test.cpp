@@ -112,7 +112,7 @@ TEST(CoagulationMethod, CraftedStateIsRefusedAndLeavesTheMethodAsItWas) {
   }
   CoagulationMethod bare;
   std::istringstream in(good);
-  test_support::expect_error([&] { bare.load_state(in); }, ErrorKind::BadInput, {"checkpoint", "no ensemble"});
+  test_support::expect_error([&] { bare.load_state(in); }, ErrorKind::BadInput, {"checkpoint", "no set-up"});
 
   // Refused states changed nothing: the run goes on bit for bit with the one never checkpointed.
   EXPECT_EQ(m.progress().iteration, 2);

@@ -5,9 +5,10 @@
 #include <stdexcept>
 
 #include "core/errors.hpp"
-#include "core/method_base.hpp"
 #include "core/param_table.hpp"
 #include "expect_error.hpp"
+#include "io/binary_io.hpp"
+#include "methods/method_base.hpp"
 
 namespace {
 
@@ -26,7 +27,7 @@ struct Toy {
   bool fast = false;  // choice "mode": careful / fast
 };
 
-ParamTable<Toy> toy_table() {
+ParamTable<Toy> make_toy_table() {
   ParamTable<Toy> t;
   t.bind(&Toy::speed, ks::quick(ks::real_param("speed", "Speed", "m/s", 2.5, 0.0, 10.0, "help")), Change::NextIteration);
   t.bind(&Toy::cells, ks::int_param("cells", "Cells", 16, 1, 4096, "help"));
@@ -40,7 +41,7 @@ ParamTable<Toy> toy_table() {
 }
 
 TEST(ParamTable, SpecsKeepTheOrderAndTakeLiveFromWhatAChangeDoes) {
-  const auto t = toy_table();
+  const auto t = make_toy_table();
   const auto& s = t.specs();
   ASSERT_EQ(s.size(), 7u);
   EXPECT_EQ(s[0].key, "speed");
@@ -53,7 +54,7 @@ TEST(ParamTable, SpecsKeepTheOrderAndTakeLiveFromWhatAChangeDoes) {
 }
 
 TEST(ParamTable, DefaultsAndValuesReadIntoTheMembers) {
-  const auto t = toy_table();
+  const auto t = make_toy_table();
   const Toy d = t.read(ks::ParamSet(t.specs()));  // every key at its default
   EXPECT_EQ(d.speed, 2.5);
   EXPECT_EQ(d.cells, 16);
@@ -75,7 +76,7 @@ TEST(ParamTable, DefaultsAndValuesReadIntoTheMembers) {
 }
 
 TEST(ParamTable, OnlyLiveKeysAreAssignedAndTheRefusalNamesThem) {
-  const auto t = toy_table();
+  const auto t = make_toy_table();
   Toy p = t.read(ks::ParamSet(t.specs()));
   EXPECT_EQ(t.assign_live(p, "speed", 6.0, "toy"), Change::NextIteration);
   EXPECT_EQ(p.speed, 6.0);
@@ -97,36 +98,79 @@ TEST(ParamTable, BindingsThatCannotHoldTheirValuesAreProgrammingErrors) {
   EXPECT_THROW(t.bind(&Toy::speed, ks::real_param("speed", "Speed", "", 1.0, 0.0, 2.0, "help")), std::logic_error);
 }
 
-// A method whose live change of `speed` is refused above 8 and counted otherwise.
-class ToyMethod final : public ks::MethodBase<ToyMethod, Toy> {
+// A method whose live change of `speed` is refused above 8 and counted otherwise, whose set-up refuses
+// more than 1000 cells, and whose state is the number of cells.
+const ParamTable<Toy>& toy_table() {
+  static const ParamTable<Toy> t = make_toy_table();
+  return t;
+}
+
+class ToyMethod final : public ks::MethodBase<ToyMethod, Toy, toy_table> {
  public:
   static ks::MethodInfo describe() {
     ks::MethodInfo i;
     i.id = "toy";
     return i;
   }
-  static const ParamTable<Toy>& param_table() {
-    static const ParamTable<Toy> t = toy_table();
-    return t;
+  static ks::MemoryEstimate estimate(const Toy& p, const ks::ExecutionContext&) {
+    ks::MemoryEstimate m;
+    m.host_bytes = 8 * std::uint64_t(p.cells);
+    return m;
   }
-  ks::MemoryEstimate estimate_memory(const ks::ParamSet&, const ks::ExecutionContext&) const override { return {}; }
-  void setup(const ks::ParamSet& params, const ks::ExecutionContext&) override { take_params(params); }
   void advance() override {}
   bool finished() const override { return true; }
   ks::Progress progress() const override { return {}; }
   ks::Snapshot snapshot() const override { return {}; }
-  void save_state(std::ostream&) const override {}
-  void load_state(std::istream&) override {}
 
   const Toy& typed() const { return p_; }
-  int changes = 0;
+  int changes = 0, state = 0;
 
  private:
+  void set_up() override {
+    if (p_.cells > 1000) throw ks::bad_input("cells", "too many", "cells <= 1000");
+    state = p_.cells;
+  }
+  void save_body(std::ostream& out) const override { ks::bin::write<std::int32_t>(out, state); }
+  void load_body(std::istream& in) override { state = ks::bin::read<std::int32_t>(in); }
   void on_live_change(const Toy& before) override {
     if (p_.speed > 8.0) throw ks::bad_input("speed", "too fast after " + std::to_string(before.speed), "speed <= 8");
     ++changes;
   }
 };
+
+TEST(MethodBase, EstimateAndSetUpReadTheTypedStructAndARefusedSetUpLeavesTheParametersAsTheyWere) {
+  ToyMethod m;
+  ks::ParamSet set(ToyMethod::param_table().specs());
+  set.set("cells", std::int64_t(40));
+  EXPECT_EQ(m.estimate_memory(set, {}).host_bytes, 320u);
+  m.setup(set, {});
+  EXPECT_EQ(m.state, 40);
+  set.set("cells", std::int64_t(2000));
+  ks::test_support::expect_error([&] { m.setup(set, {}); }, ks::ErrorKind::BadInput, {"too many"});
+  EXPECT_EQ(m.typed().cells, 40);
+  EXPECT_EQ(m.params().get_int("cells"), 40);
+  EXPECT_EQ(m.state, 40);
+}
+
+TEST(MethodBase, CheckpointsCarryTheMethodsTagAndNeedASetUp) {
+  ToyMethod m;
+  std::stringstream none;
+  ks::test_support::expect_error([&] { m.load_state(none); }, ks::ErrorKind::BadInput, {"toy has no set-up"});
+  ks::ParamSet set(ToyMethod::param_table().specs());
+  set.set("cells", std::int64_t(12));
+  m.setup(set, {});
+  std::stringstream saved;
+  m.save_state(saved);
+  set.set("cells", std::int64_t(30));
+  m.setup(set, {});
+  m.load_state(saved);
+  EXPECT_EQ(m.state, 12);
+  std::stringstream other;
+  ks::bin::write_tag(other, "another.method", 1);
+  ks::bin::write<std::int32_t>(other, 5);
+  ks::test_support::expect_error([&] { m.load_state(other); }, ks::ErrorKind::BadInput, {"not of method 'toy'"});
+  EXPECT_EQ(m.state, 12);
+}
 
 TEST(MethodBase, LiveChangesReachTheStructAndARefusedOneLeavesBothCopiesAsTheyWere) {
   ToyMethod m;

@@ -20,7 +20,7 @@ TEST(DvmCouette, FreeMolecularShearStressVelocityAndHeatingMatchTheClosedForm) {
   // rule on [0, v_max] with h = 8 / 47: relative error ~ h^2 / 12 = 0.24 %; allow 0.5 %.
   DvmMethod m;
   run(m, {{"case", "couette"}, {"kn", "1e4"}, {"lid_speed", "0.2"}, {"ny", "8"}, {"nv", "48"}, {"tolerance", "1e-9"}}, cpu_context(), 50);
-  const CouetteReference ref = couette_reference(m.config());
+  const CouetteReference ref = couette_reference(m.config(), 1e4);
   const CellFields f = cell_fields(m.raw_moments(), m.geometry().solid);
   for (std::size_t k = 0; k < f.n.size(); ++k) {
     EXPECT_NEAR(f.Pxy[k], ref.fm_shear, 5e-3 * std::fabs(ref.fm_shear)) << "cell " << k;
@@ -37,7 +37,7 @@ TEST(DvmCouette, SlipRegimeProfileIsLinearWithTheNavierStokesSlipSlope) {
   run(m, {{"case", "couette"}, {"kn", "0.1"}, {"lid_speed", "0.1"}, {"ny", "200"}, {"nv", "16"}, {"tolerance", "1e-11"},
           {"max_iterations", "5000"}}, cpu_context(), 5000);
   ASSERT_LT(m.snapshot().progress.residual, 1e-11) << "did not converge";
-  const CouetteReference ref = couette_reference(m.config());
+  const CouetteReference ref = couette_reference(m.config(), 0.1);
   const CellFields f = cell_fields(m.raw_moments(), m.geometry().solid);
   const Axis& y = m.config().axis[1];
   // Least-squares line through the central 40 % of the gap.

@@ -56,8 +56,7 @@ MethodInfo BgkMethod::describe() {
 //  Both hosts, per cell: raw_ and a step's new sums (kRawMoments doubles each) and the two
 //  CellFields of the residual (n, V (3), T, P_xy, q (2): 8 doubles each), the peak of advance().
 // The boundary Maxwellians (4 nv^3) and the wall densities (per row and column) are left out.
-MemoryEstimate BgkMethod::estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const {
-  const BgkParams p = bgk_param_table().read(params);
+MemoryEstimate BgkMethod::estimate(const BgkParams& p, const ExecutionContext& ctx) {
   const bool cuda = ctx.backend == BackendKind::Cuda;
   const std::int64_t nx = p.nx, ny = p.problem == Case::Cavity ? p.ny : 1;
   const std::int64_t nv = p.nv;
@@ -156,15 +155,13 @@ BgkConfig BgkMethod::make_config(const BgkParams& p) {
   return c;
 }
 
-void BgkMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
-  const BgkConfig c = make_config(bgk_param_table().read(params));
-  take_params(params);
-  ctx_ = ctx;
+void BgkMethod::set_up() {
+  const BgkConfig c = make_config(p_);
   cfg_ = c;
   bounds_ = make_boundaries(c);
-  if (ctx.backend == BackendKind::Cuda) {
+  if (ctx_.backend == BackendKind::Cuda) {
 #ifdef KS_HAVE_CUDA
-    solver_ = make_cuda_solver(c, ctx.cuda_device);
+    solver_ = make_cuda_solver(c, ctx_.cuda_device);
 #else
     throw backend_unavailable("kinetic.bgk: this build has no CUDA path");
 #endif
@@ -350,8 +347,11 @@ Snapshot BgkMethod::snapshot() const {
   return snap;
 }
 
-void BgkMethod::save_state(std::ostream& out) const {
-  bin::write_tag(out, static_info().id, 1);
+std::size_t BgkMethod::write_display(int field, int component, void* device_dst, std::size_t capacity) const {
+  return solver_ ? solver_->write_display_field(field, component, cfg_.ny / 2, device_dst, capacity) : 0;
+}
+
+void BgkMethod::save_body(std::ostream& out) const {
   bin::write<std::int64_t>(out, iteration_);
   bin::write<std::int64_t>(out, steps_);
   bin::write<double>(out, time_);
@@ -364,10 +364,8 @@ void BgkMethod::save_state(std::ostream& out) const {
   bin::write_vector(out, f);
 }
 
-void BgkMethod::load_state(std::istream& in) {
+void BgkMethod::load_body(std::istream& in) {
   // Read and check everything first: a refused state leaves the method as it was.
-  if (!solver_) throw bad_input("checkpoint", "kinetic.bgk has no set-up to load a state into", "setup() before load_state()");
-  bin::expect_tag(in, static_info().id, 1);
   const auto iteration = bin::read<std::int64_t>(in);
   const auto steps = bin::read<std::int64_t>(in);
   const double time = bin::read<double>(in);

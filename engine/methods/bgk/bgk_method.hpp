@@ -9,33 +9,23 @@
 #include "bgk_config.hpp"
 #include "bgk_solver.hpp"
 #include "bgk_params.hpp"
-#include "core/method_base.hpp"
+#include "methods/method_base.hpp"
 
 namespace ks::bgk {
 
-class BgkMethod final : public MethodBase<BgkMethod, BgkParams> {
+class BgkMethod final : public MethodBase<BgkMethod, BgkParams, bgk_param_table> {
  public:
-  // Id, title, paper, fields and series; static_info() adds the parameters of param_table().
   static MethodInfo describe();
-  static const ParamTable<BgkParams>& param_table() { return bgk_param_table(); }
 
   // Host (and on CUDA device) bytes of the two copies of f, the per-cell arrays of a step and of the
   // residual, from nx, ny and nv alone (bgk_method.cpp lists what is counted).
-  MemoryEstimate estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const override;
-  void setup(const ParamSet& params, const ExecutionContext& ctx) override;
+  static MemoryEstimate estimate(const BgkParams& p, const ExecutionContext& ctx);
+  // An iteration: steps_per_iteration time steps of eq. (13) (fewer to land on t_end), then the
+  // residual and, in the cavity, the drag.
   void advance() override;
-  bool finished() const override;
+  bool finished() const override;  // converged (tolerance) or at t_end
   Progress progress() const override;
   Snapshot snapshot() const override;
-  // CUDA backend: every field and component for zero-copy views (the phase-space slice through the
-  // middle row, as the snapshot's).
-  std::size_t write_display_field(const std::string& name, int component, void* device_dst,
-                                  std::size_t capacity) const override {
-    const int field = field_index(static_info().fields, name);
-    return solver_ && field >= 0 ? solver_->write_display_field(field, component, cfg_.ny / 2, device_dst, capacity) : 0;
-  }
-  void save_state(std::ostream& out) const override;
-  void load_state(std::istream& in) override;
 
   // The discretised problem for `p`; throws bad_input (with the allowed range) for what cannot run.
   static BgkConfig make_config(const BgkParams& p);
@@ -49,11 +39,15 @@ class BgkMethod final : public MethodBase<BgkMethod, BgkParams> {
   double total_mass() const;  // sum of n over the cells times the cell area (or length)
 
  private:
+  void set_up() override;
+  void save_body(std::ostream& out) const override;  // counters, histories and f
+  void load_body(std::istream& in) override;
+  // Every field and component (the phase-space slice through the middle row, as the snapshot's).
+  std::size_t write_display(int field, int component, void* device_dst, std::size_t capacity) const override;
   void on_live_change(const BgkParams& before) override;
   void apply_config(const BgkConfig& c);
   bool converged() const;  // the last residual below `tolerance` (> 0)
 
-  ExecutionContext ctx_;
   BgkConfig cfg_;
   BoundaryData bounds_;
   std::unique_ptr<BgkSolver> solver_;

@@ -435,4 +435,17 @@ using EventLoop = void (*)(Arrays, int, double, KernelParams, unsigned long long
 EventLoop prefix_event_loop(bool clustered, bool resident, KernelKind kind);
 EventLoop rejection_event_loop(bool clustered, bool resident, KernelKind kind);
 
+// The instance of one selection's kernel template for those three choices: Loops::of<kClustered,
+// kResident, kKind>() returns the kernel's address.
+template <class Loops, int kKind>
+EventLoop event_loop_of_kind(bool clustered, bool resident) {
+  return clustered ? (resident ? Loops::template of<true, true, kKind>() : Loops::template of<true, false, kKind>())
+                   : (resident ? Loops::template of<false, true, kKind>() : Loops::template of<false, false, kKind>());
+}
+template <class Loops>
+EventLoop event_loop_instance(bool clustered, bool resident, KernelKind kind) {
+  return kind == KernelKind::FreeMolecular ? event_loop_of_kind<Loops, int(KernelKind::FreeMolecular)>(clustered, resident)
+                                           : event_loop_of_kind<Loops, kAnyKind>(clustered, resident);
+}
+
 }  // namespace ks::coag::gpu

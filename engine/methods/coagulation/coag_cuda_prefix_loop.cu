@@ -155,17 +155,15 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
   close_store(s, a, base, s.C, run_index, c);
 }
 
-template <int kKind>
-EventLoop prefix_event_loop_of_kind(bool clustered, bool resident) {
-  return clustered ? (resident ? advance_kernel<true, true, kKind> : advance_kernel<true, false, kKind>)
-                   : (resident ? advance_kernel<false, true, kKind> : advance_kernel<false, false, kKind>);
-}
+struct PrefixLoops {
+  template <bool kClustered, bool kResident, int kKind>
+  static EventLoop of() { return advance_kernel<kClustered, kResident, kKind>; }
+};
 
 }  // namespace
 
 EventLoop prefix_event_loop(bool clustered, bool resident, KernelKind kind) {
-  return kind == KernelKind::FreeMolecular ? prefix_event_loop_of_kind<int(KernelKind::FreeMolecular)>(clustered, resident)
-                                           : prefix_event_loop_of_kind<kAnyKind>(clustered, resident);
+  return event_loop_instance<PrefixLoops>(clustered, resident, kind);
 }
 
 }  // namespace ks::coag::gpu

@@ -267,17 +267,15 @@ __global__ void __launch_bounds__(kBlock) rejection_kernel(Arrays a, int n, doub
   close_store(s, a, base, C[parity], run_index, c);
 }
 
-template <int kKind>
-EventLoop rejection_event_loop_of_kind(bool clustered, bool resident) {
-  return clustered ? (resident ? rejection_kernel<true, true, kKind> : rejection_kernel<true, false, kKind>)
-                   : (resident ? rejection_kernel<false, true, kKind> : rejection_kernel<false, false, kKind>);
-}
+struct RejectionLoops {
+  template <bool kClustered, bool kResident, int kKind>
+  static EventLoop of() { return rejection_kernel<kClustered, kResident, kKind>; }
+};
 
 }  // namespace
 
 EventLoop rejection_event_loop(bool clustered, bool resident, KernelKind kind) {
-  return kind == KernelKind::FreeMolecular ? rejection_event_loop_of_kind<int(KernelKind::FreeMolecular)>(clustered, resident)
-                                           : rejection_event_loop_of_kind<kAnyKind>(clustered, resident);
+  return event_loop_instance<RejectionLoops>(clustered, resident, kind);
 }
 
 }  // namespace ks::coag::gpu

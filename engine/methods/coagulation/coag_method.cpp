@@ -21,7 +21,6 @@ constexpr std::int64_t kRefreshEveryParticles = 4; // full recompute of C' every
 constexpr std::uint64_t kMaxEventsPerLaunch = 1u << 15;
 constexpr std::uint32_t kPurposePosition = 2;       // RNG draws for the particle cloud view
 constexpr int kHistogramBins = 40;
-constexpr std::uint32_t kStateVersion = 1;  // of save_state()'s layout
 
 // Output times in tau_char: 0, log-spaced from kFirstOutputTau at outputs_per_decade, and t_end.
 std::vector<double> output_schedule(const CoagParams& p) {
@@ -68,8 +67,7 @@ MethodInfo CoagulationMethod::describe() {
 // keeps the ensemble (downloaded after every output) without work arrays; the device holds v, w, C',
 // the row or second C' buffer and the aux per particle (72 B) and five values per run. The sectional
 // reference (200 sections) is a small table.
-MemoryEstimate CoagulationMethod::estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const {
-  const CoagParams p = coag_param_table().read(params);
+MemoryEstimate CoagulationMethod::estimate(const CoagParams& p, const ExecutionContext& ctx) {
   const bool cuda = ctx.backend == BackendKind::Cuda;
   const std::int64_t n_s = p.n_s, n_runs = p.n_runs;
   const std::int64_t outputs = std::int64_t(output_schedule(p).size());
@@ -101,15 +99,13 @@ MemoryEstimate CoagulationMethod::estimate_memory(const ParamSet& params, const 
   return m;
 }
 
-void CoagulationMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
-  take_params(params);
-  ctx_ = ctx;
-  cfg_ = EnsembleConfig{};
-  cfg_.n_s = p_.n_s;
-  cfg_.box_volume = cfg_.n_s / p_.N0;  // every simulation particle starts with weight 1
-  cfg_.seed = static_cast<std::uint64_t>(p_.seed);
-  cfg_.refresh_every = kRefreshEveryParticles * cfg_.n_s;
-  KernelParams& k = cfg_.kernel;
+void CoagulationMethod::set_up() {
+  EnsembleConfig cfg;
+  cfg.n_s = p_.n_s;
+  cfg.box_volume = cfg.n_s / p_.N0;  // every simulation particle starts with weight 1
+  cfg.seed = static_cast<std::uint64_t>(p_.seed);
+  cfg.refresh_every = kRefreshEveryParticles * cfg.n_s;
+  KernelParams& k = cfg.kernel;
   k.kind = p_.kernel;
   k.KF = free_molecular_KF(p_.T, p_.rho_p);
   k.K = p_.K;
@@ -118,11 +114,23 @@ void CoagulationMethod::setup(const ParamSet& params, const ExecutionContext& ct
   k.mu = p_.gas_viscosity;
   k.mfp = p_.mean_free_path * 1e-9;
   k.rho_p = p_.rho_p;
-  cfg_.selection = p_.selection;
-  if (cfg_.selection == Selection::Rejection && !rejection_supported(k.kind))
+  cfg.selection = p_.selection;
+  if (cfg.selection == Selection::Rejection && !rejection_supported(k.kind))
     throw bad_input("selection", "'rejection' needs a kernel whose rows peak at the smallest or largest particle",
                     "selection 'prefix' with kernel 'fuchs'; 'rejection' with free_molecular, constant, additive or "
                     "continuum");
+  std::unique_ptr<CoagSolver> solver;
+  if (ctx_.backend == BackendKind::Cuda) {
+#ifdef KS_HAVE_CUDA
+    solver = make_cuda_solver(cfg, ctx_.cuda_device, kMaxEventsPerLaunch);
+#else
+    throw backend_unavailable("aerosol.coagulation: this build has no CUDA path");
+#endif
+  } else {
+    solver = make_cpu_solver(cfg);
+  }
+  cfg_ = cfg;
+  solver_ = std::move(solver);
   const double d0 = initial_diameter();
   const ParticleAux a0 = make_aux(volume_of_diameter(d0), k);
   tau_ = k.kind == KernelKind::FreeMolecular ? free_molecular_tau(k.KF, p_.N0, d0) : initial_halving_tau(beta(a0, a0, k), p_.N0);
@@ -133,15 +141,6 @@ void CoagulationMethod::setup(const ParamSet& params, const ExecutionContext& ct
   ens_ = Ensemble{};
   stats_.assign(t_out_.size(), {});
   next_out_.clear();
-  if (ctx.backend == BackendKind::Cuda) {
-#ifdef KS_HAVE_CUDA
-    solver_ = make_cuda_solver(cfg_, ctx.cuda_device, kMaxEventsPerLaunch);
-#else
-    throw backend_unavailable("aerosol.coagulation: this build has no CUDA path");
-#endif
-  } else {
-    solver_ = make_cpu_solver(cfg_);
-  }
   resize_runs(p_.n_runs);
   initial_volume_ = total_volume();
   solve_sectional();
@@ -370,14 +369,13 @@ Snapshot CoagulationMethod::snapshot() const {
   return snap;
 }
 
-std::size_t CoagulationMethod::write_display_field(const std::string& name, int component, void* device_dst,
-                                                   std::size_t capacity) const {
-  if (!solver_ || (name != "diameter" && name != "weight") || component > 0) return 0;
-  return solver_->write_particles(name == "diameter", std::cbrt(cfg_.box_volume), kPurposePosition, device_dst, capacity);
+std::size_t CoagulationMethod::write_display(int field, int component, void* device_dst, std::size_t capacity) const {
+  if (!solver_ || component > 0) return 0;
+  const bool diameter = field == 0;  // else "weight"
+  return solver_->write_particles(diameter, std::cbrt(cfg_.box_volume), kPurposePosition, device_dst, capacity);
 }
 
-void CoagulationMethod::save_state(std::ostream& out) const {
-  bin::write_tag(out, static_info().id, kStateVersion);
+void CoagulationMethod::save_body(std::ostream& out) const {
   bin::write<std::int32_t>(out, iteration_);
   bin::write<std::uint64_t>(out, events_);
   bin::write<double>(out, initial_volume_);
@@ -394,16 +392,13 @@ void CoagulationMethod::save_state(std::ostream& out) const {
   for (const auto& per_output : stats_) bin::write_vector(out, per_output);
 }
 
-void CoagulationMethod::load_state(std::istream& in) {
-  if (t_out_.empty())
-    throw bad_input("checkpoint", "aerosol.coagulation has no ensemble to restore the state on", "a state loaded after setup");
+void CoagulationMethod::load_body(std::istream& in) {
   // Read and check everything against the set-up first: a refused state leaves the method as it was.
   const auto refuse = [](const std::string& what, const std::string& allowed) {
     return bad_input("checkpoint", "the aerosol.coagulation state has " + what, allowed);
   };
   const int runs = ens_.n_runs;
   const std::uint64_t count = std::uint64_t(runs) * std::uint64_t(cfg_.n_s);
-  bin::expect_tag(in, static_info().id, kStateVersion);
   const int iteration = bin::read<std::int32_t>(in);
   const std::uint64_t events = bin::read<std::uint64_t>(in);
   const double initial_volume = bin::read<double>(in);

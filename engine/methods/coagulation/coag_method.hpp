@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "coag_params.hpp"
-#include "core/method_base.hpp"
+#include "methods/method_base.hpp"
 #include "coag_solver.hpp"
 #include "coag_ensemble.hpp"
 #include "coag_sectional.hpp"
@@ -14,24 +14,19 @@
 
 namespace ks::coag {
 
-class CoagulationMethod final : public MethodBase<CoagulationMethod, CoagParams> {
+class CoagulationMethod final : public MethodBase<CoagulationMethod, CoagParams, coag_param_table> {
  public:
-  // Id, title, paper, fields and series; static_info() adds the parameters of param_table().
   static MethodInfo describe();
-  static const ParamTable<CoagParams>& param_table() { return coag_param_table(); }
 
   // Host (and on CUDA device) bytes of the n_s x n_runs ensemble, the per-run statistics and the
   // work arrays of an advance, from the parameters alone (coag_method.cpp lists what is counted).
-  MemoryEstimate estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const override;
-  void setup(const ParamSet& params, const ExecutionContext& ctx) override;
+  static MemoryEstimate estimate(const CoagParams& p, const ExecutionContext& ctx);
+  // An iteration: every run brought to the next output time (the events of section 2), then the
+  // ensemble statistics there.
   void advance() override;
-  bool finished() const override;
+  bool finished() const override;  // at the last output time (t_end)
   Progress progress() const override;
   Snapshot snapshot() const override;
-  std::size_t write_display_field(const std::string& name, int component, void* device_dst,
-                                  std::size_t capacity) const override;
-  void save_state(std::ostream& out) const override;
-  void load_state(std::istream& in) override;
 
   // For tests and benchmarks.
   const Ensemble& ensemble() const { return ens_; }
@@ -46,6 +41,11 @@ class CoagulationMethod final : public MethodBase<CoagulationMethod, CoagParams>
   double total_volume() const;  // sum over all runs of sum(w v) / V
 
  private:
+  void set_up() override;
+  void save_body(std::ostream& out) const override;  // counters, the output schedule, the runs' particles, statistics
+  void load_body(std::istream& in) override;
+  // Run 0's particles at their display positions, coloured by diameter or weight.
+  std::size_t write_display(int field, int component, void* device_dst, std::size_t capacity) const override;
   void on_live_change(const CoagParams& before) override;  // n_runs, t_end
   void build_schedule();
   void solve_sectional();
@@ -54,7 +54,6 @@ class CoagulationMethod final : public MethodBase<CoagulationMethod, CoagParams>
   MeanAndError ensemble_mean(int k, double RunStatistics::*field, double scale) const;
   double initial_diameter() const { return p_.d0 * 1e-9; }  // m (d0 is in nm)
 
-  ExecutionContext ctx_;
   EnsembleConfig cfg_;
   Ensemble ens_;
   std::unique_ptr<CoagSolver> solver_;

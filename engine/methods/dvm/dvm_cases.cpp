@@ -20,7 +20,6 @@ constexpr double kMaxSliceBytes = 64e9;    // two slices of f for one batch
 
 void apply_boundary_state(const DvmParams& p, DvmConfig& c) {
   DvmConfig next = c;
-  next.kn = p.kn;
   next.walls.assign(c.kind == Case::Cube ? 1 : 2, WallType{});
   for (WallType& w : next.walls) w.T = p.wall_temperature / p.gas_temperature;
   if (c.kind != Case::Cube) next.walls[1].U[0] = p.lid_speed;
@@ -89,13 +88,13 @@ DvmConfig make_config(const DvmParams& p) {
   return c;
 }
 
-CouetteReference couette_reference(const DvmConfig& c) {
+CouetteReference couette_reference(const DvmConfig& c, double kn) {
   CouetteReference r;
   const double U = c.walls[1].U[0] - c.walls[0].U[0], Tw = c.walls[0].T;
   r.fm_shear = -c.initial_n * U * std::sqrt(Tw) / (2.0 * std::sqrt(kPi));
   r.fm_velocity = 0.5 * (c.walls[0].U[0] + c.walls[1].U[0]);
   r.fm_temperature = Tw + U * U / 6.0;
-  const double mu = reference_viscosity(c.kn, c.omega) * std::pow(Tw, c.omega);
+  const double mu = reference_viscosity(kn, c.omega) * std::pow(Tw, c.omega);
   const double l = mu / (0.5 * c.initial_n * Tw);  // mu v_m / p
   r.slip_slope = U / (1.0 + 2.0 * kSlipCoefficient * l);
   r.slip_shear = -mu * r.slip_slope;

@@ -17,17 +17,17 @@ constexpr double kSlipCoefficient = 1.016;
 //  y = 0 (at rest) and y = 1 (moving along +x), one periodic cell along x and z.
 DvmConfig make_config(const DvmParams& p);
 
-// The walls, the free stream and Kn of `p` (the live parameters) on an existing discretisation;
+// The walls and the free stream of `p` (live parameters) on an existing discretisation;
 // refuses (leaving `c` as it was) a free stream the velocity box cannot hold.
 void apply_boundary_state(const DvmParams& p, DvmConfig& c);
 
-// Planar Couette references for plates U apart at wall temperature Tw (normalised):
+// Planar Couette references at Knudsen number kn for plates U apart at wall temperature Tw (normalised):
 // free-molecular shear stress -n U sqrt(Tw) / (2 sqrt(pi)), mean velocity U / 2, temperature Tw + U^2 / 6;
 // Navier-Stokes with first-order slip: slope U / (1 + 2 sigma l), stress -mu U / (1 + 2 sigma l), l = 2 mu.
 struct CouetteReference {
   double fm_shear, fm_velocity, fm_temperature;
   double slip_slope, slip_shear;
 };
-CouetteReference couette_reference(const DvmConfig& c);
+CouetteReference couette_reference(const DvmConfig& c, double kn);
 
 }  // namespace ks::dvm

@@ -47,7 +47,6 @@ struct DvmConfig {
   Case kind = Case::Cavity;
   Axis axis[3];
   VelocityGrid vg;
-  double kn = 1.0;      // lambda_ref / L
   double omega = 0.81;  // mu ~ T^omega (argon)
   double prandtl = 2.0 / 3.0;
   // Box faces, [2 * axis + side], side 0 = lower, 1 = upper; wall faces name their type.

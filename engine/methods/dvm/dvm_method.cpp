@@ -47,8 +47,7 @@ MethodInfo DvmMethod::describe() {
 //  batches and the residual history up to max_iterations; the two slices of f of a batch, and on the
 //  CPU each thread's moment sums of a slice. The device figures of the README's table are these
 //  terms (the slices about 94 % of 64^3 x 64^3).
-MemoryEstimate DvmMethod::estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const {
-  const DvmParams p = dvm_param_table().read(params);
+MemoryEstimate DvmMethod::estimate(const DvmParams& p, const ExecutionContext& ctx) {
   auto sum = [](std::initializer_list<std::int64_t> terms, const std::string& what) {
     std::int64_t s = 0;
     for (const std::int64_t t : terms) s = checked_add(s, t, what);
@@ -101,20 +100,19 @@ MemoryEstimate DvmMethod::estimate_memory(const ParamSet& params, const Executio
   return m;
 }
 
-void DvmMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
-  DvmConfig c = make_config(dvm_param_table().read(params));
+void DvmMethod::set_up() {
+  DvmConfig c = make_config(p_);
   auto geo = std::make_shared<const Geometry>(make_geometry(c));
   std::unique_ptr<DvmSolver> solver;
-  if (ctx.backend == BackendKind::Cuda) {
+  if (ctx_.backend == BackendKind::Cuda) {
 #ifdef KS_HAVE_CUDA
-    solver = make_cuda_solver(c, geo, ctx.cuda_device);
+    solver = make_cuda_solver(c, geo, ctx_.cuda_device);
 #else
     throw backend_unavailable("kinetic.dvm: this build has no CUDA path");
 #endif
   } else {
     solver = make_cpu_solver(c, geo);
   }
-  take_params(params);
   cfg_ = c;
   geo_ = std::move(geo);
   solver_ = std::move(solver);
@@ -164,7 +162,7 @@ void DvmMethod::apply_boundaries() {
 }
 
 void DvmMethod::rebuild_state() {
-  const double mu_ref = reference_viscosity(cfg_.kn, cfg_.omega);
+  const double mu_ref = reference_viscosity(p_.kn, cfg_.omega);
   const long long cells = cfg_.cells();
   state_.assign(cells, CellState{});
   for (long long k = 0; k < cells; ++k)
@@ -217,8 +215,12 @@ bool DvmMethod::converged() const {
 
 bool DvmMethod::finished() const { return converged() || iteration_ >= p_.max_iterations; }
 
-// kn, lid_speed, mach, wall_temperature (tolerance and max_iterations are read where used).
-void DvmMethod::on_live_change(const DvmParams&) { apply_boundaries(); }
+// kn reaches the next sweep through the relaxation rate of f^S (rebuild_state); lid_speed, mach and
+// wall_temperature through the walls (tolerance and max_iterations are read where used).
+void DvmMethod::on_live_change(const DvmParams& before) {
+  if (p_.kn != before.kn) rebuild_state();
+  else apply_boundaries();
+}
 
 Progress DvmMethod::progress() const {
   Progress p;
@@ -237,10 +239,8 @@ Progress DvmMethod::progress() const {
   return p;
 }
 
-std::size_t DvmMethod::write_display_field(const std::string& name, int component, void* device_dst,
-                                           std::size_t capacity) const {
-  const int field = field_index(static_info().fields, name);
-  return field < 0 ? 0 : solver_->write_display_field(field, component, display_scale_, device_dst, capacity);
+std::size_t DvmMethod::write_display(int field, int component, void* device_dst, std::size_t capacity) const {
+  return !solver_ ? 0 : solver_->write_display_field(field, component, display_scale_, device_dst, capacity);
 }
 
 Snapshot DvmMethod::snapshot() const {
@@ -276,7 +276,7 @@ Snapshot DvmMethod::snapshot() const {
     snap.series.insert(snap.series.end(), {T, n});
     d["free_stream_speed"] = cfg_.initial_U[0];
   } else {
-    const CouetteReference ref = couette_reference(cfg_);
+    const CouetteReference ref = couette_reference(cfg_, p_.kn);
     const double x[3] = {0.5, 0.5, 0.5};
     Series u = line_profile(cfg_, f.U, 3, 0, 1, x, 1.0);
     u.name = "Ux(y)", u.x_label = "y / L", u.y_label = "Ux / v_m";
@@ -294,8 +294,7 @@ Snapshot DvmMethod::snapshot() const {
   return snap;
 }
 
-void DvmMethod::save_state(std::ostream& out) const {
-  bin::write_tag(out, static_info().id, 1);
+void DvmMethod::save_body(std::ostream& out) const {
   bin::write<std::int64_t>(out, iteration_);
   bin::write<double>(out, mass0_);
   bin::write<double>(out, mass_defect_);
@@ -305,10 +304,8 @@ void DvmMethod::save_state(std::ostream& out) const {
   bin::write_vector(out, face_rho_);
 }
 
-void DvmMethod::load_state(std::istream& in) {
-  if (!solver_) throw bad_input("checkpoint", "kinetic.dvm has no grid to restore the state on", "a state loaded after setup");
+void DvmMethod::load_body(std::istream& in) {
   // Read and check everything first: a refused state leaves the method as it was.
-  bin::expect_tag(in, static_info().id, 1);
   const auto iteration = bin::read<std::int64_t>(in);
   const double mass0 = bin::read<double>(in), defect = bin::read<double>(in);
   if (iteration < 0) throw bad_input("checkpoint", "the kinetic.dvm state has " + std::to_string(iteration) + " iterations", "a count >= 0");

@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/method_base.hpp"
+#include "methods/method_base.hpp"
 #include "dvm_config.hpp"
 #include "dvm_geometry.hpp"
 #include "dvm_model.hpp"
@@ -15,25 +15,19 @@
 
 namespace ks::dvm {
 
-class DvmMethod final : public MethodBase<DvmMethod, DvmParams> {
+class DvmMethod final : public MethodBase<DvmMethod, DvmParams, dvm_param_table> {
  public:
-  // Id, title, paper, fields and series; static_info() adds the parameters of param_table().
   static MethodInfo describe();
-  static const ParamTable<DvmParams>& param_table() { return dvm_param_table(); }
 
   // Host (and on CUDA device) bytes of the per-cell arrays, the two slices of f of a batch and the
   // velocity tables, from the parameters alone (dvm_method.cpp lists what is counted).
-  MemoryEstimate estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const override;
-  void setup(const ParamSet& params, const ExecutionContext& ctx) override;
+  static MemoryEstimate estimate(const DvmParams& p, const ExecutionContext& ctx);
+  // An iteration: one sweep of every velocity batch through the grid (eq. 5-9), the new moments and
+  // the mass rescaling.
   void advance() override;
-  bool finished() const override;
+  bool finished() const override;  // converged (tolerance) or max_iterations done
   Progress progress() const override;
   Snapshot snapshot() const override;
-  // CUDA backend: every field and component for zero-copy views, on the snapshot's grid.
-  std::size_t write_display_field(const std::string& name, int component, void* device_dst,
-                                  std::size_t capacity) const override;
-  void save_state(std::ostream& out) const override;
-  void load_state(std::istream& in) override;
 
   // For tests and benchmarks.
   const DvmConfig& config() const { return cfg_; }
@@ -45,6 +39,11 @@ class DvmMethod final : public MethodBase<DvmMethod, DvmParams> {
   std::int64_t iterations() const { return iteration_; }
 
  private:
+  void set_up() override;
+  void save_body(std::ostream& out) const override;  // counters, the iterate's raw sums and wall densities, histories
+  void load_body(std::istream& in) override;
+  // Every field and component, on the snapshot's grid.
+  std::size_t write_display(int field, int component, void* device_dst, std::size_t capacity) const override;
   void on_live_change(const DvmParams& before) override;
   void apply_boundaries();  // walls, free stream and Kn from p_ onto cfg_
   void rebuild_state();     // f^S parameters of every cell from raw_

@@ -178,8 +178,7 @@ std::int64_t LbmMethod::wall_link_bound(const LbmParams& p) {
   return std::int64_t(std::ceil(links));
 }
 
-MemoryEstimate LbmMethod::estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const {
-  const LbmParams p = lbm_param_table().read(params);
+MemoryEstimate LbmMethod::estimate(const LbmParams& p, const ExecutionContext& ctx) {
   const LbmConfig c = make_config(p);
   require_precision_on_backend(c, ctx);
   const bool cuda = ctx.backend == BackendKind::Cuda;
@@ -221,14 +220,11 @@ MemoryEstimate LbmMethod::estimate_memory(const ParamSet& params, const Executio
   return m;
 }
 
-void LbmMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
-  const LbmParams p = lbm_param_table().read(params);
-  const LbmConfig c = make_config(p);
-  Scene scene = make_scene(p, c);
+void LbmMethod::set_up() {
+  const LbmConfig c = make_config(p_);
+  Scene scene = make_scene(p_, c);
   auto geometry = std::make_shared<const LatticeGeometry>(build_geometry(c, scene.shapes));
-  std::unique_ptr<LbmSolver> solver = make_solver(c, geometry, ctx);
-  take_params(params);
-  ctx_ = ctx;
+  std::unique_ptr<LbmSolver> solver = make_solver(c, geometry, ctx_);
   cfg_ = c;
   scene_ = std::move(scene);
   geometry_ = std::move(geometry);
@@ -326,10 +322,8 @@ Progress LbmMethod::progress() const {
   return p;
 }
 
-std::size_t LbmMethod::write_display_field(const std::string& name, int component, void* device_dst,
-                                           std::size_t capacity) const {
-  const int field = field_index(static_info().fields, name);
-  if (!solver_ || field < 0 || field >= kNodeFields) return 0;  // "spheres" (geometry) is drawn from the host
+std::size_t LbmMethod::write_display(int field, int component, void* device_dst, std::size_t capacity) const {
+  if (!solver_ || field >= kNodeFields) return 0;  // "spheres" (geometry) is drawn from the host
   return solver_->write_display_field(field, component, density_si(1.0), velocity_si(1.0), device_dst, capacity);
 }
 
@@ -415,8 +409,7 @@ Snapshot LbmMethod::snapshot() const {
   return snap;
 }
 
-void LbmMethod::save_state(std::ostream& out) const {
-  bin::write_tag(out, static_info().id, 1);
+void LbmMethod::save_body(std::ostream& out) const {
   bin::write<std::int64_t>(out, iteration_);
   bin::write<std::int64_t>(out, steps_);
   bin::write_vector(out, residual_step_);
@@ -426,10 +419,8 @@ void LbmMethod::save_state(std::ostream& out) const {
   bin::write_vector(out, f);
 }
 
-void LbmMethod::load_state(std::istream& in) {
-  if (!solver_) throw bad_input("checkpoint", "lbm.binary has no lattice to restore the state on", "a state loaded after setup");
+void LbmMethod::load_body(std::istream& in) {
   // Read and check everything first: a refused state leaves the method as it was.
-  bin::expect_tag(in, static_info().id, 1);
   const auto iteration = bin::read<std::int64_t>(in);
   const auto steps = bin::read<std::int64_t>(in);
   // Every iteration runs at least one step and adds one point to the residual history (advance).

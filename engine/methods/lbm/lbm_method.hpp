@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/method_base.hpp"
+#include "methods/method_base.hpp"
 #include "lbm_config.hpp"
 #include "lbm_geometry.hpp"
 #include "lbm_packing.hpp"
@@ -22,25 +22,19 @@ struct Scene {
   double bed_z[2] = {0.0, 0.0};  // bed section on the lattice (packed bed)
 };
 
-class LbmMethod final : public MethodBase<LbmMethod, LbmParams> {
+class LbmMethod final : public MethodBase<LbmMethod, LbmParams, lbm_param_table> {
  public:
-  // Id, title, paper, fields and series; static_info() adds the parameters of param_table().
   static MethodInfo describe();
-  static const ParamTable<LbmParams>& param_table() { return lbm_param_table(); }
 
   // Host (and on CUDA device) bytes of the lattice, its wall links and the spheres; refuses, as
   // make_config does, what cannot run.
-  MemoryEstimate estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const override;
-  void setup(const ParamSet& params, const ExecutionContext& ctx) override;
+  static MemoryEstimate estimate(const LbmParams& p, const ExecutionContext& ctx);
+  // An iteration: steps_per_iteration lattice steps (collide and stream), the last one measured for
+  // the residual of eq. (19).
   void advance() override;
-  bool finished() const override;
+  bool finished() const override;  // converged (tolerance) or max_steps done
   Progress progress() const override;
   Snapshot snapshot() const override;
-  // CUDA backend: every node field and component for zero-copy views ("spheres" is not written).
-  std::size_t write_display_field(const std::string& name, int component, void* device_dst,
-                                  std::size_t capacity) const override;
-  void save_state(std::ostream& out) const override;
-  void load_state(std::istream& in) override;
 
   // The discretised problem for `p`; throws bad_input (key, value, what is allowed) for what cannot run.
   static LbmConfig make_config(const LbmParams& p);
@@ -60,6 +54,11 @@ class LbmMethod final : public MethodBase<LbmMethod, LbmParams> {
   double bed_porosity() const;  // fluid fraction of the tube's nodes in the bed section
 
  private:
+  void set_up() override;
+  void save_body(std::ostream& out) const override;  // counters, residual histories and f
+  void load_body(std::istream& in) override;
+  // Every node field and component ("spheres" is drawn from the host).
+  std::size_t write_display(int field, int component, void* device_dst, std::size_t capacity) const override;
   void on_live_change(const LbmParams& before) override;
   // grid_level set live (p_ holds the new level): the current state interpolated onto the other
   // level's lattice (lbm_regrid.hpp).
@@ -67,7 +66,6 @@ class LbmMethod final : public MethodBase<LbmMethod, LbmParams> {
   // Eq. (19)-(20) met on the current lattice (`tolerance` > 0).
   bool converged() const;
 
-  ExecutionContext ctx_;
   LbmConfig cfg_;
   Scene scene_;
   std::shared_ptr<const LatticeGeometry> geometry_;

@@ -45,8 +45,7 @@ MethodInfo RmcMethod::describe() {
   return info;
 }
 
-MemoryEstimate RmcMethod::estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const {
-  const RmcParams p = rmc_param_table().read(params);
+MemoryEstimate RmcMethod::estimate(const RmcParams& p, const ExecutionContext& ctx) {
   const bool cuda = ctx.backend == BackendKind::Cuda, file = p.profile == Profile::File;
   // The cells: nx x ny x nz, or a file's grid from the .vti's header or the .csv's first MiB (never the whole
   // file; see estimate_temperature_file), and the cells of every grid level the grid allows (grid_levels is live).
@@ -94,11 +93,10 @@ MemoryEstimate RmcMethod::estimate_memory(const ParamSet& params, const Executio
   return m;
 }
 
-void RmcMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
-  const RmcParams q = rmc_param_table().read(params);
+void RmcMethod::set_up() {
   RmcProblem p;
-  p.config = make_config(q);
-  p.settings = make_settings(q);
+  p.config = make_config(p_);
+  p.settings = make_settings(p_);
   const std::vector<double> T = cell_temperatures(p.config);
   double lo, hi;
   temperature_range(p.config, T, lo, hi);
@@ -110,9 +108,9 @@ void RmcMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
   p.tables = build_tables(gas, lo, hi, max_temperature(T));
   p.levels = build_levels(p.config, T, p.tables, p.settings);
   std::unique_ptr<RmcSolver> solver;
-  if (ctx.backend == BackendKind::Cuda) {
+  if (ctx_.backend == BackendKind::Cuda) {
 #ifdef KS_HAVE_CUDA
-    solver = make_cuda_solver(ctx.cuda_device);
+    solver = make_cuda_solver(ctx_.cuda_device);
 #else
     throw backend_unavailable("radiation.rmc: this build has no CUDA path");
 #endif
@@ -120,7 +118,6 @@ void RmcMethod::setup(const ParamSet& params, const ExecutionContext& ctx) {
     solver = make_cpu_solver();
   }
   solver->load(p);
-  take_params(params);
   problem_ = std::move(p);
   solver_ = std::move(solver);
   T_ = T;
@@ -179,11 +176,9 @@ void RmcMethod::rebuild_levels() {
   solver_->load(problem_);
 }
 
-std::size_t RmcMethod::write_display_field(const std::string& name, int component, void* device_dst,
-                                           std::size_t capacity) const {
-  using D = RmcSolver::Display;
-  const int field = field_index(static_info().fields, name);  // T, Q_R, Q_R_std, kappa_P: scalars
-  if (field < 0 || component > 0) return 0;
+std::size_t RmcMethod::write_display(int field, int component, void* device_dst, std::size_t capacity) const {
+  using D = RmcSolver::Display;  // T, Q_R, Q_R_std, kappa_P: scalars
+  if (!solver_ || component > 0) return 0;
   const D what[] = {D::Temperature, D::Q, D::QStdError, D::KappaPlanck};
   return solver_->write_display_field(what[field], rays_, device_dst, capacity);
 }
@@ -360,8 +355,7 @@ Snapshot RmcMethod::snapshot() const {
   return snap;
 }
 
-void RmcMethod::save_state(std::ostream& out) const {
-  bin::write_tag(out, static_info().id, 1);
+void RmcMethod::save_body(std::ostream& out) const {
   bin::write<std::int64_t>(out, iteration_);
   bin::write<std::int64_t>(out, rays_);
   bin::write<std::uint32_t>(out, batch_);
@@ -374,10 +368,8 @@ void RmcMethod::save_state(std::ostream& out) const {
   bin::write_vector(out, sd_y_);
 }
 
-void RmcMethod::load_state(std::istream& in) {
+void RmcMethod::load_body(std::istream& in) {
   // Read and check everything first: a refused state leaves the method as it was.
-  if (!solver_) throw bad_input("checkpoint", "radiation.rmc has no set-up to load a state into", "a state loaded after setup");
-  bin::expect_tag(in, static_info().id, 1);
   const auto iteration = bin::read<std::int64_t>(in), rays = bin::read<std::int64_t>(in);
   const auto batch = bin::read<std::uint32_t>(in);
   const double steps = bin::read<double>(in);

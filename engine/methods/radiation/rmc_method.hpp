@@ -8,35 +8,28 @@
 #include <memory>
 #include <vector>
 
-#include "core/method_base.hpp"
+#include "methods/method_base.hpp"
 #include "rmc_params.hpp"
 #include "rmc_solver.hpp"
 
 namespace ks::rmc {
 
-class RmcMethod final : public MethodBase<RmcMethod, RmcParams> {
+class RmcMethod final : public MethodBase<RmcMethod, RmcParams, rmc_param_table> {
  public:
-  // Id, title, paper, fields and series; static_info() adds the parameters of param_table().
   static MethodInfo describe();
-  static const ParamTable<RmcParams>& param_table() { return rmc_param_table(); }
 
-  MemoryEstimate estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const override;
-  void setup(const ParamSet& params, const ExecutionContext& ctx) override;
+  static MemoryEstimate estimate(const RmcParams& p, const ExecutionContext& ctx);
+  // An iteration: a batch of rays from every cell (eq. 12-14) added to the running mean and variance.
   void advance() override;
-  bool finished() const override;
+  bool finished() const override;  // rays_per_cell rays from every cell
   Progress progress() const override;
   Snapshot snapshot() const override;
-  void save_state(std::ostream& out) const override;
-  void load_state(std::istream& in) override;
 
   // For tests and benchmarks.
   const RmcProblem& problem() const { return problem_; }
   std::vector<double> mean() const;      // Q^R per cell, W/m^3
   std::vector<double> std_error() const; // standard error of the mean per cell, W/m^3
   long long rays_per_cell() const { return rays_; }
-  // CUDA backend: "T", "Q_R", "Q_R_std" and "kappa_P" for zero-copy views.
-  std::size_t write_display_field(const std::string& name, int component, void* device_dst,
-                                  std::size_t capacity) const override;
   double face_crossings() const { return steps_; }
   // Q^R along x (averaged over the periodic directions, or on the cells nearest the centre line) and
   // the reference there (empty where the case has none).
@@ -46,6 +39,11 @@ class RmcMethod final : public MethodBase<RmcMethod, RmcParams> {
   const std::vector<double>& reference() const;  // computed on first use
 
  private:
+  void set_up() override;
+  void save_body(std::ostream& out) const override;  // the sums, the ray and batch counters, histories
+  void load_body(std::istream& in) override;
+  // "T", "Q_R", "Q_R_std" and "kappa_P".
+  std::size_t write_display(int field, int component, void* device_dst, std::size_t capacity) const override;
   void on_live_change(const RmcParams& before) override;
   void rebuild_levels();  // after a change of the march settings
   void restart_estimate();
