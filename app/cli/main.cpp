@@ -4,6 +4,7 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 #include "cli_options.hpp"
 #include "core/data_dir.hpp"
@@ -13,6 +14,7 @@
 #include "io/output_file.hpp"
 #include "io/preset.hpp"
 #include "progress_printer.hpp"
+#include "rank_group.hpp"
 #include "run/runner.hpp"
 #include "run_output.hpp"
 
@@ -60,13 +62,42 @@ nlohmann::json preset_identity(const ks::Preset& p) {
   return {{"file", p.file}, {"title", p.title}, {"case", p.case_name}};
 }
 
-// Checked before the run starts, so a bad path is found now, not after an hour of work.
-void check_output_paths(const ks::cli::Options& o) {
-  if (!o.out_dir.empty()) ks::prepare_output_dir(o.out_dir, "--out");
-  if (!o.checkpoint.empty()) ks::check_output_file(o.checkpoint, "--checkpoint");
+// Checked before the run starts, so a bad path is found now, not after an hour of work. Rank 0 writes,
+// so rank 0 checks; every rank learns whether the check failed, and fails with it.
+void check_output_paths(const ks::cli::Options& o, const ks::cli::RankGroup& g) {
+  std::int64_t code = 0;
+  std::string why;
+  if (g.reports()) {
+    try {
+      if (!o.out_dir.empty()) ks::prepare_output_dir(o.out_dir, "--out");
+      if (!o.checkpoint.empty()) ks::check_output_file(o.checkpoint, "--checkpoint");
+    } catch (const ks::Error& e) {
+      code = e.exit_code();
+      why = e.what();
+    }
+  }
+  if (g.size() > 1) code = g.comm()->all_max(code);
+  if (code) throw ks::Error(static_cast<ks::ErrorKind>(code), g.reports() ? why : "the output paths were refused on rank 0");
 }
 
-int run(const ks::cli::Options& o) {
+// More than one rank: the method must split its work, and every rank must run on the same kind of
+// backend (the same on all ranks, so every rank refuses alike).
+void check_ranks(const ks::cli::RankGroup& g, const ks::cli::Options& o, const ks::MethodInfo& info,
+                 const ks::ExecutionContext& ctx) {
+  if (g.size() == 1) return;
+  const std::int64_t cuda = ctx.backend == ks::BackendKind::Cuda ? 1 : 0;
+  if (g.comm()->all_max(cuda) != -g.comm()->all_max(-cuda))
+    throw ks::backend_unavailable("the ranks run on different backends (CUDA on some, the CPU on others): every rank needs a "
+                                  "usable GPU, or run with --backend cpu");
+  if (info.decomposition.empty())
+    throw ks::bad_input("mpirun -np " + std::to_string(g.size()), "method '" + info.id + "' does not yet split its work across ranks",
+                        "one rank for " + info.id);
+  if (!o.checkpoint.empty() || !o.restart.empty())
+    throw ks::bad_input(o.checkpoint.empty() ? "--restart" : "--checkpoint", "checkpoints of a run across " + std::to_string(g.size()) + " ranks are not supported yet",
+                        "one rank for checkpoints and restarts");
+}
+
+int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
   if (o.help) {
     std::cout << ks::cli::usage_text();
     return 0;
@@ -94,13 +125,22 @@ int run(const ks::cli::Options& o) {
   ks::RestartPlan restart{params, {}};
   if (!o.restart.empty())
     restart = ks::plan_restart(ks::read_checkpoint_header(o.restart), o.restart, preset.method, preset.case_name, params);
-  check_output_paths(o);
+  check_output_paths(o, group);
   const ks::BackendRequest request =
       o.backend ? ks::parse_backend(*o.backend, "--backend") : preset.backend.value_or(ks::BackendRequest::Auto);
-  const ks::ExecutionContext ctx = ks::resolve_backend(request);
+  ks::ExecutionContext ctx = ks::resolve_backend(request, group.local_rank());
+  ctx.comm = group.comm();
+  const bool many = group.size() > 1;
   if (!o.quiet && !ctx.cuda_unused_reason.empty())
     std::fprintf(stderr, "kinetic-run: CUDA not used (%s): running on the CPU\n", ctx.cuda_unused_reason.c_str());
-  if (!o.quiet) std::fprintf(stderr, "%s: %s on %s\n", preset.method.c_str(), preset.title.c_str(), ctx.device_name.c_str());
+  if (!o.quiet && many)
+    std::fprintf(stderr, "rank %d of %d: %s on %s\n", group.rank(), group.size(), preset.method.c_str(), ctx.device_name.c_str());
+  else if (!o.quiet)
+    std::fprintf(stderr, "%s: %s on %s\n", preset.method.c_str(), preset.title.c_str(), ctx.device_name.c_str());
+  const ks::MethodInfo& info = registry.info(preset.method);
+  check_ranks(group, o, info, ctx);
+  if (many && group.reports() && !o.quiet)
+    std::fprintf(stderr, "%s: %s on %d ranks (%s)\n", preset.method.c_str(), preset.title.c_str(), group.size(), info.decomposition.c_str());
 
   ks::RunnerOptions ropt;
   ropt.restart_from = o.restart;
@@ -112,9 +152,24 @@ int run(const ks::cli::Options& o) {
     };
   }
   install_stop_handlers();
+  const auto t0 = Clock::now();
+  if (many) {
+    // The ranks stop together after the iteration where any of them saw a signal or ran out of time
+    // (set_up and advance are a method's only collectives, so the ranks stay in step).
+    ropt.pause_after_iteration = [&o, &group, t0] {
+      const double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+      const bool stop = g_stop_signal != 0 || (o.max_seconds && elapsed > *o.max_seconds);
+      return group.comm()->all_max(stop ? 1 : 0) > 0;
+    };
+  }
+  group.enter_collectives();
   ks::Runner runner(registry.create(preset.method), restart.setup, ctx, ropt);
   runner.wait_settled(std::chrono::hours(24));
-  if (runner.state() == ks::RunState::Failed) throw ks::Error(runner.error_kind(), runner.error());
+  if (runner.state() == ks::RunState::Failed) {
+    const ks::Error e(runner.error_kind(), runner.error());
+    if (many) group.fail(e.exit_code(), std::string("error: ") + e.what());  // ends every rank
+    throw e;
+  }
   for (const auto& [key, value] : restart.live_changes) {
     const ks::SetResult r = runner.set(key, value);
     if (r.status == ks::SetResult::Status::Refused) throw ks::bad_input("--restart " + o.restart, r.message);
@@ -122,15 +177,15 @@ int run(const ks::cli::Options& o) {
       std::fprintf(stderr, "restart: %s = %s from the preset (the checkpoint had %s)\n", key.c_str(),
                    ks::to_string(value).c_str(), ks::to_string(restart.setup.value(key)).c_str());
   }
-  const auto t0 = Clock::now();
   const long long start_iteration = runner.progress().iteration;
   if (o.steps) runner.step(*o.steps);
   else runner.start();
 
-  ks::cli::ProgressPrinter printer(o.quiet);
+  ks::cli::ProgressPrinter printer(o.quiet || !group.reports());
   std::string stop_reason = o.steps ? "--steps" : "end condition";
   while (!runner.wait_settled(std::chrono::milliseconds(200))) {
     printer.update(runner.progress(), runner.work_per_second());
+    if (many) continue;  // pause_after_iteration stops the ranks together
     const double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
     if (o.max_seconds && elapsed > *o.max_seconds) {
       stop_reason = "--max-seconds";
@@ -145,12 +200,20 @@ int run(const ks::cli::Options& o) {
       break;
     }
   }
+  if (many && runner.state() == ks::RunState::Failed)  // the other ranks may wait in a collective
+    group.fail(static_cast<int>(ks::ErrorKind::RunFailed), "the run failed: " + runner.error());
+  if (many && runner.state() == ks::RunState::Paused && (!o.steps || runner.progress().iteration - start_iteration < *o.steps))
+    stop_reason = g_stop_signal == SIGTERM ? "terminated (SIGTERM)"
+                  : g_stop_signal          ? "interrupted (SIGINT)"
+                  : o.max_seconds && std::chrono::duration<double>(Clock::now() - t0).count() > *o.max_seconds
+                      ? "--max-seconds"
+                      : "stopped with another rank (a signal or --max-seconds there)";
   if (!o.checkpoint.empty()) runner.checkpoint(o.checkpoint);
   runner.stop();
   const ks::Runner::CheckpointOutcome saved = runner.last_checkpoint();
   const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
   for (const auto& m : runner.take_messages())
-    if (!o.quiet) std::fprintf(stderr, "%s\n", m.c_str());
+    if (!o.quiet && group.reports()) std::fprintf(stderr, "%s\n", m.c_str());
 
   const ks::RunState state = runner.state();
   const bool failed = state == ks::RunState::Failed;
@@ -167,9 +230,9 @@ int run(const ks::cli::Options& o) {
                 stop_reason.c_str());
   printer.finish(line);
 
-  if (!o.out_dir.empty() && snap) {
+  if (!o.out_dir.empty() && snap && group.reports()) {
     ks::cli::RunRecord rec{&preset, runner.params(), ctx, ks::to_string(state), stop_reason, wall,
-                           runner.memory_estimate()};
+                           runner.memory_estimate(), info.decomposition};
     ks::cli::write_outputs(o.out_dir, o.format, *snap, rec);
     if (!o.quiet) std::fprintf(stderr, "outputs written to %s (summary.json and one file per field and series)\n", o.out_dir.c_str());
   }
@@ -189,13 +252,18 @@ int run(const ks::cli::Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::unique_ptr<ks::cli::RankGroup> group;
   try {
-    return run(ks::cli::parse_options(argc, argv));
-  } catch (const ks::Error& e) {
-    std::fprintf(stderr, "kinetic-run: error: %s\n", e.what());
-    return e.exit_code();
+    group = std::make_unique<ks::cli::RankGroup>(argc, argv);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "kinetic-run: unexpected error: %s\n", e.what());
+    std::fprintf(stderr, "kinetic-run: MPI could not start: %s\n", e.what());
     return static_cast<int>(ks::ErrorKind::RunFailed);
+  }
+  try {
+    return run(ks::cli::parse_options(argc, argv), *group);
+  } catch (const ks::Error& e) {
+    return group->fail(e.exit_code(), std::string("error: ") + e.what());
+  } catch (const std::exception& e) {
+    return group->fail(static_cast<int>(ks::ErrorKind::RunFailed), std::string("unexpected error: ") + e.what());
   }
 }

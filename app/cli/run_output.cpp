@@ -16,6 +16,8 @@ nlohmann::json make_summary(const Snapshot& snap, const RunRecord& rec) {
   j["params"] = rec.params.to_json();
   j["backend"] = {{"kind", to_string(rec.ctx.backend)}, {"device", rec.ctx.device_name}};
   if (!rec.ctx.cuda_unused_reason.empty()) j["backend"]["cuda_unused"] = rec.ctx.cuda_unused_reason;
+  const int ranks = ranks_of(rec.ctx).size();
+  j["ranks"] = {{"count", ranks}, {"decomposition", ranks > 1 ? rec.decomposition : "one process"}};
   j["state"] = rec.state;
   j["stop_reason"] = rec.stop_reason;
   // True only when the method's tolerance was met; stop_reason says what ended the run otherwise.

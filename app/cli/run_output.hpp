@@ -18,6 +18,7 @@ struct RunRecord {
   std::string stop_reason;  // "end condition", "--steps", "--max-seconds", "interrupted", the error
   double wall_seconds = 0.0;
   MemoryEstimate memory;    // what the set-up was estimated to need (and checked against)
+  std::string decomposition;  // MethodInfo::decomposition, for a run across ranks
 };
 
 // The summary as JSON (every series in full, the reference comparison when the preset has one).

@@ -30,7 +30,7 @@ std::string to_string(BackendRequest b) {
   return "?";
 }
 
-CudaAvailability query_cuda() {
+CudaAvailability query_cuda(int first) {
   CudaAvailability a;
 #ifdef KS_HAVE_CUDA
   a.compiled = true;
@@ -47,8 +47,10 @@ CudaAvailability query_cuda() {
     a.reason = "no CUDA device found";
     return a;
   }
-  // The first device that runs a probe kernel of this build; the reason of the first that did not.
-  for (int d = 0; d < count; ++d) {
+  // The first device from `first` on that runs a probe kernel of this build; the reason of the first
+  // that did not.
+  for (int i = 0; i < count; ++i) {
+    const int d = (first % count + i) % count;
     const CudaProbe probe = probe_cuda_device(d);
     if (!probe.ok) {
       if (a.reason.empty()) a.reason = probe.reason;
@@ -61,17 +63,24 @@ CudaAvailability query_cuda() {
     return a;
   }
 #else
+  (void)first;
   a.reason = "this build has no CUDA support (configured with KS_CUDA=OFF or without a CUDA compiler)";
 #endif
   return a;
 }
 
-ExecutionContext resolve_backend(BackendRequest request) {
+const Communicator& ranks_of(const ExecutionContext& ctx) {
+  static const SerialCommunicator one;
+  return ctx.comm ? *ctx.comm : one;
+}
+
+ExecutionContext resolve_backend(BackendRequest request, int device_slot) {
   ExecutionContext ctx;
   ctx.cpu_threads = omp_get_max_threads();
   if (request != BackendRequest::Cpu) {
-    // Asked once per process: the probe launches a kernel.
-    static const CudaAvailability cuda = query_cuda();
+    // Asked once per process and slot: the probe launches a kernel.
+    static const CudaAvailability slot0 = query_cuda(0);
+    const CudaAvailability cuda = device_slot == 0 ? slot0 : query_cuda(device_slot);
     if (cuda.usable) {
       ctx.backend = BackendKind::Cuda;
       ctx.cuda_device = cuda.device;

@@ -2,7 +2,10 @@
 // one is a clear error; cpu always works (OpenMP).
 #pragma once
 
+#include <memory>
 #include <string>
+
+#include "communicator.hpp"
 
 namespace ks {
 
@@ -16,7 +19,12 @@ struct ExecutionContext {
   int cpu_threads = 1;
   // `auto` in a CUDA build that fell back to the CPU: why, in one line ("" otherwise).
   std::string cuda_unused_reason;
+  // The ranks sharing the run (MPI); null: this process alone.
+  std::shared_ptr<const Communicator> comm;
 };
+
+// ctx.comm, or the one process.
+const Communicator& ranks_of(const ExecutionContext& ctx);
 
 BackendRequest parse_backend(const std::string& text, const std::string& where);
 std::string to_string(BackendKind b);
@@ -30,11 +38,12 @@ struct CudaAvailability {
   std::string device_name;
   std::string reason;  // why not usable
 };
-CudaAvailability query_cuda();
+// The first usable device from `first` on (modulo the device count), then the others.
+CudaAvailability query_cuda(int first = 0);
 
 // Auto uses CUDA only on a device that ran this build's probe kernel (core/cuda_probe.hpp); else
 // the CPU, with the reason in cuda_unused_reason. Throws backend_unavailable for Cuda when no device
-// is usable.
-ExecutionContext resolve_backend(BackendRequest request);
+// is usable. `device_slot`: which device to try first (an MPI rank's local rank; modulo the count).
+ExecutionContext resolve_backend(BackendRequest request, int device_slot = 0);
 
 }  // namespace ks

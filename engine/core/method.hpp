@@ -23,6 +23,9 @@ struct MethodInfo {
   std::vector<ParamSpec> params;
   std::vector<FieldDesc> fields;
   std::vector<std::string> series;  // names of the series a snapshot carries
+  // How ranks share a run under MPI (ExecutionContext::comm), for the user and summary.json; "" where
+  // the method runs on one rank only.
+  std::string decomposition;
 };
 
 struct Progress {
@@ -46,6 +49,8 @@ struct Snapshot {
   nlohmann::json diagnostics = nlohmann::json::object();
 };
 
+// Under MPI (ExecutionContext::comm of more than one rank) setup() and advance() are a method's only
+// collectives: every rank calls them in the same order, and everything else reads what this rank holds.
 class Method {
  public:
   virtual ~Method() = default;

@@ -338,12 +338,14 @@ void Runner::iterate(std::unique_lock<std::mutex>& lock) {
   const auto t0 = std::chrono::steady_clock::now();
   std::string why;
   Progress after;
+  bool pause = false;
   try {
     method_->advance();
     after = method_->progress();
     if (!std::isfinite(after.sim_time) || !std::isfinite(after.residual))
       throw run_failed("the state is no longer finite (NaN or Inf) at iteration " + std::to_string(after.iteration));
     if (options_.after_iteration) options_.after_iteration(*method_, ctx_);
+    if (options_.pause_after_iteration) pause = options_.pause_after_iteration();
   } catch (const std::exception& e) {
     why = e.what();
   }
@@ -361,6 +363,10 @@ void Runner::iterate(std::unique_lock<std::mutex>& lock) {
     work_rate_ = work_rate_ == 0.0 ? wr : (1 - a) * work_rate_ + a * wr;
   }
   if (steps_left_ > 0 && --steps_left_ == 0 && state_ != RunState::Running) state_ = RunState::Paused;
+  if (pause) {
+    steps_left_ = 0;
+    state_ = RunState::Paused;
+  }
   if (method_->finished()) {
     state_ = RunState::Finished;
     steps_left_ = 0;

@@ -33,6 +33,10 @@ struct RunnerOptions {
   std::chrono::milliseconds snapshot_interval{100};
   // Called on the worker thread after every completed iteration (checkpoints, logging).
   std::function<void(const Method&, const ExecutionContext&)> after_iteration;
+  // Called on the worker after every completed iteration (after after_iteration); true pauses the run
+  // there. Under MPI it is where the ranks agree to stop (a collective after the same iteration on
+  // every rank), so that none waits in a collective the others never reach.
+  std::function<bool()> pause_after_iteration;
   // When set, the state is loaded from this checkpoint after setup (a restart).
   std::string restart_from;
   // Recorded in every checkpoint ({"file", "title", "case"} of the preset), checked on restart.

@@ -42,7 +42,7 @@ std::uint64_t advance_run_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, d
   double* w = e.w.data() + base;
   double* C = e.C.data() + base;
   const KernelParams& kp = cfg.kernel;
-  const PhiloxStream rng = run_stream(cfg.seed, run);
+  const PhiloxStream rng = run_stream(cfg.seed, cfg.first_run + run);
   // Inner loops go parallel only for one large run; several runs are parallel over runs.
   const bool inner_parallel = n >= 4096 && !omp_in_parallel();
 

@@ -228,7 +228,7 @@ std::uint64_t CudaEnsemble::launch(const std::vector<double>& t_target, std::uin
   config.dynamicSmemBytes = resident ? std::size_t(per_block) * kResidentBytesPerParticle : 0;
   const EventLoop kernel = event_loop(selects_by_rejection(d_->cfg), d_->cluster > 1, resident, d_->cfg.kernel.kind);
   KS_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, arrays, d_->cfg.n_s, d_->cfg.box_volume, d_->cfg.kernel,
-                                   static_cast<unsigned long long>(d_->cfg.seed),
+                                   static_cast<unsigned long long>(d_->cfg.seed), d_->cfg.first_run,
                                    static_cast<unsigned long long>(d_->cfg.refresh_every),
                                    static_cast<unsigned long long>(max_events)));
   std::vector<unsigned long long> done(d_->n_runs);

@@ -427,8 +427,8 @@ constexpr int kResidentMaxParticles = 3200;  // 3200 * 64 B = 200 KB of the 227 
 // from kp.
 constexpr int kAnyKind = -1;
 
-// One event loop instance: (arrays, n_s, V, kernel, seed, refresh_every, max_events).
-using EventLoop = void (*)(Arrays, int, double, KernelParams, unsigned long long, unsigned long long, unsigned long long);
+// One event loop instance: (arrays, n_s, V, kernel, seed, first_run, refresh_every, max_events).
+using EventLoop = void (*)(Arrays, int, double, KernelParams, unsigned long long, int, unsigned long long, unsigned long long);
 
 // The loop of each selection for a cluster or a single block, shared-memory residency and the kernel
 // kind (the paper's free-molecular kernel fixed at compile time, the others read at run time).

@@ -15,7 +15,7 @@ namespace {
 //       the new C' and the shares of the new rows of i and j, which are pushed likewise.
 template <bool kClustered, bool kResident, int kKind>
 __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double box_volume, KernelParams kp,
-                                                         unsigned long long seed, unsigned long long refresh_every,
+                                                         unsigned long long seed, int first_run, unsigned long long refresh_every,
                                                          unsigned long long max_events) {
   if constexpr (kKind != kAnyKind) kp.kind = KernelKind(kKind);
   __shared__ Shared sh;
@@ -26,7 +26,7 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
   const Layout L{n, ceil_div(n, run.blocks)};
   const std::size_t base = std::size_t(run_index) * n;
   const Store<kClustered, kResident> s = open_store<kClustered, kResident>(run, L, a, base, resident);
-  const PhiloxStream rng = run_stream(seed, run_index);
+  const PhiloxStream rng = run_stream(seed, first_run + run_index);
   RunClock c = RunClock::load(a, run_index);
   auto& [t, t_target, ev, since, done] = c;
 

@@ -10,7 +10,7 @@ void initialise_run(Ensemble& e, int run, const EnsembleConfig& cfg, double N0, 
                     bool with_rates) {
   const std::size_t base = std::size_t(run) * cfg.n_s;
   const double weight = N0 * cfg.box_volume / cfg.n_s;
-  const PhiloxStream rng = run_stream(cfg.seed, run);
+  const PhiloxStream rng = run_stream(cfg.seed, cfg.first_run + run);
   for (int k = 0; k < cfg.n_s; ++k) {
     double d = d0;
     if (sigma_g0 > 1.0) {  // Box-Muller normal in ln d

@@ -21,6 +21,9 @@ struct EnsembleConfig {
   std::uint64_t seed = 0;
   std::int64_t refresh_every = 0;  // recompute every C'_k from eq. (2) after this many events (bounds round-off drift)
   Selection selection = Selection::Prefix;
+  // The ensemble's index of this Ensemble's run 0 (a rank's first run under MPI): run r draws from
+  // the stream of run first_run + r, so a run's events do not depend on how runs are shared.
+  int first_run = 0;
 };
 
 struct Ensemble {

@@ -56,6 +56,7 @@ MethodInfo CoagulationMethod::describe() {
   info.fields = {{"diameter", "m", 1, "Diameter of each simulation particle of run 0"},
                  {"weight", "1", 1, "Real particles represented by each simulation particle of run 0"}};
   info.series = {"N/N0", "d_g", "sigma_g", "N/N0 sectional", "d_g sectional", "sigma_g sectional", "size distribution"};
+  info.decomposition = "the ensemble's runs in contiguous blocks, one per rank; statistics gathered at every output";
   return info;
 }
 
@@ -115,6 +116,12 @@ void CoagulationMethod::set_up() {
   k.mfp = p_.mean_free_path * 1e-9;
   k.rho_p = p_.rho_p;
   cfg.selection = p_.selection;
+  const Communicator& comm = ranks_of(ctx_);
+  if (p_.n_runs < comm.size())
+    throw bad_input("n_runs", std::to_string(p_.n_runs) + " runs cannot be shared by " + std::to_string(comm.size()) + " ranks",
+                    "n_runs >= the number of ranks (" + std::to_string(comm.size()) + ")");
+  const Block mine = block_of(p_.n_runs, comm.rank(), comm.size());
+  cfg.first_run = int(mine.begin);
   if (cfg.selection == Selection::Rejection && !rejection_supported(k.kind))
     throw bad_input("selection", "'rejection' needs a kernel whose rows peak at the smallest or largest particle",
                     "selection 'prefix' with kernel 'fuchs'; 'rejection' with free_molecular, constant, additive or "
@@ -141,8 +148,10 @@ void CoagulationMethod::set_up() {
   ens_ = Ensemble{};
   stats_.assign(t_out_.size(), {});
   next_out_.clear();
-  resize_runs(p_.n_runs);
-  initial_volume_ = total_volume();
+  resize_runs(int(mine.count()));
+  share_statistics(0);
+  update_ensemble_sums();
+  initial_volume_ = volume_;
   solve_sectional();
 }
 
@@ -178,19 +187,22 @@ void CoagulationMethod::resize_runs(int n_runs) {
   const int old = ens_.n_runs;
   ens_.resize(n_runs, cfg_.n_s);
   next_out_.resize(n_runs, 1);
+  const int end = cfg_.first_run + n_runs;  // one past this rank's last run, in the ensemble
   for (auto& per_output : stats_)
-    if (int(per_output.size()) > n_runs) per_output.resize(n_runs);
+    if (int(per_output.size()) > end) per_output.resize(end);
+  if (int(stats_[0].size()) < end) stats_[0].resize(end);
   for (int r = old; r < n_runs; ++r) {
     initialise_run(ens_, r, cfg_, p_.N0, initial_diameter(), p_.sigma_g0, false);  // C' of the new runs: the solver's load()
-    stats_[0].push_back(run_statistics(&ens_.v[std::size_t(r) * cfg_.n_s], &ens_.w[std::size_t(r) * cfg_.n_s], cfg_.n_s,
-                                       cfg_.box_volume));
+    stats_[0][cfg_.first_run + r] = run_statistics(&ens_.v[std::size_t(r) * cfg_.n_s], &ens_.w[std::size_t(r) * cfg_.n_s],
+                                                   cfg_.n_s, cfg_.box_volume);
   }
   solver_->load(ens_, old);
 }
 
 // Brings every run to output k, recording the statistics of each output it passes
 // (new runs catch up through the outputs they missed).
-void CoagulationMethod::bring_runs_to(int k) {
+std::uint64_t CoagulationMethod::bring_runs_to(int k) {
+  std::uint64_t new_events = 0;
   while (true) {
     std::vector<double> target(ens_.n_runs);
     bool behind = false;
@@ -199,8 +211,8 @@ void CoagulationMethod::bring_runs_to(int k) {
       behind = behind || next_out_[r] <= k;
       target[r] = t_out_[next];
     }
-    if (!behind) return;
-    events_ += solver_->advance(ens_, target);
+    if (!behind) return new_events;
+    new_events += solver_->advance(ens_, target);
     for (int r = 0; r < ens_.n_runs; ++r) {
       if (next_out_[r] > k) continue;
       const RunStatistics s = run_statistics(&ens_.v[std::size_t(r) * cfg_.n_s], &ens_.w[std::size_t(r) * cfg_.n_s],
@@ -209,8 +221,9 @@ void CoagulationMethod::bring_runs_to(int k) {
         throw run_failed("aerosol.coagulation: run " + std::to_string(r) + " has a non-finite size distribution at t = " +
                          std::to_string(t_out_[next_out_[r]] / tau_) + " tau_char");
       auto& at = stats_[next_out_[r]];
-      if (int(at.size()) <= r) at.resize(r + 1);
-      at[r] = s;
+      const int run = cfg_.first_run + r;
+      if (int(at.size()) <= run) at.resize(run + 1);
+      at[run] = s;
       ++next_out_[r];
     }
   }
@@ -218,18 +231,85 @@ void CoagulationMethod::bring_runs_to(int k) {
 
 void CoagulationMethod::advance() {
   if (finished()) return;
-  bring_runs_to(iteration_ + 1);
+  std::vector<double> events{double(bring_runs_to(iteration_ + 1))};  // exact up to 2^53 events
+  ranks_of(ctx_).all_sum(events);
+  events_ += std::uint64_t(events[0]);
+  share_statistics(iteration_ + 1);
+  update_ensemble_sums();
   ++iteration_;
+}
+
+// Under MPI: the statistics of every rank's runs at output k, so that every rank holds the whole
+// ensemble's (the snapshot reads them without a collective).
+void CoagulationMethod::share_statistics(int k) {
+  const Communicator& comm = ranks_of(ctx_);
+  if (comm.size() == 1) return;
+  std::vector<double> mine;
+  for (int r = 0; r < ens_.n_runs; ++r) {
+    const RunStatistics& s = stats_[k][cfg_.first_run + r];
+    mine.insert(mine.end(), {s.number, s.d_g, s.sigma_g});
+  }
+  const std::vector<double> all = comm.all_gather(mine);
+  stats_[k].resize(all.size() / 3);
+  for (std::size_t r = 0; r < stats_[k].size(); ++r) stats_[k][r] = {all[3 * r], all[3 * r + 1], all[3 * r + 2]};
+}
+
+// The volume fraction and the size distribution of all runs now: number fraction per unit log10 d in
+// log-spaced bins. Each run's sums are added in run order, so they do not depend on how the runs are
+// shared by ranks.
+void CoagulationMethod::update_ensemble_sums() {
+  const Communicator& comm = ranks_of(ctx_);
+  const int n = cfg_.n_s;
+  double lo = 1e300, hi = 0.0;
+  for (double v : ens_.v) {
+    lo = std::min(lo, diameter_of_volume(v));
+    hi = std::max(hi, diameter_of_volume(v));
+  }
+  if (comm.size() > 1) {
+    const std::vector<double> ends = comm.all_gather({lo, hi});
+    for (std::size_t r = 0; r < ends.size(); r += 2) {
+      lo = std::min(lo, ends[r]);
+      hi = std::max(hi, ends[r + 1]);
+    }
+  }
+  const bool spread = hi > lo * (1 + 1e-9);
+  const double l0 = spread ? std::log10(lo) : 0.0, dl = spread ? (std::log10(hi) - l0) / kHistogramBins * (1 + 1e-12) : 1.0;
+  // Per run: its volume, then its weight in each bin.
+  constexpr int kPerRun = 1 + kHistogramBins;
+  std::vector<double> sums(std::size_t(ens_.n_runs) * kPerRun, 0.0);
+  for (int r = 0; r < ens_.n_runs; ++r) {
+    double* s = &sums[std::size_t(r) * kPerRun];
+    for (std::size_t k = std::size_t(r) * n; k < std::size_t(r + 1) * n; ++k) {
+      s[0] += ens_.w[k] * ens_.v[k];
+      if (spread) s[1 + std::min(kHistogramBins - 1, int((std::log10(diameter_of_volume(ens_.v[k])) - l0) / dl))] += ens_.w[k];
+    }
+  }
+  if (comm.size() > 1) sums = comm.all_gather(sums);
+  std::vector<double> total(kPerRun, 0.0);
+  for (std::size_t r = 0; r < sums.size() / kPerRun; ++r)
+    for (int q = 0; q < kPerRun; ++q) total[q] += sums[r * kPerRun + q];
+  volume_ = total[0] / cfg_.box_volume;
+  histogram_ = Series{"size distribution", "d (nm)", "dN/dlog10(d) / N"};
+  if (!spread) return;
+  double wsum = 0.0;
+  for (int b = 0; b < kHistogramBins; ++b) wsum += total[1 + b];
+  for (int b = 0; b < kHistogramBins; ++b) {
+    histogram_.x.push_back(std::pow(10.0, l0 + (b + 0.5) * dl) * 1e9);
+    histogram_.y.push_back(total[1 + b] / wsum / dl);
+  }
 }
 
 bool CoagulationMethod::finished() const { return iteration_ + 1 >= int(t_out_.size()); }
 
 void CoagulationMethod::on_live_change(const CoagParams& before) {
   if (p_.n_runs != before.n_runs) {
+    if (ranks_of(ctx_).size() > 1)
+      throw bad_input("n_runs", "the runs are shared by " + std::to_string(ranks_of(ctx_).size()) + " ranks", "n_runs fixed during a run across ranks");
     // Growing reallocates the ensemble's arrays at the new size while the old ones are held, and the
     // next advance needs its work arrays: about the new set-up's estimate on top of what is held now.
     if (p_.n_runs > ens_.n_runs) check_memory(static_info().id, estimate_memory(params_, ctx_), ctx_);
     resize_runs(p_.n_runs);
+    update_ensemble_sums();
   }
   if (p_.t_end != before.t_end) {
     const double now = t_out_[iteration_] / tau_;
@@ -256,11 +336,6 @@ MeanAndError CoagulationMethod::mean_number_ratio(int k) const { return ensemble
 MeanAndError CoagulationMethod::mean_dg(int k) const { return ensemble_mean(k, &RunStatistics::d_g, 1.0); }
 MeanAndError CoagulationMethod::mean_sigma_g(int k) const { return ensemble_mean(k, &RunStatistics::sigma_g, 1.0); }
 
-double CoagulationMethod::total_volume() const {
-  double s = 0.0;
-  for (std::size_t k = 0; k < ens_.v.size(); ++k) s += ens_.w[k] * ens_.v[k];
-  return s / cfg_.box_volume;
-}
 
 Progress CoagulationMethod::progress() const {
   Progress p;
@@ -332,32 +407,12 @@ Snapshot CoagulationMethod::snapshot() const {
     }
   }
 
-  // Size distribution of all runs now: number fraction per unit log10 d, in log-spaced bins.
-  Series hist{"size distribution", "d (nm)", "dN/dlog10(d) / N"};
-  double lo = 1e300, hi = 0.0, wsum = 0.0;
-  for (double v : ens_.v) {
-    lo = std::min(lo, diameter_of_volume(v));
-    hi = std::max(hi, diameter_of_volume(v));
-  }
-  if (hi > lo * (1 + 1e-9)) {
-    const double l0 = std::log10(lo), dl = (std::log10(hi) - l0) / kHistogramBins * (1 + 1e-12);
-    std::vector<double> bins(kHistogramBins, 0.0);
-    for (std::size_t k = 0; k < ens_.v.size(); ++k) {
-      const int b = std::min(kHistogramBins - 1, int((std::log10(diameter_of_volume(ens_.v[k])) - l0) / dl));
-      bins[b] += ens_.w[k];
-      wsum += ens_.w[k];
-    }
-    for (int b = 0; b < kHistogramBins; ++b) {
-      hist.x.push_back(std::pow(10.0, l0 + (b + 0.5) * dl) * 1e9);
-      hist.y.push_back(bins[b] / wsum / dl);
-    }
-  }
-  snap.series = {N, dg, sg, Ns, dgs, sgs, hist};
+  snap.series = {N, dg, sg, Ns, dgs, sgs, histogram_};
 
-  const double vol = total_volume();
+  const double vol = volume_;
   snap.diagnostics = {{"tau_char_s", tau_},
                       {"events", events_},
-                      {"runs", ens_.n_runs},
+                      {"runs", p_.n_runs},
                       {"simulation_particles", n},
                       {"box_volume_m3", cfg_.box_volume},
                       {"volume_fraction_relative_change", initial_volume_ > 0 ? (vol - initial_volume_) / initial_volume_ : 0.0},
@@ -497,6 +552,7 @@ void CoagulationMethod::load_body(std::istream& in) {
   stats_ = std::move(stats);
   if (!same_outputs) solve_sectional();
   solver_->load(ens_, ens_.n_runs);  // the CUDA solver's device copy; no rates to compute
+  update_ensemble_sums();
 }
 
 }  // namespace ks::coag

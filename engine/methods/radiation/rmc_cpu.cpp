@@ -12,14 +12,14 @@ class CpuSolver final : public RmcSolver {
     view_ = march_view(problem_);
   }
 
-  void trace(std::uint32_t batch, int rays, std::vector<double>& sum, std::vector<double>& sum2, double& steps) override {
+  void trace(std::uint32_t batch, int rays, Block origins, std::vector<double>& sum, std::vector<double>& sum2,
+             double& steps) override {
     const RmcConfig& c = problem_.config;
-    const long long cells = c.cells();
-    const int chunks = ray_chunks(cells, rays);
+    const int chunks = ray_chunks(c.cells(), rays);
     const TableLookup look{problem_.tables.emission.data(), problem_.tables.absorption.data(), problem_.tables.nt};
     double total_steps = 0.0;
 #pragma omp parallel for schedule(dynamic, 16) reduction(+ : total_steps)
-    for (long long cell = 0; cell < cells; ++cell) {
+    for (long long cell = origins.begin; cell < origins.end; ++cell) {
       const int ci[3] = {int(cell % c.n[0]), int(cell / c.n[0] % c.n[1]), int(cell / ((long long)c.n[0] * c.n[1]))};
       // The batch's sums per cell, chunk by chunk in order (the CUDA path adds them the same way).
       double s = 0.0, s2 = 0.0, st = 0.0;

@@ -116,12 +116,12 @@ struct TextureLookup {
 constexpr int kTraceThreads = 128;
 
 template <class Real, class Lookup>
-__global__ void __launch_bounds__(kTraceThreads, sizeof(Real) == 4 ? 8 : 1) trace_kernel(const __grid_constant__ MarchView v, const __grid_constant__ Lookup look, int nx, int ny, long long cells, int chunks, int rays, std::uint32_t batch,
+__global__ void __launch_bounds__(kTraceThreads, sizeof(Real) == 4 ? 8 : 1) trace_kernel(const __grid_constant__ MarchView v, const __grid_constant__ Lookup look, int nx, int ny, long long first, long long cells, int chunks, int rays, std::uint32_t batch,
                              double* psum, double* psum2, double* psteps) {
   const long long total = cells * chunks;
   for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < total; t += (long long)gridDim.x * blockDim.x) {
     const int ch = int(t / cells);
-    const long long cell = t - ch * cells;
+    const long long cell = first + (t - ch * cells);
     const int ci[3] = {int(cell % nx), int(cell / nx % ny), int(cell / ((long long)nx * ny))};
     double s = 0.0, s2 = 0.0, st = 0.0;
     trace_rays<Real>(v, look, cell, ci, batch, chunk_begin(rays, chunks, ch), chunk_begin(rays, chunks, ch + 1), s, s2, st);
@@ -221,20 +221,21 @@ class CudaSolver final : public RmcSolver {
     }
   }
 
-  void trace(std::uint32_t batch, int rays, std::vector<double>& sum, std::vector<double>& sum2, double& steps) override {
+  void trace(std::uint32_t batch, int rays, Block origins, std::vector<double>& sum, std::vector<double>& sum2,
+             double& steps) override {
     KS_CUDA_CHECK(cudaSetDevice(device_));
     const RmcConfig& c = problem_.config;
-    const long long cells = c.cells();
-    const int chunks = ray_chunks(cells, rays);
+    const long long first = origins.begin, cells = origins.count();  // the cells traced here
+    const int chunks = ray_chunks(c.cells(), rays);
     const std::size_t total = std::size_t(checked_mul(cells, chunks, "cells x ray chunks"));
     psum_.resize(total), psum2_.resize(total), psteps_.resize(total);
     csum_.resize(cells), csum2_.resize(cells), csteps_.resize(cells);
     const int blocks = int(std::min<long long>(ceil_div(total, kTraceThreads), 64LL * sms_));
     auto launch = [&](const auto& look) {
       if (single_)
-        trace_kernel<float><<<blocks, kTraceThreads>>>(view_, look, c.n[0], c.n[1], cells, chunks, rays, batch, psum_.ptr, psum2_.ptr, psteps_.ptr);
+        trace_kernel<float><<<blocks, kTraceThreads>>>(view_, look, c.n[0], c.n[1], first, cells, chunks, rays, batch, psum_.ptr, psum2_.ptr, psteps_.ptr);
       else
-        trace_kernel<double><<<blocks, kTraceThreads>>>(view_, look, c.n[0], c.n[1], cells, chunks, rays, batch, psum_.ptr, psum2_.ptr, psteps_.ptr);
+        trace_kernel<double><<<blocks, kTraceThreads>>>(view_, look, c.n[0], c.n[1], first, cells, chunks, rays, batch, psum_.ptr, psum2_.ptr, psteps_.ptr);
     };
     if (texture_) {
       TextureLookup look{emission_tex_.object(), kE_tex_.object(), coord_tex_.object(), {}};
@@ -247,16 +248,16 @@ class CudaSolver final : public RmcSolver {
     reduce_kernel<<<int(std::min<long long>(ceil_div(cells, 256), 8LL * sms_)), 256>>>(cells, chunks, psum_.ptr, psum2_.ptr, psteps_.ptr,
                                                                                        csum_.ptr, csum2_.ptr, csteps_.ptr);
     KS_CUDA_CHECK(cudaGetLastError());
-    if (dsum_.count == std::size_t(cells)) {
-      add_batch_kernel<<<int(std::min<long long>(ceil_div(cells, 256), 8LL * sms_)), 256>>>(cells, csum_.ptr, csum2_.ptr, dsum_.ptr,
-                                                                                          dsum2_.ptr);
+    if (dsum_.count == std::size_t(c.cells())) {
+      add_batch_kernel<<<int(std::min<long long>(ceil_div(cells, 256), 8LL * sms_)), 256>>>(cells, csum_.ptr, csum2_.ptr, dsum_.ptr + first,
+                                                                                          dsum2_.ptr + first);
       KS_CUDA_CHECK(cudaGetLastError());
     }
     host_.resize(cells);
     csum_.download(host_.data(), cells);
-    for (long long i = 0; i < cells; ++i) sum[i] += host_[i];
+    for (long long i = 0; i < cells; ++i) sum[first + i] += host_[i];
     csum2_.download(host_.data(), cells);
-    for (long long i = 0; i < cells; ++i) sum2[i] += host_[i];
+    for (long long i = 0; i < cells; ++i) sum2[first + i] += host_[i];
     csteps_.download(host_.data(), cells);
     for (long long i = 0; i < cells; ++i) steps += host_[i];
   }

@@ -42,6 +42,7 @@ MethodInfo RmcMethod::describe() {
                  {"Q_R_std", "W/m^3", 1, "Standard error of Q_R"},
                  {"kappa_P", "1/m", 1, "Planck-mean absorption coefficient"}};
   info.series = {"Q^R(x)", "Q^R(x) reference", "std(Q^R)(x)", "change per batch", "mean std(Q^R)"};
+  info.decomposition = "the ray origins (cells) in contiguous blocks, one per rank, the medium on every rank; Q^R sums gathered every iteration";
   return info;
 }
 
@@ -117,7 +118,12 @@ void RmcMethod::set_up() {
   } else {
     solver = make_cpu_solver();
   }
+  const Communicator& comm = ranks_of(ctx_);
+  if (p.config.cells() < comm.size())
+    throw bad_input("nx", std::to_string(p.config.cells()) + " cells cannot be shared by " + std::to_string(comm.size()) + " ranks",
+                    "at least one cell per rank");
   solver->load(p);
+  origins_ = block_of(p.config.cells(), comm.rank(), comm.size());
   problem_ = std::move(p);
   solver_ = std::move(solver);
   T_ = T;
@@ -260,7 +266,9 @@ void RmcMethod::advance() {
   const long long target = p_.rays_per_cell;
   const int rays = int(std::min<long long>(p_.rays_per_batch, target - rays_));
   const std::vector<double> before = mean();
-  solver_->trace(batch_, rays, sum_, sum2_, steps_);
+  double steps = 0.0;
+  solver_->trace(batch_, rays, origins_, sum_, sum2_, steps);
+  share_sums(steps);
   ++batch_;
   rays_ += rays;
   ++iteration_;
@@ -278,6 +286,29 @@ void RmcMethod::advance() {
   change_y_.push_back(size > 0.0 ? change / size : 0.0);
   sd_x_.push_back(double(rays_));
   sd_y_.push_back(sd_mean);
+}
+
+// Under MPI: every rank's block of the sums, so that every rank holds all cells' (the snapshot reads
+// them without a collective), and the face crossings of all ranks (whole numbers: exact sums).
+void RmcMethod::share_sums(double steps) {
+  const Communicator& comm = ranks_of(ctx_);
+  if (comm.size() > 1) {
+    std::vector<double> mine(sum_.begin() + origins_.begin, sum_.begin() + origins_.end);
+    mine.insert(mine.end(), sum2_.begin() + origins_.begin, sum2_.begin() + origins_.end);
+    const std::vector<double> all = comm.all_gather(mine);
+    std::size_t at = 0;
+    for (int r = 0; r < comm.size(); ++r) {
+      const Block b = block_of(std::int64_t(sum_.size()), r, comm.size());
+      std::copy(all.begin() + at, all.begin() + at + b.count(), sum_.begin() + b.begin);
+      std::copy(all.begin() + at + b.count(), all.begin() + at + 2 * b.count(), sum2_.begin() + b.begin);
+      at += 2 * b.count();
+    }
+    solver_->set_sums(sum_, sum2_);
+    std::vector<double> total{steps};
+    comm.all_sum(total);
+    steps = total[0];
+  }
+  steps_ += steps;
 }
 
 bool RmcMethod::finished() const { return rays_ >= p_.rays_per_cell; }

@@ -47,10 +47,12 @@ class RmcMethod final : public MethodBase<RmcMethod, RmcParams, rmc_param_table>
   void on_live_change(const RmcParams& before) override;
   void rebuild_levels();  // after a change of the march settings
   void restart_estimate();
+  void share_sums(double steps);  // after a batch: all ranks' sums and face crossings
   const std::vector<double>& kappa_planck() const;  // the kappa_P field
 
   RmcProblem problem_;
   std::unique_ptr<RmcSolver> solver_;
+  Block origins_;                        // the cells whose rays this rank traces
   std::vector<double> T_;                // cell temperatures, K
   std::vector<double> sum_, sum2_;       // per cell: sum and sum of squares of the ray estimates
   long long rays_ = 0;                   // rays per cell in the sums

@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/communicator.hpp"
 #include "rmc_config.hpp"
 #include "rmc_levels.hpp"
 #include "rmc_march.hpp"
@@ -44,9 +45,12 @@ class RmcSolver {
   virtual ~RmcSolver() = default;
   // Takes (a copy of) the problem: tables, levels and settings. Called again after live changes.
   virtual void load(const RmcProblem& p) = 0;
-  // Traces `rays` rays per cell for batch `batch`; adds each cell's sum and sum of squares of the
-  // ray estimates (W/m^3) to sum and sum2, and the face crossings to steps.
-  virtual void trace(std::uint32_t batch, int rays, std::vector<double>& sum, std::vector<double>& sum2, double& steps) = 0;
+  // Traces `rays` rays from each cell of `origins` (cell indices; all cells in one process, a rank's
+  // block under MPI) for batch `batch`; adds each such cell's sum and sum of squares of the ray
+  // estimates (W/m^3) to sum[cell] and sum2[cell], and the face crossings to steps. A cell's rays and
+  // their chunks do not depend on `origins`.
+  virtual void trace(std::uint32_t batch, int rays, Block origins, std::vector<double>& sum, std::vector<double>& sum2,
+                     double& steps) = 0;
   virtual std::size_t bytes() const = 0;  // memory held for the problem (device memory for CUDA)
   // Zero-copy views: the CUDA solver keeps a device copy of the running sums, to which trace adds
   // each batch as to the host's; set_sums replaces it (a new estimate, a checkpoint).

@@ -1,0 +1,44 @@
+// The ranks of one run (MPI, engine/parallel), or the one process. Every rank calls the collectives
+// in the same order; rank 0 reports and writes. Methods reach it through ExecutionContext::comm.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace ks {
+
+class Communicator {
+ public:
+  virtual ~Communicator() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  // Every rank's `local`, concatenated in rank order, on every rank.
+  virtual std::vector<double> all_gather(const std::vector<double>& local) const = 0;
+  // Element-wise sums over the ranks, in place on every rank (the order of the additions is the
+  // MPI library's: results may differ from one rank's in the last bits).
+  virtual void all_sum(std::vector<double>& values) const = 0;
+  virtual std::int64_t all_max(std::int64_t value) const = 0;
+};
+
+// The one process: rank 0 of 1.
+class SerialCommunicator final : public Communicator {
+ public:
+  int rank() const override { return 0; }
+  int size() const override { return 1; }
+  std::vector<double> all_gather(const std::vector<double>& local) const override { return local; }
+  void all_sum(std::vector<double>&) const override {}
+  std::int64_t all_max(std::int64_t value) const override { return value; }
+};
+
+// [begin, end) of `count` items on `rank` of `size`: contiguous blocks in rank order, sizes differing
+// by at most one, so rank order is item order.
+struct Block {
+  std::int64_t begin = 0, end = 0;
+  std::int64_t count() const { return end - begin; }
+};
+inline Block block_of(std::int64_t count, int rank, int size) {
+  return {count * rank / size, count * (rank + 1) / size};
+}
+
+}  // namespace ks

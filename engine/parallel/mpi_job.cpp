@@ -1,0 +1,85 @@
+#include "mpi_job.hpp"
+
+#include <mpi.h>
+
+#include <cstdlib>
+#include <stdexcept>
+
+namespace ks {
+
+namespace {
+
+class MpiCommunicator final : public Communicator {
+ public:
+  MpiCommunicator() {
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  }
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+
+  std::vector<double> all_gather(const std::vector<double>& local) const override {
+    const int mine = static_cast<int>(local.size());
+    std::vector<int> counts(size_), offsets(size_);
+    MPI_Allgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    long long total = 0;
+    for (int r = 0; r < size_; ++r) {
+      offsets[r] = static_cast<int>(total);
+      total += counts[r];
+    }
+    if (total > 2147483647LL) throw std::length_error("all_gather: more than 2^31 - 1 values");
+    std::vector<double> all(static_cast<std::size_t>(total));
+    MPI_Allgatherv(local.data(), mine, MPI_DOUBLE, all.data(), counts.data(), offsets.data(), MPI_DOUBLE, MPI_COMM_WORLD);
+    return all;
+  }
+
+  void all_sum(std::vector<double>& values) const override {
+    // In pieces of at most 2^30 values (MPI counts are int).
+    constexpr std::size_t kPiece = std::size_t(1) << 30;
+    for (std::size_t at = 0; at < values.size(); at += kPiece) {
+      const int n = static_cast<int>(std::min(kPiece, values.size() - at));
+      MPI_Allreduce(MPI_IN_PLACE, values.data() + at, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    }
+  }
+
+  std::int64_t all_max(std::int64_t value) const override {
+    long long v = value, out = 0;
+    MPI_Allreduce(&v, &out, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    return out;
+  }
+
+ private:
+  int rank_ = 0, size_ = 1;
+};
+
+}  // namespace
+
+bool MpiJob::launched() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
+    if (std::getenv(name)) return true;
+  return false;
+}
+
+MpiJob::MpiJob(int& argc, char**& argv) {
+  int provided = 0;
+  if (MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
+    throw std::runtime_error("MPI_Init_thread failed");
+  if (provided < MPI_THREAD_SERIALIZED) {
+    MPI_Finalize();
+    throw std::runtime_error("the MPI library gives no MPI_THREAD_SERIALIZED (a worker thread makes the collectives)");
+  }
+  comm_ = std::make_shared<MpiCommunicator>();
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, comm_->rank(), MPI_INFO_NULL, &node);
+  MPI_Comm_rank(node, &local_rank_);
+  MPI_Comm_free(&node);
+}
+
+MpiJob::~MpiJob() { MPI_Finalize(); }
+
+void MpiJob::abort(int code) const {
+  MPI_Abort(MPI_COMM_WORLD, code);
+  std::_Exit(code);  // MPI_Abort does not return; this is for the compiler
+}
+
+}  // namespace ks
