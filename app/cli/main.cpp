@@ -82,7 +82,7 @@ void check_output_paths(const ks::cli::Options& o, const ks::cli::RankGroup& g) 
 
 // More than one rank: the method must split its work, and every rank must run on the same kind of
 // backend (the same on all ranks, so every rank refuses alike).
-void check_ranks(const ks::cli::RankGroup& g, const ks::cli::Options& o, const ks::MethodInfo& info,
+void check_ranks(const ks::cli::RankGroup& g, const ks::MethodInfo& info,
                  const ks::ExecutionContext& ctx) {
   if (g.size() == 1) return;
   const std::int64_t cuda = ctx.backend == ks::BackendKind::Cuda ? 1 : 0;
@@ -92,9 +92,6 @@ void check_ranks(const ks::cli::RankGroup& g, const ks::cli::Options& o, const k
   if (info.decomposition.empty())
     throw ks::bad_input("mpirun -np " + std::to_string(g.size()), "method '" + info.id + "' does not yet split its work across ranks",
                         "one rank for " + info.id);
-  if (!o.checkpoint.empty() || !o.restart.empty())
-    throw ks::bad_input(o.checkpoint.empty() ? "--restart" : "--checkpoint", "checkpoints of a run across " + std::to_string(g.size()) + " ranks are not supported yet",
-                        "one rank for checkpoints and restarts");
 }
 
 int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
@@ -123,8 +120,14 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
   const ks::ParamSet params = resolve_params(o, preset);
   // A restart sets up with the checkpoint's parameters, then applies the live ones that differ.
   ks::RestartPlan restart{params, {}};
-  if (!o.restart.empty())
-    restart = ks::plan_restart(ks::read_checkpoint_header(o.restart), o.restart, preset.method, preset.case_name, params);
+  if (!o.restart.empty()) {
+    const ks::CheckpointHeader header = ks::read_checkpoint_header(o.restart);
+    if (header.ranks != group.size())
+      throw ks::bad_input("--restart " + o.restart, "the checkpoint was written by " + std::to_string(header.ranks) + " rank(s), this run has " +
+                                                        std::to_string(group.size()),
+                          "a restart on as many ranks (mpirun -np " + std::to_string(header.ranks) + ")");
+    restart = ks::plan_restart(header, o.restart, preset.method, preset.case_name, params);
+  }
   check_output_paths(o, group);
   const ks::BackendRequest request =
       o.backend ? ks::parse_backend(*o.backend, "--backend") : preset.backend.value_or(ks::BackendRequest::Auto);
@@ -138,7 +141,7 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
   else if (!o.quiet)
     std::fprintf(stderr, "%s: %s on %s\n", preset.method.c_str(), preset.title.c_str(), ctx.device_name.c_str());
   const ks::MethodInfo& info = registry.info(preset.method);
-  check_ranks(group, o, info, ctx);
+  check_ranks(group, info, ctx);
   if (many && group.reports() && !o.quiet)
     std::fprintf(stderr, "%s: %s on %d ranks (%s)\n", preset.method.c_str(), preset.title.c_str(), group.size(), info.decomposition.c_str());
 
@@ -178,6 +181,7 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
                    ks::to_string(value).c_str(), ks::to_string(restart.setup.value(key)).c_str());
   }
   const long long start_iteration = runner.progress().iteration;
+  const auto t_run = Clock::now();  // the iterations start: the set-up is behind
   if (o.steps) runner.step(*o.steps);
   else runner.start();
 
@@ -212,6 +216,7 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
   runner.stop();
   const ks::Runner::CheckpointOutcome saved = runner.last_checkpoint();
   const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
+  const double run_seconds = std::chrono::duration<double>(Clock::now() - t_run).count();
   for (const auto& m : runner.take_messages())
     if (!o.quiet && group.reports()) std::fprintf(stderr, "%s\n", m.c_str());
 
@@ -232,7 +237,7 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
 
   if (!o.out_dir.empty() && snap && group.reports()) {
     ks::cli::RunRecord rec{&preset, runner.params(), ctx, ks::to_string(state), stop_reason, wall,
-                           runner.memory_estimate(), info.decomposition};
+                           runner.memory_estimate(), info.decomposition, run_seconds};
     ks::cli::write_outputs(o.out_dir, o.format, *snap, rec);
     if (!o.quiet) std::fprintf(stderr, "outputs written to %s (summary.json and one file per field and series)\n", o.out_dir.c_str());
   }

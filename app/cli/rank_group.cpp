@@ -11,7 +11,7 @@ namespace ks::cli {
 RankGroup::RankGroup(int& argc, char**& argv) {
 #ifdef KS_HAVE_MPI
   if (MpiJob::launched()) {
-    mpi_ = std::make_unique<MpiJob>(argc, argv);
+    mpi_ = std::make_shared<MpiJob>(argc, argv);
     comm_ = mpi_->communicator();
     local_rank_ = mpi_->local_rank();
     return;

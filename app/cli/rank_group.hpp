@@ -33,7 +33,7 @@ class RankGroup {
   int fail(int code, const std::string& message) const;
 
  private:
-  std::unique_ptr<MpiJob> mpi_;
+  std::shared_ptr<MpiJob> mpi_;  // shared: its deleter is made where MpiJob is complete (KS_MPI builds only)
   std::shared_ptr<const Communicator> comm_;
   int local_rank_ = 0;
   bool collective_ = false;

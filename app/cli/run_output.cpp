@@ -18,6 +18,11 @@ nlohmann::json make_summary(const Snapshot& snap, const RunRecord& rec) {
   if (!rec.ctx.cuda_unused_reason.empty()) j["backend"]["cuda_unused"] = rec.ctx.cuda_unused_reason;
   const int ranks = ranks_of(rec.ctx).size();
   j["ranks"] = {{"count", ranks}, {"decomposition", ranks > 1 ? rec.decomposition : "one process"}};
+  if (ranks > 1) {
+    const Communicator::Traffic t = ranks_of(rec.ctx).traffic();
+    j["ranks"]["rank0_collective_seconds"] = t.seconds;  // waiting for the other ranks included
+    j["ranks"]["rank0_bytes_sent"] = t.bytes;
+  }
   j["state"] = rec.state;
   j["stop_reason"] = rec.stop_reason;
   // True only when the method's tolerance was met; stop_reason says what ended the run otherwise.
@@ -29,6 +34,7 @@ nlohmann::json make_summary(const Snapshot& snap, const RunRecord& rec) {
   j["work_done"] = snap.progress.work_done;
   j["work_unit"] = snap.progress.work_unit;
   j["wall_time_s"] = rec.wall_seconds;
+  j["iterations_time_s"] = rec.run_seconds;
   j["memory_estimate"] = to_json(rec.memory);
   nlohmann::json series = nlohmann::json::array();
   for (const auto& s : snap.series) {

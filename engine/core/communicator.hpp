@@ -19,6 +19,14 @@ class Communicator {
   // MPI library's: results may differ from one rank's in the last bits).
   virtual void all_sum(std::vector<double>& values) const = 0;
   virtual std::int64_t all_max(std::int64_t value) const = 0;
+
+  // This rank's time inside the collectives (waiting for the others included) and the bytes it
+  // sent to them, since the start.
+  struct Traffic {
+    double seconds = 0.0;
+    std::uint64_t bytes = 0;
+  };
+  virtual Traffic traffic() const { return {}; }
 };
 
 // The one process: rank 0 of 1.

@@ -60,6 +60,16 @@ RawCheckpoint read_raw(const std::string& path, bool with_state) {
                     "version " + std::to_string(kCheckpointFormatVersion));
   for (const char* key : {"method", "params", "iteration", "backend", "state_bytes", "state_fnv1a64", "preset"})
     if (!h.contains(key)) throw bad_input(path, std::string("the checkpoint header lacks '") + key + "'");
+  // Written by one process before the ranks were recorded: rank 0 of 1.
+  if (!h.contains("ranks") && !h.contains("rank")) {
+    raw.header["ranks"] = 1;
+    raw.header["rank"] = 0;
+  }
+  const nlohmann::json ranks = h.value("ranks", nlohmann::json()), rank = h.value("rank", nlohmann::json());
+  if (!ranks.is_number_integer() || !rank.is_number_integer() || ranks.get<std::int64_t>() < 1 || rank.get<std::int64_t>() < 0 ||
+      rank.get<std::int64_t>() >= ranks.get<std::int64_t>())
+    throw bad_input(path, "the checkpoint header's ranks " + brief(ranks) + " and rank " + brief(rank) + " are corrupt",
+                    "0 <= rank < ranks");
   if (!h["method"].is_string() || !h["params"].is_object() || !h["iteration"].is_number_integer() ||
       h["iteration"].get<std::int64_t>() < 0 || !h["backend"].is_string() || !h["state_bytes"].is_number_unsigned() ||
       !h["state_fnv1a64"].is_string() || !(h["preset"].is_null() || h["preset"].is_object()))
@@ -91,6 +101,10 @@ std::string non_finite_field(const Snapshot& snap) {
 
 }  // namespace
 
+std::string checkpoint_part(const std::string& path, int rank, int ranks) {
+  return ranks == 1 || rank == 0 ? path : path + ".rank" + std::to_string(rank);
+}
+
 void save_checkpoint(const Method& method, const ExecutionContext& ctx, const std::string& path,
                      const nlohmann::json& preset) {
   const Progress p = method.progress();
@@ -108,6 +122,8 @@ void save_checkpoint(const Method& method, const ExecutionContext& ctx, const st
                                  {"iteration", p.iteration},
                                  {"backend", to_string(ctx.backend)},
                                  {"preset", preset},
+                                 {"ranks", ranks_of(ctx).size()},
+                                 {"rank", ranks_of(ctx).rank()},
                                  {"state_bytes", bytes.size()},
                                  {"state_fnv1a64", fnv1a64(bytes)}};
   const std::string text = header.dump();
@@ -117,7 +133,7 @@ void save_checkpoint(const Method& method, const ExecutionContext& ctx, const st
   file.append(reinterpret_cast<const char*>(&len), sizeof len);
   file += text;
   file += bytes;
-  write_file_atomically(path, file, "checkpoint");
+  write_file_atomically(checkpoint_part(path, ranks_of(ctx).rank(), ranks_of(ctx).size()), file, "checkpoint");
 }
 
 CheckpointHeader read_checkpoint_header(const std::string& path) {
@@ -128,11 +144,18 @@ CheckpointHeader read_checkpoint_header(const std::string& path) {
   h.iteration = raw.header["iteration"].get<std::int64_t>();
   h.backend = raw.header["backend"].get<std::string>();
   h.preset = raw.header["preset"];
+  h.ranks = raw.header["ranks"].get<int>();
   return h;
 }
 
-void load_checkpoint(Method& method, const std::string& path) {
-  const RawCheckpoint raw = read_raw(path, true);
+void load_checkpoint(Method& method, const ExecutionContext& ctx, const std::string& path) {
+  const int rank = ranks_of(ctx).rank(), ranks = ranks_of(ctx).size();
+  const std::string part = checkpoint_part(path, rank, ranks);
+  const RawCheckpoint raw = read_raw(part, true);
+  if (raw.header["ranks"] != ranks || raw.header["rank"] != rank)
+    throw bad_input(part, "the checkpoint part is rank " + brief(raw.header["rank"]) + " of " + brief(raw.header["ranks"]) +
+                              ", this is rank " + std::to_string(rank) + " of " + std::to_string(ranks),
+                    "a restart on as many ranks as wrote the checkpoint (mpirun -np " + brief(raw.header["ranks"]) + ")");
   const std::string id = raw.header["method"].get<std::string>();
   if (id != method.info().id)
     throw bad_input(path, "the checkpoint is of method '" + id + "', not '" + method.info().id + "'",
@@ -141,7 +164,7 @@ void load_checkpoint(Method& method, const std::string& path) {
   try {
     method.load_state(in);
   } catch (const Error& e) {
-    throw Error(e.kind(), path + ": " + e.what());
+    throw Error(e.kind(), part + ": " + e.what());
   }
 }
 

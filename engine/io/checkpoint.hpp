@@ -1,7 +1,9 @@
 // Checkpoint files: "KSCHKPT1", a little-endian u64 header length, a JSON header
-// {format_version, method, params, iteration, backend, preset, state_bytes, state_fnv1a64},
-// then the method's own binary state. The checksum covers the state; a checkpoint is written to
-// a temporary file and renamed, and never from a state holding NaN or Inf.
+// {format_version, method, params, iteration, backend, preset, ranks, rank, state_bytes,
+// state_fnv1a64}, then the method's own binary state. The checksum covers the state; a checkpoint
+// is written to a temporary file and renamed, and never from a state holding NaN or Inf. Under MPI
+// every rank writes its part: rank 0 to the path, rank r to checkpoint_part(path, r, ranks); a
+// restart needs the same number of ranks.
 #pragma once
 
 #include <cstdint>
@@ -23,7 +25,12 @@ struct CheckpointHeader {
   std::int64_t iteration = 0;
   std::string backend;
   nlohmann::json preset;  // {"file", "title", "case"} of the run's preset, or null
+  int ranks = 1;          // the ranks that wrote it (one file each)
 };
+
+// The file rank `rank` of `ranks` writes and reads: `path` itself for rank 0 (and a single process),
+// `path.rank<r>` for the others.
+std::string checkpoint_part(const std::string& path, int rank, int ranks);
 
 // Refuses (run failed, exit 4) a state whose fields hold NaN or Inf: the previous checkpoint at
 // `path` is then kept. `preset` ({"file", "title", "case"}) is recorded for restarts.
@@ -31,9 +38,10 @@ void save_checkpoint(const Method& method, const ExecutionContext& ctx, const st
                      const nlohmann::json& preset = nullptr);
 // Reads the header only (to build the method before loading the state).
 CheckpointHeader read_checkpoint_header(const std::string& path);
-// Loads the state into a method already set up with the header's params; refuses another method,
-// another format version, a wrong checksum and truncated files.
-void load_checkpoint(Method& method, const std::string& path);
+// Loads this rank's part (ctx.comm) into a method already set up with the header's params; refuses
+// another method, another format version, a part written by another rank or number of ranks, a wrong
+// checksum and truncated files.
+void load_checkpoint(Method& method, const ExecutionContext& ctx, const std::string& path);
 
 // The rule of a restart: the checkpoint must be of the same method and preset case, and every
 // parameter that needs a re-setup (not live) must equal `params` (the preset with its --set

@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -19,6 +20,7 @@ class MpiCommunicator final : public Communicator {
   int size() const override { return size_; }
 
   std::vector<double> all_gather(const std::vector<double>& local) const override {
+    const Clock clock(traffic_, local.size() * sizeof(double) * (size_ - 1));
     const int mine = static_cast<int>(local.size());
     std::vector<int> counts(size_), offsets(size_);
     MPI_Allgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
@@ -34,6 +36,7 @@ class MpiCommunicator final : public Communicator {
   }
 
   void all_sum(std::vector<double>& values) const override {
+    const Clock clock(traffic_, values.size() * sizeof(double));
     // In pieces of at most 2^30 values (MPI counts are int).
     constexpr std::size_t kPiece = std::size_t(1) << 30;
     for (std::size_t at = 0; at < values.size(); at += kPiece) {
@@ -43,13 +46,24 @@ class MpiCommunicator final : public Communicator {
   }
 
   std::int64_t all_max(std::int64_t value) const override {
+    const Clock clock(traffic_, sizeof(long long));
     long long v = value, out = 0;
     MPI_Allreduce(&v, &out, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
     return out;
   }
 
+  Traffic traffic() const override { return traffic_; }
+
  private:
+  // Adds a collective's time and bytes to the totals when it ends.
+  struct Clock {
+    Clock(Traffic& t, std::uint64_t bytes) : t_(t), start_(std::chrono::steady_clock::now()) { t_.bytes += bytes; }
+    ~Clock() { t_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+    Traffic& t_;
+    std::chrono::steady_clock::time_point start_;
+  };
   int rank_ = 0, size_ = 1;
+  mutable Traffic traffic_;
 };
 
 }  // namespace

@@ -210,7 +210,7 @@ void Runner::run_setup(std::unique_lock<std::mutex>& lock, const std::string& ch
     estimate = method_->estimate_memory(params, ctx_);
     check_memory(info_.id, estimate, ctx_);
     method_->setup(params, ctx_);
-    if (!checkpoint.empty()) load_checkpoint(*method_, checkpoint);
+    if (!checkpoint.empty()) load_checkpoint(*method_, ctx_, checkpoint);
   } catch (const Error& e) {
     why = e.what();
     kind = e.kind();

@@ -188,7 +188,7 @@ class CoagulationCheckpoint : public ::testing::Test {
       into = fresh.get();
     }
     SCOPED_TRACE("the checkpoint " + path);
-    return ks::test_support::error_message([&] { ks::load_checkpoint(*into, path); });
+    return ks::test_support::error_message([&] { ks::load_checkpoint(*into, {}, path); });
   }
 
   static inline fs::path suite_dir_;
@@ -224,7 +224,7 @@ TEST_F(CoagulationCheckpoint, RestartAfterFourIterationsIsBitIdenticalToEightStr
   ks::ParamSet restored_params(ks::builtin_registry().info(h.method).params);
   restored_params.apply_json(h.params, path);
   auto restarted = make(restored_params);
-  ks::load_checkpoint(*restarted, path);
+  ks::load_checkpoint(*restarted, {}, path);
   EXPECT_EQ(restarted->progress().iteration, 4);
   advance(*restarted, 4);
 
@@ -298,7 +298,7 @@ TEST_F(CoagulationCheckpoint, UnchangedRewriteOfTheHeaderStillLoads) {
   const Parts p = split(read_bytes(path));
   write_bytes(path, join(p, p.header.dump()));
   auto m = make(params_);
-  EXPECT_NO_THROW(ks::load_checkpoint(*m, path));
+  EXPECT_NO_THROW(ks::load_checkpoint(*m, {}, path));
   EXPECT_EQ(m->progress().iteration, 4);
 }
 

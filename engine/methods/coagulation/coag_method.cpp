@@ -531,9 +531,11 @@ void CoagulationMethod::load_body(std::istream& in) {
                  "one set per output time");
   std::vector<std::vector<RunStatistics>> stats(outputs);
   for (std::size_t k = 0; k < stats.size(); ++k) {
-    stats[k] = bin::read_vector<RunStatistics>(in, std::uint64_t(runs));
-    // Output k holds the statistics of the runs that passed it: the first ones, as next_out does not increase.
-    const auto passed = std::size_t(std::count_if(next_out.begin(), next_out.end(), [k](int next) { return next > int(k); }));
+    stats[k] = bin::read_vector<RunStatistics>(in, std::uint64_t(std::max(runs, p_.n_runs)));  // all ranks' runs
+    // Output k holds the statistics of the runs that passed it: the first ones, as next_out does not
+    // increase; across ranks (n_runs fixed) every run of every rank up to the current output.
+    const auto passed = ranks_of(ctx_).size() > 1 ? (int(k) <= iteration ? std::size_t(p_.n_runs) : 0)
+                                                  : std::size_t(std::count_if(next_out.begin(), next_out.end(), [k](int next) { return next > int(k); }));
     if (stats[k].size() != passed)
       throw refuse("statistics of " + std::to_string(stats[k].size()) + " runs at output " + std::to_string(k),
                    "those of the " + std::to_string(passed) + " runs whose next output is after it");

@@ -57,6 +57,8 @@ struct DvmConfig {
   double body_lo[3] = {0, 0, 0}, body_hi[3] = {0, 0, 0};  // cube: solid cells whose centres lie inside
   bool has_body = false;
   long long batch = 0;  // discrete velocities per sweep batch; 0: one octant (the paper's choice)
+  // Under MPI: this rank sweeps its block of the batches (rank_batches); one process sweeps all.
+  int rank = 0, ranks = 1;
   bool single = true;   // f slices stored in single precision (the paper's choice); all sums stay double
   int strip = 0;        // CUDA sweep: cells of a row per warp (4, 8, 16); 0: chosen from the grid and the GPU
 

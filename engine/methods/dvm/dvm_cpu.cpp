@@ -16,7 +16,7 @@ namespace {
 template <class T>
 class CpuSolver final : public DvmSolver {
  public:
-  CpuSolver(const DvmConfig& c, std::shared_ptr<const Geometry> g) : cfg_(c), geo_(*g), keep_(std::move(g)), vel_(velocity_table(c.vg)), batches_(make_batches(c)) {
+  CpuSolver(const DvmConfig& c, std::shared_ptr<const Geometry> g) : cfg_(c), geo_(*g), keep_(std::move(g)), vel_(velocity_table(c.vg)), batches_(rank_batches(c)) {
     const long long slice = c.slice_cells();
     A_.assign(c.batch_size() * slice, T(0));
     B_.assign(c.batch_size() * slice, T(0));

@@ -507,7 +507,7 @@ class CudaSolver final : public DvmSolver {
         KS_CUDA_CHECK(cudaFuncSetAttribute(sweep(xy_half), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            int(sweep_shared<T, kV>(c.n(0), fit, xy_half > 0).bytes)));
     }
-    batches_ = make_batches(c);
+    batches_ = rank_batches(c);
     for (auto kernel : {octant_moment_kernel<T, kPackedPairs<T>>, octant_moment_kernel<T, 1>})
       KS_CUDA_CHECK(
           cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(octant_moment_shared<T>(c.vg.m / 2))));

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/checked.hpp"
+#include "core/communicator.hpp"
 #include "dvm_model.hpp"
 
 namespace ks::dvm {
@@ -106,6 +107,12 @@ std::vector<Batch> make_batches(const DvmConfig& c) {
     for (long long s = 0; s < oct; s += size)
       b.push_back({o * oct + s, std::min(size, oct - s), {(o & 1) ? 1 : -1, (o & 2) ? 1 : -1, (o & 4) ? 1 : -1}});
   return b;
+}
+
+std::vector<Batch> rank_batches(const DvmConfig& c) {
+  const std::vector<Batch> all = make_batches(c);
+  const Block mine = block_of(std::int64_t(all.size()), c.rank, c.ranks);
+  return {all.begin() + mine.begin, all.begin() + mine.end};
 }
 
 WallTable wall_table(const DvmConfig& c) {

@@ -48,6 +48,8 @@ struct Batch {
 // batches over it.
 std::vector<Velocity> velocity_table(const VelocityGrid& vg);
 std::vector<Batch> make_batches(const DvmConfig& c);
+// The batches this rank sweeps: block_of(all, c.rank, c.ranks) of make_batches(c).
+std::vector<Batch> rank_batches(const DvmConfig& c);
 
 // The grid point of octant-local index i along an axis (0: the smallest |xi|) on its negative or
 // positive half (m / 2 points each).

@@ -34,6 +34,7 @@ MethodInfo DvmMethod::describe() {
                  "Ux(y)",
                  "Ux(y) free-molecular",
                  "Ux(y) Navier-Stokes slip"};
+  info.decomposition = "the discrete velocities in blocks of sweep batches, one block per rank; moments and wall fluxes summed every iteration";
   return info;
 }
 
@@ -102,6 +103,12 @@ MemoryEstimate DvmMethod::estimate(const DvmParams& p, const ExecutionContext& c
 
 void DvmMethod::set_up() {
   DvmConfig c = make_config(p_);
+  const Communicator& comm = ranks_of(ctx_);
+  c.rank = comm.rank();
+  c.ranks = comm.size();
+  if (const std::size_t batches = make_batches(c).size(); std::int64_t(batches) < comm.size())
+    throw bad_input("batch", std::to_string(batches) + " velocity batches cannot be shared by " + std::to_string(comm.size()) + " ranks",
+                    "a batch of at most " + std::to_string(c.vg.count() / comm.size()) + " velocities (at least one batch per rank)");
   auto geo = std::make_shared<const Geometry>(make_geometry(c));
   std::unique_ptr<DvmSolver> solver;
   if (ctx_.backend == BackendKind::Cuda) {
@@ -179,6 +186,13 @@ void DvmMethod::advance() {
   if (finished()) return;
   SweepOutput out;
   solver_->sweep({&state_, &face_rho_, walls_}, out);
+  // Under MPI each rank swept its batches: the moments and wall fluxes are sums over all of them (in
+  // the MPI library's order: equal to one process's within rounding), also in the solver's display sums.
+  if (ranks_of(ctx_).size() > 1) {
+    ranks_of(ctx_).all_sum(out.raw);
+    ranks_of(ctx_).all_sum(out.face_influx);
+    solver_->set_display_sums(out.raw);
+  }
   const long long cells = cfg_.cells();
   for (long long k = 0; k < cells; ++k) {
     const double n = out.raw[k * kRaw + kS0];
