@@ -81,6 +81,32 @@ exits_with() {  # expected code, what, mpiexec args...
   echo "$what: exit $got in $((SECONDS - start)) s"
 }
 
+# SIGTERM to rank 1 alone: every rank stops after the same iteration (the collective stop), rank 0
+# still writes the outputs, and the job exits 143 without waiting for the end condition.
+stops_together() {
+  "$mpiexec" -np 2 "$run" "$src/presets/coagulation/table1-free-molecular.json" --set n_runs=4 --set n_s=3000 --backend cpu \
+    --out "$work/term" >"$work/term.log" 2>&1 &
+  local job=$! start=$SECONDS
+  sleep 4
+  local sent=0
+  for p in $(pgrep -f "kinetic-run .*$work/term"); do
+    if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=1"; then kill -TERM "$p" && sent=1; fi
+  done
+  ((sent)) || fail "SIGTERM: rank 1's process was not found"
+  local deadline=$((SECONDS + 60))
+  while kill -0 $job 2>/dev/null && ((SECONDS < deadline)); do sleep 1; done
+  if kill -0 $job 2>/dev/null; then
+    fail "SIGTERM to rank 1: the job still runs 60 s later"
+    pkill -KILL -f "kinetic-run .*$work/term"
+  fi
+  wait $job
+  local got=$?
+  [[ $got == 143 ]] || { fail "SIGTERM to rank 1: exit $got, expected 143"; tail -5 "$work/term.log"; }
+  grep -q '"stop_reason": "stopped with another rank' "$work/term/summary.json" 2>/dev/null ||
+    fail "SIGTERM to rank 1: rank 0's summary.json does not say it stopped with another rank"
+  echo "SIGTERM to rank 1: both ranks stopped, exit $got in $((SECONDS - start)) s"
+}
+
 same_outputs coagulation 0 coagulation/table1-free-molecular.json --steps 6 --set n_runs=8 --set n_s=400
 same_outputs radiation 0 radiation/case03-grey-cube-sin.json --steps 6 --set nx=12 --set rays_per_batch=20 --set rays_per_cell=120
 # The moments are sums over every rank's velocities, added in another order: rounding apart, the same.
@@ -92,5 +118,6 @@ exits_with 2 "an output directory rank 0 cannot write" -np 2 "$run" "${coag[@]}"
 exits_with 2 "a method that does not split its work" -np 2 "$run" "$src/presets/bgk/$(ls "$src/presets/bgk" | head -1)" --backend cpu --steps 1
 restarts_exactly coagulation coagulation/table1-free-molecular.json --set n_runs=8 --set n_s=400
 restarts_exactly radiation radiation/case03-grey-cube-sin.json --set nx=12 --set rays_per_batch=20 --set rays_per_cell=120
+stops_together
 
 ((failures == 0)) || { echo "$failures failures"; exit 1; }
