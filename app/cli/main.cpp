@@ -156,14 +156,16 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
   }
   install_stop_handlers();
   const auto t0 = Clock::now();
+  // Why this process should stop early ("" while nothing asks): --max-seconds passed, or a signal.
+  const auto stop_asked = [&o, t0]() -> std::string {
+    if (o.max_seconds && std::chrono::duration<double>(Clock::now() - t0).count() > *o.max_seconds) return "--max-seconds";
+    if (g_stop_signal) return g_stop_signal == SIGTERM ? "terminated (SIGTERM)" : "interrupted (SIGINT)";
+    return {};
+  };
   if (many) {
     // The ranks stop together after the iteration where any of them saw a signal or ran out of time
     // (set_up and advance are a method's only collectives, so the ranks stay in step).
-    ropt.pause_after_iteration = [&o, &group, t0] {
-      const double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
-      const bool stop = g_stop_signal != 0 || (o.max_seconds && elapsed > *o.max_seconds);
-      return group.comm()->all_max(stop ? 1 : 0) > 0;
-    };
+    ropt.pause_after_iteration = [&group, &stop_asked] { return group.comm()->all_max(stop_asked().empty() ? 0 : 1) > 0; };
   }
   group.enter_collectives();
   ks::Runner runner(registry.create(preset.method), restart.setup, ctx, ropt);
@@ -190,15 +192,8 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
   while (!runner.wait_settled(std::chrono::milliseconds(200))) {
     printer.update(runner.progress(), runner.work_per_second());
     if (many) continue;  // pause_after_iteration stops the ranks together
-    const double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
-    if (o.max_seconds && elapsed > *o.max_seconds) {
-      stop_reason = "--max-seconds";
-      runner.pause();
-      runner.wait_settled(std::chrono::hours(24));
-      break;
-    }
-    if (g_stop_signal) {
-      stop_reason = g_stop_signal == SIGTERM ? "terminated (SIGTERM)" : "interrupted (SIGINT)";
+    if (std::string why = stop_asked(); !why.empty()) {
+      stop_reason = std::move(why);
       runner.pause();
       runner.wait_settled(std::chrono::hours(24));
       break;
@@ -206,12 +201,10 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
   }
   if (many && runner.state() == ks::RunState::Failed)  // the other ranks may wait in a collective
     group.fail(static_cast<int>(ks::ErrorKind::RunFailed), "the run failed: " + runner.error());
-  if (many && runner.state() == ks::RunState::Paused && (!o.steps || runner.progress().iteration - start_iteration < *o.steps))
-    stop_reason = g_stop_signal == SIGTERM ? "terminated (SIGTERM)"
-                  : g_stop_signal          ? "interrupted (SIGINT)"
-                  : o.max_seconds && std::chrono::duration<double>(Clock::now() - t0).count() > *o.max_seconds
-                      ? "--max-seconds"
-                      : "stopped with another rank (a signal or --max-seconds there)";
+  if (many && runner.state() == ks::RunState::Paused && (!o.steps || runner.progress().iteration - start_iteration < *o.steps)) {
+    const std::string why = stop_asked();
+    stop_reason = why.empty() ? "stopped with another rank (a signal or --max-seconds there)" : why;
+  }
   if (!o.checkpoint.empty()) runner.checkpoint(o.checkpoint);
   runner.stop();
   const ks::Runner::CheckpointOutcome saved = runner.last_checkpoint();

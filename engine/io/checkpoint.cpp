@@ -158,7 +158,7 @@ void load_checkpoint(Method& method, const ExecutionContext& ctx, const std::str
                     "a restart on as many ranks as wrote the checkpoint (mpirun -np " + brief(raw.header["ranks"]) + ")");
   const std::string id = raw.header["method"].get<std::string>();
   if (id != method.info().id)
-    throw bad_input(path, "the checkpoint is of method '" + id + "', not '" + method.info().id + "'",
+    throw bad_input(part, "the checkpoint is of method '" + id + "', not '" + method.info().id + "'",
                     "a checkpoint written by '" + method.info().id + "'");
   std::istringstream in(raw.state, std::ios::binary);
   try {

@@ -150,8 +150,8 @@ void CoagulationMethod::set_up() {
   next_out_.clear();
   resize_runs(int(mine.count()));
   share_statistics(0);
-  update_ensemble_sums();
-  initial_volume_ = volume_;
+  share_ensemble_sums();
+  initial_volume_ = current_sums().volume;
   solve_sectional();
 }
 
@@ -235,7 +235,7 @@ void CoagulationMethod::advance() {
   ranks_of(ctx_).all_sum(events);
   events_ += std::uint64_t(events[0]);
   share_statistics(iteration_ + 1);
-  update_ensemble_sums();
+  share_ensemble_sums();
   ++iteration_;
 }
 
@@ -256,15 +256,13 @@ void CoagulationMethod::share_statistics(int k) {
 
 // The volume fraction and the size distribution of all runs now: number fraction per unit log10 d in
 // log-spaced bins. Each run's sums are added in run order, so they do not depend on how the runs are
-// shared by ranks.
-void CoagulationMethod::update_ensemble_sums() {
+// shared by ranks. Collective under MPI (only in set_up, advance and load_state: share_ensemble_sums).
+CoagulationMethod::EnsembleSums CoagulationMethod::ensemble_sums() const {
   const Communicator& comm = ranks_of(ctx_);
   const int n = cfg_.n_s;
-  double lo = 1e300, hi = 0.0;
-  for (double v : ens_.v) {
-    lo = std::min(lo, diameter_of_volume(v));
-    hi = std::max(hi, diameter_of_volume(v));
-  }
+  // The diameter grows with the volume: the extreme volumes give the extreme diameters.
+  const auto [v_lo, v_hi] = std::minmax_element(ens_.v.begin(), ens_.v.end());
+  double lo = ens_.v.empty() ? 1e300 : diameter_of_volume(*v_lo), hi = ens_.v.empty() ? 0.0 : diameter_of_volume(*v_hi);
   if (comm.size() > 1) {
     const std::vector<double> ends = comm.all_gather({lo, hi});
     for (std::size_t r = 0; r < ends.size(); r += 2) {
@@ -288,15 +286,25 @@ void CoagulationMethod::update_ensemble_sums() {
   std::vector<double> total(kPerRun, 0.0);
   for (std::size_t r = 0; r < sums.size() / kPerRun; ++r)
     for (int q = 0; q < kPerRun; ++q) total[q] += sums[r * kPerRun + q];
-  volume_ = total[0] / cfg_.box_volume;
-  histogram_ = Series{"size distribution", "d (nm)", "dN/dlog10(d) / N"};
-  if (!spread) return;
+  EnsembleSums out{total[0] / cfg_.box_volume, Series{"size distribution", "d (nm)", "dN/dlog10(d) / N"}};
+  if (!spread) return out;
   double wsum = 0.0;
   for (int b = 0; b < kHistogramBins; ++b) wsum += total[1 + b];
   for (int b = 0; b < kHistogramBins; ++b) {
-    histogram_.x.push_back(std::pow(10.0, l0 + (b + 0.5) * dl) * 1e9);
-    histogram_.y.push_back(total[1 + b] / wsum / dl);
+    out.histogram.x.push_back(std::pow(10.0, l0 + (b + 0.5) * dl) * 1e9);
+    out.histogram.y.push_back(total[1 + b] / wsum / dl);
   }
+  return out;
+}
+
+// Under MPI the snapshot may not gather: the sums are taken at every collective step instead. One
+// process takes them when a snapshot asks (an O(n_s n_runs) pass, kept off advance()).
+void CoagulationMethod::share_ensemble_sums() {
+  if (ranks_of(ctx_).size() > 1) shared_sums_ = ensemble_sums();
+}
+
+CoagulationMethod::EnsembleSums CoagulationMethod::current_sums() const {
+  return ranks_of(ctx_).size() > 1 ? shared_sums_ : ensemble_sums();
 }
 
 bool CoagulationMethod::finished() const { return iteration_ + 1 >= int(t_out_.size()); }
@@ -309,7 +317,6 @@ void CoagulationMethod::on_live_change(const CoagParams& before) {
     // next advance needs its work arrays: about the new set-up's estimate on top of what is held now.
     if (p_.n_runs > ens_.n_runs) check_memory(static_info().id, estimate_memory(params_, ctx_), ctx_);
     resize_runs(p_.n_runs);
-    update_ensemble_sums();
   }
   if (p_.t_end != before.t_end) {
     const double now = t_out_[iteration_] / tau_;
@@ -407,9 +414,10 @@ Snapshot CoagulationMethod::snapshot() const {
     }
   }
 
-  snap.series = {N, dg, sg, Ns, dgs, sgs, histogram_};
+  const EnsembleSums now = current_sums();
+  snap.series = {N, dg, sg, Ns, dgs, sgs, now.histogram};
 
-  const double vol = volume_;
+  const double vol = now.volume;
   snap.diagnostics = {{"tau_char_s", tau_},
                       {"events", events_},
                       {"runs", p_.n_runs},
@@ -554,7 +562,7 @@ void CoagulationMethod::load_body(std::istream& in) {
   stats_ = std::move(stats);
   if (!same_outputs) solve_sectional();
   solver_->load(ens_, ens_.n_runs);  // the CUDA solver's device copy; no rates to compute
-  update_ensemble_sums();
+  share_ensemble_sums();
 }
 
 }  // namespace ks::coag

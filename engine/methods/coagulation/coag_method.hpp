@@ -38,7 +38,7 @@ class CoagulationMethod final : public MethodBase<CoagulationMethod, CoagParams,
   MeanAndError mean_dg(int k) const;
   MeanAndError mean_sigma_g(int k) const;
   const std::vector<SectionalMoments>& sectional() const { return sectional_; }
-  double total_volume() const { return volume_; }  // sum over all runs of sum(w v) / V, after the last advance
+  double total_volume() const { return current_sums().volume; }  // sum over all runs of sum(w v) / V
 
  private:
   void set_up() override;
@@ -52,7 +52,13 @@ class CoagulationMethod final : public MethodBase<CoagulationMethod, CoagParams,
   void resize_runs(int n_runs);
   std::uint64_t bring_runs_to(int k);  // the events it took (this rank's runs)
   void share_statistics(int k);
-  void update_ensemble_sums();  // volume_ and histogram_
+  struct EnsembleSums {
+    double volume = 0.0;  // sum over all runs of sum(w v) / V
+    Series histogram;     // the size distribution of all runs
+  };
+  EnsembleSums ensemble_sums() const;
+  void share_ensemble_sums();
+  EnsembleSums current_sums() const;
   MeanAndError ensemble_mean(int k, double RunStatistics::*field, double scale) const;
   double initial_diameter() const { return p_.d0 * 1e-9; }  // m (d0 is in nm)
 
@@ -67,8 +73,7 @@ class CoagulationMethod final : public MethodBase<CoagulationMethod, CoagParams,
   std::vector<SectionalMoments> sectional_;       // [output]
   std::uint64_t events_ = 0;
   double initial_volume_ = 0.0;
-  double volume_ = 0.0;   // sum over all runs of sum(w v) / V
-  Series histogram_;      // the size distribution of all runs
+  EnsembleSums shared_sums_;  // under MPI: ensemble_sums() after the last collective step
 };
 
 }  // namespace ks::coag
