@@ -2,18 +2,19 @@
 # Strong and weak scaling of kinetic-run across MPI ranks for the methods that split their work:
 # time per iteration (the set-up excluded), parallel efficiency against one rank, rank 0's share of
 # time inside collectives (waiting included) and its bytes sent per iteration, from summary.json.
-# usage: bench/scaling.sh [--backend cpu|cuda] [--ranks 1,2,4] [--threads-total N] [--build DIR]
+# usage: bench/scaling.sh [--backend cpu|cuda] [--ranks 1,2,4] [--threads-total N] [--build DIR] [--only NAME,...]
 #   cpu: each rank gets threads-total / ranks OpenMP threads (default: all cores); cuda: the ranks
 #   share the node's GPUs (local rank % count).
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
-backend=cpu ranks=1,2,4 threads=$(nproc) build=$src/build
+backend=cpu ranks=1,2,4 threads=$(nproc) build=$src/build only=
 while (($#)); do
   case $1 in
     --backend) backend=$2; shift 2 ;;
     --ranks) ranks=$2; shift 2 ;;
     --threads-total) threads=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
+    --only) only=,$2,; shift 2 ;;
     *) echo "scaling.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -26,6 +27,7 @@ IFS=, read -ra counts <<<"$ranks"
 # name, steps, preset, args for one rank (weak scaling multiplies the key $5 by the ranks), key
 measure() {
   local name=$1 steps=$2 preset=$3 args=$4 weak_key=${5:-}
+  [[ -z $only || $only == *,$name,* ]] || return 0
   for mode in strong weak; do
     [[ $mode == weak && -z $weak_key ]] && continue
     local t1=""
@@ -61,8 +63,11 @@ if [[ $backend == cuda ]]; then
   measure coagulation 12 coagulation/table1-free-molecular.json "--set n_runs=64 --set n_s=2000" n_runs
   measure radiation 5 radiation/case03-grey-cube-sin.json "--set nx=64 --set rays_per_batch=2000" nx
   measure dvm 5 dvm/teaching-cavity.json "--set nx=32 --set ny=32 --set nz=32 --set nv=32"
+  measure lbm 5 lbm/packed-bed-fine.json "--set steps_per_iteration=100"
+  measure lbm-tube 5 lbm/tube-interpolated-bounce-back.json "--set nz=128 --set steps_per_iteration=100" nz
 else
   measure coagulation 8 coagulation/table1-free-molecular.json "--set n_runs=16 --set n_s=1000" n_runs
   measure radiation 3 radiation/case03-grey-cube-sin.json "--set nx=16 --set rays_per_batch=200" nx
   measure dvm 3 dvm/teaching-cavity.json "--set nx=16 --set ny=16 --set nz=16 --set nv=16"
+  measure lbm 3 lbm/tube-interpolated-bounce-back.json "--set nx=32 --set ny=32 --set nz=64 --set steps_per_iteration=10" nz
 fi

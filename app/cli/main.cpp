@@ -164,7 +164,7 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
   };
   if (many) {
     // The ranks stop together after the iteration where any of them saw a signal or ran out of time
-    // (set_up and advance are a method's only collectives, so the ranks stay in step).
+    // (a method's collectives come only from the worker's iterations and forced snapshots, so the ranks stay in step).
     ropt.pause_after_iteration = [&group, &stop_asked] { return group.comm()->all_max(stop_asked().empty() ? 0 : 1) > 0; };
   }
   group.enter_collectives();
@@ -183,7 +183,6 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
                    ks::to_string(value).c_str(), ks::to_string(restart.setup.value(key)).c_str());
   }
   const long long start_iteration = runner.progress().iteration;
-  const auto t_run = Clock::now();  // the iterations start: the set-up is behind
   if (o.steps) runner.step(*o.steps);
   else runner.start();
 
@@ -209,7 +208,6 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
   runner.stop();
   const ks::Runner::CheckpointOutcome saved = runner.last_checkpoint();
   const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
-  const double run_seconds = std::chrono::duration<double>(Clock::now() - t_run).count();
   for (const auto& m : runner.take_messages())
     if (!o.quiet && group.reports()) std::fprintf(stderr, "%s\n", m.c_str());
 
@@ -230,7 +228,7 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
 
   if (!o.out_dir.empty() && snap && group.reports()) {
     ks::cli::RunRecord rec{&preset, runner.params(), ctx, ks::to_string(state), stop_reason, wall,
-                           runner.memory_estimate(), info.decomposition, run_seconds};
+                           runner.memory_estimate(), info.decomposition, runner.iteration_seconds()};
     ks::cli::write_outputs(o.out_dir, o.format, *snap, rec);
     if (!o.quiet) std::fprintf(stderr, "outputs written to %s (summary.json and one file per field and series)\n", o.out_dir.c_str());
   }

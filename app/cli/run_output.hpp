@@ -19,7 +19,7 @@ struct RunRecord {
   double wall_seconds = 0.0;
   MemoryEstimate memory;    // what the set-up was estimated to need (and checked against)
   std::string decomposition;  // MethodInfo::decomposition, for a run across ranks
-  double run_seconds = 0.0;   // the iterations' part of wall_seconds (the set-up excluded)
+  double run_seconds = 0.0;   // the iterations' part of wall_seconds (the set-up and snapshots excluded)
 };
 
 // The summary as JSON (every series in full, the reference comparison when the preset has one).

@@ -1,5 +1,5 @@
-// An owned, typed device allocation for the CUDA paths (include from .cu files only). Every
-// runtime call is checked; the memory is freed with the buffer.
+// Owned, typed device and page-locked host allocations for the CUDA paths (include from .cu files
+// only). Every runtime call is checked; the memory is freed with the buffer.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -50,6 +50,28 @@ struct DeviceBuffer {
   void swap(DeviceBuffer& other) {
     std::swap(ptr, other.ptr);
     std::swap(count, other.count);
+  }
+};
+
+// Page-locked host memory: asynchronous copies to and from the device (the staging of halo exchanges).
+template <class T>
+struct PinnedBuffer {
+  T* ptr = nullptr;
+  std::size_t count = 0;
+
+  PinnedBuffer() = default;
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  ~PinnedBuffer() {
+    if (ptr) cudaFreeHost(ptr);
+  }
+  void resize(std::size_t n) {
+    if (n == count) return;
+    if (ptr) cudaFreeHost(ptr);
+    ptr = nullptr;
+    count = 0;
+    if (n) KS_CUDA_CHECK(cudaMallocHost(&ptr, n * sizeof(T)));
+    count = n;
   }
 };
 

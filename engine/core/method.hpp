@@ -49,8 +49,10 @@ struct Snapshot {
   nlohmann::json diagnostics = nlohmann::json::object();
 };
 
-// Under MPI (ExecutionContext::comm of more than one rank) setup() and advance() are a method's only
-// collectives: every rank calls them in the same order, and everything else reads what this rank holds.
+// Under MPI (ExecutionContext::comm of more than one rank) setup(), advance(), set_live() and snapshot()
+// may be collectives: every rank calls them in the same order (the Runner takes snapshots only where
+// every rank does), and everything else reads what this rank holds. A snapshot that gathers the ranks'
+// parts is complete on rank 0, which writes the outputs.
 class Method {
  public:
   virtual ~Method() = default;

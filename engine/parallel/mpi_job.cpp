@@ -52,6 +52,39 @@ class MpiCommunicator final : public Communicator {
     return out;
   }
 
+  std::vector<double> gather(const std::vector<double>& local) const override {
+    const Clock clock(traffic_, rank_ == 0 ? 0 : local.size() * sizeof(double));
+    const int mine = static_cast<int>(local.size());
+    std::vector<int> counts(rank_ == 0 ? size_ : 0), offsets(counts.size());
+    MPI_Gather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+    long long total = 0;
+    for (std::size_t r = 0; r < counts.size(); ++r) {
+      offsets[r] = static_cast<int>(total);
+      total += counts[r];
+    }
+    // Every rank must learn of a refusal, or the others would wait in MPI_Gatherv.
+    int too_many = total > 2147483647LL ? 1 : 0;
+    MPI_Bcast(&too_many, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (too_many) throw std::length_error("gather: more than 2^31 - 1 values on rank 0");
+    std::vector<double> all(static_cast<std::size_t>(total));
+    MPI_Gatherv(local.data(), mine, MPI_DOUBLE, all.data(), counts.data(), offsets.data(), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    return all;
+  }
+
+  void ring_exchange(const void* to_prev, const void* to_next, void* from_prev, void* from_next, std::size_t bytes) const override {
+    if (bytes > 2147483647u) throw std::length_error("ring_exchange: a halo of more than 2^31 - 1 bytes");
+    const Clock clock(traffic_, 2 * bytes);
+    const int prev = (rank_ + size_ - 1) % size_, next = (rank_ + 1) % size_, n = static_cast<int>(bytes);
+    // Tags tell the directions apart where prev and next are the same rank (two ranks).
+    enum { kUp = 1, kDown = 2 };
+    MPI_Request r[4];
+    MPI_Irecv(from_prev, n, MPI_BYTE, prev, kUp, MPI_COMM_WORLD, &r[0]);
+    MPI_Irecv(from_next, n, MPI_BYTE, next, kDown, MPI_COMM_WORLD, &r[1]);
+    MPI_Isend(to_next, n, MPI_BYTE, next, kUp, MPI_COMM_WORLD, &r[2]);
+    MPI_Isend(to_prev, n, MPI_BYTE, prev, kDown, MPI_COMM_WORLD, &r[3]);
+    MPI_Waitall(4, r, MPI_STATUSES_IGNORE);
+  }
+
   Traffic traffic() const override { return traffic_; }
 
  private:

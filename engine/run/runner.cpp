@@ -138,6 +138,11 @@ double Runner::iterations_per_second() const {
   return iter_rate_;
 }
 
+double Runner::iteration_seconds() const {
+  std::lock_guard lock(mutex_);
+  return iteration_seconds_;
+}
+
 double Runner::work_per_second() const {
   std::lock_guard lock(mutex_);
   return work_rate_;
@@ -226,6 +231,7 @@ void Runner::run_setup(std::unique_lock<std::mutex>& lock, const std::string& ch
   state_ = RunState::Idle;
   error_.clear();
   iter_rate_ = work_rate_ = 0.0;
+  iteration_seconds_ = 0.0;
   progress_ = method_->progress();
   if (!checkpoint.empty()) log("restarted from " + checkpoint + " at iteration " + std::to_string(progress_.iteration));
   if (method_->finished()) state_ = RunState::Finished;
@@ -356,6 +362,7 @@ void Runner::iterate(std::unique_lock<std::mutex>& lock) {
     return;
   }
   progress_ = after;
+  iteration_seconds_ += seconds;
   if (seconds > 0.0) {
     const double a = 0.3;  // exponential moving average over a few iterations
     const double ir = 1.0 / seconds, wr = (after.work_done - before.work_done) / seconds;
@@ -371,13 +378,15 @@ void Runner::iterate(std::unique_lock<std::mutex>& lock) {
     state_ = RunState::Finished;
     steps_left_ = 0;
   }
-  publish(state_ != RunState::Running);
+  publish(state_ != RunState::Running && steps_left_ == 0);  // forced where a run or its steps end
 }
 
-// Builds the snapshot with the lock released: readers keep the previous one meanwhile.
+// Builds the snapshot with the lock released: readers keep the previous one meanwhile. Under MPI a
+// snapshot may be a collective (Method::snapshot), so only the forced ones are taken: they follow the
+// same commands and iterations on every rank.
 void Runner::publish(bool force) {
   const auto now = std::chrono::steady_clock::now();
-  if (!force && now - last_publish_ < options_.snapshot_interval) return;
+  if (!force && (now - last_publish_ < options_.snapshot_interval || ranks_of(ctx_).size() > 1)) return;
   last_publish_ = now;
   std::unique_lock<std::mutex> lock(mutex_, std::adopt_lock);
   lock.unlock();

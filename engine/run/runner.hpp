@@ -88,6 +88,9 @@ class Runner {
   ErrorKind error_kind() const;                       // bad input (e.g. a checkpoint) or a run failure
   std::vector<std::string> take_messages();           // log lines since the last call
   double iterations_per_second() const;
+  // Seconds spent in iterations since the set-up (advance and what follows it on the worker, the
+  // snapshots excluded).
+  double iteration_seconds() const;
   double work_per_second() const;
   const ExecutionContext& context() const { return ctx_; }
   // The device copy of RunnerOptions::device_field, or null (CPU backend, no CUDA, not asked).
@@ -134,6 +137,7 @@ class Runner {
   bool quit_ = false;
   Progress progress_;
   std::shared_ptr<const Snapshot> snapshot_;
+  double iteration_seconds_ = 0.0;
   std::chrono::steady_clock::time_point last_publish_{};
   std::string error_;
   ErrorKind error_kind_ = ErrorKind::RunFailed;

@@ -86,21 +86,28 @@ Shapes coarsened(const Shapes& fine) {
   return s;
 }
 
-LatticeGeometry build_geometry(const LbmConfig& c, Shapes shapes) {
+LatticeGeometry build_geometry(const LbmConfig& c, Shapes shapes, const Slab& slab) {
   if (c.nodes() >= (1ll << 31))
     throw bad_input("nx, ny, nz", "the lattice has " + std::to_string(c.nodes()) + " nodes", "fewer than 2^31");
   LatticeGeometry g;
   g.shapes = std::move(shapes);
   const Shapes& s = g.shapes;
-  const long long N = c.nodes();
-  std::vector<std::uint8_t> solid(N, 0);
+  // The solid mask over a window of the held planes and `m` more on each side (a halo plane's type
+  // needs its neighbours); the whole lattice wraps onto itself instead. Node indices of the window
+  // (neighbour() wraps in it only where it is the whole ring) and of the held lattice differ by m planes.
+  const int m = slab.halo;
+  LbmConfig win = c;
+  win.nz = slab.planes() + 2 * m;
+  const long long plane = (long long)c.nx * c.ny, W = win.nodes();
+  auto global_z = [&](int w) { return slab.global(w - m); };
+  std::vector<std::uint8_t> solid(W, 0);
   // The tube, node by node; the spheres over their bounding boxes.
 #pragma omp parallel for schedule(static)
-  for (int z = 0; z < c.nz; ++z)
+  for (int w = 0; w < win.nz; ++w)
     for (int y = 0; y < c.ny; ++y)
       for (int x = 0; x < c.nx; ++x) {
         const double dx = x - s.axis[0], dy = y - s.axis[1];
-        if (s.tube && dx * dx + dy * dy >= s.radius * s.radius) solid[(std::size_t(z) * c.ny + y) * c.nx + x] = 1;
+        if (s.tube && dx * dx + dy * dy >= s.radius * s.radius) solid[(std::size_t(w) * c.ny + y) * c.nx + x] = 1;
       }
   for (const Sphere& sp : s.spheres) {
     int lo[3], hi[3];
@@ -109,44 +116,50 @@ LatticeGeometry build_geometry(const LbmConfig& c, Shapes shapes) {
       lo[a] = std::max(0, int(std::ceil(sp.c[a] - sp.r)));
       hi[a] = std::min(n[a] - 1, int(std::floor(sp.c[a] + sp.r)));
     }
-    for (int z = lo[2]; z <= hi[2]; ++z)
+    for (int w = 0; w < win.nz; ++w) {
+      const int z = global_z(w);
+      if (z < lo[2] || z > hi[2]) continue;
       for (int y = lo[1]; y <= hi[1]; ++y)
         for (int x = lo[0]; x <= hi[0]; ++x) {
           const double d0 = x - sp.c[0], d1 = y - sp.c[1], d2 = z - sp.c[2];
-          if (d0 * d0 + d1 * d1 + d2 * d2 < sp.r * sp.r) solid[(std::size_t(z) * c.ny + y) * c.nx + x] = 1;
+          if (d0 * d0 + d1 * d1 + d2 * d2 < sp.r * sp.r) solid[(std::size_t(w) * c.ny + y) * c.nx + x] = 1;
         }
+    }
   }
-  g.type.assign(N, kFluid);
+  g.type.assign(std::size_t(slab.planes()) * plane, kFluid);
   long long fluid = 0;
 #pragma omp parallel for schedule(static) reduction(+ : fluid)
-  for (int z = 0; z < c.nz; ++z)
+  for (int zl = 0; zl < slab.planes(); ++zl)
     for (int y = 0; y < c.ny; ++y)
       for (int x = 0; x < c.nx; ++x) {
-        const long long k = (std::size_t(z) * c.ny + y) * c.nx + x;
+        const int w = zl + m;
+        const long long k = (std::size_t(w) * c.ny + y) * c.nx + x;
+        const bool owned = slab.owns(slab.global(zl));
         if (!solid[k]) {
-          ++fluid;
+          fluid += owned;
           continue;
         }
         bool wall = false;
-        for (int i = 0; i < kQ && !wall; ++i) wall = !solid[neighbour(c, x, y, z, i)];
-        g.type[k] = wall ? kWall : kInterior;
+        for (int i = 0; i < kQ && !wall; ++i) wall = !solid[neighbour(win, x, y, w, i)];
+        g.type[k - m * plane] = wall ? kWall : kInterior;
       }
   g.fluid_nodes = fluid;
 
-  // Wall links: the first point of the segment x_f -> x_f + c_i that is solid.
+  // Wall links of the owned fluid nodes: the first point of the segment x_f -> x_f + c_i that is solid.
   const SphereBuckets buckets(s.spheres, c);
-  std::vector<std::vector<WallLink>> per_slab(c.nz);
+  std::vector<std::vector<WallLink>> per_plane(slab.planes());
 #pragma omp parallel for schedule(dynamic)
-  for (int z = 0; z < c.nz; ++z)
+  for (int zl = slab.first_owned(); zl < slab.first_owned() + slab.end - slab.begin; ++zl)
     for (int y = 0; y < c.ny; ++y)
       for (int x = 0; x < c.nx; ++x) {
-        const long long k = (std::size_t(z) * c.ny + y) * c.nx + x;
+        const int w = zl + m, z = slab.global(zl);
+        const long long k = (std::size_t(w) * c.ny + y) * c.nx + x;
         if (solid[k]) continue;
         for (int i = 0; i < kQ; ++i) {
           if (i == 13) continue;  // rest
           const int zn = z + cz(i);
           if (!c.periodic_z() && (zn < 0 || zn >= c.nz)) continue;  // open end, not a wall
-          const long long sn = neighbour(c, x, y, z, i);
+          const long long sn = neighbour(win, x, y, w, i);
           if (!solid[sn]) continue;
           const double p[3] = {double(x), double(y), double(z)}, e[3] = {double(cx(i)), double(cy(i)), double(cz(i))};
           double t = std::numeric_limits<double>::infinity();
@@ -158,13 +171,13 @@ LatticeGeometry build_geometry(const LbmConfig& c, Shapes shapes) {
           const int zf = z - cz(i);
           long long ff = -1;
           if (c.periodic_z() || (zf >= 0 && zf < c.nz)) {
-            ff = neighbour(c, x, y, z, opposite(i));
-            if (solid[ff]) ff = -1;
+            ff = neighbour(win, x, y, w, opposite(i));
+            ff = solid[ff] ? -1 : ff - m * plane;
           }
-          per_slab[z].push_back({std::int32_t(k), std::int32_t(sn), std::int32_t(ff), i, delta});
+          per_plane[zl].push_back({std::int32_t(k - m * plane), std::int32_t(sn - m * plane), std::int32_t(ff), i, delta});
         }
       }
-  for (auto& slab : per_slab) g.links.insert(g.links.end(), slab.begin(), slab.end());
+  for (auto& links : per_plane) g.links.insert(g.links.end(), links.begin(), links.end());
   return g;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "lbm_config.hpp"
+#include "lbm_slab.hpp"
 
 namespace ks::lbm {
 
@@ -39,8 +40,11 @@ struct LatticeGeometry {
   long long fluid_nodes = 0;
 };
 
-// Mask, node types and wall links on the lattice of `c`. Links do not cross the open ends in z.
-LatticeGeometry build_geometry(const LbmConfig& c, Shapes shapes);
+// Mask, node types and wall links on the planes `slab` holds of the lattice of `c` (node indices of
+// the held planes; links of the owned fluid nodes; fluid_nodes counts the owned planes). Links do not
+// cross the open ends in z.
+LatticeGeometry build_geometry(const LbmConfig& c, Shapes shapes, const Slab& slab);
+inline LatticeGeometry build_geometry(const LbmConfig& c, Shapes shapes) { return build_geometry(c, std::move(shapes), slab_of(c.nz, 0, 1)); }
 
 // The tube of the tube benchmark and of the packed bed: axis in the middle of the box, radius
 // min(nx, ny)/2 - 2 (the outermost two rings of nodes are wall).

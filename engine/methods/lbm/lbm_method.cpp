@@ -41,6 +41,7 @@ MethodInfo LbmMethod::describe() {
                  {"u", "m/s", 3, "Mixture velocity J / rho"},
                  {"solid", "", 1, "Solid mask (1 solid, 0 fluid)"},
                  {"spheres", "dx", 1, "Packed bed: sphere centres and diameters (exported as .vtp)"}};
+  info.decomposition = "the lattice in slabs of z planes, one per rank; the populations crossing a slab face exchanged every step";
   info.series = {"residual", "rho_O2(z)", "rho_N2(z)", "u_z O2(z)", "u_z N2(z)", "u_z(z)", "u_z(r)", "u_z(r) Poiseuille"};
   return info;
 }
@@ -146,16 +147,26 @@ void require_precision_on_backend(const LbmConfig& c, const ExecutionContext& ct
 const double kSumSpeeds = 6.0 + 12.0 * std::sqrt(2.0) + 8.0 * std::sqrt(3.0);
 const double kSumSpeedsXY = 12.0 + 12.0 * std::sqrt(2.0);
 
-std::unique_ptr<LbmSolver> make_solver(const LbmConfig& c, std::shared_ptr<const LatticeGeometry> geometry, const ExecutionContext& ctx) {
+std::unique_ptr<LbmSolver> make_solver(const LbmConfig& c, std::shared_ptr<const LatticeGeometry> geometry, const Slab& slab,
+                                       const ExecutionContext& ctx) {
   require_precision_on_backend(c, ctx);
   if (ctx.backend == BackendKind::Cuda) {
 #ifdef KS_HAVE_CUDA
-    return make_cuda_solver(c, std::move(geometry), ctx.cuda_device);
+    return make_cuda_solver(c, std::move(geometry), ctx.cuda_device, slab, ranks_of(ctx));
 #else
     throw backend_unavailable("lbm.binary: this build has no CUDA path");
 #endif
   }
-  return make_cpu_solver(c, std::move(geometry));
+  return make_cpu_solver(c, std::move(geometry), slab, ranks_of(ctx));
+}
+
+// This rank's slab; refuses more ranks than planes.
+Slab rank_slab(const LbmConfig& c, const ExecutionContext& ctx) {
+  const Communicator& comm = ranks_of(ctx);
+  if (comm.size() > c.nz)
+    throw bad_input("nz", "a lattice of " + std::to_string(c.nz) + " planes in z cannot be cut into " + std::to_string(comm.size()) + " slabs",
+                    "at most " + std::to_string(c.nz) + " ranks (one z plane each at least)");
+  return slab_of(c.nz, comm.rank(), comm.size());
 }
 
 }  // namespace
@@ -200,7 +211,11 @@ MemoryEstimate LbmMethod::estimate(const LbmParams& p, const ExecutionContext& c
   // Spheres: the packing, the scene, the geometry and the snapshot each hold the list. The packing's
   // cell list (at most 24 B per fine node for d_max >= 1) is freed before the lattice is allocated.
   const std::int64_t spheres = c.geometry == Geometry::PackedBed ? p.sphere_count : 0;
-  const std::int64_t nodes = c.nodes();
+  // Under MPI a rank holds its slab with two halo planes; rank 0 gathers the moments and node types
+  // of the whole lattice for a snapshot (its fields, at 8 B a value, are counted per node already).
+  const Slab slab = rank_slab(c, ctx);
+  const std::int64_t nodes = std::int64_t(c.nx) * c.ny * slab.planes();
+  if (slab.halo && ranks_of(ctx).rank() == 0) host_node += 2 * (kNodeMoments + 1) * 8;
   MemoryEstimate m;
   m.host_bytes = std::uint64_t(checked_add(checked_add(checked_mul(nodes, host_node, "lbm.binary host bytes of the lattice"),
                                                        checked_product({links, 2, link_bytes}, "lbm.binary bytes of the wall links"),
@@ -213,7 +228,8 @@ MemoryEstimate LbmMethod::estimate(const LbmParams& p, const ExecutionContext& c
                                                "lbm.binary device bytes"));
   m.detail = "nx x ny x nz = " + std::to_string(p.nx) + " x " + std::to_string(p.ny) + " x " +
              std::to_string(p.nz) + ", grid_level " + level_name(p) + ": " + std::to_string(nodes) +
-             " nodes x 2 species x 27 x " + std::to_string(storage) + " B (precision " + precision_name(c.precision) + "), " +
+             " nodes" + (slab.halo ? " (z planes " + std::to_string(slab.begin) + " to " + std::to_string(slab.end - 1) + " on this rank, and 2 halo planes)" : std::string()) +
+             " x 2 species x 27 x " + std::to_string(storage) + " B (precision " + precision_name(c.precision) + "), " +
              std::to_string(host_node) + " B per node on the host" + (cuda ? ", " + std::to_string(device_node) + " on the device" : "") +
              "; wall links <= " + std::to_string(links) + " x " + std::to_string(link_bytes) + " B" +
              (spheres ? "; sphere_count = " + std::to_string(spheres) : "");
@@ -222,20 +238,28 @@ MemoryEstimate LbmMethod::estimate(const LbmParams& p, const ExecutionContext& c
 
 void LbmMethod::set_up() {
   const LbmConfig c = make_config(p_);
-  Scene scene = make_scene(p_, c);
-  auto geometry = std::make_shared<const LatticeGeometry>(build_geometry(c, scene.shapes));
-  std::unique_ptr<LbmSolver> solver = make_solver(c, geometry, ctx_);
+  const Slab slab = rank_slab(c, ctx_);
+  Scene scene = make_scene(p_, c);  // the same packing on every rank (from the seed)
+  auto geometry = std::make_shared<const LatticeGeometry>(build_geometry(c, scene.shapes, slab));
+  std::unique_ptr<LbmSolver> solver = make_solver(c, geometry, slab, ctx_);
+  std::vector<double> links{double(geometry->links.size())};
+  if (slab.halo) ranks_of(ctx_).all_sum(links);
   cfg_ = c;
+  slab_ = slab;
   scene_ = std::move(scene);
   geometry_ = std::move(geometry);
   solver_ = std::move(solver);
+  wall_links_ = std::int64_t(links[0]);
   iteration_ = steps_ = level_start_ = 0;
   residual_step_.clear();
   residual_.clear();
   moments_ = solver_->moments();
+  momentum_rms_ = solver_->momentum_rms();
 }
 
-double LbmMethod::bed_porosity() const {
+double LbmMethod::bed_porosity() const { return bed_porosity(*geometry_); }
+
+double LbmMethod::bed_porosity(const LatticeGeometry& g) const {
   if (!scene_.packing) return 0.0;
   const long long plane = (long long)cfg_.nx * cfg_.ny;
   long long fluid = 0, inside = 0;
@@ -245,7 +269,7 @@ double LbmMethod::bed_porosity() const {
       const double dx = double(xy % cfg_.nx) - scene_.shapes.axis[0], dy = double(xy / cfg_.nx) - scene_.shapes.axis[1];
       if (dx * dx + dy * dy >= scene_.shapes.radius * scene_.shapes.radius) continue;
       ++inside;
-      fluid += geometry_->type[k] == kFluid;
+      fluid += g.type[k] == kFluid;
     }
   return inside ? double(fluid) / double(inside) : 0.0;
 }
@@ -258,6 +282,7 @@ void LbmMethod::advance() {
   const double before = solver_->momentum_rms();
   solver_->step(1);
   const double now = solver_->momentum_rms();
+  momentum_rms_ = now;
   steps_ += steps;
   ++iteration_;
   if (!std::isfinite(now))
@@ -279,6 +304,9 @@ bool LbmMethod::finished() const { return converged() || steps_ >= p_.max_steps;
 // grid_level moves the state to the other lattice; bounce_back, pressure_ratio, x_o2, viscosity and
 // d_ab reconfigure the solver (steps_per_iteration, max_steps and tolerance are read where used).
 void LbmMethod::on_live_change(const LbmParams& before) {
+  if (p_.coarse != before.coarse && slab_.halo)
+    throw bad_input("grid_level", "the grid level cannot change during a run across MPI ranks (the state would be interpolated across slabs)",
+                    "the grid level it was set up with; or one process");
   if (p_.coarse != before.coarse) {
     switch_grid_level();
     return;
@@ -296,17 +324,20 @@ void LbmMethod::switch_grid_level() {
   const LbmConfig c = make_config(p_);
   Scene scene = scene_at_level(p_, c, scene_.packing);  // the same packing: no new draw
   auto geometry = std::make_shared<const LatticeGeometry>(build_geometry(c, scene.shapes));
-  std::unique_ptr<LbmSolver> solver = make_solver(c, geometry, ctx_);
+  std::unique_ptr<LbmSolver> solver = make_solver(c, geometry, slab_of(c.nz, 0, 1), ctx_);  // one process (on_live_change)
   std::vector<double> f;
   solver->read_f(f);  // the new level's initial state, kept at interior solid nodes
   regrid_state(cfg_, *geometry_, solver_->moments(), c, *geometry, level_map(p_.coarse), f);
   solver->write_f(f);
   cfg_ = c;
+  slab_ = slab_of(c.nz, 0, 1);
   scene_ = std::move(scene);
   geometry_ = std::move(geometry);
   solver_ = std::move(solver);
   level_start_ = iteration_;  // steps, iterations and the residual history carry on
+  wall_links_ = std::int64_t(geometry_->links.size());
   moments_ = solver_->moments();
+  momentum_rms_ = solver_->momentum_rms();
 }
 
 Progress LbmMethod::progress() const {
@@ -328,10 +359,41 @@ std::size_t LbmMethod::write_display(int field, int component, void* device_dst,
 }
 
 Snapshot LbmMethod::snapshot() const {
+  if (!slab_.halo) return snapshot_of(*geometry_, moments_);
+  // Under MPI: the moments and node types of every slab gathered on rank 0, which makes the snapshot.
+  const Communicator& comm = ranks_of(ctx_);
+  const long long plane = (long long)cfg_.nx * cfg_.ny, owned = plane * (slab_.end - slab_.begin);
+  std::vector<double> mine(moments_);
+  mine.reserve(mine.size() + owned);
+  const std::uint8_t* type = geometry_->type.data() + plane * slab_.first_owned();
+  mine.insert(mine.end(), type, type + owned);
+  const std::vector<double> all = comm.gather(mine);
+  if (comm.rank() != 0) {
+    Snapshot snap;
+    snap.progress = progress();
+    return snap;
+  }
+  const long long N = cfg_.nodes();
+  std::vector<double> m(std::size_t(kNodeMoments) * N);
+  LatticeGeometry g;
+  g.shapes = geometry_->shapes;
+  g.type.resize(N);
+  std::size_t at = 0;
+  for (int r = 0; r < comm.size(); ++r) {
+    const Slab s = slab_of(cfg_.nz, r, comm.size());
+    const long long n = plane * (s.end - s.begin), first = plane * s.begin;
+    for (int q = 0; q < kNodeMoments; ++q, at += n) std::copy_n(all.begin() + at, n, m.begin() + q * N + first);
+    for (long long k = 0; k < n; ++k) g.type[first + k] = std::uint8_t(all[at + k]);
+    at += n;
+  }
+  for (const std::uint8_t t : g.type) g.fluid_nodes += t == kFluid;
+  return snapshot_of(g, m);
+}
+
+Snapshot LbmMethod::snapshot_of(const LatticeGeometry& geometry, const std::vector<double>& m) const {
   Snapshot snap;
   snap.progress = progress();
   const long long N = cfg_.nodes();
-  const auto& m = moments_;
   Grid g;
   g.cells = {cfg_.nx, cfg_.ny, cfg_.nz};
   auto field = [&](int index) {
@@ -344,7 +406,7 @@ Snapshot LbmMethod::snapshot() const {
   std::vector<FieldData> fields;
   for (int f = 0; f < kNodeFields; ++f) fields.push_back(field(f));
   for (long long k = 0; k < N; ++k) {
-    const NodeFields n = node_fields(m.data(), N, k, geometry_->type[k] == kFluid, cfg_.mass, density_si(1.0), velocity_si(1.0));
+    const NodeFields n = node_fields(m.data(), N, k, geometry.type[k] == kFluid, cfg_.mass, density_si(1.0), velocity_si(1.0));
     for (int f = 0; f < kNodeFields; ++f)
       for (int a = 0; a < NodeFields::components(f); ++a) fields[f].values.push_back(n.values(f)[a]);
   }
@@ -361,7 +423,7 @@ Snapshot LbmMethod::snapshot() const {
   }
 
   snap.series.push_back({"residual", "step", "|c_t / c_(t-1) - 1|", residual_step_, residual_, {}});
-  const PlaneAverages a = plane_averages(cfg_, *geometry_, m);
+  const PlaneAverages a = plane_averages(cfg_, geometry, m);
   std::vector<double> z(cfg_.nz);
   std::iota(z.begin(), z.end(), 0.0);
   auto along_z = [&](const char* name, const char* y, const std::vector<double>& v, double (*to_si)(double)) {
@@ -376,13 +438,13 @@ Snapshot LbmMethod::snapshot() const {
   along_z("u_z(z)", "m/s", a.uz_mix, velocity_si);
 
   nlohmann::json d = {{"steps", steps_},
-                      {"fluid_nodes", geometry_->fluid_nodes},
-                      {"wall_links", geometry_->links.size()},
-                      {"momentum_rms", solver_->momentum_rms()},
+                      {"fluid_nodes", geometry.fluid_nodes},
+                      {"wall_links", wall_links_},
+                      {"momentum_rms", momentum_rms_},
                       {"schmidt", cfg_.viscosity / cfg_.diffusivity},
                       {"schmidt_max", max_schmidt(cfg_.x_o2)}};
   if (cfg_.geometry == Geometry::Tube) {
-    const PoiseuilleProfile pr = poiseuille_profile(cfg_, *geometry_, m, cfg_.nz / 2);
+    const PoiseuilleProfile pr = poiseuille_profile(cfg_, geometry, m, cfg_.nz / 2);
     std::vector<std::size_t> order(pr.r.size());
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) { return pr.r[i] < pr.r[j]; });
@@ -401,7 +463,7 @@ Snapshot LbmMethod::snapshot() const {
   if (scene_.packing) {
     d["sphere_count"] = scene_.packing->spheres.size();
     d["packing_porosity"] = scene_.packing->porosity;
-    d["lattice_porosity"] = bed_porosity();
+    d["lattice_porosity"] = bed_porosity(geometry);
     d["size_exponent"] = scene_.packing->size_exponent;
     d["max_overlap_d_min"] = scene_.packing->max_overlap;
   }
@@ -436,11 +498,12 @@ void LbmMethod::load_body(std::istream& in) {
     if (!(rs[k] >= 1.0 && rs[k] <= double(steps) && r[k] >= 0.0 && std::isfinite(r[k])))
       throw bad_input("checkpoint", "point " + std::to_string(k) + " of the lbm.binary residual history is (step " + format_number(rs[k]) + ", " + format_number(r[k]) + ")",
                       "a step in [1, " + std::to_string(steps) + "] and a finite residual >= 0");
-  const std::uint64_t expected = std::uint64_t(kSpecies) * kQ * std::uint64_t(cfg_.nodes());
+  // This rank's owned planes (the whole lattice in one process).
+  const std::uint64_t expected = std::uint64_t(kSpecies) * kQ * std::uint64_t(cfg_.nx) * std::uint64_t(cfg_.ny) * std::uint64_t(slab_.end - slab_.begin);
   const std::vector<double> f = bin::read_vector<double>(in, expected);
   if (f.size() != expected)
     throw bad_input("checkpoint", "the lbm.binary state has " + std::to_string(f.size()) + " populations, the set-up has " + std::to_string(expected),
-                    "a checkpoint written with the same lattice (nx, ny, nz, grid_level)");
+                    "a checkpoint written with the same lattice (nx, ny, nz, grid_level) on as many ranks");
   for (const double v : f)
     if (!std::isfinite(v)) throw bad_input("checkpoint", "the lbm.binary state holds a population of " + format_number(v), "finite populations");
   solver_->write_f(f);
@@ -450,6 +513,7 @@ void LbmMethod::load_body(std::istream& in) {
   residual_step_ = std::move(rs);
   residual_ = std::move(r);
   moments_ = solver_->moments();
+  momentum_rms_ = solver_->momentum_rms();
 }
 
 }  // namespace ks::lbm

@@ -49,9 +49,9 @@ class LbmMethod final : public MethodBase<LbmMethod, LbmParams, lbm_param_table>
   const LatticeGeometry& geometry() const { return *geometry_; }
   const Scene& scene() const { return scene_; }
   const LbmSolver& solver() const { return *solver_; }
-  const std::vector<double>& moments() const { return moments_; }  // of the current state
+  const std::vector<double>& moments() const { return moments_; }  // of the current state, owned planes
   std::int64_t steps() const { return steps_; }
-  double bed_porosity() const;  // fluid fraction of the tube's nodes in the bed section
+  double bed_porosity() const;  // fluid fraction of the tube's nodes in the bed section (one process)
 
  private:
   void set_up() override;
@@ -65,12 +65,18 @@ class LbmMethod final : public MethodBase<LbmMethod, LbmParams, lbm_param_table>
   void switch_grid_level();
   // Eq. (19)-(20) met on the current lattice (`tolerance` > 0).
   bool converged() const;
+  // The snapshot of the whole lattice's node types and moments (this process's, or gathered on rank 0).
+  Snapshot snapshot_of(const LatticeGeometry& geometry, const std::vector<double>& moments) const;
+  double bed_porosity(const LatticeGeometry& whole) const;
 
   LbmConfig cfg_;
+  Slab slab_;  // the planes this rank holds (the whole lattice in one process)
   Scene scene_;
   std::shared_ptr<const LatticeGeometry> geometry_;
   std::unique_ptr<LbmSolver> solver_;
   std::int64_t iteration_ = 0, steps_ = 0;
+  std::int64_t wall_links_ = 0;  // of the whole lattice
+  double momentum_rms_ = 0.0;    // c_t of the current state (eq. 20)
   std::int64_t level_start_ = 0;  // iteration at which the current grid level began
   std::vector<double> moments_;
   std::vector<double> residual_step_, residual_;  // eq. (19) against the step

@@ -7,12 +7,14 @@
 #include <memory>
 #include <vector>
 
+#include "core/backend.hpp"
 #include "lbm_config.hpp"
 #include "lbm_geometry.hpp"
+#include "lbm_slab.hpp"
 
 namespace ks::lbm {
 
-// Moments of the state at every node, [q * nodes + node]; zero at solid nodes.
+// Moments of the state at every owned node, [q * nodes + node]; zero at solid nodes.
 enum NodeMoment { kRhoO2, kRhoN2, kJO2x, kJO2y, kJO2z, kJN2x, kJN2y, kJN2z, kNodeMoments };
 
 // Seconds spent per step in each stage (the benchmark's per-kernel bandwidth).
@@ -24,6 +26,9 @@ struct StageTimes {
 class LbmSolver {
  public:
   virtual ~LbmSolver() = default;
+  // A solver holds the planes of a Slab (lbm_slab.hpp) and reads and writes its owned planes; "nodes"
+  // below are those of the owned planes. Under MPI (a slab of several) step() and momentum_rms() are
+  // collectives of the ranks.
   // Applies what keeps the lattice and precision: viscosity, D_AB, mole fraction, pressure ratio,
   // bounce-back scheme. The populations carry on from where they are.
   virtual void configure(const LbmConfig& c) = 0;
@@ -31,7 +36,7 @@ class LbmSolver {
   // Steps like step() and times each stage (synchronising after each on the GPU).
   virtual StageTimes profile(int steps) = 0;
   virtual std::vector<double> moments() const = 0;
-  // c_t of eq. (20): sqrt(sum over species, fluid nodes and axes of J^2 / fluid nodes).
+  // c_t of eq. (20): sqrt(sum over species, fluid nodes and axes of J^2 / fluid nodes), of the whole lattice.
   virtual double momentum_rms() const = 0;
   // The populations, [(s * 27 + i) * nodes + node], converted to double (exact for float).
   virtual void read_f(std::vector<double>& f) const = 0;
@@ -47,13 +52,26 @@ class LbmSolver {
   }
 };
 
-// Equilibrium populations of the initial state (lbm_state.cpp): at rest with the pressure falling
-// linearly from inlet to outlet (tube, bed), or the periodic box's wave and uniform velocity.
-std::vector<double> initial_distribution(const LbmConfig& c);
+// Equilibrium populations of the initial state on the planes `slab` holds (lbm_state.cpp): at rest
+// with the pressure falling linearly from inlet to outlet (tube, bed), or the periodic box's wave and
+// uniform velocity.
+std::vector<double> initial_distribution(const LbmConfig& c, const Slab& slab);
 
-std::unique_ptr<LbmSolver> make_cpu_solver(const LbmConfig& c, std::shared_ptr<const LatticeGeometry> g);
+// On the planes `slab` holds (the geometry's), exchanging halos with the neighbouring ranks of `comm`
+// (lbm_slab.hpp); the whole lattice in one process by default.
+std::unique_ptr<LbmSolver> make_cpu_solver(const LbmConfig& c, std::shared_ptr<const LatticeGeometry> g, const Slab& slab,
+                                           const Communicator& comm);
 #ifdef KS_HAVE_CUDA
-std::unique_ptr<LbmSolver> make_cuda_solver(const LbmConfig& c, std::shared_ptr<const LatticeGeometry> g, int device);
+std::unique_ptr<LbmSolver> make_cuda_solver(const LbmConfig& c, std::shared_ptr<const LatticeGeometry> g, int device, const Slab& slab,
+                                            const Communicator& comm);
+#endif
+inline std::unique_ptr<LbmSolver> make_cpu_solver(const LbmConfig& c, std::shared_ptr<const LatticeGeometry> g) {
+  return make_cpu_solver(c, std::move(g), slab_of(c.nz, 0, 1), ranks_of(ExecutionContext{}));
+}
+#ifdef KS_HAVE_CUDA
+inline std::unique_ptr<LbmSolver> make_cuda_solver(const LbmConfig& c, std::shared_ptr<const LatticeGeometry> g, int device) {
+  return make_cuda_solver(c, std::move(g), device, slab_of(c.nz, 0, 1), ranks_of(ExecutionContext{}));
+}
 #endif
 
 }  // namespace ks::lbm

@@ -7,12 +7,13 @@
 
 namespace ks::lbm {
 
-std::vector<double> initial_distribution(const LbmConfig& c) {
-  const long long N = c.nodes();
+std::vector<double> initial_distribution(const LbmConfig& c, const Slab& slab) {
+  const long long N = (long long)c.nx * c.ny * slab.planes();
   std::vector<double> f(std::size_t(kSpecies) * kQ * N);
   const double p_in = inlet_pressure(c);
 #pragma omp parallel for schedule(static)
-  for (int z = 0; z < c.nz; ++z) {
+  for (int zl = 0; zl < slab.planes(); ++zl) {
+    const int z = slab.global(zl);
     double x_o2 = c.x_o2, p = p_in, u[3] = {0.0, 0.0, 0.0};
     if (c.periodic_z()) {
       x_o2 += c.wave_amplitude * std::sin(2.0 * constants::kPi * z / c.nz);
@@ -26,7 +27,7 @@ std::vector<double> initial_distribution(const LbmConfig& c) {
       const Product<double> eq(u, c.theta(s), c.lattice_species(s));
       for (int i = 0; i < kQ; ++i) {
         const double v = eq(rho[s], i);
-        double* out = &f[(std::size_t(s) * kQ + i) * N + std::size_t(z) * c.nx * c.ny];
+        double* out = &f[(std::size_t(s) * kQ + i) * N + std::size_t(zl) * c.nx * c.ny];
         for (long long k = 0; k < (long long)c.nx * c.ny; ++k) out[k] = v;
       }
     }
