@@ -2,7 +2,8 @@
 # kinetic-run under mpirun on CPU ranks: 1, 2 and 4 ranks write the same fields and series as one
 # process, bit for bit (aerosol.coagulation splits the runs, radiation.rmc the ray origins: each run's
 # and each cell's random streams are keyed by run and cell, and sums are added in the same order;
-# lbm.binary cuts the lattice into z slabs: every node is updated by the same arithmetic) or
+# lbm.binary cuts the lattice into z slabs and kinetic.bgk its grid into strips: every node or cell
+# is updated from the same values by the same arithmetic) or
 # within rounding (kinetic.dvm splits the velocities: the moments are sums across ranks);
 # errors end every rank with the usual exit code in bounded time.
 # usage: rank_equality.sh KINETIC_RUN MPIEXEC SOURCE_DIR
@@ -113,6 +114,10 @@ same_outputs radiation 0 radiation/case03-grey-cube-sin.json --steps 6 --set nx=
 # The moments are sums over every rank's velocities, added in another order: rounding apart, the same.
 same_outputs dvm 1e-12 dvm/teaching-cavity.json --steps 4 --set nx=8 --set ny=8 --set nz=8 --set nv=16
 lbm_bed=(--set sphere_count=100 --set nz=48 --set steps_per_iteration=5)
+# The shock at a Courant number of 1.8 exchanges halos of 2 cells; the cavity, rows.
+same_outputs bgk-shock 0 bgk/teaching-shock.json --steps 4 --set courant=0 --set dt=0.15
+bgk_cavity=(--set nx=16 --set ny=16 --set nv=8)
+same_outputs bgk-cavity 0 bgk/teaching-cavity.json --steps 6 "${bgk_cavity[@]}"
 same_outputs lbm 0 lbm/teaching-packed-bed.json --steps 6 "${lbm_bed[@]}"
 same_outputs lbm-periodic 0 lbm/tube-simple-bounce-back.json --steps 3 --set geometry=periodic --set wave_amplitude=0.1 --set uz=0.05 \
   --set ux=0.02 --set nx=8 --set ny=8 --set nz=16 --set steps_per_iteration=5
@@ -122,10 +127,11 @@ exits_with 2 "fewer runs than ranks (refused by every rank's set-up)" -np 4 "$ru
 exits_with 2 "an output directory rank 0 cannot write" -np 2 "$run" "${coag[@]}" --out /proc/not-a-dir
 exits_with 4 "a state that turns NaN (lbm.binary; every rank sees the lattice's momentum)" -np 2 "$run" "$src/presets/lbm/tube-simple-bounce-back.json" \
   --backend cpu --steps 20 --set nx=12 --set ny=12 --set nz=24 --set viscosity=0.002 --set d_ab=0.01 --set pressure_ratio=0.5 --set steps_per_iteration=20
-exits_with 2 "a method that does not split its work" -np 2 "$run" "$src/presets/bgk/$(ls "$src/presets/bgk" | head -1)" --backend cpu --steps 1
+exits_with 2 "a cavity of fewer rows than ranks" -np 5 "$run" "$src/presets/bgk/teaching-cavity.json" --backend cpu --steps 1 --set ny=4 --set nv=8
 restarts_exactly coagulation coagulation/table1-free-molecular.json --set n_runs=8 --set n_s=400
 restarts_exactly radiation radiation/case03-grey-cube-sin.json --set nx=12 --set rays_per_batch=20 --set rays_per_cell=120
 restarts_exactly lbm lbm/teaching-packed-bed.json "${lbm_bed[@]}"
+restarts_exactly bgk-cavity bgk/teaching-cavity.json "${bgk_cavity[@]}"
 stops_together
 
 ((failures == 0)) || { echo "$failures failures"; exit 1; }

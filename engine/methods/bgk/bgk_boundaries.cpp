@@ -80,7 +80,7 @@ std::vector<double> initial_distribution(const BgkConfig& c) {
   for (int j = 0; j < nv; ++j)
     for (int k = 0; k < c.ny; ++k)
       for (int i = 0; i < c.nx; ++i) {
-        const double x = c.x0 + (i + 0.5) * c.dx;
+        const double x = c.x0 + (c.first_column + i + 0.5) * c.dx;
         f[(std::size_t(j) * c.ny + k) * c.nx + i] = x < 0.0 ? left[j] : right[j];
       }
   return f;

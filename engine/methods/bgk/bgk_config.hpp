@@ -51,6 +51,9 @@ struct BgkConfig {
   Macro upstream, downstream; // shock: the Maxwellians of eq. (17) at x -> -inf and +inf
   double lid_speed = 0.01;    // cavity: top wall velocity along +x, v_ref
   Streaming streaming = Streaming::Split;  // cavity only
+  // Under MPI (bgk_strip.hpp) a rank's grid is a strip of the whole: the whole grid's column of its
+  // first column (x0 stays the whole grid's corner).
+  int first_column = 0;
 
   KS_HD long long cells() const { return (long long)nx * ny; }
   KS_HD long long phase_cells() const { return cells() * vg.count(); }

@@ -66,6 +66,14 @@ class CpuSolver final : public BgkSolver {
 
   void read_f(std::vector<double>& f) const override { f = f_; }
   void write_f(const std::vector<double>& f) override { f_ = f; }
+  std::vector<double> read_cells(long long first, long long count) const override {
+    std::vector<double> out(std::size_t(c_.vg.count()) * count);
+    for (int j = 0; j < c_.vg.count(); ++j) std::copy_n(&f_[std::size_t(j) * c_.cells() + first], count, &out[std::size_t(j) * count]);
+    return out;
+  }
+  void write_cells(long long first, long long count, const std::vector<double>& values) override {
+    for (int j = 0; j < c_.vg.count(); ++j) std::copy_n(&values[std::size_t(j) * count], count, &f_[std::size_t(j) * c_.cells() + first]);
+  }
 
  private:
   struct Tile {

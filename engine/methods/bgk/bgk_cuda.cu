@@ -406,6 +406,16 @@ class CudaSolver final : public BgkSolver {
 
   void read_f(std::vector<double>& f) const override { f = f_.to_host(); }
   void write_f(const std::vector<double>& f) override { f_.upload(f); }
+  std::vector<double> read_cells(long long first, long long count) const override {
+    std::vector<double> out(std::size_t(c_.vg.count()) * count);
+    const std::size_t bytes = std::size_t(count) * sizeof(double);
+    KS_CUDA_CHECK(cudaMemcpy2D(out.data(), bytes, f_.ptr + first, c_.cells() * sizeof(double), bytes, c_.vg.count(), cudaMemcpyDeviceToHost));
+    return out;
+  }
+  void write_cells(long long first, long long count, const std::vector<double>& values) override {
+    const std::size_t bytes = std::size_t(count) * sizeof(double);
+    KS_CUDA_CHECK(cudaMemcpy2D(f_.ptr + first, c_.cells() * sizeof(double), values.data(), bytes, bytes, c_.vg.count(), cudaMemcpyHostToDevice));
+  }
 
  private:
   StreamInputs inputs() {

@@ -6,6 +6,7 @@
 #include "bgk_diagnostics.hpp"
 #include "bgk_model.hpp"
 #include "bgk_params.hpp"
+#include "bgk_strip.hpp"
 #include "core/checked.hpp"
 #include "core/errors.hpp"
 #include "io/binary_io.hpp"
@@ -29,6 +30,8 @@ MethodInfo BgkMethod::describe() {
   info.id = "kinetic.bgk";
   info.title = "Explicit BGK kinetic solver (shock, driven cavity)";
   info.paper = "bgk-kinetic-frezzotti.txt";
+  info.decomposition = "the grid in strips (columns along x for the shock, rows for the cavity), one per rank; halos as wide as the upwind "
+                       "stencil exchanged every step, cell moments gathered every iteration";
   info.fields = {{"n", "n_ref", 1, "Number density"},
                  {"V", "v_ref", 3, "Bulk velocity"},
                  {"T", "T_ref", 1, "Temperature"},
@@ -58,8 +61,16 @@ MethodInfo BgkMethod::describe() {
 // The boundary Maxwellians (4 nv^3) and the wall densities (per row and column) are left out.
 MemoryEstimate BgkMethod::estimate(const BgkParams& p, const ExecutionContext& ctx) {
   const bool cuda = ctx.backend == BackendKind::Cuda;
-  const std::int64_t nx = p.nx, ny = p.problem == Case::Cavity ? p.ny : 1;
+  std::int64_t nx = p.nx, ny = p.problem == Case::Cavity ? p.ny : 1;
   const std::int64_t nv = p.nv;
+  // Under MPI a rank holds its strip and halos (bgk_strip.hpp); every rank gathers the cell moments.
+  std::int64_t gathered = 0;
+  if (const Communicator& comm = ranks_of(ctx); comm.size() > 1) {
+    const BgkConfig c = make_config(p);
+    const Strip s = strip_of(c, comm.rank(), comm.size());
+    gathered = checked_product({nx, ny, 2 * kRawMoments, std::int64_t(sizeof(double))}, "kinetic.bgk gathered moments");
+    (s.rows ? ny : nx) = s.held();
+  }
   const std::int64_t cells = checked_mul(nx, ny, "nx * ny cells");
   const std::int64_t velocities = checked_product({nv, nv, nv}, "nv^3 velocities");
   const std::int64_t f_bytes = checked_product({cells, velocities, std::int64_t(sizeof(double))}, "nx * ny cells x nv^3 velocities x 8 B");
@@ -70,14 +81,15 @@ MemoryEstimate BgkMethod::estimate(const BgkParams& p, const ExecutionContext& c
   const std::int64_t slice_sums = checked_product({5, nv, std::int64_t(sizeof(double))}, "5 nv moment sums x 8 B");
   const std::int64_t device_cell = checked_add(relax_cell + kRawMoments * sizeof(double), slice_sums, "kinetic.bgk device bytes per cell");
   MemoryEstimate m;
-  m.host_bytes = std::uint64_t(checked_add(cuda ? f_bytes : two_f,
-                                           checked_mul(cells, host_cell + (cuda ? 0 : relax_cell), "kinetic.bgk host bytes per cell"),
-                                           "kinetic.bgk host bytes"));
+  m.host_bytes = std::uint64_t(checked_add(checked_add(cuda ? f_bytes : two_f,
+                                                       checked_mul(cells, host_cell + (cuda ? 0 : relax_cell), "kinetic.bgk host bytes per cell"),
+                                                       "kinetic.bgk host bytes"),
+                                           gathered, "kinetic.bgk host bytes"));
   if (cuda)
     m.device_bytes = std::uint64_t(checked_add(two_f, checked_mul(cells, device_cell, "kinetic.bgk device bytes per cell"),
                                                "kinetic.bgk device bytes"));
   auto text = [](std::int64_t v) { return std::to_string(v); };
-  m.detail = "nx x ny = " + text(nx) + " x " + text(ny) + " cells x nv^3 = " + text(nv) + "^3 velocities x 8 B x 2 copies of f = " +
+  m.detail = "nx x ny = " + text(nx) + " x " + text(ny) + (gathered ? " cells on this rank (its strip and halos)" : " cells") + " x nv^3 = " + text(nv) + "^3 velocities x 8 B x 2 copies of f = " +
              format_bytes(std::uint64_t(two_f)) + (cuda ? " on the device" : "") + "; " + text(host_cell + (cuda ? 0 : relax_cell)) +
              " B per cell on the host" + (cuda ? ", " + text(device_cell) + " B per cell on the device" : "");
   return m;
@@ -157,17 +169,22 @@ BgkConfig BgkMethod::make_config(const BgkParams& p) {
 
 void BgkMethod::set_up() {
   const BgkConfig c = make_config(p_);
+  const Communicator& comm = ranks_of(ctx_);
+  const Strip strip = strip_of(c, comm.rank(), comm.size());
+  const BgkConfig held = comm.size() > 1 ? held_config(c, strip) : c;
   cfg_ = c;
+  strip_ = strip;
   bounds_ = make_boundaries(c);
   if (ctx_.backend == BackendKind::Cuda) {
 #ifdef KS_HAVE_CUDA
-    solver_ = make_cuda_solver(c, ctx_.cuda_device);
+    solver_ = make_cuda_solver(held, ctx_.cuda_device);
 #else
     throw backend_unavailable("kinetic.bgk: this build has no CUDA path");
 #endif
   } else {
-    solver_ = make_cpu_solver(c);
+    solver_ = make_cpu_solver(held);
   }
+  if (comm.size() > 1) solver_ = make_strip_solver(std::move(solver_), c, strip, comm);
   solver_->set_variant(p_.variant);
   iteration_ = steps_ = 0;
   time_ = 0.0;
@@ -175,13 +192,50 @@ void BgkMethod::set_up() {
   residual_.clear();
   drag_t_.clear();
   drag_.clear();
-  raw_ = solver_->raw_moments();
+  raw_ = whole_raw_moments();
+}
+
+std::vector<double> BgkMethod::whole_raw_moments() const {
+  std::vector<double> raw = solver_->raw_moments();
+  const Communicator& comm = ranks_of(ctx_);
+  if (comm.size() == 1) return raw;
+  // [rank][moment][its cells] to [moment][cell]: the ranks' cells follow each other in cell order.
+  const std::vector<double> parts = comm.all_gather(raw);
+  const long long cells = cfg_.cells();
+  raw.assign(std::size_t(kRawMoments) * cells, 0.0);
+  std::size_t at = 0;
+  long long first = 0;
+  for (int r = 0; r < comm.size(); ++r) {
+    const long long owned = strip_of(cfg_, r, comm.size()).owned_cells();
+    for (int q = 0; q < kRawMoments; ++q, at += owned) std::copy_n(parts.begin() + at, owned, raw.begin() + q * cells + first);
+    first += owned;
+  }
+  return raw;
+}
+
+std::vector<double> BgkMethod::whole_row(int k) const {
+  std::vector<double> part = solver_->row(k);
+  const Communicator& comm = ranks_of(ctx_);
+  if (comm.size() == 1) return part;
+  const std::vector<double> parts = comm.gather(part);  // whole rows: only the owner's part is not empty
+  if (comm.rank() != 0 || strip_.rows) return parts;
+  // Columns: [rank][velocity][its columns] to [velocity][column].
+  const int nv = cfg_.vg.count();
+  std::vector<double> row(std::size_t(nv) * cfg_.nx);
+  std::size_t at = 0;
+  for (int r = 0; r < comm.size(); ++r) {
+    const Strip s = strip_of(cfg_, r, comm.size());
+    const long long owned = s.owned_cells();
+    for (int j = 0; j < nv; ++j, at += owned) std::copy_n(parts.begin() + at, owned, row.begin() + std::size_t(j) * cfg_.nx + s.begin);
+  }
+  return row;
 }
 
 void BgkMethod::apply_config(const BgkConfig& c) {
+  BoundaryData b = make_boundaries(c);
+  solver_->configure(c);  // may refuse (a Courant number beyond the ranks' halos): nothing changed then
   cfg_ = c;
-  bounds_ = make_boundaries(c);
-  solver_->configure(c);
+  bounds_ = std::move(b);
 }
 
 double BgkMethod::total_mass() const {
@@ -201,7 +255,7 @@ void BgkMethod::advance() {
   steps_ += steps;
   time_ += steps * cfg_.dt;
   ++iteration_;
-  raw_ = solver_->raw_moments();
+  raw_ = whole_raw_moments();
   const long long cells = cfg_.cells();
   for (long long k = 0; k < cells; ++k) {
     const double n = raw_[k];
@@ -261,6 +315,10 @@ Progress BgkMethod::progress() const {
 Snapshot BgkMethod::snapshot() const {
   Snapshot snap;
   snap.progress = progress();
+  // Under MPI the rows are gathered on rank 0, which makes the snapshot (raw_ is every rank's).
+  const std::vector<double> middle = whole_row(cfg_.ny / 2);
+  const std::vector<double> lid = cfg_.kind == Case::Cavity ? whole_row(cfg_.ny - 1) : std::vector<double>{};
+  if (ranks_of(ctx_).rank() != 0) return snap;
   const long long cells = cfg_.cells();
   const CellFields f = cell_fields(raw_, cells);
   Grid g;
@@ -283,7 +341,7 @@ Snapshot BgkMethod::snapshot() const {
   ps.grid.cells = {cfg_.nx, cfg_.vg.n[0], 1};
   ps.grid.origin = {cfg_.x0, cfg_.vg.lo[0], 0.0};
   ps.grid.spacing = {cfg_.dx, cfg_.vg.h[0], 1.0};
-  ps.values = phase_space(cfg_, solver_->row(cfg_.ny / 2));
+  ps.values = phase_space(cfg_, middle);
   snap.fields.push_back(std::move(ps));
 
   snap.series.push_back({"residual", "t (1/nu_ref)", "relative change per unit time", residual_t_, residual_, {}});
@@ -318,7 +376,7 @@ Snapshot BgkMethod::snapshot() const {
     d["inverse_thickness"] = a.inverse_thickness;
     d["shock_centre"] = a.centre;
   } else {
-    const CavityAnalysis a = analyse_cavity(cfg_, bounds_, raw_, solver_->row(cfg_.ny - 1));
+    const CavityAnalysis a = analyse_cavity(cfg_, bounds_, raw_, lid);
     Series u{"Vx/U on x = delta/2", "y / delta", "Vx / U"}, v{"Vy/U through the vortex", "x / delta", "Vy / U"};
     u.y = centreline_velocity(cfg_, f);
     for (int k = 0; k < cfg_.ny; ++k) u.x.push_back((k + 0.5) / cfg_.ny);
@@ -385,12 +443,12 @@ void BgkMethod::load_body(std::istream& in) {
                         ", " + std::to_string(dt.size()) + " and " + std::to_string(dd.size()) + " entries after " + std::to_string(iteration) +
                         " iterations",
                     "one residual per iteration, and one drag per iteration in the cavity (none in the shock)");
-  const auto phase = std::uint64_t(cfg_.phase_cells());
+  const auto phase = std::uint64_t(strip_.owned_cells()) * std::uint64_t(cfg_.vg.count());  // this rank's cells
   const std::vector<double> f = bin::read_vector<double>(in, phase);
   if (f.size() != phase)
     throw bad_input("checkpoint", "the kinetic.bgk state has " + std::to_string(f.size()) + " phase-space cells, the set-up has " +
-                                      std::to_string(cfg_.phase_cells()),
-                    "a checkpoint written with the same nx, ny and nv");
+                                      std::to_string(phase),
+                    "a checkpoint written with the same nx, ny and nv on as many ranks");
   if (const auto bad = std::find_if_not(f.begin(), f.end(), [](double v) { return std::isfinite(v); }); bad != f.end())
     throw bad_input("checkpoint", "the kinetic.bgk state has f = " + std::to_string(*bad) + " at phase-space cell " + std::to_string(bad - f.begin()),
                     "finite values");
@@ -402,7 +460,7 @@ void BgkMethod::load_body(std::istream& in) {
   residual_ = std::move(r);
   drag_t_ = std::move(dt);
   drag_ = std::move(dd);
-  raw_ = solver_->raw_moments();
+  raw_ = whole_raw_moments();
 }
 
 }  // namespace ks::bgk

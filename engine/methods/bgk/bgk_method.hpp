@@ -8,6 +8,7 @@
 #include "bgk_boundaries.hpp"
 #include "bgk_config.hpp"
 #include "bgk_solver.hpp"
+#include "bgk_strip.hpp"
 #include "bgk_params.hpp"
 #include "methods/method_base.hpp"
 
@@ -47,8 +48,13 @@ class BgkMethod final : public MethodBase<BgkMethod, BgkParams, bgk_param_table>
   void on_live_change(const BgkParams& before) override;
   void apply_config(const BgkConfig& c);
   bool converged() const;  // the last residual below `tolerance` (> 0)
+  // The raw sums of every cell (under MPI, gathered from every rank: a collective).
+  std::vector<double> whole_raw_moments() const;
+  // f^n in row k of the whole grid (under MPI, gathered on rank 0, empty elsewhere: a collective).
+  std::vector<double> whole_row(int k) const;
 
   BgkConfig cfg_;
+  Strip strip_;  // this rank's cells (the whole grid in one process)
   BoundaryData bounds_;
   std::unique_ptr<BgkSolver> solver_;
   std::int64_t iteration_ = 0, steps_ = 0;

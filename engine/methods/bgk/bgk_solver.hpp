@@ -81,10 +81,15 @@ class BgkSolver {
   virtual void step(int steps) = 0;  // returns when the steps are done
   virtual void set_variant(StepVariant) {}
   virtual std::vector<double> raw_moments() const = 0;
-  // f^n in one row of cells, [j * nx + i] (the lid's drag, the phase-space view).
+  // f^n in one row of cells, [j * nx + i] (the lid's drag, the phase-space view); on a strip of the
+  // grid (bgk_strip.hpp), this rank's part of row k of the whole grid.
   virtual std::vector<double> row(int k) const = 0;
   virtual void read_f(std::vector<double>& f) const = 0;
   virtual void write_f(const std::vector<double>& f) = 0;
+  // For every velocity j, the `count` cells from cell `first` on (consecutive cells of f's
+  // [j][cell] layout: whole rows, or columns in 1D), as [j * count + n]: the halos of bgk_strip.hpp.
+  virtual std::vector<double> read_cells(long long first, long long count) const = 0;
+  virtual void write_cells(long long first, long long count, const std::vector<double>& values) = 0;
   // Zero-copy views (Method::write_display_field): `component` of field `field` (CellField, or
   // kFieldPhaseSpace) of the snapshot's state, one float per cell (per (x, v_x) point of the
   // phase-space slice through row `row`), into device memory. The cell fields come from the last

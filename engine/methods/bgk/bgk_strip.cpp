@@ -1,0 +1,127 @@
+#include "bgk_strip.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/errors.hpp"
+
+namespace ks::bgk {
+
+int halo_width(const BgkConfig& c) {
+  if (c.kind == Case::Cavity) return 1;  // |C| <= 1: the row above or below
+  return int(std::floor(courant_number(c))) + 1;
+}
+
+Strip strip_of(const BgkConfig& c, int rank, int ranks) {
+  Strip s;
+  s.rows = c.kind == Case::Cavity;
+  s.unit = s.rows ? c.nx : 1;
+  const int n = s.rows ? c.ny : c.nx, h = halo_width(c);
+  const Block b = block_of(n, rank, ranks);
+  if (ranks > 1 && n / ranks < h) {
+    const char* key = s.rows ? "ny" : "nx";
+    throw bad_input(key, std::string(key) + " = " + std::to_string(n) + " cut into " + std::to_string(ranks) + " strips leaves " +
+                             std::to_string(n / ranks) + " " + (s.rows ? "rows" : "cells") + " on a rank, fewer than the " +
+                             std::to_string(h) + " the upwind stencil reaches",
+                    std::string(key) + " >= " + std::to_string(h * ranks) + (s.rows ? " (or fewer ranks)" : " (or fewer ranks, or a smaller Courant number)"));
+  }
+  s.begin = int(b.begin);
+  s.end = int(b.end);
+  s.lo = s.begin > 0 ? h : 0;
+  s.hi = s.end < n ? h : 0;
+  return s;
+}
+
+BgkConfig held_config(const BgkConfig& c, const Strip& s) {
+  BgkConfig h = c;
+  if (s.rows) h.ny = s.held();
+  else {
+    h.nx = s.held();
+    h.first_column = s.begin - s.lo;
+  }
+  return h;
+}
+
+namespace {
+
+class StripSolver final : public BgkSolver {
+ public:
+  StripSolver(std::unique_ptr<BgkSolver> inner, const BgkConfig& c, const Strip& s, const Communicator& comm)
+      : inner_(std::move(inner)), s_(s), comm_(comm), halo_(std::max(s.lo, s.hi)) { (void)c; }
+
+  void configure(const BgkConfig& c) override {
+    if (halo_width(c) > halo_) {
+      throw bad_input("dt", "the Courant number " + std::to_string(courant_number(c)) + " reaches " + std::to_string(halo_width(c)) +
+                                " cells, more than the " + std::to_string(halo_) + " the ranks exchange (set when the run began)",
+                      "a Courant number below " + std::to_string(halo_) + " across these ranks, or a new run");
+    }
+    inner_->configure(held_config(c, s_));
+  }
+  void set_variant(StepVariant v) override { inner_->set_variant(v); }
+
+  void step(int steps) override {
+    for (int n = 0; n < steps; ++n) {
+      exchange_halos();
+      inner_->step(1);
+    }
+  }
+
+  std::vector<double> raw_moments() const override {
+    const std::vector<double> held = inner_->raw_moments();
+    const long long cells = held_cells(), owned = s_.owned_cells(), first = s_.first_owned_cell();
+    std::vector<double> out(std::size_t(kRawMoments) * owned);
+    for (int q = 0; q < kRawMoments; ++q)
+      std::copy_n(held.begin() + q * cells + first, owned, out.begin() + q * owned);
+    return out;
+  }
+
+  // This rank's part of global row k: its columns (shock), or the whole row where it owns it.
+  std::vector<double> row(int k) const override {
+    if (s_.rows) return k >= s_.begin && k < s_.end ? inner_->row(k - s_.begin + s_.lo) : std::vector<double>{};
+    const std::vector<double> held = inner_->row(0);
+    const long long cells = held_cells(), owned = s_.owned_cells(), first = s_.first_owned_cell();
+    std::vector<double> out(held.size() / cells * owned);
+    for (std::size_t j = 0; j < held.size() / cells; ++j) std::copy_n(held.begin() + j * cells + first, owned, out.begin() + j * owned);
+    return out;
+  }
+
+  void read_f(std::vector<double>& f) const override { f = inner_->read_cells(s_.first_owned_cell(), s_.owned_cells()); }
+  void write_f(const std::vector<double>& f) override { inner_->write_cells(s_.first_owned_cell(), s_.owned_cells(), f); }
+  std::vector<double> read_cells(long long first, long long count) const override {
+    return inner_->read_cells(s_.first_owned_cell() + first, count);
+  }
+  void write_cells(long long first, long long count, const std::vector<double>& values) override {
+    inner_->write_cells(s_.first_owned_cell() + first, count, values);
+  }
+
+ private:
+  long long held_cells() const { return (long long)s_.held() * s_.unit; }
+
+  // The first and last `halo_` owned columns (rows) go to the ranks below and above; theirs fill
+  // this rank's halos. The ring's wrap between the end ranks is exchanged too and dropped.
+  void exchange_halos() {
+    const long long width = (long long)halo_ * s_.unit, owned = s_.owned_cells(), first = s_.first_owned_cell();
+    const std::vector<double> to_prev = inner_->read_cells(first, width);
+    const std::vector<double> to_next = inner_->read_cells(first + owned - width, width);
+    from_prev_.resize(to_prev.size());
+    from_next_.resize(to_next.size());
+    comm_.ring_exchange(to_prev.data(), to_next.data(), from_prev_.data(), from_next_.data(), to_prev.size() * sizeof(double));
+    if (s_.lo) inner_->write_cells(first - width, width, from_prev_);
+    if (s_.hi) inner_->write_cells(first + owned, width, from_next_);
+  }
+
+  std::unique_ptr<BgkSolver> inner_;
+  Strip s_;
+  const Communicator& comm_;
+  int halo_;  // the halo width the ranks were set up with
+  std::vector<double> from_prev_, from_next_;
+};
+
+}  // namespace
+
+std::unique_ptr<BgkSolver> make_strip_solver(std::unique_ptr<BgkSolver> inner, const BgkConfig& c, const Strip& s, const Communicator& comm) {
+  return std::make_unique<StripSolver>(std::move(inner), c, s, comm);
+}
+
+}  // namespace ks::bgk
