@@ -46,8 +46,8 @@ path, name, mode, n, steps, t1 = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.
 j = json.load(open(path))
 t = j["iterations_time_s"] / steps
 r = j["ranks"]
-coll = r.get("rank0_collective_seconds", 0.0) / max(j["iterations_time_s"], 1e-30)
-sent = r.get("rank0_bytes_sent", 0) / steps
+coll = r.get("rank0_iterations_collective_seconds", 0.0) / max(j["iterations_time_s"], 1e-30)
+sent = r.get("rank0_iterations_bytes_sent", 0) / steps
 eff = 1.0 if t1 == 0 else (t1 / t if mode == "weak" else t1 / (n * t))
 print(f"{name:12s} {mode:6s} {n:5d} {t * 1e3:12.2f} {eff * 100:9.0f}% {coll * 100:11.1f}% {sent / 1e6:12.3f}")
 open(path + ".t", "w").write(str(t))
@@ -65,11 +65,11 @@ if [[ $backend == cuda ]]; then
   measure dvm 5 dvm/teaching-cavity.json "--set nx=32 --set ny=32 --set nz=32 --set nv=32"
   measure lbm 5 lbm/packed-bed-fine.json "--set steps_per_iteration=100"
   measure lbm-tube 5 lbm/tube-interpolated-bounce-back.json "--set nz=128 --set steps_per_iteration=100" nz
-  measure bgk-cavity 5 bgk/cavity-delta-1.json "--set ny=160 --set steps_per_iteration=20" ny
+  measure bgk-cavity 5 bgk/cavity-delta-1.json "--set ny=160 --set courant=0.5 --set steps_per_iteration=20" ny
 else
   measure coagulation 8 coagulation/table1-free-molecular.json "--set n_runs=16 --set n_s=1000" n_runs
   measure radiation 3 radiation/case03-grey-cube-sin.json "--set nx=16 --set rays_per_batch=200" nx
   measure dvm 3 dvm/teaching-cavity.json "--set nx=16 --set ny=16 --set nz=16 --set nv=16"
   measure lbm 3 lbm/tube-interpolated-bounce-back.json "--set nx=32 --set ny=32 --set nz=64 --set steps_per_iteration=10" nz
-  measure bgk-cavity 3 bgk/teaching-cavity.json "--set ny=48 --set steps_per_iteration=5" ny
+  measure bgk-cavity 3 bgk/teaching-cavity.json "--set ny=48 --set courant=0.5 --set steps_per_iteration=5" ny
 fi

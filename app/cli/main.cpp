@@ -228,7 +228,8 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
 
   if (!o.out_dir.empty() && snap && group.reports()) {
     ks::cli::RunRecord rec{&preset, runner.params(), ctx, ks::to_string(state), stop_reason, wall,
-                           runner.memory_estimate(), info.decomposition, runner.iteration_seconds()};
+                           runner.memory_estimate(), info.decomposition, runner.iteration_seconds(),
+                           runner.iteration_traffic()};
     ks::cli::write_outputs(o.out_dir, o.format, *snap, rec);
     if (!o.quiet) std::fprintf(stderr, "outputs written to %s (summary.json and one file per field and series)\n", o.out_dir.c_str());
   }

@@ -22,6 +22,9 @@ nlohmann::json make_summary(const Snapshot& snap, const RunRecord& rec) {
     const Communicator::Traffic t = ranks_of(rec.ctx).traffic();
     j["ranks"]["rank0_collective_seconds"] = t.seconds;  // waiting for the other ranks included
     j["ranks"]["rank0_bytes_sent"] = t.bytes;
+    // Of these, within the iterations (iterations_time_s): no set-up, no snapshot.
+    j["ranks"]["rank0_iterations_collective_seconds"] = rec.run_traffic.seconds;
+    j["ranks"]["rank0_iterations_bytes_sent"] = rec.run_traffic.bytes;
   }
   j["state"] = rec.state;
   j["stop_reason"] = rec.stop_reason;

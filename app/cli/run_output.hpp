@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/communicator.hpp"
 #include "core/method.hpp"
 #include "io/preset.hpp"
 
@@ -20,6 +21,7 @@ struct RunRecord {
   MemoryEstimate memory;    // what the set-up was estimated to need (and checked against)
   std::string decomposition;  // MethodInfo::decomposition, for a run across ranks
   double run_seconds = 0.0;   // the iterations' part of wall_seconds (the set-up and snapshots excluded)
+  Communicator::Traffic run_traffic;  // rank 0's collectives within those iterations (under MPI)
 };
 
 // The summary as JSON (every series in full, the reference comparison when the preset has one).

@@ -26,7 +26,8 @@ class Communicator {
   // The halo exchange of a ring of ranks (rank - 1, rank, rank + 1 modulo size): sends `to_prev` to
   // rank - 1 and `to_next` to rank + 1, and receives into `from_prev` what rank - 1 sent to its next
   // and into `from_next` what rank + 1 sent to its prev; `bytes` bytes each. Not a collective of all
-  // ranks, but every rank of the ring must call it as often as the others.
+  // ranks, but every rank of the ring must call it as often as the others. An open chain leaves out
+  // the wrap: rank 0 passes null for to_prev and from_prev, the last rank for to_next and from_next.
   virtual void ring_exchange(const void* to_prev, const void* to_next, void* from_prev, void* from_next, std::size_t bytes) const = 0;
 
   // This rank's time inside the collectives (waiting for the others included) and the bytes it
@@ -49,8 +50,8 @@ class SerialCommunicator final : public Communicator {
   std::vector<double> gather(const std::vector<double>& local) const override { return local; }
   // A ring of one: what goes out one side comes back in at the other.
   void ring_exchange(const void* to_prev, const void* to_next, void* from_prev, void* from_next, std::size_t bytes) const override {
-    std::memmove(from_prev, to_next, bytes);
-    std::memmove(from_next, to_prev, bytes);
+    if (from_prev && to_next) std::memmove(from_prev, to_next, bytes);
+    if (from_next && to_prev) std::memmove(from_next, to_prev, bytes);
   }
 };
 

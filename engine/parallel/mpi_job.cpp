@@ -73,16 +73,17 @@ class MpiCommunicator final : public Communicator {
 
   void ring_exchange(const void* to_prev, const void* to_next, void* from_prev, void* from_next, std::size_t bytes) const override {
     if (bytes > 2147483647u) throw std::length_error("ring_exchange: a halo of more than 2^31 - 1 bytes");
-    const Clock clock(traffic_, 2 * bytes);
+    const Clock clock(traffic_, ((to_prev ? bytes : 0) + (to_next ? bytes : 0)));
     const int prev = (rank_ + size_ - 1) % size_, next = (rank_ + 1) % size_, n = static_cast<int>(bytes);
     // Tags tell the directions apart where prev and next are the same rank (two ranks).
     enum { kUp = 1, kDown = 2 };
     MPI_Request r[4];
-    MPI_Irecv(from_prev, n, MPI_BYTE, prev, kUp, MPI_COMM_WORLD, &r[0]);
-    MPI_Irecv(from_next, n, MPI_BYTE, next, kDown, MPI_COMM_WORLD, &r[1]);
-    MPI_Isend(to_next, n, MPI_BYTE, next, kUp, MPI_COMM_WORLD, &r[2]);
-    MPI_Isend(to_prev, n, MPI_BYTE, prev, kDown, MPI_COMM_WORLD, &r[3]);
-    MPI_Waitall(4, r, MPI_STATUSES_IGNORE);
+    int count = 0;
+    if (from_prev) MPI_Irecv(from_prev, n, MPI_BYTE, prev, kUp, MPI_COMM_WORLD, &r[count++]);
+    if (from_next) MPI_Irecv(from_next, n, MPI_BYTE, next, kDown, MPI_COMM_WORLD, &r[count++]);
+    if (to_next) MPI_Isend(to_next, n, MPI_BYTE, next, kUp, MPI_COMM_WORLD, &r[count++]);
+    if (to_prev) MPI_Isend(to_prev, n, MPI_BYTE, prev, kDown, MPI_COMM_WORLD, &r[count++]);
+    MPI_Waitall(count, r, MPI_STATUSES_IGNORE);
   }
 
   Traffic traffic() const override { return traffic_; }

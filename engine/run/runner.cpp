@@ -143,6 +143,11 @@ double Runner::iteration_seconds() const {
   return iteration_seconds_;
 }
 
+Communicator::Traffic Runner::iteration_traffic() const {
+  std::lock_guard lock(mutex_);
+  return iteration_traffic_;
+}
+
 double Runner::work_per_second() const {
   std::lock_guard lock(mutex_);
   return work_rate_;
@@ -232,6 +237,7 @@ void Runner::run_setup(std::unique_lock<std::mutex>& lock, const std::string& ch
   error_.clear();
   iter_rate_ = work_rate_ = 0.0;
   iteration_seconds_ = 0.0;
+  iteration_traffic_ = {};
   progress_ = method_->progress();
   if (!checkpoint.empty()) log("restarted from " + checkpoint + " at iteration " + std::to_string(progress_.iteration));
   if (method_->finished()) state_ = RunState::Finished;
@@ -342,6 +348,7 @@ void Runner::iterate(std::unique_lock<std::mutex>& lock) {
   const Progress before = progress_;
   lock.unlock();
   const auto t0 = std::chrono::steady_clock::now();
+  const Communicator::Traffic traffic0 = ranks_of(ctx_).traffic();
   std::string why;
   Progress after;
   bool pause = false;
@@ -356,6 +363,7 @@ void Runner::iterate(std::unique_lock<std::mutex>& lock) {
     why = e.what();
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const Communicator::Traffic traffic1 = ranks_of(ctx_).traffic();
   lock.lock();
   if (!why.empty()) {
     fail(why);  // the last good snapshot stays published
@@ -363,6 +371,8 @@ void Runner::iterate(std::unique_lock<std::mutex>& lock) {
   }
   progress_ = after;
   iteration_seconds_ += seconds;
+  iteration_traffic_.seconds += traffic1.seconds - traffic0.seconds;
+  iteration_traffic_.bytes += traffic1.bytes - traffic0.bytes;
   if (seconds > 0.0) {
     const double a = 0.3;  // exponential moving average over a few iterations
     const double ir = 1.0 / seconds, wr = (after.work_done - before.work_done) / seconds;

@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/communicator.hpp"
 #include "core/errors.hpp"
 #include "core/method.hpp"
 #include "device_field.hpp"
@@ -91,6 +92,8 @@ class Runner {
   // Seconds spent in iterations since the set-up (advance and what follows it on the worker, the
   // snapshots excluded).
   double iteration_seconds() const;
+  // This rank's time in collectives and bytes sent within those iterations (under MPI).
+  Communicator::Traffic iteration_traffic() const;
   double work_per_second() const;
   const ExecutionContext& context() const { return ctx_; }
   // The device copy of RunnerOptions::device_field, or null (CPU backend, no CUDA, not asked).
@@ -138,6 +141,7 @@ class Runner {
   Progress progress_;
   std::shared_ptr<const Snapshot> snapshot_;
   double iteration_seconds_ = 0.0;
+  Communicator::Traffic iteration_traffic_;
   std::chrono::steady_clock::time_point last_publish_{};
   std::string error_;
   ErrorKind error_kind_ = ErrorKind::RunFailed;

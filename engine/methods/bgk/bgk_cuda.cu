@@ -406,15 +406,18 @@ class CudaSolver final : public BgkSolver {
 
   void read_f(std::vector<double>& f) const override { f = f_.to_host(); }
   void write_f(const std::vector<double>& f) override { f_.upload(f); }
+  // Through page-locked staging: the DMA engine then copies the nv^3 strided rows in one transfer.
   std::vector<double> read_cells(long long first, long long count) const override {
-    std::vector<double> out(std::size_t(c_.vg.count()) * count);
-    const std::size_t bytes = std::size_t(count) * sizeof(double);
-    KS_CUDA_CHECK(cudaMemcpy2D(out.data(), bytes, f_.ptr + first, c_.cells() * sizeof(double), bytes, c_.vg.count(), cudaMemcpyDeviceToHost));
-    return out;
+    const std::size_t bytes = std::size_t(count) * sizeof(double), n = std::size_t(c_.vg.count()) * count;
+    staging_.resize(std::max(staging_.count, n));
+    KS_CUDA_CHECK(cudaMemcpy2D(staging_.ptr, bytes, f_.ptr + first, c_.cells() * sizeof(double), bytes, c_.vg.count(), cudaMemcpyDeviceToHost));
+    return std::vector<double>(staging_.ptr, staging_.ptr + n);
   }
   void write_cells(long long first, long long count, const std::vector<double>& values) override {
     const std::size_t bytes = std::size_t(count) * sizeof(double);
-    KS_CUDA_CHECK(cudaMemcpy2D(f_.ptr + first, c_.cells() * sizeof(double), values.data(), bytes, bytes, c_.vg.count(), cudaMemcpyHostToDevice));
+    staging_.resize(std::max(staging_.count, values.size()));
+    std::copy(values.begin(), values.end(), staging_.ptr);
+    KS_CUDA_CHECK(cudaMemcpy2D(f_.ptr + first, c_.cells() * sizeof(double), staging_.ptr, bytes, bytes, c_.vg.count(), cudaMemcpyHostToDevice));
   }
 
  private:
@@ -443,6 +446,7 @@ class CudaSolver final : public BgkSolver {
   DeviceBuffer<double> partial_;  // fused: moment sums per (v_x slice, cell)
   DeviceBuffer<CellRelaxation> relaxation_;
   mutable DeviceBuffer<double> raw_;  // the sums of the last raw_moments(), which write_display_field shows
+  mutable PinnedBuffer<double> staging_;  // read_cells / write_cells (the halos across ranks)
 };
 
 }  // namespace

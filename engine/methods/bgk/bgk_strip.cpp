@@ -48,7 +48,7 @@ namespace {
 class StripSolver final : public BgkSolver {
  public:
   StripSolver(std::unique_ptr<BgkSolver> inner, const BgkConfig& c, const Strip& s, const Communicator& comm)
-      : inner_(std::move(inner)), s_(s), comm_(comm), halo_(std::max(s.lo, s.hi)) { (void)c; }
+      : inner_(std::move(inner)), s_(s), comm_(comm), halo_(std::max(s.lo, s.hi)), nv_(c.vg.count()) {}
 
   void configure(const BgkConfig& c) override {
     if (halo_width(c) > halo_) {
@@ -99,14 +99,16 @@ class StripSolver final : public BgkSolver {
   long long held_cells() const { return (long long)s_.held() * s_.unit; }
 
   // The first and last `halo_` owned columns (rows) go to the ranks below and above; theirs fill
-  // this rank's halos. The ring's wrap between the end ranks is exchanged too and dropped.
+  // this rank's halos. The grid's ends exchange nothing (an open chain of ranks).
   void exchange_halos() {
     const long long width = (long long)halo_ * s_.unit, owned = s_.owned_cells(), first = s_.first_owned_cell();
-    const std::vector<double> to_prev = inner_->read_cells(first, width);
-    const std::vector<double> to_next = inner_->read_cells(first + owned - width, width);
-    from_prev_.resize(to_prev.size());
-    from_next_.resize(to_next.size());
-    comm_.ring_exchange(to_prev.data(), to_next.data(), from_prev_.data(), from_next_.data(), to_prev.size() * sizeof(double));
+    const std::vector<double> to_prev = s_.lo ? inner_->read_cells(first, width) : std::vector<double>{};
+    const std::vector<double> to_next = s_.hi ? inner_->read_cells(first + owned - width, width) : std::vector<double>{};
+    const std::size_t values = std::size_t(width) * std::size_t(nv_);
+    from_prev_.resize(s_.lo ? values : 0);
+    from_next_.resize(s_.hi ? values : 0);
+    comm_.ring_exchange(s_.lo ? to_prev.data() : nullptr, s_.hi ? to_next.data() : nullptr, s_.lo ? from_prev_.data() : nullptr,
+                        s_.hi ? from_next_.data() : nullptr, values * sizeof(double));
     if (s_.lo) inner_->write_cells(first - width, width, from_prev_);
     if (s_.hi) inner_->write_cells(first + owned, width, from_next_);
   }
@@ -115,6 +117,7 @@ class StripSolver final : public BgkSolver {
   Strip s_;
   const Communicator& comm_;
   int halo_;  // the halo width the ranks were set up with
+  int nv_;    // velocities
   std::vector<double> from_prev_, from_next_;
 };
 
