@@ -134,6 +134,7 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
   ks::ExecutionContext ctx = ks::resolve_backend(request, group.local_rank());
   ctx.comm = group.comm();
   const bool many = group.size() > 1;
+  ctx.field_pieces = many && o.pieces;
   if (!o.quiet && !ctx.cuda_unused_reason.empty())
     std::fprintf(stderr, "kinetic-run: CUDA not used (%s): running on the CPU\n", ctx.cuda_unused_reason.c_str());
   if (!o.quiet && many)
@@ -226,11 +227,13 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
                 stop_reason.c_str());
   printer.finish(line);
 
+  std::vector<std::string> pieces;  // the .pvti files over the ranks' pieces (--pieces)
+  if (!o.out_dir.empty() && snap && ctx.field_pieces) pieces = ks::cli::write_field_pieces(o.out_dir, *snap, *group.comm());
   if (!o.out_dir.empty() && snap && group.reports()) {
     ks::cli::RunRecord rec{&preset, runner.params(), ctx, ks::to_string(state), stop_reason, wall,
                            runner.memory_estimate(), info.decomposition, runner.iteration_seconds(),
                            runner.iteration_traffic()};
-    ks::cli::write_outputs(o.out_dir, o.format, *snap, rec);
+    ks::cli::write_outputs(o.out_dir, o.format, *snap, rec, pieces);
     if (!o.quiet) std::fprintf(stderr, "outputs written to %s (summary.json and one file per field and series)\n", o.out_dir.c_str());
   }
   if (failed) {

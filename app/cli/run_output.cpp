@@ -58,11 +58,13 @@ nlohmann::json make_summary(const Snapshot& snap, const RunRecord& rec) {
   return j;
 }
 
-nlohmann::json write_outputs(const std::string& dir, const std::string& format, const Snapshot& snap, const RunRecord& rec) {
+nlohmann::json write_outputs(const std::string& dir, const std::string& format, const Snapshot& snap, const RunRecord& rec,
+                             const std::vector<std::string>& pieces) {
   prepare_output_dir(dir, "--out");
   nlohmann::json summary = make_summary(snap, rec);
-  nlohmann::json files = nlohmann::json::array();
+  nlohmann::json files = nlohmann::json(pieces);
   for (const auto& f : snap.fields) {
+    if (f.grid.piece()) continue;
     const std::string stem = dir + "/" + file_safe(f.desc.name);
     if (format == "vti") {
       files.push_back(write_field_vtk(f, stem));
@@ -79,6 +81,48 @@ nlohmann::json write_outputs(const std::string& dir, const std::string& format, 
   summary["files"] = files;
   write_file_atomically(dir + "/summary.json", summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", "summary");
   return summary;
+}
+
+std::vector<std::string> write_field_pieces(const std::string& dir, const Snapshot& snap, const Communicator& comm) {
+  const std::string mine = "_r" + std::to_string(comm.rank());
+  std::vector<double> extents;  // per piece field: first (3), cells (3)
+  std::int64_t code = 0;
+  std::string why;
+  try {
+    for (const auto& f : snap.fields) {
+      if (!f.grid.piece()) continue;
+      write_field_vtk(f, dir + "/" + file_safe(f.desc.name) + mine);
+      for (int a = 0; a < 3; ++a) extents.push_back(f.grid.first[a]);
+      for (int a = 0; a < 3; ++a) extents.push_back(f.grid.cells[a]);
+    }
+  } catch (const Error& e) {
+    code = e.exit_code();
+    why = e.what();
+  }
+  if (const std::int64_t worst = comm.all_max(code))
+    throw Error(static_cast<ErrorKind>(worst), why.empty() ? "another rank could not write its field pieces" : why);
+  const std::vector<double> all = comm.all_gather(extents);
+  std::vector<std::string> written;
+  if (comm.rank() != 0) return written;
+  std::size_t field = 0;
+  for (const auto& f : snap.fields) {
+    if (!f.grid.piece()) continue;
+    std::vector<Grid> pieces;
+    std::vector<std::string> sources;
+    for (int r = 0; r < comm.size(); ++r) {
+      const double* e = all.data() + (std::size_t(r) * extents.size() / 6 + field) * 6;
+      Grid g;
+      for (int a = 0; a < 3; ++a) {
+        g.first[a] = int(e[a]);
+        g.cells[a] = int(e[3 + a]);
+      }
+      pieces.push_back(g);
+      sources.push_back(file_safe(f.desc.name) + "_r" + std::to_string(r) + ".vti");
+    }
+    written.push_back(write_field_pvti(f, pieces, sources, dir + "/" + file_safe(f.desc.name)));
+    ++field;
+  }
+  return written;
 }
 
 }  // namespace ks::cli

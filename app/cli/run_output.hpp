@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -27,7 +28,13 @@ struct RunRecord {
 // The summary as JSON (every series in full, the reference comparison when the preset has one).
 nlohmann::json make_summary(const Snapshot& snap, const RunRecord& rec);
 // Writes the files, then the summary (to a temporary file renamed over summary.json, so a failed
-// write never truncates an earlier summary); returns the summary with the file list added.
-nlohmann::json write_outputs(const std::string& dir, const std::string& format, const Snapshot& snap, const RunRecord& rec);
+// write never truncates an earlier summary); returns the summary with the file list added. Piece
+// fields are left to write_field_pieces, whose .pvti files `pieces` lists.
+nlohmann::json write_outputs(const std::string& dir, const std::string& format, const Snapshot& snap, const RunRecord& rec,
+                             const std::vector<std::string>& pieces = {});
+// Under MPI (kinetic-run --pieces), on every rank: its pieces of the grid fields as DIR/NAME_rR.vti,
+// and on rank 0 one DIR/NAME.pvti per field over every rank's pieces (their extents gathered), whose
+// paths it returns. Every rank learns of any rank's failure to write and throws.
+std::vector<std::string> write_field_pieces(const std::string& dir, const Snapshot& snap, const Communicator& comm);
 
 }  // namespace ks::cli

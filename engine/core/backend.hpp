@@ -21,6 +21,9 @@ struct ExecutionContext {
   std::string cuda_unused_reason;
   // The ranks sharing the run (MPI); null: this process alone.
   std::shared_ptr<const Communicator> comm;
+  // Under MPI: a snapshot's grid fields stay in per-rank pieces (Grid::piece) where the method splits
+  // its grid, instead of being gathered on rank 0 (kinetic-run --pieces).
+  bool field_pieces = false;
 };
 
 // ctx.comm, or the one process.

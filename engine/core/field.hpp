@@ -16,7 +16,13 @@ struct Grid {
   std::array<double, 3> origin = {0.0, 0.0, 0.0};  // m, lower corner
   std::array<double, 3> spacing = {1.0, 1.0, 1.0}; // m per cell
 
+  // Image, under MPI (ExecutionContext::field_pieces): this rank's piece of a grid of `whole` cells,
+  // starting at cell `first`; origin and spacing are the whole grid's. whole = 0: the whole grid.
+  std::array<int, 3> first = {0, 0, 0};
+  std::array<int, 3> whole = {0, 0, 0};
+
   std::int64_t count() const { return std::int64_t(cells[0]) * cells[1] * cells[2]; }
+  bool piece() const { return kind == Kind::Image && whole[0] > 0; }
 };
 
 struct FieldDesc {

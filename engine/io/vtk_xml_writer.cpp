@@ -15,6 +15,13 @@ void write_array(std::ofstream& out, const FieldData& f) {
   out << "\n        </DataArray>\n";
 }
 
+// "x0 x1 y0 y1 z0 z1" of a grid's cells in the whole grid (points, one more than cells).
+std::string extent(const Grid& g) {
+  std::string e;
+  for (int a = 0; a < 3; ++a) e += (a ? " " : "") + std::to_string(g.first[a]) + " " + std::to_string(g.first[a] + g.cells[a]);
+  return e;
+}
+
 }  // namespace
 
 std::string write_field_vtk(const FieldData& f, const std::string& stem) {
@@ -41,14 +48,37 @@ std::string write_field_vtk(const FieldData& f, const std::string& stem) {
   } else {
     const auto& g = f.grid;
     out << "<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"LittleEndian\">\n"
-        << "  <ImageData WholeExtent=\"0 " << g.cells[0] << " 0 " << g.cells[1] << " 0 " << g.cells[2] << "\" Origin=\""
+        << "  <ImageData WholeExtent=\"" << extent(g) << "\" Origin=\""
         << g.origin[0] << ' ' << g.origin[1] << ' ' << g.origin[2] << "\" Spacing=\"" << g.spacing[0] << ' '
         << g.spacing[1] << ' ' << g.spacing[2] << "\">\n"
-        << "    <Piece Extent=\"0 " << g.cells[0] << " 0 " << g.cells[1] << " 0 " << g.cells[2] << "\">\n"
+        << "    <Piece Extent=\"" << extent(g) << "\">\n"
         << "      <CellData Scalars=\"" << f.desc.name << "\">\n";
     write_array(out, f);
     out << "      </CellData>\n    </Piece>\n  </ImageData>\n</VTKFile>\n";
   }
+  out.flush();
+  if (!out) throw bad_input(path, "writing the file failed (disk full?)");
+  return path;
+}
+
+std::string write_field_pvti(const FieldData& f, const std::vector<Grid>& pieces, const std::vector<std::string>& sources,
+                             const std::string& stem) {
+  const std::string path = stem + ".pvti";
+  std::ofstream out(path);
+  if (!out) throw bad_input(path, "cannot write the file", "a writable path");
+  out.precision(17);
+  Grid whole = f.grid;
+  whole.first = {0, 0, 0};
+  whole.cells = f.grid.whole;
+  const auto& g = f.grid;
+  out << "<?xml version=\"1.0\"?>\n<VTKFile type=\"PImageData\" version=\"1.0\" byte_order=\"LittleEndian\">\n"
+      << "  <PImageData WholeExtent=\"" << extent(whole) << "\" GhostLevel=\"0\" Origin=\"" << g.origin[0] << ' ' << g.origin[1] << ' '
+      << g.origin[2] << "\" Spacing=\"" << g.spacing[0] << ' ' << g.spacing[1] << ' ' << g.spacing[2] << "\">\n"
+      << "    <PCellData Scalars=\"" << f.desc.name << "\">\n"
+      << "      <PDataArray type=\"Float64\" Name=\"" << f.desc.name << "\" NumberOfComponents=\"" << f.desc.components << "\"/>\n"
+      << "    </PCellData>\n";
+  for (std::size_t p = 0; p < pieces.size(); ++p) out << "    <Piece Extent=\"" << extent(pieces[p]) << "\" Source=\"" << sources[p] << "\"/>\n";
+  out << "  </PImageData>\n</VTKFile>\n";
   out.flush();
   if (!out) throw bad_input(path, "writing the file failed (disk full?)");
   return path;

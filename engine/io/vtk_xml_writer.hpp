@@ -4,13 +4,20 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/field.hpp"
 
 namespace ks {
 
-// Writes `field` as .vti (Image grid, cell data) or .vtp (particles, point data);
-// returns the path written (the extension is chosen from the grid kind).
+// Writes `field` as .vti (Image grid, cell data; a piece with its extent in the whole grid) or .vtp
+// (particles, point data); returns the path written (the extension is chosen from the grid kind).
 std::string write_field_vtk(const FieldData& field, const std::string& path_without_extension);
+
+// The parallel ImageData file (.pvti) over per-rank pieces of `field`'s whole grid: `pieces` are the
+// pieces' grids (first, cells) and `sources` their .vti file names relative to the .pvti. Returns
+// the path written.
+std::string write_field_pvti(const FieldData& field, const std::vector<Grid>& pieces, const std::vector<std::string>& sources,
+                             const std::string& path_without_extension);
 
 }  // namespace ks

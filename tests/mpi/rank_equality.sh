@@ -109,6 +109,30 @@ stops_together() {
   echo "SIGTERM to rank 1: both ranks stopped, exit $got in $((SECONDS - start)) s"
 }
 
+# --pieces: each rank writes its slab of every field (NAME_rR.vti) and rank 0 NAME.pvti over them;
+# the pieces' values in rank order are the one process's .vti values, and the series are its too.
+writes_pieces() {  # preset, args...
+  local preset=$1
+  shift
+  "$run" "$src/presets/$preset" "$@" --backend cpu --quiet --format vti --out "$work/pieces-serial" || { fail "pieces: one process exited $?"; return; }
+  values() { sed -n '/<DataArray/,/<\/DataArray>/p' "$@" | grep -v DataArray | tr -s ' ' '\n' | grep -v '^$'; }
+  for n in 2 4; do
+    timeout 300 "$mpiexec" -np $n "$run" "$src/presets/$preset" "$@" --backend cpu --quiet --format vti --pieces --out "$work/pieces-$n" ||
+      { fail "pieces: $n ranks exited $?"; continue; }
+    for whole in "$work/pieces-serial"/*.vti; do
+      local name; name=$(basename "$whole" .vti)
+      [[ $(grep -c '<Piece Extent' "$work/pieces-$n/$name.pvti" 2>/dev/null) == "$n" ]] || fail "pieces: $name.pvti of $n ranks does not list $n pieces"
+      local parts=()
+      for ((r = 0; r < n; ++r)); do parts+=("$work/pieces-$n/${name}_r$r.vti"); done
+      cmp -s <(values "$whole") <(values "${parts[@]}") || fail "pieces: the values of ${name}'s $n pieces differ from one process's $name.vti"
+    done
+    for f in "$work/pieces-serial"/*.csv; do
+      cmp -s "$f" "$work/pieces-$n/$(basename "$f")" || fail "pieces: $(basename "$f") of $n ranks differs from one process"
+    done
+  done
+  echo "pieces: 2 and 4 ranks' .vti pieces hold one process's field values in order ($(ls "$work/pieces-serial"/*.vti | wc -l) fields), the series equal"
+}
+
 same_outputs coagulation 0 coagulation/table1-free-molecular.json --steps 6 --set n_runs=8 --set n_s=400
 same_outputs radiation 0 radiation/case03-grey-cube-sin.json --steps 6 --set nx=12 --set rays_per_batch=20 --set rays_per_cell=120
 # The moments are sums over every rank's velocities, added in another order: rounding apart, the same.
@@ -131,6 +155,7 @@ exits_with 2 "a cavity of fewer rows than ranks" -np 5 "$run" "$src/presets/bgk/
 restarts_exactly coagulation coagulation/table1-free-molecular.json --set n_runs=8 --set n_s=400
 restarts_exactly radiation radiation/case03-grey-cube-sin.json --set nx=12 --set rays_per_batch=20 --set rays_per_cell=120
 restarts_exactly lbm lbm/teaching-packed-bed.json "${lbm_bed[@]}"
+writes_pieces lbm/tube-simple-bounce-back.json --steps 2 --set nx=12 --set ny=12 --set nz=24 --set steps_per_iteration=5
 restarts_exactly bgk-cavity bgk/teaching-cavity.json "${bgk_cavity[@]}"
 stops_together
 

@@ -46,21 +46,25 @@ PlaneAverages plane_averages(const LbmConfig& c, const LatticeGeometry& g, const
 }
 
 PoiseuilleProfile poiseuille_profile(const LbmConfig& c, const LatticeGeometry& g, const std::vector<double>& m, int z) {
-  const PlaneAverages a = plane_averages(c, g, m);
+  const long long plane = (long long)c.nx * c.ny;
+  return poiseuille_profile(c, g.shapes, plane_averages(c, g, m), m.data() + z * plane, c.nodes(), g.type.data() + z * plane, z);
+}
+
+PoiseuilleProfile poiseuille_profile(const LbmConfig& c, const Shapes& shapes, const PlaneAverages& a, const double* m, long long stride,
+                                     const std::uint8_t* type, int z) {
   const int z0 = std::max(0, z - 2), z1 = std::min(c.nz - 1, z + 2);
   const double G = -(a.pressure[z1] - a.pressure[z0]) / (z1 - z0);
   const double mu = c.viscosity * (a.rho[kO2][z] + a.rho[kN2][z]);
-  const double R = g.shapes.radius;
+  const double R = shapes.radius;
   PoiseuilleProfile p;
   p.centre_velocity = G * R * R / (4.0 * mu);
-  const long long N = c.nodes(), plane = (long long)c.nx * c.ny;
+  const long long plane = (long long)c.nx * c.ny;
   double num = 0.0, den = 0.0, worst = 0.0;
-  for (long long k = z * plane; k < (z + 1) * plane; ++k) {
-    if (g.type[k] != kFluid) continue;
-    const long long xy = k - z * plane;
-    const double dx = double(xy % c.nx) - g.shapes.axis[0], dy = double(xy / c.nx) - g.shapes.axis[1];
+  for (long long xy = 0; xy < plane; ++xy) {
+    if (type[xy] != kFluid) continue;
+    const double dx = double(xy % c.nx) - shapes.axis[0], dy = double(xy / c.nx) - shapes.axis[1];
     const double r2 = dx * dx + dy * dy;
-    const double u = (m[kJO2z * N + k] + m[kJN2z * N + k]) / (m[kRhoO2 * N + k] + m[kRhoN2 * N + k]);
+    const double u = (m[kJO2z * stride + xy] + m[kJN2z * stride + xy]) / (m[kRhoO2 * stride + xy] + m[kRhoN2 * stride + xy]);
     const double ua = G * (R * R - r2) / (4.0 * mu);
     p.r.push_back(std::sqrt(r2));
     p.uz.push_back(u);

@@ -3,6 +3,7 @@
 // the amplitude of a mole-fraction wave.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "lbm_config.hpp"
@@ -28,6 +29,10 @@ struct PoiseuilleProfile {
   double centre_velocity = 0.0;  // analytic u at r = 0
 };
 PoiseuilleProfile poiseuille_profile(const LbmConfig& c, const LatticeGeometry& g, const std::vector<double>& moments, int z);
+// The same from the whole lattice's plane averages and plane z alone: moment q of its node xy at
+// m[q * stride + xy], its node types from `type` (a plane gathered from the rank that holds it).
+PoiseuilleProfile poiseuille_profile(const LbmConfig& c, const Shapes& shapes, const PlaneAverages& a, const double* m, long long stride,
+                                     const std::uint8_t* type, int z);
 
 // Mole fraction of O2 at every fluid node (0 at solid nodes).
 std::vector<double> mole_fraction_o2(const LbmConfig& c, const std::vector<double>& moments);

@@ -18,11 +18,6 @@ namespace ks::lbm {
 
 namespace {
 
-// Lattice densities and velocities to SI for display: the inlet mixture density is 1.2 kg/m^3 and
-// the lattice speed c = dx/dt is c_N2 (lbm_units.hpp).
-double density_si(double rho) { return rho * kInletDensitySI; }
-double velocity_si(double u) { return u * species_speed_si(kN2); }
-
 const char* level_name(const LbmParams& p) { return p.coarse ? "coarse" : "fine"; }
 const char* precision_name(Precision q) { return q == Precision::Fp16 ? "fp16" : q == Precision::Fp32 ? "fp32" : "fp64"; }
 
@@ -211,16 +206,19 @@ MemoryEstimate LbmMethod::estimate(const LbmParams& p, const ExecutionContext& c
   // Spheres: the packing, the scene, the geometry and the snapshot each hold the list. The packing's
   // cell list (at most 24 B per fine node for d_max >= 1) is freed before the lattice is allocated.
   const std::int64_t spheres = c.geometry == Geometry::PackedBed ? p.sphere_count : 0;
-  // Under MPI a rank holds its slab with two halo planes; rank 0 gathers the moments and node types
-  // of the whole lattice for a snapshot (its fields, at 8 B a value, are counted per node already).
+  // Under MPI a rank holds its slab with two halo planes. Rank 0 gathers the moments and node types of
+  // the whole lattice for a snapshot (the parts and their rearranged copy) and makes its fields,
+  // unless every rank writes its own piece (field_pieces).
   const Slab slab = rank_slab(c, ctx);
   const std::int64_t nodes = std::int64_t(c.nx) * c.ny * slab.planes();
-  if (slab.halo && ranks_of(ctx).rank() == 0) host_node += 2 * (kNodeMoments + 1) * 8;
+  const bool gathers = slab.halo && ranks_of(ctx).rank() == 0 && !ctx.field_pieces;
+  const std::int64_t gathered = gathers ? checked_mul(c.nodes(), 2 * (kNodeMoments + 1) * 8 + snapshot, "lbm.binary bytes gathered on rank 0") : 0;
   MemoryEstimate m;
   m.host_bytes = std::uint64_t(checked_add(checked_add(checked_mul(nodes, host_node, "lbm.binary host bytes of the lattice"),
                                                        checked_product({links, 2, link_bytes}, "lbm.binary bytes of the wall links"),
                                                        "lbm.binary host bytes"),
-                                           checked_product({spheres, 4, std::int64_t(sizeof(Sphere))}, "lbm.binary bytes of the spheres"),
+                                           checked_add(checked_product({spheres, 4, std::int64_t(sizeof(Sphere))}, "lbm.binary bytes of the spheres"),
+                                                       gathered, "lbm.binary host bytes"),
                                            "lbm.binary host bytes"));
   if (cuda)
     m.device_bytes = std::uint64_t(checked_add(checked_mul(nodes, device_node, "lbm.binary device bytes of the lattice"),
@@ -232,7 +230,8 @@ MemoryEstimate LbmMethod::estimate(const LbmParams& p, const ExecutionContext& c
              " x 2 species x 27 x " + std::to_string(storage) + " B (precision " + precision_name(c.precision) + "), " +
              std::to_string(host_node) + " B per node on the host" + (cuda ? ", " + std::to_string(device_node) + " on the device" : "") +
              "; wall links <= " + std::to_string(links) + " x " + std::to_string(link_bytes) + " B" +
-             (spheres ? "; sphere_count = " + std::to_string(spheres) : "");
+             (spheres ? "; sphere_count = " + std::to_string(spheres) : "") +
+             (gathers ? "; " + format_bytes(std::uint64_t(gathered)) + " to gather the whole lattice's snapshot on rank 0 (--pieces avoids it)" : "");
   return m;
 }
 
@@ -255,23 +254,6 @@ void LbmMethod::set_up() {
   residual_.clear();
   moments_ = solver_->moments();
   momentum_rms_ = solver_->momentum_rms();
-}
-
-double LbmMethod::bed_porosity() const { return bed_porosity(*geometry_); }
-
-double LbmMethod::bed_porosity(const LatticeGeometry& g) const {
-  if (!scene_.packing) return 0.0;
-  const long long plane = (long long)cfg_.nx * cfg_.ny;
-  long long fluid = 0, inside = 0;
-  for (int z = int(std::ceil(scene_.bed_z[0])); z <= int(std::floor(scene_.bed_z[1])); ++z)
-    for (long long k = z * plane; k < (z + 1) * plane; ++k) {
-      const long long xy = k - z * plane;
-      const double dx = double(xy % cfg_.nx) - scene_.shapes.axis[0], dy = double(xy / cfg_.nx) - scene_.shapes.axis[1];
-      if (dx * dx + dy * dy >= scene_.shapes.radius * scene_.shapes.radius) continue;
-      ++inside;
-      fluid += g.type[k] == kFluid;
-    }
-  return inside ? double(fluid) / double(inside) : 0.0;
 }
 
 void LbmMethod::advance() {
@@ -356,119 +338,6 @@ Progress LbmMethod::progress() const {
 std::size_t LbmMethod::write_display(int field, int component, void* device_dst, std::size_t capacity) const {
   if (!solver_ || field >= kNodeFields) return 0;  // "spheres" (geometry) is drawn from the host
   return solver_->write_display_field(field, component, density_si(1.0), velocity_si(1.0), device_dst, capacity);
-}
-
-Snapshot LbmMethod::snapshot() const {
-  if (!slab_.halo) return snapshot_of(*geometry_, moments_);
-  // Under MPI: the moments and node types of every slab gathered on rank 0, which makes the snapshot.
-  const Communicator& comm = ranks_of(ctx_);
-  const long long plane = (long long)cfg_.nx * cfg_.ny, owned = plane * (slab_.end - slab_.begin);
-  std::vector<double> mine(moments_);
-  mine.reserve(mine.size() + owned);
-  const std::uint8_t* type = geometry_->type.data() + plane * slab_.first_owned();
-  mine.insert(mine.end(), type, type + owned);
-  const std::vector<double> all = comm.gather(mine);
-  if (comm.rank() != 0) {
-    Snapshot snap;
-    snap.progress = progress();
-    return snap;
-  }
-  const long long N = cfg_.nodes();
-  std::vector<double> m(std::size_t(kNodeMoments) * N);
-  LatticeGeometry g;
-  g.shapes = geometry_->shapes;
-  g.type.resize(N);
-  std::size_t at = 0;
-  for (int r = 0; r < comm.size(); ++r) {
-    const Slab s = slab_of(cfg_.nz, r, comm.size());
-    const long long n = plane * (s.end - s.begin), first = plane * s.begin;
-    for (int q = 0; q < kNodeMoments; ++q, at += n) std::copy_n(all.begin() + at, n, m.begin() + q * N + first);
-    for (long long k = 0; k < n; ++k) g.type[first + k] = std::uint8_t(all[at + k]);
-    at += n;
-  }
-  for (const std::uint8_t t : g.type) g.fluid_nodes += t == kFluid;
-  return snapshot_of(g, m);
-}
-
-Snapshot LbmMethod::snapshot_of(const LatticeGeometry& geometry, const std::vector<double>& m) const {
-  Snapshot snap;
-  snap.progress = progress();
-  const long long N = cfg_.nodes();
-  Grid g;
-  g.cells = {cfg_.nx, cfg_.ny, cfg_.nz};
-  auto field = [&](int index) {
-    FieldData d;
-    d.desc = static_info().fields[index];
-    d.grid = g;
-    d.values.reserve(std::size_t(N) * d.desc.components);
-    return d;
-  };
-  std::vector<FieldData> fields;
-  for (int f = 0; f < kNodeFields; ++f) fields.push_back(field(f));
-  for (long long k = 0; k < N; ++k) {
-    const NodeFields n = node_fields(m.data(), N, k, geometry.type[k] == kFluid, cfg_.mass, density_si(1.0), velocity_si(1.0));
-    for (int f = 0; f < kNodeFields; ++f)
-      for (int a = 0; a < NodeFields::components(f); ++a) fields[f].values.push_back(n.values(f)[a]);
-  }
-  snap.fields = std::move(fields);
-  if (!scene_.shapes.spheres.empty()) {
-    FieldData sp = field(7);
-    sp.grid.kind = Grid::Kind::Particles;
-    sp.grid.cells = {int(scene_.shapes.spheres.size()), 1, 1};
-    for (const Sphere& s : scene_.shapes.spheres) {
-      sp.positions.push_back({s.c[0], s.c[1], s.c[2]});
-      sp.values.push_back(2.0 * s.r);
-    }
-    snap.fields.push_back(std::move(sp));
-  }
-
-  snap.series.push_back({"residual", "step", "|c_t / c_(t-1) - 1|", residual_step_, residual_, {}});
-  const PlaneAverages a = plane_averages(cfg_, geometry, m);
-  std::vector<double> z(cfg_.nz);
-  std::iota(z.begin(), z.end(), 0.0);
-  auto along_z = [&](const char* name, const char* y, const std::vector<double>& v, double (*to_si)(double)) {
-    Series s{name, "z (dx)", y, z, {}, {}};
-    for (double q : v) s.y.push_back(to_si(q));
-    snap.series.push_back(std::move(s));
-  };
-  along_z("rho_O2(z)", "kg/m^3", a.rho[kO2], density_si);
-  along_z("rho_N2(z)", "kg/m^3", a.rho[kN2], density_si);
-  along_z("u_z O2(z)", "m/s", a.uz[kO2], velocity_si);
-  along_z("u_z N2(z)", "m/s", a.uz[kN2], velocity_si);
-  along_z("u_z(z)", "m/s", a.uz_mix, velocity_si);
-
-  nlohmann::json d = {{"steps", steps_},
-                      {"fluid_nodes", geometry.fluid_nodes},
-                      {"wall_links", wall_links_},
-                      {"momentum_rms", momentum_rms_},
-                      {"schmidt", cfg_.viscosity / cfg_.diffusivity},
-                      {"schmidt_max", max_schmidt(cfg_.x_o2)}};
-  if (cfg_.geometry == Geometry::Tube) {
-    const PoiseuilleProfile pr = poiseuille_profile(cfg_, geometry, m, cfg_.nz / 2);
-    std::vector<std::size_t> order(pr.r.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) { return pr.r[i] < pr.r[j]; });
-    Series prof{"u_z(r)", "r (dx)", "m/s", {}, {}, {}}, ref{"u_z(r) Poiseuille", "r (dx)", "m/s", {}, {}, {}};
-    for (std::size_t i : order) {
-      prof.x.push_back(pr.r[i]);
-      prof.y.push_back(velocity_si(pr.uz[i]));
-      ref.x.push_back(pr.r[i]);
-      ref.y.push_back(velocity_si(pr.analytic[i]));
-    }
-    snap.series.push_back(std::move(prof));
-    snap.series.push_back(std::move(ref));
-    d["poiseuille_l2_error"] = pr.l2_error;
-    d["poiseuille_max_error"] = pr.max_error;
-  }
-  if (scene_.packing) {
-    d["sphere_count"] = scene_.packing->spheres.size();
-    d["packing_porosity"] = scene_.packing->porosity;
-    d["lattice_porosity"] = bed_porosity(geometry);
-    d["size_exponent"] = scene_.packing->size_exponent;
-    d["max_overlap_d_min"] = scene_.packing->max_overlap;
-  }
-  snap.diagnostics = d;
-  return snap;
 }
 
 void LbmMethod::save_body(std::ostream& out) const {

@@ -8,6 +8,7 @@
 
 #include "methods/method_base.hpp"
 #include "lbm_config.hpp"
+#include "lbm_diagnostics.hpp"
 #include "lbm_geometry.hpp"
 #include "lbm_packing.hpp"
 #include "lbm_params.hpp"
@@ -65,9 +66,22 @@ class LbmMethod final : public MethodBase<LbmMethod, LbmParams, lbm_param_table>
   void switch_grid_level();
   // Eq. (19)-(20) met on the current lattice (`tolerance` > 0).
   bool converged() const;
-  // The snapshot of the whole lattice's node types and moments (this process's, or gathered on rank 0).
-  Snapshot snapshot_of(const LatticeGeometry& geometry, const std::vector<double>& moments) const;
-  double bed_porosity(const LatticeGeometry& whole) const;
+  // The snapshot's parts (lbm_snapshot.cpp): what the plots and diagnostics read off the whole lattice.
+  struct BedCounts {
+    long long fluid = 0, inside = 0;  // nodes of the bed section inside the tube, and the fluid ones
+  };
+  struct LatticeSummary {
+    PlaneAverages averages;
+    std::optional<PoiseuilleProfile> poiseuille;  // tube: the middle plane's profile
+    BedCounts bed;
+    long long fluid_nodes = 0;
+  };
+  // The node fields of `planes` planes whose node types and moments ([q * nodes + node]) are given.
+  std::vector<FieldData> node_field_data(const std::uint8_t* type, const std::vector<double>& moments, int planes) const;
+  LatticeSummary summary_of(const LatticeGeometry& whole, const std::vector<double>& moments) const;
+  LatticeSummary gathered_summary() const;  // under MPI, from the ranks' slabs (a collective; rank 0's)
+  BedCounts bed_counts(const std::uint8_t* type, int z0, int z1) const;
+  Snapshot assemble(std::vector<FieldData> fields, const LatticeSummary& s) const;
 
   LbmConfig cfg_;
   Slab slab_;  // the planes this rank holds (the whole lattice in one process)

@@ -30,6 +30,11 @@ inline double species_speed_si(int species) {
   return std::sqrt(3.0 * kGasConstant * kReferenceTemperature / (species == kO2 ? kMolarMassO2 : kMolarMassN2));
 }
 
+// Lattice densities and velocities to SI for display: the inlet mixture density is 1.2 kg/m^3 and
+// the lattice speed c = dx/dt is c_N2.
+inline double density_si(double rho) { return rho * kInletDensitySI; }
+inline double velocity_si(double u) { return u * species_speed_si(kN2); }
+
 // Largest admissible Schmidt number nu / D_AB of the model with J - J_j as extra quasi-equilibrium
 // variable (eq. 11, from tau_2 > tau_1): Y_A Y_B / (X_A X_B) = m_A m_B / m^2 with the mean molecular
 // mass m = X_A m_A + X_B m_B. It falls as X_O2 grows (from m_O2/m_N2 to m_N2/m_O2).
