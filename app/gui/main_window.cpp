@@ -6,6 +6,7 @@
 #include <QCheckBox>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -17,12 +18,14 @@
 #include <QScrollArea>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
 #include <QToolBar>
+#include <QUrl>
 #include <cmath>
 #include <cstdlib>
 
@@ -30,12 +33,15 @@
 #include "core/registry.hpp"
 #include "colormaps.hpp"
 #include "field_view.hpp"
+#include "help_menu.hpp"
+#include "io/output_file.hpp"
 #include "io/field_writer.hpp"
 #include "io/vtk_xml_writer.hpp"
 #include "log_panel.hpp"
 #include "parameter_panel.hpp"
 #include "plot_view.hpp"
 #include "preset_browser.hpp"
+#include "preset_saver.hpp"
 #include "scene_view.hpp"
 
 // The shaders are compiled into the kinetic-studio-lib static library, whose resource
@@ -145,6 +151,9 @@ void MainWindow::buildDocks() {
   params->setWidget(params_scroll);
   addDockWidget(Qt::RightDockWidgetArea, params);
   connect(params_, &ParameterPanel::parameterEdited, this, &MainWindow::applyParameter);
+  connect(params_, &ParameterPanel::parameterRefused, this, [this](const QString& key, const QString& text, const QString& reason) {
+    reportError(QString("%1 = %2 refused: %3 (%4)").arg(key, text.trimmed(), reason, runner_ ? "the run goes on unchanged" : kNothingRuns));
+  });
 
   log_ = new LogPanel(this);
   auto* log = new QDockWidget("Log", this);
@@ -227,8 +236,32 @@ void MainWindow::buildActions() {
   QMenu* file = menuBar()->addMenu("&File");
   file->addAction("Screenshot…", QKeySequence("Ctrl+S"), this, &MainWindow::saveScreenshotDialog);
   file->addAction("Export fields and series…", QKeySequence("Ctrl+E"), this, &MainWindow::exportDialog);
+  file->addAction("Save parameters as preset…", QKeySequence("Ctrl+Shift+S"), this, [this] {
+    if (!preset_) return reportError(kNothingRuns);
+    const QString path = QFileDialog::getSaveFileName(this, "Save parameters as preset", preset_dir(), "Presets (*.json)");
+    if (!path.isEmpty()) saveParametersAsPreset(path.endsWith(".json") ? path : path + ".json");
+  });
+  QMenu* recent = file->addMenu("Recent presets");
+  connect(recent, &QMenu::aboutToShow, this, [this, recent] {
+    recent->clear();
+    for (const QString& path : QSettings().value("preset/recent").toStringList())
+      recent->addAction(path, this, [this, path] { loadPreset(path); });
+    if (recent->isEmpty()) recent->addAction("(none yet)")->setEnabled(false);
+  });
   file->addSeparator();
   file->addAction("Quit", QKeySequence::Quit, this, &QWidget::close);
+
+  QMenu* help = menuBar()->addMenu("&Help");
+  help->addAction("Method notes (equations, cases, measured numbers)", this, [this] {
+    const QString path = preset_ ? method_notes_path(QString::fromStdString(preset_->method)) : QString();
+    if (path.isEmpty()) reportError(preset_ ? "no notes found for " + QString::fromStdString(preset_->method) + " in the data directory" : kNothingRuns);
+    else if (!QDesktopServices::openUrl(QUrl::fromLocalFile(path))) reportError("could not open " + path + " (no program for .md files?)");
+    else log_->appendMessage("opened " + path);
+  });
+  help->addAction("Keyboard shortcuts", this, [this] { QMessageBox::information(this, "Keyboard shortcuts", shortcuts_text()); });
+  help->addAction("About Kinetic Studio", this, [this] {
+    QMessageBox::about(this, "About Kinetic Studio", about_text(backend_label_->text().trimmed()));
+  });
 }
 
 // --preset, --set and --backend apply only to the start preset (load_start_preset), not to presets
@@ -299,6 +332,35 @@ void MainWindow::adopt(std::unique_ptr<Runner> runner, std::unique_ptr<Preset> p
   log_->appendMessage(QString("loaded %1 (%2) on %3")
                           .arg(path, QString::fromStdString(preset_->method), QString::fromStdString(ctx.device_name)));
   QSettings().setValue("preset/last", path);
+  rememberRecent(path);
+}
+
+void MainWindow::rememberRecent(const QString& path) {
+  constexpr int kRecent = 8;
+  const QString canonical = QFileInfo(path).canonicalFilePath();
+  QStringList list = QSettings().value("preset/recent").toStringList();
+  list.removeAll(canonical);
+  list.prepend(canonical);
+  while (list.size() > kRecent) list.removeLast();
+  QSettings().setValue("preset/recent", list);
+}
+
+bool MainWindow::saveParametersAsPreset(const QString& path) {
+  if (!preset_ || !runner_) {
+    reportError(kNothingRuns);
+    return false;
+  }
+  try {
+    const nlohmann::json doc = modified_preset(*preset_, runner_->pending_params());
+    write_file_atomically(path.toStdString(), doc.dump(2) + "\n", "preset");
+    log_->appendMessage("parameters saved as the preset " + path);
+    browser_->scan(preset_dir());  // it may have been saved among them
+    browser_->select(QFileInfo(QString::fromStdString(preset_->file)).canonicalFilePath());
+    return true;
+  } catch (const std::exception& e) {
+    reportError(QString("could not save the preset %1: %2").arg(path, QString::fromStdString(e.what())));
+    return false;
+  }
 }
 
 // The pending simulation replaces the current one once set up; a failed setup is reported and dropped.

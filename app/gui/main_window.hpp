@@ -49,6 +49,9 @@ class MainWindow : public QMainWindow {
   bool saveScreenshot(const QString& path, const QString& view);
   // Fields as VTK XML (.vti/.vtp) and series as CSV into dir; false on failure.
   bool exportTo(const QString& dir);
+  // The open preset's file with the current parameters (those of the next reset) at `path`; the
+  // error in the log when it cannot.
+  bool saveParametersAsPreset(const QString& path);
   // What the parameter panel calls: live parameters apply at the next iteration.
   void applyParameter(const QString& key, const ks::ParamValue& value);
   Runner* runner() const { return runner_.get(); }
@@ -77,6 +80,7 @@ class MainWindow : public QMainWindow {
              const ExecutionContext& ctx);
   void saveScreenshotDialog();
   void exportDialog();
+  void rememberRecent(const QString& path);  // File > Recent presets, most recent first
 
   AppOptions options_;
   std::unique_ptr<Runner> runner_;

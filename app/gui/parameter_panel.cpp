@@ -123,6 +123,7 @@ void ParameterPanel::commitText(const ParamSpec& spec, QLineEdit* line, const QS
     line->setStyleSheet("QLineEdit { border: 2px solid #c0392b; }");
     line->setToolTip(QString::fromStdString(e.what()));
     setEditorValue(editor, spec, shown_[spec.key]);
+    emit parameterRefused(QString::fromStdString(spec.key), text, QString::fromStdString(e.what()));
   }
 }
 

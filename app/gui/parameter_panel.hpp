@@ -23,6 +23,8 @@ class ParameterPanel : public QWidget {
   void setRunning(bool running);
  signals:
   void parameterEdited(const QString& key, const ks::ParamValue& value);
+  // A typed value the parameter's rules refuse (the widget shows the last good value again).
+  void parameterRefused(const QString& key, const QString& text, const QString& reason);
 
  private:
   QWidget* makeEditor(const ParamSpec& spec, const ParamValue& value);

@@ -31,6 +31,9 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenuBar>
+#include <QFileInfo>
+#include <QSettings>
 #include <QOpenGLWidget>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -40,12 +43,14 @@
 #include <QWheelEvent>
 
 #include "app/gui/app_options.hpp"
+#include "app/gui/help_menu.hpp"
 #include "app/gui/log_panel.hpp"
 #include "app/gui/main_window.hpp"
 #include "app/gui/parameter_panel.hpp"
 #include "app/gui/plot_view.hpp"
 #include "core/errors.hpp"
 #include "core/registry.hpp"
+#include "io/preset.hpp"
 #include "io/vtk_xml_writer.hpp"
 #include "methods/coagulation/coag_method.hpp"
 #include "run/runner.hpp"
@@ -398,6 +403,71 @@ TEST(GuiInProcess, LiveParameterChangeIsAppliedWhileRunning) {
     QApplication::processEvents(QEventLoop::AllEvents, 50);
   EXPECT_EQ(runner->params().get_int("n_runs"), 6);
   EXPECT_NE(runner->state(), ks::RunState::Failed);
+}
+
+// A value typed into the parameter panel that its rules refuse is said in the log (and the status
+// bar), with the rule, not only in the editor's tooltip; the run goes on with the old value.
+TEST(GuiInProcess, RefusedPanelValueIsReportedInTheLog) {
+  const auto window = shown_demo_window();
+  ks::Runner* runner = window->runner();
+  ASSERT_NE(runner, nullptr);
+  ASSERT_TRUE(runner->wait_settled(std::chrono::seconds(30)));
+  QLineEdit* n_s = nullptr;
+  for (auto* line : window->findChild<ks::gui::ParameterPanel*>()->findChildren<QLineEdit*>())
+    if (line->text() == "500") n_s = line;
+  ASSERT_NE(n_s, nullptr);
+  n_s->setText("-3");
+  emit n_s->editingFinished();
+  EXPECT_EQ(n_s->text(), QString("500"));
+  const QString log = window->findChild<ks::gui::LogPanel*>()->toPlainText();
+  EXPECT_TRUE(log.contains("n_s = -3 refused:")) << log.toStdString();
+  EXPECT_TRUE(log.contains("allowed")) << log.toStdString();
+  EXPECT_EQ(runner->params().get_int("n_s"), 500);
+}
+
+// The Help menu: each method's notes are found (here in the source tree), the About text names the
+// version, the libraries and the device, and the window has the menu.
+TEST(GuiInProcess, HelpMenuFindsEveryMethodsNotesAndAboutNamesTheDevice) {
+  for (const std::string& id : ks::builtin_registry().ids()) {
+    const QString path = ks::gui::method_notes_path(QString::fromStdString(id));
+    EXPECT_TRUE(path.endsWith("/README.md")) << id << ": " << path.toStdString();
+  }
+  EXPECT_TRUE(ks::gui::method_notes_path("no.such.method").isEmpty());
+  const QString about = ks::gui::about_text("NVIDIA H100 <80GB>");
+  EXPECT_TRUE(about.contains(KS_VERSION));
+  EXPECT_TRUE(about.contains("Qt ") && about.contains("VTK "));
+  EXPECT_TRUE(about.contains("NVIDIA H100 &lt;80GB&gt;")) << about.toStdString();
+  EXPECT_TRUE(ks::gui::shortcuts_text().contains("Space"));
+  const auto window = shown_demo_window();
+  QStringList menus;
+  for (QAction* a : window->menuBar()->actions()) menus << a->text();
+  EXPECT_TRUE(menus.contains("&Help")) << menus.join(", ").toStdString();
+}
+
+// File > Save parameters as preset writes the open preset with the parameters of the next set-up,
+// which loads back like any preset; File > Recent presets lists what was loaded, newest first.
+TEST(GuiInProcess, ParametersSavedAsAPresetLoadBackAndAreRememberedAsRecent) {
+  const auto window = shown_demo_window();
+  ASSERT_TRUE(window->runner()->wait_settled(std::chrono::seconds(30)));
+  window->applyParameter("n_s", std::int64_t(800));  // applies at the next reset
+  const QString path = QString::fromStdString(temp_dir("saved-preset")) + "/mine.json";
+  ASSERT_TRUE(window->saveParametersAsPreset(path));
+  const ks::Preset saved = ks::load_preset(path.toStdString(), ks::builtin_registry());
+  EXPECT_EQ(saved.method, "aerosol.coagulation");
+  EXPECT_EQ(saved.params.get_int("n_s"), 800);
+  EXPECT_EQ(saved.params.get_int("n_runs"), 4);
+  EXPECT_TRUE(QString::fromStdString(saved.title).endsWith("(modified)")) << saved.title;
+  ASSERT_TRUE(window->loadPreset(path));
+  const QString canonical = QFileInfo(path).canonicalFilePath();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (QSettings().value("preset/recent").toStringList().value(0) != canonical && std::chrono::steady_clock::now() < deadline)
+    QApplication::processEvents(QEventLoop::AllEvents, 50);
+  const QStringList recent = QSettings().value("preset/recent").toStringList();
+  ASSERT_FALSE(recent.isEmpty());
+  EXPECT_EQ(recent.first(), canonical);
+  EXPECT_TRUE(recent.contains(QFileInfo(QString::fromStdString(kDemo)).canonicalFilePath())) << recent.join(", ").toStdString();
+  EXPECT_FALSE(window->saveParametersAsPreset("/proc/no-such-dir/x.json"));
+  EXPECT_TRUE(window->findChild<ks::gui::LogPanel*>()->toPlainText().contains("could not save the preset /proc/no-such-dir/x.json"));
 }
 
 // The method with the most parameters (radiation, 27) fits a 1366x768 laptop screen: the parameter

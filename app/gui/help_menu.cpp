@@ -1,0 +1,47 @@
+#include "help_menu.hpp"
+
+#include <QFileInfo>
+#include <QtGlobal>
+#include <vtkVersion.h>
+
+#include <map>
+#include <string>
+
+#include "core/data_dir.hpp"
+#include "core/errors.hpp"
+
+namespace ks::gui {
+
+QString method_notes_path(const QString& method_id) {
+  static const std::map<QString, QString> folders = {{"aerosol.coagulation", "coagulation"}, {"kinetic.bgk", "bgk"},
+                                                     {"kinetic.dvm", "dvm"}, {"lbm.binary", "lbm"}, {"radiation.rmc", "radiation"}};
+  const auto folder = folders.find(method_id);
+  if (folder == folders.end()) return {};
+  try {
+    const QString data = QString::fromStdString(data_dir().path.string());
+    // The source tree (a build-tree binary), or share/kinetic-studio/methods of an install.
+    for (const QString& path : {data + "/engine/methods/" + folder->second + "/README.md", data + "/methods/" + folder->second + "/README.md"})
+      if (QFileInfo::exists(path)) return QFileInfo(path).canonicalFilePath();
+  } catch (const Error&) {
+  }
+  return {};
+}
+
+QString shortcuts_text() {
+  return "Space\trun or pause\n"
+         "S\tone iteration\n"
+         "R\treset (set up again with the pending parameters)\n"
+         "Ctrl+S\tscreenshot of the shown view\n"
+         "Ctrl+E\texport fields and series\n"
+         "Ctrl+Q\tquit\n"
+         "Mouse wheel on a plot\tzoom about the cursor";
+}
+
+QString about_text(const QString& device) {
+  return QString("<b>Kinetic Studio %1</b><br>Five GPU methods of kinetic and Monte Carlo transport physics: reciprocal "
+                 "Monte Carlo radiation, discrete-velocity and BGK kinetic solvers, Monte Carlo aerosol coagulation and an "
+                 "entropic binary lattice Boltzmann solver.<br><br>Running on: %2<br>Qt %3, VTK %4")
+      .arg(KS_VERSION, device.toHtmlEscaped(), qVersion(), vtkVersion::GetVTKVersion());
+}
+
+}  // namespace ks::gui
