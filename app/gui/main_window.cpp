@@ -15,6 +15,7 @@
 #include <QLineEdit>
 #include <QSlider>
 #include <QPainter>
+#include <QProgressBar>
 #include <QScrollArea>
 #include <QMenu>
 #include <QMenuBar>
@@ -26,6 +27,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QUrl>
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -94,9 +96,16 @@ MainWindow::MainWindow(AppOptions options, std::variant<StartPreset, QString> st
   buildActions();
   // The progress line on the right, as a permanent widget: messages (hover values, refusals) take the
   // left of the bar instead of being drawn over it.
+  progress_bar_ = new QProgressBar(this);
+  progress_bar_->setObjectName("progressBar");
+  progress_bar_->setRange(0, 1000);
+  progress_bar_->setFixedWidth(220);
+  progress_bar_->setToolTip("Progress toward the end condition (t_end, the ray count, the maximum steps), and the time left at the recent rate");
+  statusBar()->addPermanentWidget(progress_bar_);
   status_ = new QLabel(this);
   status_->setObjectName("progress");
   statusBar()->addPermanentWidget(status_);
+  clock_.start();
   connect(field_, &FieldView::hovered, this, [this](const QString& text) { statusBar()->showMessage(text, 2000); });
   connect(field_, &FieldView::quickParameterChanged, this, &MainWindow::applyParameter);
   connect(field_, &FieldView::deviceSelectionWanted, this, [this](const QString& field, int component) {
@@ -468,6 +477,15 @@ void MainWindow::updateStatus() {
                      .arg(field_->hostUploads());
   if (runner_->state() == RunState::Failed) text += "  |  " + QString::fromStdString(runner_->error());
   status_->setText(text);
+  const RunState state = runner_->state();
+  eta_.add(1e-3 * double(clock_.elapsed()), p.fraction_done);
+  progress_bar_->setValue(int(std::lround(1000.0 * std::clamp(p.fraction_done, 0.0, 1.0))));
+  const std::optional<double> left = eta_.seconds_left();
+  QString bar = QString("%1 %").arg(100.0 * p.fraction_done, 0, 'f', 1);
+  if (state == RunState::Finished) bar = "done";
+  else if (state == RunState::Running && left) bar += "  ·  " + QString::fromStdString(format_duration(*left)) + " left";
+  else if (state != RunState::Running) eta_.clear();  // a pause does not count in the rate
+  progress_bar_->setFormat(bar);
 }
 
 // --steps / --screenshot / --export / --exit, in that order, once the runner is set up. Exit codes

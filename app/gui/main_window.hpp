@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "app_options.hpp"
+#include "progress_eta.hpp"
 #include "core/backend.hpp"
 #include "io/preset.hpp"
 #include "run/runner.hpp"
@@ -18,6 +19,7 @@ class QComboBox;
 class QLineEdit;
 class QSlider;
 class QLabel;
+class QProgressBar;
 class QTabWidget;
 class QTimer;
 
@@ -108,6 +110,9 @@ class MainWindow : public QMainWindow {
   SceneView* scene_ = nullptr;
   QAction *run_ = nullptr, *pause_ = nullptr, *step_ = nullptr, *reset_ = nullptr;
   QLabel *backend_label_ = nullptr, *status_ = nullptr;
+  QProgressBar* progress_bar_ = nullptr;  // toward the end condition, with the time left
+  ProgressEta eta_;
+  QElapsedTimer clock_;  // the ETA's time base
   QComboBox *field_box_ = nullptr, *colormap_box_ = nullptr;
   QLineEdit *range_lo_ = nullptr, *range_hi_ = nullptr;
   QSlider* slice_ = nullptr;

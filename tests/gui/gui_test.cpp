@@ -32,6 +32,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QProgressBar>
 #include <QFileInfo>
 #include <QSettings>
 #include <QOpenGLWidget>
@@ -44,6 +45,7 @@
 
 #include "app/gui/app_options.hpp"
 #include "app/gui/help_menu.hpp"
+#include "app/gui/progress_eta.hpp"
 #include "app/gui/log_panel.hpp"
 #include "app/gui/main_window.hpp"
 #include "app/gui/parameter_panel.hpp"
@@ -468,6 +470,46 @@ TEST(GuiInProcess, ParametersSavedAsAPresetLoadBackAndAreRememberedAsRecent) {
   EXPECT_TRUE(recent.contains(QFileInfo(QString::fromStdString(kDemo)).canonicalFilePath())) << recent.join(", ").toStdString();
   EXPECT_FALSE(window->saveParametersAsPreset("/proc/no-such-dir/x.json"));
   EXPECT_TRUE(window->findChild<ks::gui::LogPanel*>()->toPlainText().contains("could not save the preset /proc/no-such-dir/x.json"));
+}
+
+// The status bar's time left: the recent rate of progress toward the end condition.
+TEST(GuiProgress, TimeLeftFollowsTheRecentRateAndStartsOverAfterAReset) {
+  ks::gui::ProgressEta eta;
+  EXPECT_FALSE(eta.seconds_left());
+  for (int t = 0; t <= 10; ++t) eta.add(t, 0.01 * t);  // 1 % a second
+  ASSERT_TRUE(eta.seconds_left());
+  EXPECT_NEAR(*eta.seconds_left(), 90.0, 1e-9);
+  for (int t = 11; t <= 60; ++t) eta.add(t, 0.1 + 0.002 * (t - 10));  // slows to 0.2 % a second
+  EXPECT_NEAR(*eta.seconds_left(), (1.0 - 0.2) / 0.002, 1e-6);  // the old rate has left the window
+  eta.add(61, 0.0);  // a reset
+  EXPECT_FALSE(eta.seconds_left());
+  EXPECT_EQ(ks::gui::format_duration(45.2), "45 s");
+  EXPECT_EQ(ks::gui::format_duration(185), "3 min 05 s");
+  EXPECT_EQ(ks::gui::format_duration(7800), "2 h 10 min");
+}
+
+// While a run goes, the status bar shows its progress toward the end and, once the rate is known,
+// the time left (or "done").
+TEST(GuiInProcess, StatusBarShowsProgressAndTimeLeftWhileRunning) {
+  const auto window = shown_demo_window();
+  ks::Runner* runner = window->runner();
+  ASSERT_TRUE(runner->wait_settled(std::chrono::seconds(30)));
+  window->applyParameter("t_end", 1e6);  // long enough to still run after two seconds
+  runner->start();
+  auto* bar = window->findChild<QProgressBar*>("progressBar");
+  ASSERT_NE(bar, nullptr);
+  EXPECT_TRUE(bar->isVisible());
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (!bar->format().contains("left") && runner->state() != ks::RunState::Finished && std::chrono::steady_clock::now() < deadline)
+    QApplication::processEvents(QEventLoop::AllEvents, 50);
+  if (runner->state() == ks::RunState::Finished) {  // a fast machine: the end came first
+    QApplication::processEvents(QEventLoop::AllEvents, 300);
+    EXPECT_EQ(bar->format(), QString("done"));
+  } else {
+    EXPECT_TRUE(bar->format().contains("left")) << bar->format().toStdString();
+    EXPECT_GT(bar->value(), 0);
+  }
+  runner->pause();
 }
 
 // The method with the most parameters (radiation, 27) fits a 1366x768 laptop screen: the parameter
