@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
     start = QString::fromStdString(e.what());
   }
   ks::gui::MainWindow window(options, std::move(start));
-  window.resize(1280, 800);
+  window.fitToScreen();
   window.show();
   return app.exec();
 }

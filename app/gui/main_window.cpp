@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include <QApplication>
+#include <QGuiApplication>
 #include <QCheckBox>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -16,6 +17,7 @@
 #include <QSlider>
 #include <QPainter>
 #include <QProgressBar>
+#include <QScreen>
 #include <QScrollArea>
 #include <QMenu>
 #include <QMenuBar>
@@ -342,6 +344,17 @@ void MainWindow::adopt(std::unique_ptr<Runner> runner, std::unique_ptr<Preset> p
                           .arg(path, QString::fromStdString(preset_->method), QString::fromStdString(ctx.device_name)));
   QSettings().setValue("preset/last", path);
   rememberRecent(path);
+}
+
+void MainWindow::fitToScreen() {
+  if (!QSettings().contains("window/geometry")) resize(1280, 800);
+  const QScreen* screen = this->screen();
+  if (!screen) return;
+  const QRect free = screen->availableGeometry();
+  // A window manager adds a title bar to the height asked for: leave it room where there is one.
+  const int frame = isVisible() ? frameGeometry().height() - height() : (QGuiApplication::platformName() == "xcb" ? 32 : 0);
+  resize(std::min(width(), free.width()), std::min(height(), free.height() - frame));
+  if (!free.contains(frameGeometry())) move(free.topLeft());
 }
 
 void MainWindow::rememberRecent(const QString& path) {

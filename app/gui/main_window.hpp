@@ -54,6 +54,9 @@ class MainWindow : public QMainWindow {
   // The open preset's file with the current parameters (those of the next reset) at `path`; the
   // error in the log when it cannot.
   bool saveParametersAsPreset(const QString& path);
+  // 1280 x 800 on the first start, else the saved size; never more than the screen's free area
+  // (a 1366 x 768 laptop keeps the status bar and its progress in view).
+  void fitToScreen();
   // What the parameter panel calls: live parameters apply at the next iteration.
   void applyParameter(const QString& key, const ks::ParamValue& value);
   Runner* runner() const { return runner_.get(); }

@@ -32,6 +32,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QScreen>
 #include <QProgressBar>
 #include <QFileInfo>
 #include <QSettings>
@@ -528,6 +529,23 @@ TEST(GuiInProcess, RadiationParametersFitALaptopScreen) {
   EXPECT_LE(window.height(), 768);
   // Every parameter is still reachable: the panel keeps its full height inside the scroll area.
   EXPECT_GE(panel->height(), panel->minimumSizeHint().height());
+}
+
+// The window never opens taller or wider than the screen's free area, whatever size was saved.
+TEST(GuiInProcess, WindowFitsTheScreenItOpensOn) {
+  QSettings().setValue("window/geometry", QByteArray());  // as if saved by a larger screen below
+  ks::gui::AppOptions options;
+  options.preset = QString::fromStdString(kDemo);
+  options.backend = "cpu";
+  ks::gui::MainWindow window(options);
+  window.resize(3000, 2000);
+  window.fitToScreen();
+  window.show();
+  QApplication::processEvents();
+  const QRect free = window.screen()->availableGeometry();
+  EXPECT_LE(window.height(), free.height());
+  EXPECT_LE(window.width(), free.width());
+  EXPECT_TRUE(free.contains(window.geometry())) << window.geometry().width() << "x" << window.geometry().height();
 }
 
 // A preset whose parameters pass their ranges but whose setup fails (the cavity's Courant limit):
