@@ -240,8 +240,15 @@ void MainWindow::buildActions() {
   slice_->setFixedWidth(140);
   slice_->setToolTip("z slice of a 3D field");
   connect(slice_, &QSlider::valueChanged, field_, &FieldView::setSlice);
+  slice_label_ = new QLabel(this);
+  slice_label_->setObjectName("sliceLabel");
+  connect(slice_, &QSlider::valueChanged, this, [this](int k) {
+    slice_label_->setText(QString(" z slice %1 of %2, z = %3 ").arg(k).arg(slice_->maximum() + 1).arg(slice_origin_ + (k + 0.5) * slice_spacing_, 0, 'g', 4));
+  });
+  slice_label_action_ = view->addWidget(slice_label_);
   slice_action_ = view->addWidget(slice_);
   slice_action_->setVisible(false);
+  slice_label_action_->setVisible(false);
   colormap_box_ = colormap;
 
   QMenu* file = menuBar()->addMenu("&File");
@@ -593,8 +600,13 @@ void MainWindow::applyFixedRange() {
 void MainWindow::updateSliceRange() {
   int nz = 1;
   for (const auto& f : shown_->fields)
-    if (QString::fromStdString(f.desc.name) == field_->field() && f.grid.kind == Grid::Kind::Image) nz = f.grid.cells[2];
+    if (QString::fromStdString(f.desc.name) == field_->field() && f.grid.kind == Grid::Kind::Image) {
+      nz = f.grid.cells[2];
+      slice_origin_ = f.grid.origin[2];
+      slice_spacing_ = f.grid.spacing[2];
+    }
   slice_action_->setVisible(nz > 1);
+  slice_label_action_->setVisible(nz > 1);
   if (nz > 1 && slice_->maximum() != nz - 1) {
     slice_->setRange(0, nz - 1);
     slice_->setValue(nz / 2);

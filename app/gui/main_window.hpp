@@ -119,7 +119,9 @@ class MainWindow : public QMainWindow {
   QComboBox *field_box_ = nullptr, *colormap_box_ = nullptr;
   QLineEdit *range_lo_ = nullptr, *range_hi_ = nullptr;
   QSlider* slice_ = nullptr;
-  QAction* slice_action_ = nullptr;
+  QLabel* slice_label_ = nullptr;  // which slice, and where along z
+  QAction *slice_action_ = nullptr, *slice_label_action_ = nullptr;
+  double slice_origin_ = 0.0, slice_spacing_ = 1.0;  // the shown field's grid along z
   QTimer* timer_ = nullptr;
 };
 

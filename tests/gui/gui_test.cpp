@@ -32,6 +32,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QSlider>
 #include <QScreen>
 #include <QProgressBar>
 #include <QFileInfo>
@@ -546,6 +547,25 @@ TEST(GuiInProcess, WindowFitsTheScreenItOpensOn) {
   EXPECT_LE(window.height(), free.height());
   EXPECT_LE(window.width(), free.width());
   EXPECT_TRUE(free.contains(window.geometry())) << window.geometry().width() << "x" << window.geometry().height();
+}
+
+// A 3D field's slice control says which slice is shown and where it lies along z.
+TEST(GuiInProcess, SliceControlIsLabelledWithTheSliceAndItsPosition) {
+  ks::gui::AppOptions options;
+  options.preset = QString::fromStdString(std::string(KS_SOURCE_DIR) + "/presets/lbm/teaching-packed-bed.json");
+  options.backend = "cpu";
+  ks::gui::MainWindow window(options);
+  window.show();
+  auto* label = window.findChild<QLabel*>("sliceLabel");
+  ASSERT_NE(label, nullptr);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!label->text().contains("slice") && std::chrono::steady_clock::now() < deadline)
+    QApplication::processEvents(QEventLoop::AllEvents, 50);
+  EXPECT_EQ(label->text().trimmed(), QString("z slice 40 of 80, z = 40.5")) << label->text().toStdString();
+  auto* slider = window.findChild<QSlider*>();
+  ASSERT_NE(slider, nullptr);
+  slider->setValue(3);
+  EXPECT_EQ(label->text().trimmed(), QString("z slice 3 of 80, z = 3.5"));
 }
 
 // A preset whose parameters pass their ranges but whose setup fails (the cavity's Courant limit):
