@@ -491,27 +491,27 @@ TEST(GuiProgress, TimeLeftFollowsTheRecentRateAndStartsOverAfterAReset) {
 }
 
 // While a run goes, the status bar shows its progress toward the end and, once the rate is known,
-// the time left (or "done").
+// the time left.
 TEST(GuiInProcess, StatusBarShowsProgressAndTimeLeftWhileRunning) {
-  const auto window = shown_demo_window();
-  ks::Runner* runner = window->runner();
+  ks::gui::AppOptions options;  // the BGK teaching cavity: minutes to its t_end on a CPU
+  options.preset = QString::fromStdString(std::string(KS_SOURCE_DIR) + "/presets/bgk/teaching-cavity.json");
+  options.backend = "cpu";
+  ks::gui::MainWindow window(options);
+  window.show();
+  ks::Runner* runner = window.runner();
+  ASSERT_NE(runner, nullptr);
   ASSERT_TRUE(runner->wait_settled(std::chrono::seconds(30)));
-  window->applyParameter("t_end", 1e6);  // long enough to still run after two seconds
   runner->start();
-  auto* bar = window->findChild<QProgressBar*>("progressBar");
+  auto* bar = window.findChild<QProgressBar*>("progressBar");
   ASSERT_NE(bar, nullptr);
   EXPECT_TRUE(bar->isVisible());
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (!bar->format().contains("left") && runner->state() != ks::RunState::Finished && std::chrono::steady_clock::now() < deadline)
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!bar->format().contains("left") && std::chrono::steady_clock::now() < deadline)
     QApplication::processEvents(QEventLoop::AllEvents, 50);
-  if (runner->state() == ks::RunState::Finished) {  // a fast machine: the end came first
-    QApplication::processEvents(QEventLoop::AllEvents, 300);
-    EXPECT_EQ(bar->format(), QString("done"));
-  } else {
-    EXPECT_TRUE(bar->format().contains("left")) << bar->format().toStdString();
-    EXPECT_GT(bar->value(), 0);
-  }
+  EXPECT_TRUE(bar->format().contains("left")) << bar->format().toStdString();
+  EXPECT_NE(runner->state(), ks::RunState::Finished);
   runner->pause();
+  runner->wait_settled(std::chrono::seconds(30));
 }
 
 // The method with the most parameters (radiation, 27) fits a 1366x768 laptop screen: the parameter
