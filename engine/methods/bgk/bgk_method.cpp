@@ -8,6 +8,7 @@
 #include "bgk_params.hpp"
 #include "bgk_strip.hpp"
 #include "core/checked.hpp"
+#include "core/column_blocks.hpp"
 #include "core/errors.hpp"
 #include "io/binary_io.hpp"
 
@@ -199,18 +200,7 @@ std::vector<double> BgkMethod::whole_raw_moments() const {
   std::vector<double> raw = solver_->raw_moments();
   const Communicator& comm = ranks_of(ctx_);
   if (comm.size() == 1) return raw;
-  // [rank][moment][its cells] to [moment][cell]: the ranks' cells follow each other in cell order.
-  const std::vector<double> parts = comm.all_gather(raw);
-  const long long cells = cfg_.cells();
-  raw.assign(std::size_t(kRawMoments) * cells, 0.0);
-  std::size_t at = 0;
-  long long first = 0;
-  for (int r = 0; r < comm.size(); ++r) {
-    const long long owned = strip_of(cfg_, r, comm.size()).owned_cells();
-    for (int q = 0; q < kRawMoments; ++q, at += owned) std::copy_n(parts.begin() + at, owned, raw.begin() + q * cells + first);
-    first += owned;
-  }
-  return raw;
+  return join_column_blocks(comm.all_gather(raw), kRawMoments, owned_cells_of_ranks(cfg_, comm.size()), cfg_.cells());
 }
 
 std::vector<double> BgkMethod::whole_row(int k) const {
@@ -219,16 +209,7 @@ std::vector<double> BgkMethod::whole_row(int k) const {
   if (comm.size() == 1) return part;
   const std::vector<double> parts = comm.gather(part);  // whole rows: only the owner's part is not empty
   if (comm.rank() != 0 || strip_.rows) return parts;
-  // Columns: [rank][velocity][its columns] to [velocity][column].
-  const int nv = cfg_.vg.count();
-  std::vector<double> row(std::size_t(nv) * cfg_.nx);
-  std::size_t at = 0;
-  for (int r = 0; r < comm.size(); ++r) {
-    const Strip s = strip_of(cfg_, r, comm.size());
-    const long long owned = s.owned_cells();
-    for (int j = 0; j < nv; ++j, at += owned) std::copy_n(parts.begin() + at, owned, row.begin() + std::size_t(j) * cfg_.nx + s.begin);
-  }
-  return row;
+  return join_column_blocks(parts, cfg_.vg.count(), owned_cells_of_ranks(cfg_, comm.size()), cfg_.nx);  // columns (1D)
 }
 
 void BgkMethod::apply_config(const BgkConfig& c) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/column_blocks.hpp"
 #include "core/errors.hpp"
 
 namespace ks::bgk {
@@ -43,6 +44,12 @@ BgkConfig held_config(const BgkConfig& c, const Strip& s) {
   return h;
 }
 
+std::vector<Block> owned_cells_of_ranks(const BgkConfig& c, int ranks) {
+  std::vector<Block> blocks;
+  for (int r = 0; r < ranks; ++r) blocks.push_back(strip_of(c, r, ranks).owned_in_whole());
+  return blocks;
+}
+
 namespace {
 
 class StripSolver final : public BgkSolver {
@@ -68,22 +75,13 @@ class StripSolver final : public BgkSolver {
   }
 
   std::vector<double> raw_moments() const override {
-    const std::vector<double> held = inner_->raw_moments();
-    const long long cells = held_cells(), owned = s_.owned_cells(), first = s_.first_owned_cell();
-    std::vector<double> out(std::size_t(kRawMoments) * owned);
-    for (int q = 0; q < kRawMoments; ++q)
-      std::copy_n(held.begin() + q * cells + first, owned, out.begin() + q * owned);
-    return out;
+    return column_block(inner_->raw_moments(), kRawMoments, s_.held_cells(), s_.owned_in_held());
   }
 
   // This rank's part of global row k: its columns (shock), or the whole row where it owns it.
   std::vector<double> row(int k) const override {
     if (s_.rows) return k >= s_.begin && k < s_.end ? inner_->row(k - s_.begin + s_.lo) : std::vector<double>{};
-    const std::vector<double> held = inner_->row(0);
-    const long long cells = held_cells(), owned = s_.owned_cells(), first = s_.first_owned_cell();
-    std::vector<double> out(held.size() / cells * owned);
-    for (std::size_t j = 0; j < held.size() / cells; ++j) std::copy_n(held.begin() + j * cells + first, owned, out.begin() + j * owned);
-    return out;
+    return column_block(inner_->row(0), nv_, s_.held_cells(), s_.owned_in_held());
   }
 
   void read_f(std::vector<double>& f) const override { f = inner_->read_cells(s_.first_owned_cell(), s_.owned_cells()); }
@@ -96,8 +94,6 @@ class StripSolver final : public BgkSolver {
   }
 
  private:
-  long long held_cells() const { return (long long)s_.held() * s_.unit; }
-
   // The first and last `halo_` owned columns (rows) go to the ranks below and above; theirs fill
   // this rank's halos. The grid's ends exchange nothing (an open chain of ranks).
   void exchange_halos() {

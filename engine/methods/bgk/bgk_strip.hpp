@@ -8,6 +8,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "bgk_config.hpp"
 #include "bgk_solver.hpp"
@@ -22,8 +23,11 @@ struct Strip {
   int unit = 1;            // cells per column (1, ny = 1) or per row (nx)
 
   int held() const { return end - begin + lo + hi; }
+  long long held_cells() const { return (long long)held() * unit; }
   long long owned_cells() const { return (long long)(end - begin) * unit; }
   long long first_owned_cell() const { return (long long)lo * unit; }
+  Block owned_in_held() const { return {first_owned_cell(), first_owned_cell() + owned_cells()}; }
+  Block owned_in_whole() const { return {(long long)begin * unit, (long long)end * unit}; }
 };
 
 // Columns (shock) or rows (cavity) the step reads beyond a cell along the split axis.
@@ -32,6 +36,8 @@ int halo_width(const BgkConfig& c);
 Strip strip_of(const BgkConfig& c, int rank, int ranks);
 // The grid a rank's solver runs on: its held columns (rows), first_column placing it in the whole.
 BgkConfig held_config(const BgkConfig& c, const Strip& s);
+// Every rank's owned cells in the whole grid, in rank order (to join what the ranks gather).
+std::vector<Block> owned_cells_of_ranks(const BgkConfig& c, int ranks);
 // A solver on strip `s` of the grid of `c`: `inner` runs on held_config(c, s); the result presents
 // the owned cells (raw_moments, read_f, write_f) and this rank's part of a row, and exchanges the
 // halos with the ranks of `comm` before every step.

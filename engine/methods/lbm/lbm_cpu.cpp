@@ -23,9 +23,6 @@ class CpuSolver final : public LbmSolver {
     const std::vector<double> f0 = initial_distribution(c, slab);
     f_.assign(f0.begin(), f0.end());
     next_ = f_;
-    std::vector<double> fluid{double(g_->fluid_nodes)};
-    if (slab.halo) comm_.all_sum(fluid);
-    fluid_nodes_ = fluid[0];
   }
 
   void configure(const LbmConfig& c) override {
@@ -72,7 +69,7 @@ class CpuSolver final : public LbmSolver {
     // which would make the residual (and a restart) differ in the last bits from run to run. Across
     // ranks the planes are gathered in rank order, which is plane order: the same sum as one process.
     const long long plane = (long long)c_.nx * c_.ny;
-    std::vector<double> per_plane(slab_.end - slab_.begin, 0.0);
+    std::vector<double> per_plane(slab_.owned(), 0.0);
 #pragma omp parallel for schedule(static)
     for (int z = 0; z < int(per_plane.size()); ++z)
       for (long long k = z * plane; k < (z + 1) * plane; ++k)
@@ -80,7 +77,7 @@ class CpuSolver final : public LbmSolver {
     if (slab_.halo) per_plane = comm_.all_gather(per_plane);
     double sum = 0.0;
     for (double s : per_plane) sum += s;
-    return std::sqrt(sum / fluid_nodes_);
+    return std::sqrt(sum / double(g_->lattice_fluid_nodes));
   }
 
   // The owned planes.
@@ -97,7 +94,7 @@ class CpuSolver final : public LbmSolver {
   }
 
  private:
-  long long owned_nodes() const { return (long long)c_.nx * c_.ny * (slab_.end - slab_.begin); }
+  long long owned_nodes() const { return (long long)c_.nx * c_.ny * slab_.owned(); }
   long long first_owned_node() const { return (long long)c_.nx * c_.ny * slab_.first_owned(); }
 
   // The three stages of a step, with the halo exchange after streaming; with `t`, the wall time of
@@ -154,7 +151,7 @@ class CpuSolver final : public LbmSolver {
     const LbmConfig c = held_;
     const long long N = c.nodes();
     const std::uint8_t* type = g_->type.data();
-    const int z0 = slab_.first_owned(), z1 = z0 + slab_.end - slab_.begin;
+    const int z0 = slab_.first_owned(), z1 = z0 + slab_.owned();
 #pragma omp parallel for schedule(static)
     for (int z = z0; z < z1; ++z)
       for (int y = 0; y < c.ny; ++y)
@@ -213,7 +210,6 @@ class CpuSolver final : public LbmSolver {
   LbmConfig c_, held_;  // the whole lattice; the planes this process holds
   Slab slab_;
   const Communicator& comm_;
-  double fluid_nodes_ = 0.0;  // of the whole lattice
   CollisionParams<Real> params_;
   double rho_in_[kSpecies] = {0.0, 0.0}, rho_out_[kSpecies] = {0.0, 0.0};
   std::shared_ptr<const LatticeGeometry> g_;

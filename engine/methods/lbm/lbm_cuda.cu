@@ -213,9 +213,7 @@ class CudaSolver final : public LbmSolver {
     int grid = 0;
     KS_CUDA_CHECK(cudaDeviceGetAttribute(&grid, cudaDevAttrMultiProcessorCount, device));
     reduce_blocks_ = 4 * grid;
-    std::vector<double> fluid{double(g_->fluid_nodes)};
     if (slab_.halo) {
-      comm_.all_sum(fluid);
       const std::size_t rows = std::size_t(kHaloRows) * plane();
       halo_out_.resize(2 * rows);
       halo_in_.resize(2 * rows);
@@ -223,7 +221,6 @@ class CudaSolver final : public LbmSolver {
       KS_CUDA_CHECK(cudaEventCreateWithFlags(&step_done_, cudaEventDisableTiming));
       KS_CUDA_CHECK(cudaEventCreateWithFlags(&halo_done_, cudaEventDisableTiming));
     }
-    fluid_nodes_ = fluid[0];
   }
   ~CudaSolver() override {
     if (halo_stream_) cudaStreamDestroy(halo_stream_);
@@ -290,7 +287,7 @@ class CudaSolver final : public LbmSolver {
     if (slab_.halo) sum = comm_.all_gather(sum);  // added in rank order: the same on every rank
     double total = 0.0;
     for (double v : sum) total += v;
-    return std::sqrt(total / fluid_nodes_);
+    return std::sqrt(total / double(g_->lattice_fluid_nodes));
   }
 
   // The owned planes: rows of the held array at a pitch of its nodes.
@@ -312,7 +309,7 @@ class CudaSolver final : public LbmSolver {
 
  private:
   long long plane() const { return (long long)c_.nx * c_.ny; }
-  long long owned_nodes() const { return plane() * (slab_.end - slab_.begin); }
+  long long owned_nodes() const { return plane() * slab_.owned(); }
   long long first_owned_node() const { return plane() * slab_.first_owned(); }
 
   // The three kernels of a step (and under MPI the halo exchange, overlapped with the interior's
@@ -426,7 +423,7 @@ class CudaSolver final : public LbmSolver {
   // streaming). Under MPI the two end planes come first (edge_count_ of them), then the interior.
   void upload_active_nodes() {
     std::vector<std::uint32_t> edge, inner;
-    const int z0 = slab_.first_owned(), z1 = z0 + slab_.end - slab_.begin - 1;
+    const int z0 = slab_.first_owned(), z1 = z0 + slab_.owned() - 1;
     const std::size_t P = std::size_t(plane());
     for (std::size_t k = P * z0; k < P * (z1 + 1); ++k) {
       if (g_->type[k] == kInterior) continue;
@@ -449,7 +446,6 @@ class CudaSolver final : public LbmSolver {
   LbmConfig c_, held_;  // the whole lattice; the planes this process holds
   Slab slab_;
   const Communicator& comm_;
-  double fluid_nodes_ = 0.0;  // of the whole lattice
   CollisionParams<Real> params_;
   PlaneDensities<Real> inlet_, outlet_;
   std::shared_ptr<const LatticeGeometry> g_;

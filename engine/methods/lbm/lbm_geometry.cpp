@@ -143,13 +143,13 @@ LatticeGeometry build_geometry(const LbmConfig& c, Shapes shapes, const Slab& sl
         for (int i = 0; i < kQ && !wall; ++i) wall = !solid[neighbour(win, x, y, w, i)];
         g.type[k - m * plane] = wall ? kWall : kInterior;
       }
-  g.fluid_nodes = fluid;
+  g.fluid_nodes = g.lattice_fluid_nodes = fluid;
 
   // Wall links of the owned fluid nodes: the first point of the segment x_f -> x_f + c_i that is solid.
   const SphereBuckets buckets(s.spheres, c);
   std::vector<std::vector<WallLink>> per_plane(slab.planes());
 #pragma omp parallel for schedule(dynamic)
-  for (int zl = slab.first_owned(); zl < slab.first_owned() + slab.end - slab.begin; ++zl)
+  for (int zl = slab.first_owned(); zl < slab.first_owned() + slab.owned(); ++zl)
     for (int y = 0; y < c.ny; ++y)
       for (int x = 0; x < c.nx; ++x) {
         const int w = zl + m, z = slab.global(zl);

@@ -37,7 +37,8 @@ struct LatticeGeometry {
   Shapes shapes;
   std::vector<std::uint8_t> type;  // NodeType per node
   std::vector<WallLink> links;
-  long long fluid_nodes = 0;
+  long long fluid_nodes = 0;          // of the owned planes
+  long long lattice_fluid_nodes = 0;  // of the whole lattice: fluid_nodes summed over the ranks (LbmMethod under MPI)
 };
 
 // Mask, node types and wall links on the planes `slab` holds of the lattice of `c` (node indices of

@@ -239,16 +239,18 @@ void LbmMethod::set_up() {
   const LbmConfig c = make_config(p_);
   const Slab slab = rank_slab(c, ctx_);
   Scene scene = make_scene(p_, c);  // the same packing on every rank (from the seed)
-  auto geometry = std::make_shared<const LatticeGeometry>(build_geometry(c, scene.shapes, slab));
+  LatticeGeometry built = build_geometry(c, scene.shapes, slab);
+  std::vector<double> counts{double(built.fluid_nodes), double(built.links.size())};  // of the whole lattice
+  if (slab.halo) ranks_of(ctx_).all_sum(counts);
+  built.lattice_fluid_nodes = (long long)counts[0];
+  auto geometry = std::make_shared<const LatticeGeometry>(std::move(built));
   std::unique_ptr<LbmSolver> solver = make_solver(c, geometry, slab, ctx_);
-  std::vector<double> links{double(geometry->links.size())};
-  if (slab.halo) ranks_of(ctx_).all_sum(links);
   cfg_ = c;
   slab_ = slab;
   scene_ = std::move(scene);
   geometry_ = std::move(geometry);
   solver_ = std::move(solver);
-  wall_links_ = std::int64_t(links[0]);
+  wall_links_ = std::int64_t(counts[1]);
   iteration_ = steps_ = level_start_ = 0;
   residual_step_.clear();
   residual_.clear();
@@ -368,7 +370,7 @@ void LbmMethod::load_body(std::istream& in) {
       throw bad_input("checkpoint", "point " + std::to_string(k) + " of the lbm.binary residual history is (step " + format_number(rs[k]) + ", " + format_number(r[k]) + ")",
                       "a step in [1, " + std::to_string(steps) + "] and a finite residual >= 0");
   // This rank's owned planes (the whole lattice in one process).
-  const std::uint64_t expected = std::uint64_t(kSpecies) * kQ * std::uint64_t(cfg_.nx) * std::uint64_t(cfg_.ny) * std::uint64_t(slab_.end - slab_.begin);
+  const std::uint64_t expected = std::uint64_t(kSpecies) * kQ * std::uint64_t(cfg_.nx) * std::uint64_t(cfg_.ny) * std::uint64_t(slab_.owned());
   const std::vector<double> f = bin::read_vector<double>(in, expected);
   if (f.size() != expected)
     throw bad_input("checkpoint", "the lbm.binary state has " + std::to_string(f.size()) + " populations, the set-up has " + std::to_string(expected),

@@ -6,6 +6,8 @@
 // Local plane zl of a slab is global plane begin - halo + zl.
 #pragma once
 
+#include <vector>
+
 #include "core/communicator.hpp"
 #include "core/host_device.hpp"
 #include "lbm_config.hpp"
@@ -18,6 +20,7 @@ struct Slab {
   int halo = 0;            // 0 for the whole lattice in one process, 1 under MPI
 
   KS_HD int planes() const { return end - begin + 2 * halo; }  // held planes
+  KS_HD int owned() const { return end - begin; }
   KS_HD int first_owned() const { return halo; }                // local index of plane `begin`
   KS_HD int global(int zl) const { return ((begin - halo + zl) % nz + nz) % nz; }
   KS_HD bool owns(int z) const { return z >= begin && z < end; }
@@ -35,6 +38,17 @@ inline Slab slab_of(int nz, int rank, int ranks) {
   if (ranks <= 1) return {nz, 0, nz, 0};
   const Block b = block_of(nz, rank, ranks);
   return {nz, int(b.begin), int(b.end), 1};
+}
+
+// Every rank's owned planes as blocks of `per_plane` values (nodes of a plane, or 1 for per-plane
+// values), in rank order: to join what the ranks gather (core/column_blocks.hpp).
+inline std::vector<Block> owned_planes_of_ranks(int nz, int ranks, long long per_plane) {
+  std::vector<Block> blocks;
+  for (int r = 0; r < ranks; ++r) {
+    const Slab s = slab_of(nz, r, ranks);
+    blocks.push_back({per_plane * s.begin, per_plane * s.end});
+  }
+  return blocks;
 }
 
 }  // namespace ks::lbm

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/column_blocks.hpp"
 #include "lbm_method.hpp"
 #include "lbm_node_fields.hpp"
 
@@ -26,7 +27,7 @@ Snapshot LbmMethod::snapshot() const {
   const long long plane = (long long)cfg_.nx * cfg_.ny;
   if (!slab_.halo) return assemble(node_field_data(geometry_->type.data(), moments_, cfg_.nz), summary_of(*geometry_, moments_));
   const Communicator& comm = ranks_of(ctx_);
-  const int planes = slab_.end - slab_.begin;
+  const int planes = slab_.owned();
   const std::uint8_t* owned_type = geometry_->type.data() + plane * slab_.first_owned();
   if (ctx_.field_pieces) {
     std::vector<FieldData> fields = node_field_data(owned_type, moments_, planes);
@@ -41,7 +42,8 @@ Snapshot LbmMethod::snapshot() const {
     snap.fields = std::move(fields);
     return snap;
   }
-  // The moments and node types of every slab gathered on rank 0, which makes the snapshot.
+  // The moments and node types of every slab gathered on rank 0, which makes the snapshot: the types
+  // are one row more after the moments.
   const long long owned = plane * planes;
   std::vector<double> mine(moments_);
   mine.insert(mine.end(), owned_type, owned_type + owned);
@@ -52,19 +54,12 @@ Snapshot LbmMethod::snapshot() const {
     return snap;
   }
   const long long N = cfg_.nodes();
-  std::vector<double> m(std::size_t(kNodeMoments) * N);
+  std::vector<double> m = join_column_blocks(all, kNodeMoments + 1, owned_planes_of_ranks(cfg_.nz, comm.size(), plane), N);
   LatticeGeometry g;
   g.shapes = geometry_->shapes;
-  g.type.resize(N);
-  std::size_t at = 0;
-  for (int r = 0; r < comm.size(); ++r) {
-    const Slab s = slab_of(cfg_.nz, r, comm.size());
-    const long long n = plane * (s.end - s.begin), first = plane * s.begin;
-    for (int q = 0; q < kNodeMoments; ++q, at += n) std::copy_n(all.begin() + at, n, m.begin() + q * N + first);
-    for (long long k = 0; k < n; ++k) g.type[first + k] = std::uint8_t(all[at + k]);
-    at += n;
-  }
-  for (const std::uint8_t t : g.type) g.fluid_nodes += t == kFluid;
+  g.type.assign(m.begin() + kNodeMoments * N, m.end());
+  g.fluid_nodes = g.lattice_fluid_nodes = geometry_->lattice_fluid_nodes;
+  m.resize(std::size_t(kNodeMoments) * N);
   return assemble(node_field_data(g.type.data(), m, cfg_.nz), summary_of(g, m));
 }
 
@@ -93,21 +88,23 @@ LbmMethod::LatticeSummary LbmMethod::summary_of(const LatticeGeometry& whole, co
   return s;
 }
 
-// Collective: each rank's plane averages and counts, and the tube's middle plane from its rank.
+// Collective: each rank's plane averages and bed counts, and the tube's middle plane from its rank.
 LbmMethod::LatticeSummary LbmMethod::gathered_summary() const {
   const Communicator& comm = ranks_of(ctx_);
   const long long plane = (long long)cfg_.nx * cfg_.ny;
-  const int planes = slab_.end - slab_.begin;
+  const int planes = slab_.owned();
   LbmConfig owned = cfg_;
   owned.nz = planes;
   LatticeGeometry g;
   const std::uint8_t* type = geometry_->type.data() + plane * slab_.first_owned();
   g.type.assign(type, type + plane * planes);
   PlaneAverages mine = plane_averages(owned, g, moments_);
-  const BedCounts bed = bed_counts(type, slab_.begin, slab_.end);
-  std::vector<double> part{double(geometry_->fluid_nodes), double(bed.fluid), double(bed.inside)};
+  std::vector<double> part;
   for (int v = 0; v < kAverages; ++v) part.insert(part.end(), average(mine, v)->begin(), average(mine, v)->end());
   const std::vector<double> all = comm.gather(part);
+  const BedCounts bed = bed_counts(type, slab_.begin, slab_.end);
+  std::vector<double> counts{double(bed.fluid), double(bed.inside)};
+  comm.all_sum(counts);
   // The middle plane's moments and node types, from the rank that holds it (the others send nothing).
   const int zm = cfg_.nz / 2;
   std::vector<double> middle;
@@ -119,17 +116,10 @@ LbmMethod::LatticeSummary LbmMethod::gathered_summary() const {
   if (cfg_.geometry == Geometry::Tube) middle = comm.gather(middle);
   LatticeSummary s;
   if (comm.rank() != 0) return s;
-  for (int v = 0; v < kAverages; ++v) average(s.averages, v)->clear();
-  std::size_t at = 0;
-  for (int r = 0; r < comm.size(); ++r) {
-    const Slab rs = slab_of(cfg_.nz, r, comm.size());
-    s.fluid_nodes += (long long)all[at];
-    s.bed.fluid += (long long)all[at + 1];
-    s.bed.inside += (long long)all[at + 2];
-    at += 3;
-    for (int v = 0; v < kAverages; ++v, at += rs.end - rs.begin)
-      average(s.averages, v)->insert(average(s.averages, v)->end(), all.begin() + at, all.begin() + at + (rs.end - rs.begin));
-  }
+  const std::vector<double> whole = join_column_blocks(all, kAverages, owned_planes_of_ranks(cfg_.nz, comm.size(), 1), cfg_.nz);
+  for (int v = 0; v < kAverages; ++v) average(s.averages, v)->assign(whole.begin() + v * cfg_.nz, whole.begin() + (v + 1) * cfg_.nz);
+  s.bed = {(long long)counts[0], (long long)counts[1]};
+  s.fluid_nodes = geometry_->lattice_fluid_nodes;
   if (cfg_.geometry == Geometry::Tube) {
     std::vector<std::uint8_t> middle_type(middle.begin() + kNodeMoments * plane, middle.end());
     s.poiseuille = poiseuille_profile(cfg_, geometry_->shapes, s.averages, middle.data(), plane, middle_type.data(), zm);
