@@ -84,14 +84,15 @@ nlohmann::json write_outputs(const std::string& dir, const std::string& format, 
 }
 
 std::vector<std::string> write_field_pieces(const std::string& dir, const Snapshot& snap, const Communicator& comm) {
-  const std::string mine = "_r" + std::to_string(comm.rank());
+  // NAME_rR: rank R's piece of field NAME (.vti), which the .pvti names relative to itself.
+  const auto piece = [](const FieldData& f, int rank) { return file_safe(f.desc.name) + "_r" + std::to_string(rank); };
   std::vector<double> extents;  // per piece field: first (3), cells (3)
   std::int64_t code = 0;
   std::string why;
   try {
     for (const auto& f : snap.fields) {
       if (!f.grid.piece()) continue;
-      write_field_vtk(f, dir + "/" + file_safe(f.desc.name) + mine);
+      write_field_vtk(f, dir + "/" + piece(f, comm.rank()));
       for (int a = 0; a < 3; ++a) extents.push_back(f.grid.first[a]);
       for (int a = 0; a < 3; ++a) extents.push_back(f.grid.cells[a]);
     }
@@ -117,7 +118,7 @@ std::vector<std::string> write_field_pieces(const std::string& dir, const Snapsh
         g.cells[a] = int(e[3 + a]);
       }
       pieces.push_back(g);
-      sources.push_back(file_safe(f.desc.name) + "_r" + std::to_string(r) + ".vti");
+      sources.push_back(piece(f, r) + ".vti");
     }
     written.push_back(write_field_pvti(f, pieces, sources, dir + "/" + file_safe(f.desc.name)));
     ++field;

@@ -311,6 +311,25 @@ TEST(GuiCommandLine, RefusalsNameTheOptionTheValueAndWhatIsAllowed) {
   EXPECT_TRUE(parsed({"--version"}).version);
 }
 
+// What a VTK reader returned holds field `f` as written: its grid (points: cells + 1), origin,
+// spacing and every value (17 significant digits: exact).
+void expect_image_holds(vtkImageData* image, const ks::FieldData& f) {
+  int dims[3];
+  image->GetDimensions(dims);
+  for (int a = 0; a < 3; ++a) {
+    EXPECT_EQ(dims[a], f.grid.cells[a] + 1) << "axis " << a;
+    EXPECT_DOUBLE_EQ(image->GetOrigin()[a], f.grid.origin[a]) << "axis " << a;
+    EXPECT_DOUBLE_EQ(image->GetSpacing()[a], f.grid.spacing[a]) << "axis " << a;
+  }
+  vtkDataArray* read = image->GetCellData()->GetArray(f.desc.name.c_str());
+  ASSERT_NE(read, nullptr);
+  const int components = f.desc.components;
+  ASSERT_EQ(read->GetNumberOfComponents(), components);
+  ASSERT_EQ(read->GetNumberOfTuples(), f.grid.count());
+  for (int cell = 0; cell < f.grid.count(); ++cell)
+    for (int c = 0; c < components; ++c) ASSERT_EQ(read->GetComponent(cell, c), f.values[cell * components + c]) << "cell " << cell;
+}
+
 // What ParaView reads: a 3D two-component grid field exported as .vti comes back with the
 // same extent, origin, spacing and every value (17 significant digits: exact).
 TEST(Export, ImageFieldReadsBackWithVtkXmlReader) {
@@ -324,20 +343,7 @@ TEST(Export, ImageFieldReadsBackWithVtkXmlReader) {
   vtkNew<vtkXMLImageDataReader> reader;
   reader->SetFileName(path.c_str());
   reader->Update();
-  vtkImageData* image = reader->GetOutput();
-  int dims[3];
-  image->GetDimensions(dims);  // points: cells + 1
-  EXPECT_EQ(dims[0], 6);
-  EXPECT_EQ(dims[1], 5);
-  EXPECT_EQ(dims[2], 4);
-  EXPECT_DOUBLE_EQ(image->GetOrigin()[0], -1.0);
-  EXPECT_DOUBLE_EQ(image->GetSpacing()[2], 0.3);
-  vtkDataArray* read = image->GetCellData()->GetArray("velocity");
-  ASSERT_NE(read, nullptr);
-  ASSERT_EQ(read->GetNumberOfComponents(), 2);
-  ASSERT_EQ(read->GetNumberOfTuples(), 60);
-  for (int cell = 0; cell < 60; ++cell)
-    for (int c = 0; c < 2; ++c) ASSERT_EQ(read->GetComponent(cell, c), f.values[cell * 2 + c]) << "cell " << cell;
+  expect_image_holds(reader->GetOutput(), f);
 }
 
 // What kinetic-run --pieces writes under MPI: each rank's slab of a field as a .vti piece and a .pvti
@@ -370,18 +376,7 @@ TEST(Export, PiecesReadBackAsTheWholeFieldWithVtkParallelReader) {
   vtkNew<vtkXMLPImageDataReader> reader;
   reader->SetFileName(path.c_str());
   reader->Update();
-  vtkImageData* image = reader->GetOutput();
-  int dims[3];
-  image->GetDimensions(dims);
-  EXPECT_EQ(dims[0], 5);
-  EXPECT_EQ(dims[1], 4);
-  EXPECT_EQ(dims[2], 8);
-  vtkDataArray* read = image->GetCellData()->GetArray("u");
-  ASSERT_NE(read, nullptr);
-  ASSERT_EQ(read->GetNumberOfComponents(), 3);
-  ASSERT_EQ(read->GetNumberOfTuples(), 84);
-  for (int cell = 0; cell < 84; ++cell)
-    for (int c = 0; c < 3; ++c) ASSERT_EQ(read->GetComponent(cell, c), whole.values[cell * 3 + c]) << "cell " << cell;
+  expect_image_holds(reader->GetOutput(), whole);
 }
 
 // The main window on the teaching demo (CPU), shown.
