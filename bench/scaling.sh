@@ -1,56 +1,79 @@
 #!/usr/bin/env bash
 # Strong and weak scaling of kinetic-run across MPI ranks for the methods that split their work:
-# time per iteration (the set-up excluded), parallel efficiency against one rank, rank 0's share of
-# time inside collectives (waiting included) and its bytes sent per iteration, from summary.json.
-# usage: bench/scaling.sh [--backend cpu|cuda] [--ranks 1,2,4] [--threads-total N] [--build DIR] [--only NAME,...]
-#   cpu: each rank gets threads-total / ranks OpenMP threads (default: all cores); cuda: the ranks
-#   share the node's GPUs (local rank % count).
+# time per iteration (the set-up, snapshots and output excluded: summary.json's iterations_time_s over
+# its iterations), parallel efficiency against one rank, rank 0's share of time inside collectives
+# (waiting included) and its bytes sent per iteration.
+# usage: bench/scaling.sh [--backend cpu|cuda] [--ranks 1,2,4] [--threads-total N] [--build DIR]
+#                         [--suite small|gpus] [--only NAME,...] [--json FILE]
+#   cpu: each rank gets threads-total / ranks OpenMP threads (default: all cores); cuda: rank r uses
+#   the node's GPU (local rank % count), so ranks <= GPUs gives a card each.
+#   small (default): cases of seconds, for ranks sharing a machine or one card.
+#   gpus: the multi-GPU cases (one card per rank, --backend cuda): weak scaling of the lbm packed bed
+#   (256^2 x 512 and 12753 spheres per GPU), the bgk cavity (160^2 cells x 20^3 velocities per GPU)
+#   and the dvm cavity (64^3 cells x 64^3 velocities of sweeps per GPU); strong scaling of radiation
+#   case 10 at 128^3 cells, the dvm cavity 128^3 x 64^3 and coagulation Table 1 with 1000 runs.
+#   --json FILE: the rows and the machine (GPUs, their links, the MPI library, CUDA-aware or not).
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
-backend=cpu ranks=1,2,4 threads=$(nproc) build=$src/build only=
+backend=cpu ranks=1,2,4 threads=$(nproc) build=$src/build only= suite=small json=
 while (($#)); do
   case $1 in
     --backend) backend=$2; shift 2 ;;
     --ranks) ranks=$2; shift 2 ;;
     --threads-total) threads=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
+    --suite) suite=$2; shift 2 ;;
     --only) only=,$2,; shift 2 ;;
+    --json) json=$2; shift 2 ;;
     *) echo "scaling.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
+[[ $suite == small || $suite == gpus ]] || { echo "scaling.sh: --suite $suite: allowed small or gpus" >&2; exit 2; }
 run=$build/app/cli/kinetic-run
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 PMIX_MCA_preg=native
 IFS=, read -ra counts <<<"$ranks"
 
-# name, steps, preset, args for one rank (weak scaling multiplies the key $5 by the ranks), key
+rows=$(mktemp)
+trap 'rm -rf "$work" "$rows"' EXIT
+
+# name, modes (strong, weak or both), steps ("" = until the end condition), preset, args for one
+# rank, keys that weak scaling multiplies by the ranks (comma-separated). Field files are not
+# written (--format none); the lbm keeps its slabs on their ranks (--pieces) instead of gathering.
 measure() {
-  local name=$1 steps=$2 preset=$3 args=$4 weak_key=${5:-}
+  local name=$1 modes=$2 steps=$3 preset=$4 args=$5 weak_keys=${6:-}
   [[ -z $only || $only == *,$name,* ]] || return 0
-  for mode in strong weak; do
-    [[ $mode == weak && -z $weak_key ]] && continue
+  for mode in $modes; do
     local t1=""
     for n in "${counts[@]}"; do
       local extra=()
       if [[ $mode == weak ]]; then
-        local base; base=$(sed -E "s/.*--set $weak_key=([0-9]+).*/\1/" <<<"$args")
-        extra=(--set "$weak_key=$((base * n))")
+        IFS=, read -ra keys <<<"$weak_keys"
+        for key in "${keys[@]}"; do
+          local base; base=$(sed -E "s/.*--set $key=([0-9]+).*/\1/" <<<"$args")
+          extra+=(--set "$key=$((base * n))")
+        done
       fi
+      [[ -n $steps ]] && extra+=(--steps "$steps")
+      [[ $preset == lbm/* ]] && extra+=(--pieces)
       # shellcheck disable=SC2086
       OMP_NUM_THREADS=$((threads / n > 0 ? threads / n : 1)) mpirun -np "$n" --bind-to none "$run" "$src/presets/$preset" $args "${extra[@]}" \
-        --steps "$steps" --backend "$backend" --quiet --out "$work/$name-$mode-$n"
-      python3 - "$work/$name-$mode-$n/summary.json" "$name" "$mode" "$n" "$steps" "${t1:-0}" <<'PY'
+        --backend "$backend" --quiet --format none --out "$work/$name-$mode-$n"
+      python3 - "$work/$name-$mode-$n/summary.json" "$name" "$mode" "$n" "${t1:-0}" "$rows" "$args ${extra[*]}" <<'PY'
 import json, sys
-path, name, mode, n, steps, t1 = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), float(sys.argv[6])
+path, name, mode, n, t1, rows, args = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5]), sys.argv[6], sys.argv[7]
 j = json.load(open(path))
-t = j["iterations_time_s"] / steps
+t = j["iterations_time_s"] / j["iterations"]
 r = j["ranks"]
 coll = r.get("rank0_iterations_collective_seconds", 0.0) / max(j["iterations_time_s"], 1e-30)
-sent = r.get("rank0_iterations_bytes_sent", 0) / steps
+sent = r.get("rank0_iterations_bytes_sent", 0) / j["iterations"]
 eff = 1.0 if t1 == 0 else (t1 / t if mode == "weak" else t1 / (n * t))
 print(f"{name:12s} {mode:6s} {n:5d} {t * 1e3:12.2f} {eff * 100:9.0f}% {coll * 100:11.1f}% {sent / 1e6:12.3f}")
 open(path + ".t", "w").write(str(t))
+with open(rows, "a") as f:
+    f.write(json.dumps({"case": name, "mode": mode, "ranks": n, "iterations": j["iterations"], "ms_per_iteration": t * 1e3,
+                        "efficiency": eff, "rank0_collective_share": coll, "rank0_mb_sent_per_iteration": sent / 1e6,
+                        "preset": j["preset"], "args": args, "decomposition": r.get("decomposition", "")}) + "\n")
 PY
       [[ -n $t1 ]] || t1=$(cat "$work/$name-$mode-$n/summary.json.t")
     done
@@ -59,17 +82,40 @@ PY
 
 echo "kinetic-run across ranks on $backend ($(nproc) cores here$([[ $backend == cuda ]] && nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | sed 's/^/, /'))"
 echo "method       mode   ranks  ms/iteration  efficiency  collectives  MB sent/it"
-if [[ $backend == cuda ]]; then
-  measure coagulation 12 coagulation/table1-free-molecular.json "--set n_runs=64 --set n_s=2000" n_runs
-  measure radiation 5 radiation/case03-grey-cube-sin.json "--set nx=64 --set rays_per_batch=2000" nx
-  measure dvm 5 dvm/teaching-cavity.json "--set nx=32 --set ny=32 --set nz=32 --set nv=32"
-  measure lbm 5 lbm/packed-bed-fine.json "--set steps_per_iteration=100"
-  measure lbm-tube 5 lbm/tube-interpolated-bounce-back.json "--set nz=128 --set steps_per_iteration=100" nz
-  measure bgk-cavity 5 bgk/cavity-delta-1.json "--set ny=160 --set courant=0.5 --set steps_per_iteration=20" ny
+if [[ $suite == gpus ]]; then
+  measure lbm-bed weak 3 lbm/packed-bed-fine.json "--set nx=256 --set ny=256 --set nz=512 --set d_min=8 --set d_max=16 \
+--set sphere_count=12753 --set open_length=64 --set steps_per_iteration=50" nz,sphere_count,open_length
+  measure bgk-cavity weak 5 bgk/cavity-delta-1.json "--set nx=160 --set ny=160 --set courant=0.5 --set steps_per_iteration=20" ny
+  measure dvm-cavity weak 3 dvm/cavity-kn1-64.json "--set nx=64 --set ny=64 --set nz=64 --set nv=64" nz
+  measure rmc-case10 strong 3 radiation/case10-h2o-slab-parab1.json "--set nx=128 --set ny=128 --set nz=128 \
+--set rays_per_cell=60000 --set rays_per_batch=2000"
+  measure dvm-cavity strong 2 dvm/cavity-kn1-64.json "--set nx=128 --set ny=128 --set nz=128 --set nv=64"
+  measure coagulation strong "" coagulation/table1-free-molecular.json "--set n_runs=1000"
+elif [[ $backend == cuda ]]; then
+  measure coagulation "strong weak" 12 coagulation/table1-free-molecular.json "--set n_runs=64 --set n_s=2000" n_runs
+  measure radiation "strong weak" 5 radiation/case03-grey-cube-sin.json "--set nx=64 --set rays_per_batch=2000" nx
+  measure dvm strong 5 dvm/teaching-cavity.json "--set nx=32 --set ny=32 --set nz=32 --set nv=32"
+  measure lbm strong 5 lbm/packed-bed-fine.json "--set steps_per_iteration=100"
+  measure lbm-tube "strong weak" 5 lbm/tube-interpolated-bounce-back.json "--set nz=128 --set steps_per_iteration=100" nz
+  measure bgk-cavity "strong weak" 5 bgk/cavity-delta-1.json "--set ny=160 --set courant=0.5 --set steps_per_iteration=20" ny
 else
-  measure coagulation 8 coagulation/table1-free-molecular.json "--set n_runs=16 --set n_s=1000" n_runs
-  measure radiation 3 radiation/case03-grey-cube-sin.json "--set nx=16 --set rays_per_batch=200" nx
-  measure dvm 3 dvm/teaching-cavity.json "--set nx=16 --set ny=16 --set nz=16 --set nv=16"
-  measure lbm 3 lbm/tube-interpolated-bounce-back.json "--set nx=32 --set ny=32 --set nz=64 --set steps_per_iteration=10" nz
-  measure bgk-cavity 3 bgk/teaching-cavity.json "--set ny=48 --set courant=0.5 --set steps_per_iteration=5" ny
+  measure coagulation "strong weak" 8 coagulation/table1-free-molecular.json "--set n_runs=16 --set n_s=1000" n_runs
+  measure radiation "strong weak" 3 radiation/case03-grey-cube-sin.json "--set nx=16 --set rays_per_batch=200" nx
+  measure dvm strong 3 dvm/teaching-cavity.json "--set nx=16 --set ny=16 --set nz=16 --set nv=16"
+  measure lbm "strong weak" 3 lbm/tube-interpolated-bounce-back.json "--set nx=32 --set ny=32 --set nz=64 --set steps_per_iteration=10" nz
+  measure bgk-cavity "strong weak" 3 bgk/teaching-cavity.json "--set ny=48 --set courant=0.5 --set steps_per_iteration=5" ny
 fi
+[[ -z $json ]] || python3 - "$rows" "$json" "$backend" "$suite" <<'PY'
+import json, subprocess, sys
+rows, out, backend, suite = sys.argv[1:5]
+def sh(cmd):
+    try: return subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=60).stdout.strip()
+    except Exception as e: return f"({e})"
+machine = {"cores": int(sh("nproc") or 0), "mpi": sh("mpirun --version | head -1"),
+           "mpi_cuda_aware": sh("ompi_info --parsable --all 2>/dev/null | grep mpi_built_with_cuda_support:value | cut -d: -f7") or "unknown"}
+if backend == "cuda":
+    machine["gpus"] = sh("nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader").splitlines()
+    machine["gpu_links"] = sh("nvidia-smi topo -m").splitlines()
+json.dump({"suite": suite, "backend": backend, "machine": machine,
+           "rows": [json.loads(l) for l in open(rows) if l.strip()]}, open(out, "w"), indent=1)
+PY

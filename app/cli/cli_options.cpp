@@ -64,11 +64,13 @@ void declare(CLI::App& app, Options& o, Given& g) {
   add_positive(app, "--max-seconds", o.max_seconds, "stop after S seconds of wall time; outputs are still written");
   add_integer(app, "--seed", o.seed, 0, kMaxCount, "same as --set seed=N (not both)");
   add_text(app, "--out", o.out_dir, "write DIR/summary.json and one file per field and series", "DIR");
-  add_choice(app, "--format", o.format, {"csv", "vti"},
-             "field file format (csv: header x,y,z,<field>; vti/vtp: VTK XML)");
+  add_choice(app, "--format", o.format, {"csv", "vti", "none"},
+             "field file format (csv: header x,y,z,<field>; vti/vtp: VTK XML; none: no field files, only "
+             "summary.json and the series, for benchmarks at scale)");
   app.add_flag("--pieces", o.pieces,
                "under mpirun: each rank writes its part of a split grid's fields (FIELD_rR.vti) and rank 0 a FIELD.pvti "
-               "that ParaView opens, instead of gathering the fields on rank 0 (needs --format vti)");
+               "that ParaView opens, instead of gathering the fields on rank 0 (needs --format vti, or none to "
+               "write no fields and gather none)");
   add_text(app, "--checkpoint", o.checkpoint,
            "write the full state to FILE (with --checkpoint-every N, every N iterations; always at the end)", "FILE");
   add_integer(app, "--checkpoint-every", o.checkpoint_every, 1, kMaxCount, "checkpoint period in iterations");
@@ -113,7 +115,7 @@ Options parse_options(int argc, char** argv) {
   if (!one_shot && o.preset.empty()) throw bad_input("", "no preset file given", "kinetic-run PRESET.json [options]; see --help");
   if (o.checkpoint_every > 0 && o.checkpoint.empty())
     throw bad_input("--checkpoint-every", "needs --checkpoint FILE", "--checkpoint FILE --checkpoint-every N");
-  if (o.pieces && o.format != "vti") throw bad_input("--pieces", "writes VTK pieces; the format is " + o.format, "--pieces --format vti");
+  if (o.pieces && o.format == "csv") throw bad_input("--pieces", "writes VTK pieces; the format is csv", "--pieces --format vti (or none)");
   if (o.steps && o.until_done) throw bad_input("--steps", "cannot be combined with --until-done", "one of them");
   for (const auto& [key, text] : o.sets)
     if (key == "seed" && o.seed)

@@ -228,7 +228,7 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
   printer.finish(line);
 
   std::vector<std::string> pieces;  // the .pvti files over the ranks' pieces (--pieces)
-  if (!o.out_dir.empty() && snap && ctx.field_pieces) pieces = ks::cli::write_field_pieces(o.out_dir, *snap, *group.comm());
+  if (!o.out_dir.empty() && snap && ctx.field_pieces && o.format != "none") pieces = ks::cli::write_field_pieces(o.out_dir, *snap, *group.comm());
   if (!o.out_dir.empty() && snap && group.reports()) {
     ks::cli::RunRecord rec{&preset, runner.params(), ctx, ks::to_string(state), stop_reason, wall,
                            runner.memory_estimate(), info.decomposition, runner.iteration_seconds(),

@@ -64,7 +64,7 @@ nlohmann::json write_outputs(const std::string& dir, const std::string& format, 
   nlohmann::json summary = make_summary(snap, rec);
   nlohmann::json files = nlohmann::json(pieces);
   for (const auto& f : snap.fields) {
-    if (f.grid.piece()) continue;
+    if (f.grid.piece() || format == "none") continue;
     const std::string stem = dir + "/" + file_safe(f.desc.name);
     if (format == "vti") {
       files.push_back(write_field_vtk(f, stem));

@@ -119,7 +119,7 @@ TEST_F(Cli, HelpListsEveryOptionWithItsValueAndTheValueForms) {
   const CliResult r = run({"-h"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   for (const char* option : {"--set key=value", "--backend B", "--steps N", "--until-done", "--max-seconds S", "--seed N",
-                             "--out DIR", "--format csv|vti", "--checkpoint FILE", "--checkpoint-every N",
+                             "--out DIR", "--format csv|vti|none", "--checkpoint FILE", "--checkpoint-every N",
                              "--restart FILE", "-q, --quiet", "--list-methods", "--describe METHOD", "-h, --help",
                              "--version"})
     EXPECT_HAS(r.out, option);
@@ -348,7 +348,22 @@ TEST_F(Cli, FormatVtiWritesDiameterVtp) {
 TEST_F(Cli, UnknownFormatExits2) {
   const CliResult r = run(small_run_args() + std::vector<std::string>{"--format", "hdf5"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_HAS(r.err, "csv or vti");
+  EXPECT_HAS(r.err, "csv, vti or none");
+}
+
+TEST_F(Cli, FormatNoneWritesTheSummaryAndSeriesButNoFieldFile) {
+  const std::string out = path("none");
+  const CliResult r = run(small_run_args() + std::vector<std::string>{"--format", "none", "--out", out, "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  int series = 0;
+  for (const auto& e : fs::directory_iterator(out)) {
+    const std::string name = e.path().filename().string();
+    EXPECT_TRUE(name == "summary.json" || name.rfind("series_", 0) == 0) << "a field file was written: " << name;
+    series += name.rfind("series_", 0) == 0;
+  }
+  EXPECT_GT(series, 0);
+  EXPECT_FALSE(fs::exists(fs::path(out) / "diameter.vtp"));
+  EXPECT_HAS(slurp(fs::path(out) / "summary.json"), "\"iterations\"");
 }
 
 TEST_F(Cli, CheckpointAndRestartGiveTheSameSeriesAsOneUninterruptedRun) {

@@ -6,9 +6,11 @@
 # is updated from the same values by the same arithmetic) or
 # within rounding (kinetic.dvm splits the velocities: the moments are sums across ranks);
 # errors end every rank with the usual exit code in bounded time.
-# usage: rank_equality.sh KINETIC_RUN MPIEXEC SOURCE_DIR
+# usage: rank_equality.sh KINETIC_RUN MPIEXEC SOURCE_DIR [cpu|cuda]
+#   cuda: the equalities, restarts and pieces on CUDA ranks (a card per rank where the node has as
+#   many; on the GPU machine, not in CI); the error and signal cases stay on the CPU.
 set -uo pipefail
-run=$1 mpiexec=$2 src=$3
+run=$1 mpiexec=$2 src=$3 backend=${4:-cpu}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # Root in CI containers, more ranks than cores, shared memory without cross-memory attach, PMIx
@@ -39,9 +41,9 @@ close_to() {
 same_outputs() {  # name, tolerance (0: bit for bit), preset, args...
   local name=$1 tol=$2 preset=$3
   shift 3
-  "$run" "$src/presets/$preset" "$@" --backend cpu --quiet --out "$work/$name-serial" || { fail "$name: one process exited $?"; return; }
+  "$run" "$src/presets/$preset" "$@" --backend "$backend" --quiet --out "$work/$name-serial" || { fail "$name: one process exited $?"; return; }
   for n in 1 2 4; do
-    timeout 300 "$mpiexec" -np $n "$run" "$src/presets/$preset" "$@" --backend cpu --out "$work/$name-$n" 2>"$work/$name-$n.err" ||
+    timeout 300 "$mpiexec" -np $n "$run" "$src/presets/$preset" "$@" --backend "$backend" --out "$work/$name-$n" 2>"$work/$name-$n.err" ||
       { fail "$name: $n ranks exited $?"; cat "$work/$name-$n.err"; continue; }
     for f in "$work/$name-serial"/*.csv; do
       if [[ $tol == 0 ]]; then
@@ -64,16 +66,16 @@ restarts_exactly() {  # name, preset, args...
   local name=$1 preset=$2 half=3 reference=serial
   shift 2
   [[ ${REFERENCE:-} == 2 ]] && half=2 reference=2
-  "$mpiexec" -np 2 "$run" "$src/presets/$preset" "$@" --backend cpu --quiet --steps $half --checkpoint "$work/$name.ckpt" ||
+  "$mpiexec" -np 2 "$run" "$src/presets/$preset" "$@" --backend "$backend" --quiet --steps $half --checkpoint "$work/$name.ckpt" ||
     { fail "$name: the run to the checkpoint exited $?"; return; }
   [[ -f $work/$name.ckpt && -f $work/$name.ckpt.rank1 ]] || fail "$name: no checkpoint part of each rank"
-  "$mpiexec" -np 2 "$run" "$src/presets/$preset" "$@" --backend cpu --quiet --steps $half --restart "$work/$name.ckpt" --out "$work/$name-restarted" ||
+  "$mpiexec" -np 2 "$run" "$src/presets/$preset" "$@" --backend "$backend" --quiet --steps $half --restart "$work/$name.ckpt" --out "$work/$name-restarted" ||
     { fail "$name: the restart exited $?"; return; }
   for f in "$work/$name-$reference"/*.csv; do
     cmp -s "$f" "$work/$name-restarted/$(basename "$f")" || fail "$name: $(basename "$f") after the restart differs from the uninterrupted run ($reference)"
   done
   echo "$name: $half steps, a checkpoint and $half more on 2 ranks equal $((2 * half)) uninterrupted steps ($([[ $reference == 2 ]] && echo "on 2 ranks" || echo "one process"))"
-  exits_with 2 "$name: a restart on 4 ranks of a 2-rank checkpoint" -np 4 "$run" "$src/presets/$preset" "$@" --backend cpu --steps 1 --restart "$work/$name.ckpt"
+  exits_with 2 "$name: a restart on 4 ranks of a 2-rank checkpoint" -np 4 "$run" "$src/presets/$preset" "$@" --backend "$backend" --steps 1 --restart "$work/$name.ckpt"
 }
 
 exits_with() {  # expected code, what, mpiexec args...
@@ -117,10 +119,10 @@ stops_together() {
 writes_pieces() {  # preset, args...
   local preset=$1
   shift
-  "$run" "$src/presets/$preset" "$@" --backend cpu --quiet --format vti --out "$work/pieces-serial" || { fail "pieces: one process exited $?"; return; }
+  "$run" "$src/presets/$preset" "$@" --backend "$backend" --quiet --format vti --out "$work/pieces-serial" || { fail "pieces: one process exited $?"; return; }
   values() { sed -n '/<DataArray/,/<\/DataArray>/p' "$@" | grep -v DataArray | tr -s ' ' '\n' | grep -v '^$'; }
   for n in 2 4; do
-    timeout 300 "$mpiexec" -np $n "$run" "$src/presets/$preset" "$@" --backend cpu --quiet --format vti --pieces --out "$work/pieces-$n" ||
+    timeout 300 "$mpiexec" -np $n "$run" "$src/presets/$preset" "$@" --backend "$backend" --quiet --format vti --pieces --out "$work/pieces-$n" ||
       { fail "pieces: $n ranks exited $?"; continue; }
     for whole in "$work/pieces-serial"/*.vti; do
       local name; name=$(basename "$whole" .vti)

@@ -164,13 +164,16 @@ __global__ void display_kernel(long long N, const double* m, const std::uint8_t*
 
 constexpr int kReduceThreads = 256;
 
-// Sum over the owned fluid nodes [first, end) of |J_O2|^2 + |J_N2|^2 (eq. 20), block sums added atomically.
+// Per plane of the owned planes (block b: plane b, from node first + b * plane) the sum over its
+// fluid nodes of |J_O2|^2 + |J_N2|^2 (eq. 20). A plane's reduction does not depend on which rank
+// holds it, so the planes' sums added in plane order are one process's on any number of ranks.
 template <class Real, class Storage>
-__global__ void momentum_square_kernel(long long first, long long end, const __grid_constant__ Populations<Real, Storage> f,
-                                       const std::uint8_t* __restrict__ type, double* sum) {
+__global__ void momentum_square_kernel(long long first, long long plane, const __grid_constant__ Populations<Real, Storage> f,
+                                       const std::uint8_t* __restrict__ type, double* per_plane) {
   __shared__ double part[kReduceThreads];
   double acc = 0.0;
-  for (long long k = first + blockIdx.x * (long long)blockDim.x + threadIdx.x; k < end; k += (long long)gridDim.x * blockDim.x) {
+  const long long begin = first + blockIdx.x * plane;
+  for (long long k = begin + threadIdx.x; k < begin + plane; k += blockDim.x) {
     if (type[k] != kFluid) continue;
     SpeciesMoments<Real> m[kSpecies];
     node_moments(f, k, m);
@@ -183,7 +186,7 @@ __global__ void momentum_square_kernel(long long first, long long end, const __g
     if (threadIdx.x < half) part[threadIdx.x] += part[threadIdx.x + half];
     __syncthreads();
   }
-  if (threadIdx.x == 0) atomicAdd(sum, part[0]);
+  if (threadIdx.x == 0) per_plane[blockIdx.x] = part[0];
 }
 
 template <class Real, class Storage>
@@ -202,7 +205,7 @@ class CudaSolver final : public LbmSolver {
     type_.upload(g_->type);
     upload_active_nodes();
     upload_links();
-    sum_.resize(1);
+    plane_sums_.resize(slab.owned());
     // Both buffers start from the initial state: entries no stage writes (solid sources, halo
     // entries no owned node streams into) stay equal.
     const std::vector<double> f0 = initial_distribution(c, slab);
@@ -210,9 +213,6 @@ class CudaSolver final : public LbmSolver {
     for (std::size_t e = 0; e < pops; ++e) v[e] = encode(f0[e], e / held_.nodes());
     f_.upload(v);
     next_.upload(v);
-    int grid = 0;
-    KS_CUDA_CHECK(cudaDeviceGetAttribute(&grid, cudaDevAttrMultiProcessorCount, device));
-    reduce_blocks_ = 4 * grid;
     if (slab_.halo) {
       const std::size_t rows = std::size_t(kHaloRows) * plane();
       halo_out_.resize(2 * rows);
@@ -278,16 +278,16 @@ class CudaSolver final : public LbmSolver {
   }
 
   double momentum_rms() const override {
-    KS_CUDA_CHECK(cudaMemset(sum_.ptr, 0, sizeof(double)));
-    const long long first = first_owned_node();
-    momentum_square_kernel<<<reduce_blocks_, kReduceThreads>>>(first, first + owned_nodes(), view(f_), type_.ptr, sum_.ptr);
+    const int planes = slab_.owned();
+    momentum_square_kernel<<<planes, kReduceThreads>>>(first_owned_node(), (long long)c_.nx * c_.ny, view(f_), type_.ptr,
+                                                       plane_sums_.ptr);
     KS_CUDA_CHECK_LAUNCH();
-    std::vector<double> sum(1, 0.0);
-    sum_.download(sum.data(), 1);
-    if (slab_.halo) sum = comm_.all_gather(sum);  // added in rank order: the same on every rank
-    double total = 0.0;
-    for (double v : sum) total += v;
-    return std::sqrt(total / double(g_->lattice_fluid_nodes));
+    std::vector<double> per_plane(planes, 0.0);
+    plane_sums_.download(per_plane.data(), per_plane.size());
+    if (slab_.halo) per_plane = comm_.all_gather(per_plane);  // rank order is plane order
+    double sum = 0.0;
+    for (double v : per_plane) sum += v;
+    return std::sqrt(sum / double(g_->lattice_fluid_nodes));
   }
 
   // The owned planes: rows of the held array at a pitch of its nodes.
@@ -455,9 +455,8 @@ class CudaSolver final : public LbmSolver {
   DeviceBuffer<std::uint32_t> active_;  // fluid and wall nodes: the end planes' (under MPI), then the rest
   std::size_t edge_count_ = 0;
   DeviceBuffer<WallLink> links_;
-  mutable DeviceBuffer<double> sum_;
+  mutable DeviceBuffer<double> plane_sums_;  // momentum_rms's, one per owned plane
   mutable DeviceBuffer<double> moments_;  // those of the last moments(), which write_display_field shows
-  int reduce_blocks_ = 528;
   // Under MPI: the halo rows (to prev, to next; from prev, from next) and the stream that moves them.
   PinnedBuffer<Storage> halo_out_, halo_in_;
   cudaStream_t halo_stream_ = nullptr;
