@@ -57,8 +57,10 @@ measure() {
       [[ -n $steps ]] && extra+=(--steps "$steps")
       [[ $preset == lbm/* ]] && extra+=(--pieces)
       # shellcheck disable=SC2086
-      OMP_NUM_THREADS=$((threads / n > 0 ? threads / n : 1)) mpirun -np "$n" --bind-to none "$run" "$src/presets/$preset" $args "${extra[@]}" \
-        --backend "$backend" --quiet --format none --out "$work/$name-$mode-$n"
+      local rc=0
+      OMP_NUM_THREADS=$((threads / n > 0 ? threads / n : 1)) mpirun -np "$n" --bind-to none "$run" "$src/presets/$preset" $args \
+        "${extra[@]}" --backend "$backend" --quiet --format none --out "$work/$name-$mode-$n" || rc=$?
+      if ((rc)); then printf '%-12s %-6s %5d  failed (exit %d)\n' "$name" "$mode" "$n" "$rc"; break; fi
       python3 - "$work/$name-$mode-$n/summary.json" "$name" "$mode" "$n" "${t1:-0}" "$rows" "$args ${extra[*]}" <<'PY'
 import json, sys
 path, name, mode, n, t1, rows, args = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5]), sys.argv[6], sys.argv[7]
@@ -83,14 +85,14 @@ PY
 echo "kinetic-run across ranks on $backend ($(nproc) cores here$([[ $backend == cuda ]] && nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | sed 's/^/, /'))"
 echo "method       mode   ranks  ms/iteration  efficiency  collectives  MB sent/it"
 if [[ $suite == gpus ]]; then
-  measure lbm-bed weak 3 lbm/packed-bed-fine.json "--set nx=256 --set ny=256 --set nz=512 --set d_min=8 --set d_max=16 \
---set sphere_count=12753 --set open_length=64 --set steps_per_iteration=50" nz,sphere_count,open_length
   measure bgk-cavity weak 5 bgk/cavity-delta-1.json "--set nx=160 --set ny=160 --set courant=0.5 --set steps_per_iteration=20" ny
   measure dvm-cavity weak 3 dvm/cavity-kn1-64.json "--set nx=64 --set ny=64 --set nz=64 --set nv=64" nz
   measure rmc-case10 strong 3 radiation/case10-h2o-slab-parab1.json "--set nx=128 --set ny=128 --set nz=128 \
 --set rays_per_cell=60000 --set rays_per_batch=2000"
   measure dvm-cavity strong 2 dvm/cavity-kn1-64.json "--set nx=128 --set ny=128 --set nz=128 --set nv=64"
   measure coagulation strong "" coagulation/table1-free-molecular.json "--set n_runs=1000"
+  measure lbm-bed weak 3 lbm/packed-bed-fine.json "--set nx=256 --set ny=256 --set nz=512 --set d_min=8 --set d_max=16 \
+--set sphere_count=12753 --set open_length=64 --set steps_per_iteration=50" nz,sphere_count,open_length
 elif [[ $backend == cuda ]]; then
   measure coagulation "strong weak" 12 coagulation/table1-free-molecular.json "--set n_runs=64 --set n_s=2000" n_runs
   measure radiation "strong weak" 5 radiation/case03-grey-cube-sin.json "--set nx=64 --set rays_per_batch=2000" nx
