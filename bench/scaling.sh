@@ -10,7 +10,7 @@
 #   small (default): cases of seconds, for ranks sharing a machine or one card.
 #   gpus: the multi-GPU cases (one card per rank, --backend cuda): weak scaling of the lbm packed bed
 #   (256^2 x 512 and 12753 spheres per GPU), the bgk cavity (160^2 cells x 20^3 velocities per GPU)
-#   and the dvm cavity (64^3 cells x 64^3 velocities of sweeps per GPU); strong scaling of radiation
+#   and the dvm cavity (64^3 cells, 64^3 velocities per GPU: nv^3 ~ GPUs); strong scaling of radiation
 #   case 10 at 128^3 cells, the dvm cavity 128^3 x 64^3 and coagulation Table 1 with 1000 runs.
 #   --json FILE: the rows and the machine (GPUs, their links, the MPI library, CUDA-aware or not).
 set -euo pipefail
@@ -46,12 +46,21 @@ measure() {
   for mode in $modes; do
     local t1=""
     for n in "${counts[@]}"; do
-      local extra=()
+      local extra=() work_ratio=1
       if [[ $mode == weak ]]; then
         IFS=, read -ra keys <<<"$weak_keys"
         for key in "${keys[@]}"; do
-          local base; base=$(sed -E "s/.*--set $key=([0-9]+).*/\1/" <<<"$args")
-          extra+=(--set "$key=$((base * n))")
+          local k=${key%^3} base value
+          base=$(sed -E "s/.*--set $k=([0-9]+).*/\1/" <<<"$args")
+          # KEY^3: a count per axis of a cube, scaled by the cube root of the ranks (even); the
+          # efficiency is corrected by the work's actual ratio
+          if [[ $key == *^3 ]]; then
+            value=$(python3 -c "print(2 * round($base * $n ** (1 / 3) / 2))")
+            work_ratio=$(python3 -c "print($work_ratio * ($value / $base) ** 3 / $n)")
+          else
+            value=$((base * n))
+          fi
+          extra+=(--set "$k=$value")
         done
       fi
       [[ -n $steps ]] && extra+=(--steps "$steps")
@@ -61,15 +70,15 @@ measure() {
       OMP_NUM_THREADS=$((threads / n > 0 ? threads / n : 1)) mpirun -np "$n" --bind-to none "$run" "$src/presets/$preset" $args \
         "${extra[@]}" --backend "$backend" --quiet --format none --out "$work/$name-$mode-$n" || rc=$?
       if ((rc)); then printf '%-12s %-6s %5d  failed (exit %d)\n' "$name" "$mode" "$n" "$rc"; break; fi
-      python3 - "$work/$name-$mode-$n/summary.json" "$name" "$mode" "$n" "${t1:-0}" "$rows" "$args ${extra[*]}" <<'PY'
+      python3 - "$work/$name-$mode-$n/summary.json" "$name" "$mode" "$n" "${t1:-0}" "$rows" "$args ${extra[*]}" "$work_ratio" <<'PY'
 import json, sys
-path, name, mode, n, t1, rows, args = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5]), sys.argv[6], sys.argv[7]
+path, name, mode, n, t1, rows, args, work_ratio = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5]), sys.argv[6], sys.argv[7], float(sys.argv[8])
 j = json.load(open(path))
 t = j["iterations_time_s"] / j["iterations"]
 r = j["ranks"]
 coll = r.get("rank0_iterations_collective_seconds", 0.0) / max(j["iterations_time_s"], 1e-30)
 sent = r.get("rank0_iterations_bytes_sent", 0) / j["iterations"]
-eff = 1.0 if t1 == 0 else (t1 / t if mode == "weak" else t1 / (n * t))
+eff = 1.0 if t1 == 0 else (t1 * work_ratio / t if mode == "weak" else t1 / (n * t))
 print(f"{name:12s} {mode:6s} {n:5d} {t * 1e3:12.2f} {eff * 100:9.0f}% {coll * 100:11.1f}% {sent / 1e6:12.3f}")
 open(path + ".t", "w").write(str(t))
 with open(rows, "a") as f:
@@ -86,7 +95,7 @@ echo "kinetic-run across ranks on $backend ($(nproc) cores here$([[ $backend == 
 echo "method       mode   ranks  ms/iteration  efficiency  collectives  MB sent/it"
 if [[ $suite == gpus ]]; then
   measure bgk-cavity weak 5 bgk/cavity-delta-1.json "--set nx=160 --set ny=160 --set courant=0.5 --set steps_per_iteration=20" ny
-  measure dvm-cavity weak 3 dvm/cavity-kn1-64.json "--set nx=64 --set ny=64 --set nz=64 --set nv=64" nz
+  measure dvm-cavity weak 3 dvm/cavity-kn1-64.json "--set nx=64 --set ny=64 --set nz=64 --set nv=64" "nv^3"
   measure rmc-case10 strong 3 radiation/case10-h2o-slab-parab1.json "--set nx=128 --set ny=128 --set nz=128 \
 --set rays_per_cell=60000 --set rays_per_batch=2000"
   measure dvm-cavity strong 2 dvm/cavity-kn1-64.json "--set nx=128 --set ny=128 --set nz=128 --set nv=64"
@@ -103,7 +112,7 @@ elif [[ $backend == cuda ]]; then
 else
   measure coagulation "strong weak" 8 coagulation/table1-free-molecular.json "--set n_runs=16 --set n_s=1000" n_runs
   measure radiation "strong weak" 3 radiation/case03-grey-cube-sin.json "--set nx=16 --set rays_per_batch=200" nx
-  measure dvm strong 3 dvm/teaching-cavity.json "--set nx=16 --set ny=16 --set nz=16 --set nv=16"
+  measure dvm "strong weak" 3 dvm/teaching-cavity.json "--set nx=16 --set ny=16 --set nz=16 --set nv=16" "nv^3"
   measure lbm "strong weak" 3 lbm/tube-interpolated-bounce-back.json "--set nx=32 --set ny=32 --set nz=64 --set steps_per_iteration=10" nz
   measure bgk-cavity "strong weak" 3 bgk/teaching-cavity.json "--set ny=48 --set courant=0.5 --set steps_per_iteration=5" ny
 fi

@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <memory>
 
 #include "bgk_boundaries.hpp"
 #include "bgk_cavity_tiles.hpp"
@@ -19,6 +20,7 @@
 #include "bgk_solver.hpp"
 #include "core/ceil_div.hpp"
 #include "core/cuda_check.hpp"
+#include "core/device_ring.hpp"
 #include "core/display_value.hpp"
 #include "core/device_buffer.hpp"
 
@@ -295,7 +297,7 @@ int block_size_for(Kernel kernel) {
 
 class CudaSolver final : public BgkSolver {
  public:
-  CudaSolver(const BgkConfig& c, int device) {
+  CudaSolver(const BgkConfig& c, int device) : device_(device) {
     KS_CUDA_CHECK(cudaSetDevice(device));
     const std::size_t phase = std::size_t(c.phase_cells());
     std::size_t free_bytes = 0, total = 0;
@@ -419,6 +421,13 @@ class CudaSolver final : public BgkSolver {
     std::copy(values.begin(), values.end(), staging_.ptr);
     KS_CUDA_CHECK(cudaMemcpy2D(f_.ptr + first, c_.cells() * sizeof(double), staging_.ptr, bytes, bytes, c_.vg.count(), cudaMemcpyHostToDevice));
   }
+  // Device to device where the ranks share a node (core/device_ring.hpp): no host copy of the halos.
+  void exchange_halos(const HaloCells& h, const Communicator& comm) override {
+    const std::size_t width = std::size_t(h.width) * sizeof(double), rows = std::size_t(c_.vg.count());
+    if (!ring_) ring_ = std::make_unique<DeviceRing>(comm, device_, width * rows, h.prev, h.next);
+    const auto cells = [&](long long first) { return DeviceRows{f_.ptr + first, c_.cells() * sizeof(double), width, rows}; };
+    ring_->exchange(cells(h.first), cells(h.first + h.owned - h.width), cells(h.first - h.width), cells(h.first + h.owned), 0);
+  }
 
  private:
   StreamInputs inputs() {
@@ -446,7 +455,9 @@ class CudaSolver final : public BgkSolver {
   DeviceBuffer<double> partial_;  // fused: moment sums per (v_x slice, cell)
   DeviceBuffer<CellRelaxation> relaxation_;
   mutable DeviceBuffer<double> raw_;  // the sums of the last raw_moments(), which write_display_field shows
-  mutable PinnedBuffer<double> staging_;  // read_cells / write_cells (the halos across ranks)
+  mutable PinnedBuffer<double> staging_;  // read_cells / write_cells
+  int device_;
+  std::unique_ptr<DeviceRing> ring_;  // the halos across ranks, made at the first exchange
 };
 
 }  // namespace

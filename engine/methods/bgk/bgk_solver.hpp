@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bgk_config.hpp"
+#include "core/communicator.hpp"
 #include "core/host_device.hpp"
 
 namespace ks::bgk {
@@ -90,6 +91,15 @@ class BgkSolver {
   // [j][cell] layout: whole rows, or columns in 1D), as [j * count + n]: the halos of bgk_strip.hpp.
   virtual std::vector<double> read_cells(long long first, long long count) const = 0;
   virtual void write_cells(long long first, long long count, const std::vector<double>& values) = 0;
+  // The halo exchange of a strip (bgk_strip.hpp), cells of this solver's grid: the first and last
+  // `width` of the `owned` cells from `first` go to the ranks below (prev) and above (next), and
+  // theirs fill the `width` cells before and after. The default goes through read_cells and
+  // write_cells; the CUDA solver moves the cells device to device where it can.
+  struct HaloCells {
+    long long first = 0, owned = 0, width = 0;
+    bool prev = false, next = false;
+  };
+  virtual void exchange_halos(const HaloCells& h, const Communicator& comm);
   // Zero-copy views (Method::write_display_field): `component` of field `field` (CellField, or
   // kFieldPhaseSpace) of the snapshot's state, one float per cell (per (x, v_x) point of the
   // phase-space slice through row `row`), into device memory. The cell fields come from the last

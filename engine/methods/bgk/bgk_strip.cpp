@@ -50,6 +50,17 @@ std::vector<Block> owned_cells_of_ranks(const BgkConfig& c, int ranks) {
   return blocks;
 }
 
+void BgkSolver::exchange_halos(const HaloCells& h, const Communicator& comm) {
+  const std::vector<double> to_prev = h.prev ? read_cells(h.first, h.width) : std::vector<double>{};
+  const std::vector<double> to_next = h.next ? read_cells(h.first + h.owned - h.width, h.width) : std::vector<double>{};
+  const std::size_t values = std::max(to_prev.size(), to_next.size());
+  std::vector<double> from_prev(h.prev ? values : 0), from_next(h.next ? values : 0);
+  comm.ring_exchange(h.prev ? to_prev.data() : nullptr, h.next ? to_next.data() : nullptr, h.prev ? from_prev.data() : nullptr,
+                     h.next ? from_next.data() : nullptr, values * sizeof(double));
+  if (h.prev) write_cells(h.first - h.width, h.width, from_prev);
+  if (h.next) write_cells(h.first + h.owned, h.width, from_next);
+}
+
 namespace {
 
 class StripSolver final : public BgkSolver {
@@ -68,8 +79,11 @@ class StripSolver final : public BgkSolver {
   void set_variant(StepVariant v) override { inner_->set_variant(v); }
 
   void step(int steps) override {
+    // The first and last `halo_` owned columns (rows) go to the ranks below and above; theirs fill
+    // this rank's halos. The grid's ends exchange nothing (an open chain of ranks).
+    const HaloCells h{s_.first_owned_cell(), s_.owned_cells(), (long long)halo_ * s_.unit, s_.lo > 0, s_.hi > 0};
     for (int n = 0; n < steps; ++n) {
-      exchange_halos();
+      inner_->exchange_halos(h, comm_);
       inner_->step(1);
     }
   }
@@ -94,27 +108,11 @@ class StripSolver final : public BgkSolver {
   }
 
  private:
-  // The first and last `halo_` owned columns (rows) go to the ranks below and above; theirs fill
-  // this rank's halos. The grid's ends exchange nothing (an open chain of ranks).
-  void exchange_halos() {
-    const long long width = (long long)halo_ * s_.unit, owned = s_.owned_cells(), first = s_.first_owned_cell();
-    const std::vector<double> to_prev = s_.lo ? inner_->read_cells(first, width) : std::vector<double>{};
-    const std::vector<double> to_next = s_.hi ? inner_->read_cells(first + owned - width, width) : std::vector<double>{};
-    const std::size_t values = std::size_t(width) * std::size_t(nv_);
-    from_prev_.resize(s_.lo ? values : 0);
-    from_next_.resize(s_.hi ? values : 0);
-    comm_.ring_exchange(s_.lo ? to_prev.data() : nullptr, s_.hi ? to_next.data() : nullptr, s_.lo ? from_prev_.data() : nullptr,
-                        s_.hi ? from_next_.data() : nullptr, values * sizeof(double));
-    if (s_.lo) inner_->write_cells(first - width, width, from_prev_);
-    if (s_.hi) inner_->write_cells(first + owned, width, from_next_);
-  }
-
   std::unique_ptr<BgkSolver> inner_;
   Strip s_;
   const Communicator& comm_;
   int halo_;  // the halo width the ranks were set up with
   int nv_;    // velocities
-  std::vector<double> from_prev_, from_next_;
 };
 
 }  // namespace

@@ -8,16 +8,19 @@
 // Bytes per node and step in collide_stream: 2 species x 27 x (read + write) x sizeof(Real) =
 // 432 (FP32) or 864 (FP64); the node type byte is not counted.
 // Across MPI ranks (lbm_slab.hpp) the owned end planes stream first, on their own stream; their halo
-// rows go through pinned host memory to the neighbours while the interior planes stream, and come
-// back into the end planes before the bounce-back.
+// rows go to the neighbours (device to device where they share the node, else through pinned host
+// memory: core/device_ring.hpp) while the interior planes stream, and come back into the end planes
+// before the bounce-back.
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <memory>
 #include <type_traits>
 
 #include "core/ceil_div.hpp"
 #include "core/cuda_check.hpp"
+#include "core/device_ring.hpp"
 #include "core/display_value.hpp"
 #include "core/device_buffer.hpp"
 #include "lbm_model.hpp"
@@ -214,9 +217,7 @@ class CudaSolver final : public LbmSolver {
     f_.upload(v);
     next_.upload(v);
     if (slab_.halo) {
-      const std::size_t rows = std::size_t(kHaloRows) * plane();
-      halo_out_.resize(2 * rows);
-      halo_in_.resize(2 * rows);
+      ring_ = std::make_unique<DeviceRing>(comm, device, std::size_t(kHaloRows) * plane() * sizeof(Storage), true, true);
       KS_CUDA_CHECK(cudaStreamCreateWithFlags(&halo_stream_, cudaStreamNonBlocking));
       KS_CUDA_CHECK(cudaEventCreateWithFlags(&step_done_, cudaEventDisableTiming));
       KS_CUDA_CHECK(cudaEventCreateWithFlags(&halo_done_, cudaEventDisableTiming));
@@ -362,31 +363,25 @@ class CudaSolver final : public LbmSolver {
                                                                                    active_.ptr + begin, count);
   }
 
-  // The end planes stream on the halo stream and their halo rows go to the host while the interior
-  // planes stream on the default stream; the rows from the neighbours come back into the end planes
-  // (other entries than the interior writes) before the default stream goes on.
+  // The end planes stream on the halo stream and their halo rows go to the neighbours while the
+  // interior planes stream on the default stream; the rows from the neighbours come back into the end
+  // planes (other entries than the interior writes) before the default stream goes on.
   void collide_stream_exchanging() {
-    const std::size_t P = std::size_t(plane()), rows = std::size_t(kHaloRows) * P, bytes = rows * sizeof(Storage);
-    const std::size_t pitch = 3 * held_.nodes() * sizeof(Storage), width = P * sizeof(Storage);
-    const Storage* lower = next_.ptr;                                  // halo plane below (c_z = -1 rows)
-    const Storage* upper = next_.ptr + (slab_.planes() - 1) * P;       // halo plane above (c_z = +1 rows)
-    Storage* first = next_.ptr + first_owned_node();                   // gets c_z = +1 rows from below
-    Storage* last = next_.ptr + (slab_.planes() - 2) * P;              // gets c_z = -1 rows from above
+    const std::size_t N = held_.nodes(), P = std::size_t(plane());
+    // kHaloRows rows of a plane, every third row of the [(s * 27 + i)][node] array (halo_row).
+    const auto rows = [&](Storage* plane_start, int side) {
+      return DeviceRows{plane_start + halo_row(0, side) * N, 3 * N * sizeof(Storage), P * sizeof(Storage), std::size_t(kHaloRows)};
+    };
+    Storage* lower = next_.ptr;                             // halo plane below (c_z = -1 rows)
+    Storage* upper = next_.ptr + (slab_.planes() - 1) * P;  // halo plane above (c_z = +1 rows)
+    Storage* first = next_.ptr + first_owned_node();        // gets c_z = +1 rows from below
+    Storage* last = next_.ptr + (slab_.planes() - 2) * P;   // gets c_z = -1 rows from above
     KS_CUDA_CHECK(cudaEventRecord(step_done_, 0));
     KS_CUDA_CHECK(cudaStreamWaitEvent(halo_stream_, step_done_, 0));
     collide_stream(0, edge_count_, halo_stream_);
     KS_CUDA_CHECK_LAUNCH();
     collide_stream(edge_count_, active_.count, 0);
-    KS_CUDA_CHECK(cudaMemcpy2DAsync(halo_out_.ptr, width, lower + halo_row(0, -1) * held_.nodes(), pitch, width, kHaloRows,
-                                    cudaMemcpyDeviceToHost, halo_stream_));
-    KS_CUDA_CHECK(cudaMemcpy2DAsync(halo_out_.ptr + rows, width, upper + halo_row(0, +1) * held_.nodes(), pitch, width, kHaloRows,
-                                    cudaMemcpyDeviceToHost, halo_stream_));
-    KS_CUDA_CHECK(cudaStreamSynchronize(halo_stream_));
-    comm_.ring_exchange(halo_out_.ptr, halo_out_.ptr + rows, halo_in_.ptr, halo_in_.ptr + rows, bytes);
-    KS_CUDA_CHECK(cudaMemcpy2DAsync(first + halo_row(0, +1) * held_.nodes(), pitch, halo_in_.ptr, width, width, kHaloRows,
-                                    cudaMemcpyHostToDevice, halo_stream_));
-    KS_CUDA_CHECK(cudaMemcpy2DAsync(last + halo_row(0, -1) * held_.nodes(), pitch, halo_in_.ptr + rows, width, width, kHaloRows,
-                                    cudaMemcpyHostToDevice, halo_stream_));
+    ring_->exchange(rows(lower, -1), rows(upper, +1), rows(first, +1), rows(last, -1), halo_stream_);
     KS_CUDA_CHECK(cudaEventRecord(halo_done_, halo_stream_));
     KS_CUDA_CHECK(cudaStreamWaitEvent(0, halo_done_, 0));
   }
@@ -457,8 +452,8 @@ class CudaSolver final : public LbmSolver {
   DeviceBuffer<WallLink> links_;
   mutable DeviceBuffer<double> plane_sums_;  // momentum_rms's, one per owned plane
   mutable DeviceBuffer<double> moments_;  // those of the last moments(), which write_display_field shows
-  // Under MPI: the halo rows (to prev, to next; from prev, from next) and the stream that moves them.
-  PinnedBuffer<Storage> halo_out_, halo_in_;
+  // Under MPI: the exchange of the halo rows and the stream that moves them.
+  std::unique_ptr<DeviceRing> ring_;
   cudaStream_t halo_stream_ = nullptr;
   cudaEvent_t step_done_ = nullptr, halo_done_ = nullptr;
 };
