@@ -38,7 +38,7 @@ rows=$(mktemp)
 trap 'rm -rf "$work" "$rows"' EXIT
 
 # name, modes (strong, weak or both), steps ("" = until the end condition), preset, args for one
-# rank, keys that weak scaling multiplies by the ranks (comma-separated). Field files are not
+# rank, keys that weak scaling multiplies by the ranks (comma-separated; KEY^3 and KEY=EXPR below). Field files are not
 # written (--format none); the lbm keeps its slabs on their ranks (--pieces) instead of gathering.
 measure() {
   local name=$1 modes=$2 steps=$3 preset=$4 args=$5 weak_keys=${6:-}
@@ -51,10 +51,13 @@ measure() {
         IFS=, read -ra keys <<<"$weak_keys"
         for key in "${keys[@]}"; do
           local k=${key%^3} base value
+          k=${k%%=*}
           base=$(sed -E "s/.*--set $k=([0-9]+).*/\1/" <<<"$args")
           # KEY^3: a count per axis of a cube, scaled by the cube root of the ranks (even); the
-          # efficiency is corrected by the work's actual ratio
-          if [[ $key == *^3 ]]; then
+          # efficiency is corrected by the work's actual ratio. KEY=EXPR: EXPR's value at n ranks.
+          if [[ $key == *=* ]]; then
+            value=$(python3 -c "n = $n; print(${key#*=})")
+          elif [[ $key == *^3 ]]; then
             value=$(python3 -c "print(2 * round($base * $n ** (1 / 3) / 2))")
             work_ratio=$(python3 -c "print($work_ratio * ($value / $base) ** 3 / $n)")
           else
@@ -100,8 +103,10 @@ if [[ $suite == gpus ]]; then
 --set rays_per_cell=60000 --set rays_per_batch=2000"
   measure dvm-cavity strong 2 dvm/cavity-kn1-64.json "--set nx=128 --set ny=128 --set nz=128 --set nv=64"
   measure coagulation strong "" coagulation/table1-free-molecular.json "--set n_runs=1000"
+  # the paper's bed at twice its resolution per GPU; the open ends stay 64 planes long and the bed
+  # grows, its spheres with it (the same size distribution and porosity)
   measure lbm-bed weak 3 lbm/packed-bed-fine.json "--set nx=256 --set ny=256 --set nz=512 --set d_min=8 --set d_max=16 \
---set sphere_count=12753 --set open_length=64 --set steps_per_iteration=50" nz,sphere_count,open_length
+--set sphere_count=12753 --set open_length=64 --set steps_per_iteration=50" "nz,sphere_count=round(12753 * (512 * n - 128) / 384)"
 elif [[ $backend == cuda ]]; then
   measure coagulation "strong weak" 12 coagulation/table1-free-molecular.json "--set n_runs=64 --set n_s=2000" n_runs
   measure radiation "strong weak" 5 radiation/case03-grey-cube-sin.json "--set nx=64 --set rays_per_batch=2000" nx

@@ -69,11 +69,10 @@ ShockAnalysis analyse_shock(const BgkConfig& c, const std::vector<double>& raw) 
   return a;
 }
 
-double lid_drag(const BgkConfig& c, const std::vector<double>& raw) {
-  const long long cells = c.cells();
+double lid_drag(const BgkConfig& c, const std::vector<double>& raw, long long cells, long long lid_row) {
   double sum = 0.0;
   for (int i = 0; i < c.nx; ++i) {
-    const long long cell = (long long)(c.ny - 1) * c.nx + i;
+    const long long cell = lid_row + i;
     auto s = [&](int q) { return raw[std::size_t(q) * cells + cell]; };
     sum += 2.0 * (s(kSxy) - s(kSx) * s(kSy) / s(kS0));  // P_xy / p_ref
   }
@@ -112,7 +111,7 @@ std::vector<double> centreline_velocity(const BgkConfig& c, const CellFields& f)
 CavityAnalysis analyse_cavity(const BgkConfig& c, const BoundaryData& b, const std::vector<double>& raw,
                               const std::vector<double>& top_row) {
   CavityAnalysis a;
-  a.D = lid_drag(c, raw);
+  a.D = lid_drag(c, raw, c.cells(), (long long)(c.ny - 1) * c.nx);
   a.D_wall = lid_drag_at_wall(c, b, top_row);
   const CellFields f = cell_fields(raw, c.cells());
   const std::vector<double> u = centreline_velocity(c, f);

@@ -40,7 +40,8 @@ struct CavityAnalysis {
   double D = 0.0, D_wall = 0.0, G = 0.0;
   double vortex_y = 0.0;  // height of the vortex centre on the centreline, lambda_ref
 };
-double lid_drag(const BgkConfig& c, const std::vector<double>& raw);
+// D from raw sums of `cells` cells (per sum) whose lid row begins at cell `lid_row`.
+double lid_drag(const BgkConfig& c, const std::vector<double>& raw, long long cells, long long lid_row);
 // V_x / U on the vertical centreline x = delta / 2, per row (mean of the two middle columns when nx is even).
 std::vector<double> centreline_velocity(const BgkConfig& c, const CellFields& f);
 double lid_drag_at_wall(const BgkConfig& c, const BoundaryData& b, const std::vector<double>& top_row);

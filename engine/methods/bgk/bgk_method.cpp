@@ -57,7 +57,7 @@ MethodInfo BgkMethod::describe() {
 //  CUDA host: one copy of f (the initial distribution setup uploads, the copy save_state reads back).
 //  CUDA device: f^n and f^{n+1}, per cell the relaxation data, the raw sums of raw_moments() and the
 //  fused step's moment sums per v_x slice (5 nv doubles).
-//  Both hosts, per cell: raw_ and a step's new sums (kRawMoments doubles each) and the two
+//  Both hosts, per cell: own_ and a step's new sums (kRawMoments doubles each) and the two
 //  CellFields of the residual (n, V (3), T, P_xy, q (2): 8 doubles each), the peak of advance().
 // The boundary Maxwellians (4 nv^3) and the wall densities (per row and column) are left out.
 MemoryEstimate BgkMethod::estimate(const BgkParams& p, const ExecutionContext& ctx) {
@@ -193,7 +193,7 @@ void BgkMethod::set_up() {
   residual_.clear();
   drag_t_.clear();
   drag_.clear();
-  raw_ = whole_raw_moments();
+  own_ = solver_->raw_moments();
 }
 
 std::vector<double> BgkMethod::whole_raw_moments() const {
@@ -219,9 +219,10 @@ void BgkMethod::apply_config(const BgkConfig& c) {
   bounds_ = std::move(b);
 }
 
-double BgkMethod::total_mass() const {
+double BgkMethod::mass_of(const std::vector<double>& raw) const {
+  const long long cells = (long long)(raw.size() / kRawMoments);
   double m = 0.0;
-  for (long long k = 0; k < cfg_.cells(); ++k) m += raw_[k];
+  for (long long k = 0; k < cells; ++k) m += raw[k];
   return m * cfg_.dx * (cfg_.kind == Case::Cavity ? cfg_.dy : 1.0);
 }
 
@@ -230,40 +231,64 @@ void BgkMethod::advance() {
   const double t_end = p_.t_end;
   const int steps = int(std::clamp<double>(std::ceil((t_end - time_) / cfg_.dt - 1e-9), 1.0,
                                            double(p_.steps_per_iteration)));
-  const std::vector<double> before = raw_;
+  const std::vector<double> before = own_;
   const double t0 = time_;
   solver_->step(steps);
   steps_ += steps;
   time_ += steps * cfg_.dt;
   ++iteration_;
-  raw_ = whole_raw_moments();
-  const long long cells = cfg_.cells();
-  for (long long k = 0; k < cells; ++k) {
-    const double n = raw_[k];
-    if (!std::isfinite(n) || n <= 0.0)
-      throw run_failed("kinetic.bgk: density " + std::to_string(n) + " in cell " + std::to_string(k) + " at t = " +
-                       std::to_string(time_) + "; reduce dt or enlarge the velocity box");
+  own_ = solver_->raw_moments();
+  // Every rank stops at the first cell of the grid whose density is not finite and positive.
+  const Communicator& comm = ranks_of(ctx_);
+  const long long cells = (long long)(own_.size() / kRawMoments), first = strip_.owned_in_whole().begin;
+  std::int64_t bad = 0;
+  for (long long k = 0; k < cells && !bad; ++k)
+    if (!std::isfinite(own_[k]) || own_[k] <= 0.0) bad = cfg_.cells() - (first + k);  // the largest is the first
+  if ((bad = comm.all_max(bad)) > 0) {
+    const long long cell = cfg_.cells() - bad;
+    throw run_failed("kinetic.bgk: density not finite and positive in cell " + std::to_string(cell) + " at t = " +
+                     std::to_string(time_) + "; reduce dt or enlarge the velocity box");
   }
-  // Residual: the largest relative L2 change of n, V, T per unit time.
-  const CellFields a = cell_fields(before, cells), b = cell_fields(raw_, cells);
-  double dn = 0, nn = 0, dv = 0, nv = 0, dT = 0, nT = 0;
-  for (long long k = 0; k < cells; ++k) {
-    dn += (b.n[k] - a.n[k]) * (b.n[k] - a.n[k]);
-    nn += b.n[k] * b.n[k];
-    for (auto [p, q] : {std::pair{&a.Vx, &b.Vx}, {&a.Vy, &b.Vy}, {&a.Vz, &b.Vz}}) {
-      dv += ((*q)[k] - (*p)[k]) * ((*q)[k] - (*p)[k]);
-      nv += (*q)[k] * (*q)[k];
-    }
-    dT += (b.T[k] - a.T[k]) * (b.T[k] - a.T[k]);
-    nT += b.T[k] * b.T[k];
-  }
-  const double r = std::max({std::sqrt(dn / nn), nv > 0 ? std::sqrt(dv / nv) : 0.0, std::sqrt(dT / nT)}) / (time_ - t0);
   residual_t_.push_back(time_);
-  residual_.push_back(r);
+  residual_.push_back(residual_since(before, time_ - t0));
   if (cfg_.kind == Case::Cavity) {
     drag_t_.push_back(time_);
-    drag_.push_back(lid_drag(cfg_, raw_));
+    drag_.push_back(lid_drag_now());
   }
+}
+
+double BgkMethod::residual_since(const std::vector<double>& before, double dt) const {
+  // The largest relative L2 change of n, V, T per unit time.
+  const long long cells = (long long)(own_.size() / kRawMoments), unit = strip_.unit;
+  const CellFields a = cell_fields(before, cells), b = cell_fields(own_, cells);
+  enum { kDn, kNn, kDv, kNv, kDT, kNT, kSums };
+  std::vector<double> sums(std::size_t(cells / unit) * kSums, 0.0);  // per row (column)
+  for (long long k = 0; k < cells; ++k) {
+    double* s = &sums[std::size_t(k / unit) * kSums];
+    s[kDn] += (b.n[k] - a.n[k]) * (b.n[k] - a.n[k]);
+    s[kNn] += b.n[k] * b.n[k];
+    for (auto [p, q] : {std::pair{&a.Vx, &b.Vx}, {&a.Vy, &b.Vy}, {&a.Vz, &b.Vz}}) {
+      s[kDv] += ((*q)[k] - (*p)[k]) * ((*q)[k] - (*p)[k]);
+      s[kNv] += (*q)[k] * (*q)[k];
+    }
+    s[kDT] += (b.T[k] - a.T[k]) * (b.T[k] - a.T[k]);
+    s[kNT] += b.T[k] * b.T[k];
+  }
+  const Communicator& comm = ranks_of(ctx_);
+  if (comm.size() > 1) sums = comm.all_gather(sums);  // rank order is row (column) order
+  double t[kSums] = {};
+  for (std::size_t r = 0; r < sums.size(); r += kSums)
+    for (int q = 0; q < kSums; ++q) t[q] += sums[r + q];
+  return std::max({std::sqrt(t[kDn] / t[kNn]), t[kNv] > 0 ? std::sqrt(t[kDv] / t[kNv]) : 0.0, std::sqrt(t[kDT] / t[kNT])}) / dt;
+}
+
+double BgkMethod::lid_drag_now() const {
+  // The lid's row is the last rank's.
+  const Communicator& comm = ranks_of(ctx_);
+  const long long cells = (long long)(own_.size() / kRawMoments), lid_row = (long long)(cfg_.ny - 1) * cfg_.nx;
+  std::vector<double> drag;
+  if (strip_.end == cfg_.ny) drag.push_back(lid_drag(cfg_, own_, cells, lid_row - strip_.owned_in_whole().begin));
+  return comm.size() > 1 ? comm.all_gather(drag).at(0) : drag.at(0);
 }
 
 bool BgkMethod::converged() const {
@@ -296,12 +321,13 @@ Progress BgkMethod::progress() const {
 Snapshot BgkMethod::snapshot() const {
   Snapshot snap;
   snap.progress = progress();
-  // Under MPI the rows are gathered on rank 0, which makes the snapshot (raw_ is every rank's).
+  // Under MPI the cells' sums and the rows are gathered on rank 0, which makes the snapshot.
+  const std::vector<double> raw = whole_raw_moments();
   const std::vector<double> middle = whole_row(cfg_.ny / 2);
   const std::vector<double> lid = cfg_.kind == Case::Cavity ? whole_row(cfg_.ny - 1) : std::vector<double>{};
   if (ranks_of(ctx_).rank() != 0) return snap;
   const long long cells = cfg_.cells();
-  const CellFields f = cell_fields(raw_, cells);
+  const CellFields f = cell_fields(raw, cells);
   Grid g;
   g.cells = {cfg_.nx, cfg_.ny, 1};
   g.origin = {cfg_.x0, cfg_.y0, 0.0};
@@ -328,9 +354,9 @@ Snapshot BgkMethod::snapshot() const {
   snap.series.push_back({"residual", "t (1/nu_ref)", "relative change per unit time", residual_t_, residual_, {}});
   // dt: the step taken (set by `courant` when that is above 0).
   nlohmann::json d = {{"steps", steps_}, {"dt", cfg_.dt}, {"courant", courant_number(cfg_)},
-                      {"mass", total_mass()}, {"phase_cells", cfg_.phase_cells()}};
+                      {"mass", mass_of(raw)}, {"phase_cells", cfg_.phase_cells()}};
   if (cfg_.kind == Case::Shock) {
-    const ShockAnalysis a = analyse_shock(cfg_, raw_);
+    const ShockAnalysis a = analyse_shock(cfg_, raw);
     Series n{"n(x)", "x (lambda-)", "n / n-"}, V{"V(x)", "x (lambda-)", "V / sqrt(2RT-)"}, T{"T(x)", "x (lambda-)", "T / T-"};
     for (int i = 0; i < cfg_.nx; ++i) {
       const double x = cfg_.x0 + (i + 0.5) * cfg_.dx;
@@ -357,7 +383,7 @@ Snapshot BgkMethod::snapshot() const {
     d["inverse_thickness"] = a.inverse_thickness;
     d["shock_centre"] = a.centre;
   } else {
-    const CavityAnalysis a = analyse_cavity(cfg_, bounds_, raw_, lid);
+    const CavityAnalysis a = analyse_cavity(cfg_, bounds_, raw, lid);
     Series u{"Vx/U on x = delta/2", "y / delta", "Vx / U"}, v{"Vy/U through the vortex", "x / delta", "Vy / U"};
     u.y = centreline_velocity(cfg_, f);
     for (int k = 0; k < cfg_.ny; ++k) u.x.push_back((k + 0.5) / cfg_.ny);
@@ -441,7 +467,7 @@ void BgkMethod::load_body(std::istream& in) {
   residual_ = std::move(r);
   drag_t_ = std::move(dt);
   drag_ = std::move(dd);
-  raw_ = whole_raw_moments();
+  own_ = solver_->raw_moments();
 }
 
 }  // namespace ks::bgk

@@ -35,9 +35,10 @@ class BgkMethod final : public MethodBase<BgkMethod, BgkParams, bgk_param_table>
   const BgkConfig& config() const { return cfg_; }
   const BoundaryData& boundaries() const { return bounds_; }
   const BgkSolver& solver() const { return *solver_; }
-  const std::vector<double>& raw_moments() const { return raw_; }  // of the current state
+  // The raw sums of this rank's cells (the whole grid in one process) in the current state.
+  const std::vector<double>& raw_moments() const { return own_; }
   double time() const { return time_; }
-  double total_mass() const;  // sum of n over the cells times the cell area (or length)
+  double total_mass() const { return mass_of(own_); }  // one process: sum of n times the cell area (or length)
 
  private:
   void set_up() override;
@@ -50,6 +51,11 @@ class BgkMethod final : public MethodBase<BgkMethod, BgkParams, bgk_param_table>
   bool converged() const;  // the last residual below `tolerance` (> 0)
   // The raw sums of every cell (under MPI, gathered from every rank: a collective).
   std::vector<double> whole_raw_moments() const;
+  double mass_of(const std::vector<double>& raw) const;  // sum of n over raw's cells times the cell area
+  // The residual of an iteration from `before` to own_ over `dt` and the lid's drag (cavity), from
+  // this rank's cells: per row (cavity) or column (shock) sums, added over the ranks in grid order.
+  double residual_since(const std::vector<double>& before, double dt) const;
+  double lid_drag_now() const;
   // f^n in row k of the whole grid (under MPI, gathered on rank 0, empty elsewhere: a collective).
   std::vector<double> whole_row(int k) const;
 
@@ -59,7 +65,7 @@ class BgkMethod final : public MethodBase<BgkMethod, BgkParams, bgk_param_table>
   std::unique_ptr<BgkSolver> solver_;
   std::int64_t iteration_ = 0, steps_ = 0;
   double time_ = 0.0;
-  std::vector<double> raw_;                 // velocity sums of f at time_
+  std::vector<double> own_;                 // velocity sums of f at time_, this rank's cells
   std::vector<double> residual_t_, residual_;
   std::vector<double> drag_t_, drag_;       // cavity: D(t)
 };
