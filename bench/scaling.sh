@@ -38,8 +38,11 @@ rows=$(mktemp)
 trap 'rm -rf "$work" "$rows"' EXIT
 
 # name, modes (strong, weak or both), steps ("" = until the end condition), preset, args for one
-# rank, keys that weak scaling multiplies by the ranks (comma-separated; KEY^3 and KEY=EXPR below). Field files are not
-# written (--format none); the lbm keeps its slabs on their ranks (--pieces) instead of gathering.
+# rank, the keys weak scaling changes with the ranks (comma-separated; KEY, KEY^3 or KEY=EXPR, see
+# below). Field files are not written (--format none); the lbm keeps its slabs on their ranks
+# (--pieces) instead of gathering.
+one_rank_value() { sed -E "s/.*--set $1=([0-9]+).*/\1/" <<<"$2"; }  # KEY's value in args
+
 measure() {
   local name=$1 modes=$2 steps=$3 preset=$4 args=$5 weak_keys=${6:-}
   [[ -z $only || $only == *,$name,* ]] || return 0
@@ -50,26 +53,24 @@ measure() {
       if [[ $mode == weak ]]; then
         IFS=, read -ra keys <<<"$weak_keys"
         for key in "${keys[@]}"; do
-          local k=${key%^3} base value
-          k=${k%%=*}
-          base=$(sed -E "s/.*--set $k=([0-9]+).*/\1/" <<<"$args")
-          # KEY^3: a count per axis of a cube, scaled by the cube root of the ranks (even); the
-          # efficiency is corrected by the work's actual ratio. KEY=EXPR: EXPR's value at n ranks.
-          if [[ $key == *=* ]]; then
-            value=$(python3 -c "n = $n; print(${key#*=})")
-          elif [[ $key == *^3 ]]; then
-            value=$(python3 -c "print(2 * round($base * $n ** (1 / 3) / 2))")
-            work_ratio=$(python3 -c "print($work_ratio * ($value / $base) ** 3 / $n)")
-          else
-            value=$((base * n))
-          fi
+          # KEY: times n. KEY^3: a count per axis of a cube, scaled by the cube root of n (even); the
+          # efficiency is corrected by the work's actual ratio. KEY=EXPR: EXPR's value at n.
+          local k value base
+          case $key in
+            *=*) k=${key%%=*} value=$(python3 -c "n = $n; print(${key#*=})") ;;
+            *^3)
+              k=${key%^3} base=$(one_rank_value "${key%^3}" "$args")
+              value=$(python3 -c "print(2 * round($base * $n ** (1 / 3) / 2))")
+              work_ratio=$(python3 -c "print($work_ratio * ($value / $base) ** 3 / $n)") ;;
+            *) k=$key base=$(one_rank_value "$key" "$args") value=$((base * n)) ;;
+          esac
           extra+=(--set "$k=$value")
         done
       fi
       [[ -n $steps ]] && extra+=(--steps "$steps")
       [[ $preset == lbm/* ]] && extra+=(--pieces)
-      # shellcheck disable=SC2086
       local rc=0
+      # shellcheck disable=SC2086
       OMP_NUM_THREADS=$((threads / n > 0 ? threads / n : 1)) mpirun -np "$n" --bind-to none "$run" "$src/presets/$preset" $args \
         "${extra[@]}" --backend "$backend" --quiet --format none --out "$work/$name-$mode-$n" || rc=$?
       if ((rc)); then printf '%-12s %-6s %5d  failed (exit %d)\n' "$name" "$mode" "$n" "$rc"; break; fi

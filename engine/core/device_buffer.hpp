@@ -62,16 +62,17 @@ struct PinnedBuffer {
   PinnedBuffer() = default;
   PinnedBuffer(const PinnedBuffer&) = delete;
   PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  ~PinnedBuffer() {
-    if (ptr) cudaFreeHost(ptr);
-  }
+  ~PinnedBuffer() { release(); }
   void resize(std::size_t n) {
     if (n == count) return;
+    release();
+    if (n) KS_CUDA_CHECK(cudaMallocHost(&ptr, n * sizeof(T)));
+    count = n;
+  }
+  void release() {
     if (ptr) cudaFreeHost(ptr);
     ptr = nullptr;
     count = 0;
-    if (n) KS_CUDA_CHECK(cudaMallocHost(&ptr, n * sizeof(T)));
-    count = n;
   }
 };
 

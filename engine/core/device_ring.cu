@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 
 namespace ks {
@@ -36,7 +37,7 @@ void copy_rows(void* dst, std::size_t dpitch, const void* src, std::size_t spitc
 }  // namespace
 
 DeviceRing::DeviceRing(const Communicator& comm, int device, std::size_t bytes, bool has_prev, bool has_next)
-    : comm_(comm), bytes_(bytes), has_prev_(has_prev), has_next_(has_next) {
+    : comm_(comm), bytes_(bytes), has_{has_prev, has_next} {
   KS_CUDA_CHECK(cudaSetDevice(device));
   Introduction mine;
   gethostname(mine.host, sizeof mine.host - 1);
@@ -44,16 +45,16 @@ DeviceRing::DeviceRing(const Communicator& comm, int device, std::size_t bytes, 
   // To prev go the handles of the buffers prev writes into (inbox_[kPrev]); to next, inbox_[kNext].
   Introduction to[2] = {mine, mine}, from[2];
   for (int side : {kPrev, kNext})
-    for (int t = 0; t < 2; ++t) {
+    for (int t = 0; t < 2 && has_[side]; ++t) {
       inbox_[side][t].resize(bytes);
       KS_CUDA_CHECK(cudaIpcGetMemHandle(&to[side].inbox[t], inbox_[side][t].ptr));
     }
   comm_.ring_exchange(has_prev ? &to[kPrev] : nullptr, has_next ? &to[kNext] : nullptr, has_prev ? &from[kPrev] : nullptr,
                       has_next ? &from[kNext] : nullptr, sizeof(Introduction));
   // from[kPrev] holds prev's buffers for what comes from its next (this rank): this rank's to_prev.
-  bool can = true;
+  bool can = std::getenv("KS_HALOS_THROUGH_HOST") == nullptr;  // the fallback, forced (a test, a misbehaving driver)
   for (int side : {kPrev, kNext}) {
-    if (!(side == kPrev ? has_prev : has_next)) continue;
+    if (!has_[side] || !can) continue;
     can = can && reaches(device, mine, from[side]);
     for (int t = 0; t < 2 && can; ++t) {
       if (cudaIpcOpenMemHandle(&peer_inbox_[side][t], from[side].inbox[t], cudaIpcMemLazyEnablePeerAccess) != cudaSuccess) {
@@ -83,39 +84,29 @@ DeviceRing::~DeviceRing() {
 
 void DeviceRing::exchange(const DeviceRows& to_prev, const DeviceRows& to_next, const DeviceRows& from_prev, const DeviceRows& from_next,
                           cudaStream_t stream) {
-  if (direct_) exchange_direct(to_prev, to_next, from_prev, from_next, stream);
-  else exchange_staged(to_prev, to_next, from_prev, from_next, stream);
-}
-
-void DeviceRing::exchange_direct(const DeviceRows& to_prev, const DeviceRows& to_next, const DeviceRows& from_prev,
-                                 const DeviceRows& from_next, cudaStream_t stream) {
+  const DeviceRows* out[2] = {&to_prev, &to_next};
+  const DeviceRows* in[2] = {&from_prev, &from_next};
+  // Device to device: the rows go into the neighbours' inboxes of this turn and MPI carries one byte
+  // per side that says they are there. A neighbour writes inbox turn t again two exchanges later,
+  // after this rank's byte of the next one, which it sends once the copies out of the inbox (queued
+  // below) are done. Through the host: the rows themselves go through MPI.
   const int t = turn_;
   turn_ ^= 1;
-  if (has_prev_) copy_rows(peer_inbox_[kPrev][t], to_prev.width, to_prev.ptr, to_prev.pitch, to_prev.width, to_prev.rows, stream);
-  if (has_next_) copy_rows(peer_inbox_[kNext][t], to_next.width, to_next.ptr, to_next.pitch, to_next.width, to_next.rows, stream);
-  KS_CUDA_CHECK(cudaStreamSynchronize(stream));
-  // The rows this rank wrote are in the neighbours' inboxes; theirs are in this rank's once their
-  // byte has come. A neighbour writes inbox turn t again two exchanges later, after this rank's
-  // byte of the next one, which it sends once the copies below (queued before) are done.
   char sent[2] = {1, 1}, got[2] = {0, 0};
-  comm_.ring_exchange(has_prev_ ? &sent[kPrev] : nullptr, has_next_ ? &sent[kNext] : nullptr, has_prev_ ? &got[kPrev] : nullptr,
-                      has_next_ ? &got[kNext] : nullptr, 1);
-  if (has_prev_)
-    copy_rows(from_prev.ptr, from_prev.pitch, inbox_[kPrev][t].ptr, from_prev.width, from_prev.width, from_prev.rows, stream);
-  if (has_next_)
-    copy_rows(from_next.ptr, from_next.pitch, inbox_[kNext][t].ptr, from_next.width, from_next.width, from_next.rows, stream);
-}
-
-void DeviceRing::exchange_staged(const DeviceRows& to_prev, const DeviceRows& to_next, const DeviceRows& from_prev,
-                                 const DeviceRows& from_next, cudaStream_t stream) {
-  unsigned char *out_prev = out_.ptr, *out_next = out_.ptr + bytes_, *in_prev = in_.ptr, *in_next = in_.ptr + bytes_;
-  if (has_prev_) copy_rows(out_prev, to_prev.width, to_prev.ptr, to_prev.pitch, to_prev.width, to_prev.rows, stream);
-  if (has_next_) copy_rows(out_next, to_next.width, to_next.ptr, to_next.pitch, to_next.width, to_next.rows, stream);
+  void* arrive[2] = {};                            // where the neighbours' rows arrive
+  void* message_out[2] = {}, *message_in[2] = {};  // what MPI carries: a byte, or the rows
+  for (int side : {kPrev, kNext}) {
+    if (!has_[side]) continue;
+    void* dst = direct_ ? peer_inbox_[side][t] : out_.ptr + side * bytes_;  // where this rank's rows go
+    arrive[side] = direct_ ? static_cast<void*>(inbox_[side][t].ptr) : in_.ptr + side * bytes_;
+    message_out[side] = direct_ ? &sent[side] : dst;
+    message_in[side] = direct_ ? &got[side] : arrive[side];
+    copy_rows(dst, out[side]->width, out[side]->ptr, out[side]->pitch, out[side]->width, out[side]->rows, stream);
+  }
   KS_CUDA_CHECK(cudaStreamSynchronize(stream));
-  comm_.ring_exchange(has_prev_ ? out_prev : nullptr, has_next_ ? out_next : nullptr, has_prev_ ? in_prev : nullptr,
-                      has_next_ ? in_next : nullptr, bytes_);
-  if (has_prev_) copy_rows(from_prev.ptr, from_prev.pitch, in_prev, from_prev.width, from_prev.width, from_prev.rows, stream);
-  if (has_next_) copy_rows(from_next.ptr, from_next.pitch, in_next, from_next.width, from_next.width, from_next.rows, stream);
+  comm_.ring_exchange(message_out[kPrev], message_out[kNext], message_in[kPrev], message_in[kNext], direct_ ? 1 : bytes_);
+  for (int side : {kPrev, kNext})
+    if (has_[side]) copy_rows(in[side]->ptr, in[side]->pitch, arrive[side], in[side]->width, in[side]->width, in[side]->rows, stream);
 }
 
 }  // namespace ks

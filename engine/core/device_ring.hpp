@@ -4,7 +4,8 @@
 // rank maps its neighbours' receive buffers once (CUDA IPC) and copies into them, and a one-byte
 // message per side says they have arrived. Otherwise (ranks on several nodes, devices without peer
 // access) every rank stages its rows through page-locked host memory and the communicator. All the
-// ranks take the same path (agreed at construction), so neighbours always match.
+// ranks take the same path (agreed at construction), so neighbours always match. The environment
+// variable KS_HALOS_THROUGH_HOST (any value) forces the host path.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -40,17 +41,11 @@ class DeviceRing {
   void exchange(const DeviceRows& to_prev, const DeviceRows& to_next, const DeviceRows& from_prev, const DeviceRows& from_next,
                 cudaStream_t stream);
 
-  bool device_to_device() const { return direct_; }
-
  private:
-  void exchange_direct(const DeviceRows& to_prev, const DeviceRows& to_next, const DeviceRows& from_prev, const DeviceRows& from_next,
-                       cudaStream_t stream);
-  void exchange_staged(const DeviceRows& to_prev, const DeviceRows& to_next, const DeviceRows& from_prev, const DeviceRows& from_next,
-                       cudaStream_t stream);
-
   const Communicator& comm_;
   std::size_t bytes_;
-  bool has_prev_, has_next_, direct_ = false;
+  bool has_[2];  // a neighbour below (rank - 1), above (rank + 1)
+  bool direct_ = false;
   // Device to device: this rank's receive buffers from prev / next, two of each used in turn (a
   // neighbour may write the next exchange's rows while this rank still reads the last ones), and
   // the neighbours' mapped receive buffers that this rank writes into.

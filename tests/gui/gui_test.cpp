@@ -115,6 +115,14 @@ void expect_script_refused(const QStringList& args, const std::vector<std::strin
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
+// The app's options for preset file `preset` on the CPU backend.
+ks::gui::AppOptions cpu_options(const std::string& preset) {
+  ks::gui::AppOptions options;
+  options.preset = q(preset);
+  options.backend = "cpu";
+  return options;
+}
+
 // Distinct colours in a downsampled image: a blank or single-colour view has very few.
 int distinct_colours(const QImage& image) {
   QSet<QRgb> colours;
@@ -381,9 +389,7 @@ TEST(Export, PiecesReadBackAsTheWholeFieldWithVtkParallelReader) {
 
 // The main window on the teaching demo (CPU), shown.
 std::unique_ptr<ks::gui::MainWindow> shown_demo_window() {
-  ks::gui::AppOptions options;
-  options.preset = QString::fromStdString(kDemo);
-  options.backend = "cpu";
+  ks::gui::AppOptions options = cpu_options(kDemo);
   auto window = std::make_unique<ks::gui::MainWindow>(options);
   window->show();
   return window;
@@ -488,9 +494,8 @@ TEST(GuiProgress, TimeLeftFollowsTheRecentRateAndStartsOverAfterAReset) {
 // While a run goes, the status bar shows its progress toward the end and, once the rate is known,
 // the time left.
 TEST(GuiInProcess, StatusBarShowsProgressAndTimeLeftWhileRunning) {
-  ks::gui::AppOptions options;  // the BGK teaching cavity: minutes to its t_end on a CPU
-  options.preset = QString::fromStdString(std::string(KS_SOURCE_DIR) + "/presets/bgk/teaching-cavity.json");
-  options.backend = "cpu";
+  // The BGK teaching cavity: minutes to its t_end on a CPU.
+  ks::gui::AppOptions options = cpu_options(std::string(KS_SOURCE_DIR) + "/presets/bgk/teaching-cavity.json");
   ks::gui::MainWindow window(options);
   window.show();
   ks::Runner* runner = window.runner();
@@ -512,9 +517,7 @@ TEST(GuiInProcess, StatusBarShowsProgressAndTimeLeftWhileRunning) {
 // The method with the most parameters (radiation, 27) fits a 1366x768 laptop screen: the parameter
 // dock scrolls instead of making the window taller.
 TEST(GuiInProcess, RadiationParametersFitALaptopScreen) {
-  ks::gui::AppOptions options;
-  options.preset = QString::fromStdString(std::string(KS_SOURCE_DIR) + "/presets/radiation/case02-grey-slab-parab1.json");
-  options.backend = "cpu";
+  ks::gui::AppOptions options = cpu_options(std::string(KS_SOURCE_DIR) + "/presets/radiation/case02-grey-slab-parab1.json");
   ks::gui::MainWindow window(options);
   window.show();
   window.resize(1366, 768);
@@ -530,9 +533,7 @@ TEST(GuiInProcess, RadiationParametersFitALaptopScreen) {
 // The window never opens taller or wider than the screen's free area, whatever size was saved.
 TEST(GuiInProcess, WindowFitsTheScreenItOpensOn) {
   QSettings().setValue("window/geometry", QByteArray());  // as if saved by a larger screen below
-  ks::gui::AppOptions options;
-  options.preset = QString::fromStdString(kDemo);
-  options.backend = "cpu";
+  ks::gui::AppOptions options = cpu_options(kDemo);
   ks::gui::MainWindow window(options);
   window.resize(3000, 2000);
   window.fitToScreen();
@@ -546,9 +547,7 @@ TEST(GuiInProcess, WindowFitsTheScreenItOpensOn) {
 
 // A 3D field's slice control says which slice is shown and where it lies along z.
 TEST(GuiInProcess, SliceControlIsLabelledWithTheSliceAndItsPosition) {
-  ks::gui::AppOptions options;
-  options.preset = QString::fromStdString(std::string(KS_SOURCE_DIR) + "/presets/lbm/teaching-packed-bed.json");
-  options.backend = "cpu";
+  ks::gui::AppOptions options = cpu_options(std::string(KS_SOURCE_DIR) + "/presets/lbm/teaching-packed-bed.json");
   ks::gui::MainWindow window(options);
   window.show();
   auto* label = window.findChild<QLabel*>("sliceLabel");
@@ -590,9 +589,7 @@ TEST(GuiInProcess, PresetWhoseSetupFailsKeepsTheRunningSimulation) {
 // Interactive start with a refused --set: the message is in the log and the status bar, nothing
 // runs (Run and Step are off, and no simulation is claimed to be kept); a preset chosen then runs.
 TEST(GuiInProcess, RefusedStartPresetIsReportedAndNothingRunsUntilAPresetIsChosen) {
-  ks::gui::AppOptions options;
-  options.preset = q(kDemo);
-  options.backend = "cpu";
+  ks::gui::AppOptions options = cpu_options(kDemo);
   options.sets = {{"n_s", "-5"}};
   ks::gui::MainWindow window(options);
   window.show();
@@ -627,9 +624,7 @@ TEST(GuiInProcess, RefusedStartPresetIsReportedAndNothingRunsUntilAPresetIsChose
 // A change that needs a re-setup is checked against the memory estimate before the Runner sees
 // it: one that would not fit is refused and the running simulation is kept.
 TEST(GuiInProcess, ResetupChangeThatWouldNotFitInMemoryIsRefusedAndTheRunKept) {
-  ks::gui::AppOptions options;
-  options.preset = q(kDemo);
-  options.backend = "cpu";
+  ks::gui::AppOptions options = cpu_options(kDemo);
   ks::gui::MainWindow window(options);
   window.show();
   ASSERT_NE(window.runner(), nullptr);

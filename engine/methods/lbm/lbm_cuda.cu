@@ -280,8 +280,7 @@ class CudaSolver final : public LbmSolver {
 
   double momentum_rms() const override {
     const int planes = slab_.owned();
-    momentum_square_kernel<<<planes, kReduceThreads>>>(first_owned_node(), (long long)c_.nx * c_.ny, view(f_), type_.ptr,
-                                                       plane_sums_.ptr);
+    momentum_square_kernel<<<planes, kReduceThreads>>>(first_owned_node(), plane(), view(f_), type_.ptr, plane_sums_.ptr);
     KS_CUDA_CHECK_LAUNCH();
     std::vector<double> per_plane(planes, 0.0);
     plane_sums_.download(per_plane.data(), per_plane.size());
