@@ -13,7 +13,7 @@ uniform bool u_ramp;           // colour bar: the position v_uv.y is the mapped 
 
 out vec4 frag_colour;
 
-const vec3 kNanColour = vec3(0.5);  // cells whose value is not a number
+const vec3 kNanColour = vec3(0.78);  // cells whose value is not a number, or masked (colour_bar.hpp kMaskColour)
 
 // The value's place in [lo, hi], as a fraction in [0, 1].
 float fraction(float value) {

@@ -3,9 +3,11 @@
 #include <QFontMetricsF>
 #include <QObject>
 #include <QPainter>
+#include <QStaticText>
 #include <algorithm>
 
 #include "colour_scale.hpp"
+#include "notation.hpp"
 
 namespace ks::gui {
 
@@ -13,17 +15,21 @@ namespace {
 
 // Layout of the view, in widget (logical) pixels.
 constexpr double kMargin = 12.0;         // around the plot area
+constexpr double kStatusStrip = 40.0;    // above the plot area: the overlay's status lines
+constexpr double kAxisLeft = 64.0;       // left of the plot area: y ticks, labels and title
+constexpr double kAxisBottom = 40.0;     // below the plot area: x ticks, labels and title
 constexpr double kBarAreaWidth = 100.0;  // at the right: colour bar, ticks and labels
 constexpr double kBarWidth = 18.0;
 constexpr double kBarTop = 44.0;  // above the bar: its title
-constexpr double kBarBottom = 24.0;
+constexpr double kBarBottom = 72.0;  // below the bar: "log", the mask's swatch, the folded sliders
 constexpr double kTickLength = 5.0;
 constexpr int kTickCount = 5;
 
 }  // namespace
 
 QRectF plot_area(QSizeF size) {
-  return QRectF(QPointF(0.0, 0.0), size).adjusted(kMargin, kMargin, -kBarAreaWidth, -kMargin);
+  return QRectF(QPointF(0.0, 0.0), size).adjusted(kMargin + kAxisLeft, kMargin + kStatusStrip, -kBarAreaWidth,
+                                                  -kMargin - kAxisBottom);
 }
 
 QRectF colour_bar_rect(QSizeF size) {
@@ -32,13 +38,13 @@ QRectF colour_bar_rect(QSizeF size) {
 }
 
 void paint_colour_bar_labels(QPainter& painter, QSizeF size, const ColourScale& scale, const ValueRange& range,
-                             const QString& name, const QString& unit) {
+                             const QString& name, const QString& unit, const std::optional<QString>& masked_label) {
   const QRectF bar = colour_bar_rect(size);
   painter.drawRect(bar);
 
-  const QString title = unit.isEmpty() ? name : QString("%1 [%2]").arg(name, unit);
-  const QRectF title_box(0.0, kMargin, size.width() - kMargin, kBarTop - kMargin - 6.0);
-  painter.drawText(title_box, Qt::AlignRight | Qt::AlignBottom, title);
+  QStaticText title(rich_axis_title(name.toStdString(), unit.toStdString()));
+  title.setTextFormat(Qt::RichText);
+  painter.drawStaticText(QPointF(size.width() - kMargin - title.size().width(), kBarTop - 6.0 - title.size().height()), title);
 
   const QFontMetricsF metrics(painter.font());
   for (int k = 0; k < kTickCount; ++k) {
@@ -47,6 +53,12 @@ void paint_colour_bar_labels(QPainter& painter, QSizeF size, const ColourScale& 
     painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + kTickLength, y));
     const QPointF baseline(bar.right() + kTickLength + 3.0, y + 0.5 * (metrics.ascent() - metrics.descent()));
     painter.drawText(baseline, QString::number(scale.valueAt(t, range), 'g', 3));
+  }
+  if (masked_label) {  // the colour of masked cells, a swatch with its meaning
+    const QRectF swatch(bar.left(), bar.bottom() + 24.0, bar.width(), 12.0);
+    painter.fillRect(swatch, kMaskColour);
+    painter.drawRect(swatch);
+    painter.drawText(QPointF(swatch.right() + 4.0, swatch.bottom()), *masked_label);
   }
   if (scale.log()) {
     painter.drawText(QRectF(bar.left() - 20.0, bar.bottom() + 4.0, bar.width() + 40.0, kBarBottom),

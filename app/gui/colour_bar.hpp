@@ -1,12 +1,15 @@
 // The field view's layout and its colour bar's labels. The plot area takes the widget but for
-// margins and a strip at the right; in the strip stands the colour bar (the colour map itself,
+// margins: a strip at the top for the overlay's status, room at the left and the bottom for the
+// axes (field_axes.hpp) and a strip at the right; in it stands the colour bar (the colour map itself,
 // drawn by FieldLayers::drawColourRamp) and, painted with QPainter over it, its frame, its title
 // (field and unit), ticks labelled with their values, and "log" below on a log scale.
 #pragma once
 
+#include <QColor>
 #include <QRectF>
 #include <QSizeF>
 #include <QString>
+#include <optional>
 
 class QPainter;
 
@@ -19,9 +22,14 @@ struct ValueRange;
 QRectF plot_area(QSizeF size);        // the widget minus margins and the colour bar's strip
 QRectF colour_bar_rect(QSizeF size);  // the bar
 
-// The bar's frame, its title above it ("<name> [<unit>]", or the name without a unit) and the
-// values of `range` on `scale` at its ticks, with the painter's pen and font.
+// The colour of masked cells (solid nodes): shaders/image.frag's kNanColour.
+inline const QColor kMaskColour(199, 199, 199);
+
+// The bar's frame, its title above it ("<name> [<unit>]" in notation, or the name without a
+// unit) and the values of `range` on `scale` at its ticks, with the painter's pen and font;
+// with `masked_label`, a swatch of the mask colour below the bar named by it.
 void paint_colour_bar_labels(QPainter& painter, QSizeF size, const ColourScale& scale, const ValueRange& range,
-                             const QString& name, const QString& unit);
+                             const QString& name, const QString& unit,
+                             const std::optional<QString>& masked_label = std::nullopt);
 
 }  // namespace ks::gui

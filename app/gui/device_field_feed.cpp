@@ -71,11 +71,11 @@ DevicePoints DeviceFieldFeed::copyParticles([[maybe_unused]] const ks::FieldData
 }
 
 bool DeviceFieldFeed::copyImage([[maybe_unused]] const ks::FieldData* shown, [[maybe_unused]] int component,
-                                [[maybe_unused]] int slice, [[maybe_unused]] FieldLayers& layers) {
+                                [[maybe_unused]] SlicePlane plane, [[maybe_unused]] FieldLayers& layers) {
 #ifdef KS_ZERO_COPY_VIEW
   using Selection = ks::interop::ZeroCopyBuffer::Selection;
   const ks::FieldData* f = fieldOnDevice(shown, ks::Grid::Kind::Image);
-  if (!f) return false;
+  if (!f || plane.normal != 2) return false;  // the device publishes z layers
   try {
     if (!image_) image_ = std::make_shared<ks::interop::ZeroCopyBuffer>(*source_);
     if (image_->refresh()) ++copies_;
@@ -84,7 +84,7 @@ bool DeviceFieldFeed::copyImage([[maybe_unused]] const ks::FieldData* shown, [[m
     if (s == Selection::Pending)
       return awaitSelection(QString::fromStdString(f->desc.name), c) && layers.fieldTextureAllocated();
     const auto [nx, ny, nz] = f->grid.cells;
-    const int z = std::clamp(slice, 0, nz - 1);
+    const int z = std::clamp(plane.index, 0, nz - 1);
     return s == Selection::Held &&
            image_->unpack_layer(nx, ny, nz, z, [&](const void* offset) { layers.setFieldTexture(nx, ny, offset); });
   } catch (const std::exception& e) {

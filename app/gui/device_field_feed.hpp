@@ -16,6 +16,7 @@
 
 #include "core/field.hpp"
 #include "field_layers.hpp"
+#include "packed_field.hpp"
 
 namespace ks {
 class DeviceFieldPublisher;
@@ -42,11 +43,11 @@ class DeviceFieldFeed : public QObject {
   // selection's while the Runner has not published this one); count 0 to draw the host upload
   // instead: no device copy, the method cannot write this field, or the feed was turned off.
   DevicePoints copyParticles(const ks::FieldData* shown, int component);
-  // The shown image's layer at `slice` copied into the field texture of `layers`. While the Runner
-  // has not published the shown selection yet, the texture keeps the previous picture. False to
-  // upload the host snapshot instead: no device copy, the method cannot write this selection,
-  // nothing drawn yet, or the feed was turned off.
-  bool copyImage(const ks::FieldData* shown, int component, int slice, FieldLayers& layers);
+  // The shown image's z layer `plane.index` copied into the field texture of `layers`. While the
+  // Runner has not published the shown selection yet, the texture keeps the previous picture. False
+  // to upload the host snapshot instead: no device copy, a plane not normal to z, the method cannot
+  // write this selection, nothing drawn yet, or the feed was turned off.
+  bool copyImage(const ks::FieldData* shown, int component, SlicePlane plane, FieldLayers& layers);
   int copies() const { return copies_; }  // device-to-device copies of field data so far
 
  signals:

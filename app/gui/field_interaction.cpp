@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "notation.hpp"
 #include "packed_field.hpp"
 
 namespace ks::gui {
@@ -49,10 +50,11 @@ QString number(double v) { return QString::number(v, 'g', 4); }
 
 }  // namespace
 
-QRectF FieldInteraction::dataRect(const QRectF& area, QSizeF data_size) const {
-  const double pixels_per_metre =
-      std::min(area.width() / data_size.width(), area.height() / data_size.height()) * zoom_;
-  const QSizeF size(data_size.width() * pixels_per_metre, data_size.height() * pixels_per_metre);
+QRectF FieldInteraction::dataRect(const QRectF& area, QSizeF data_size, bool keep_aspect) const {
+  const double across = area.width() / data_size.width(), up = area.height() / data_size.height();
+  const double fit = std::min(across, up);
+  const QSizeF size(data_size.width() * (keep_aspect ? fit : across) * zoom_,
+                    data_size.height() * (keep_aspect ? fit : up) * zoom_);
   const QPointF centre = area.center() + pan_;
   return QRectF(centre - QPointF(0.5 * size.width(), 0.5 * size.height()), size);
 }
@@ -100,9 +102,12 @@ QString hover_text(const PackedField& data, const QRectF& data_rect, QPointF pos
                                       ? cellAt(data, u, v)
                                       : particleNear(data, u, v, data_rect.size(), kHoverRadiusPx);
   if (!s) return {};
-  return QString("x = %1 m, y = %2 m: %3 = %4%5")
-      .arg(number(data.x0 + s->u * data.w), number(data.y0 + s->v * data.h), name, number(s->value),
-           unit.isEmpty() ? QString() : " " + unit);
+  const auto coordinate = [](const ks::GridAxis& axis, double value) {
+    return QString("%1 = %2 %3").arg(unicode_notation(axis.name), number(value), unicode_notation(axis.unit));
+  };
+  return QString("%1, %2: %3 = %4%5")
+      .arg(coordinate(data.across, data.x0 + s->u * data.w), coordinate(data.up, data.y0 + s->v * data.h), name,
+           number(s->value), unit.isEmpty() ? QString() : " " + unicode_notation(unit.toStdString()));
 }
 
 }  // namespace ks::gui

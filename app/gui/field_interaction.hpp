@@ -18,9 +18,11 @@ struct PackedField;
 
 class FieldInteraction {
  public:
-  // Where the data's unit square lies, in widget pixels: a rectangle of `data_size` (metres)
-  // fitted into `area`, scaled by the zoom about its centre, moved by the pan.
-  QRectF dataRect(const QRectF& area, QSizeF data_size) const;
+  // Where the data's unit square lies, in widget pixels: a rectangle of `data_size` (in its axes'
+  // units) fitted into `area` with its aspect kept (`keep_aspect`: both axes measure the same
+  // quantity) or filling it (a phase space: x against v_x), scaled by the zoom about its centre,
+  // moved by the pan.
+  QRectF dataRect(const QRectF& area, QSizeF data_size, bool keep_aspect) const;
   // The cursor in widget pixels; none outside the widget.
   const std::optional<QPointF>& cursor() const { return cursor_; }
 
@@ -38,7 +40,7 @@ class FieldInteraction {
   std::optional<QPointF> cursor_;
 };
 
-// "x = …, y = …: <name> = <value> <unit>" at `pos` (widget pixels) for `data` drawn over
+// "x = … <unit>, y = … <unit>: <name> = <value> <unit>" (the data's axes) at `pos` (widget pixels) for `data` drawn over
 // `data_rect`: the cell under it, or the particle nearest within a few pixels; empty for none.
 QString hover_text(const PackedField& data, const QRectF& data_rect, QPointF pos, const QString& name,
                    const QString& unit);

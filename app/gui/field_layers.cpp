@@ -13,7 +13,7 @@ namespace ks::gui {
 
 namespace {
 
-constexpr double kPointSizePx = 5.0;  // particle diameter
+constexpr double kPointSizePx = 6.0;  // a mid-range particle's disc (shaders/points.vert sizes by value)
 constexpr int kColormapTexels = 256;
 
 static_assert(sizeof(std::array<float, 3>) == 3 * sizeof(float), "colour tables upload as packed RGB");
@@ -201,7 +201,7 @@ void FieldLayers::drawField(const PackedField& data, const QRectF& data_rect, co
     glBindVertexArray(quad_vao_);
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
   } else {
-    // Host uploads are in the unit square already; the zero-copy buffer holds metres.
+    // Host uploads are in the unit square already; the zero-copy buffer holds the grid's units.
     const bool from_device = device.count > 0;
     const QVector4D box = from_device ? QVector4D(float(data.x0), float(data.y0), float(data.w), float(data.h))
                                       : QVector4D(0.0f, 0.0f, 1.0f, 1.0f);

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "colour_bar.hpp"
+#include "field_axes.hpp"
 #include "imgui_overlay.hpp"
 
 namespace ks::gui {
@@ -81,8 +82,8 @@ void FieldView::setRange(double lo, double hi) {
   update();
 }
 
-void FieldView::setSlice(int z) {
-  shown_.setSlice(z);
+void FieldView::setSlice(SlicePlane plane) {
+  shown_.setSlice(plane);
   shownValuesChanged();
 }
 
@@ -91,6 +92,12 @@ void FieldView::setSimulationRate(double iterations_per_s, double work_per_s, co
   iterations_per_s_ = iterations_per_s;
   work_per_s_ = work_per_s;
   work_unit_ = work_unit;
+  update();
+}
+
+void FieldView::setComparison(const QString& text) {
+  if (text == comparison_) return;
+  comparison_ = text;
   update();
 }
 
@@ -133,7 +140,8 @@ const PackedField& FieldView::packed() {
 }
 
 QRectF FieldView::dataRect() const {
-  return interaction_.dataRect(plot_area(size()), QSizeF(shown_.packed().w, shown_.packed().h));
+  const PackedField& p = shown_.packed();
+  return interaction_.dataRect(plot_area(size()), QSizeF(p.w, p.h), p.across.unit == p.up.unit);
 }
 
 // --- OpenGL ----------------------------------------------------------------------------------
@@ -170,8 +178,9 @@ void FieldView::paintGL() {
   }
   layers_.uploadColormapIfStale();
   const DevicePoints device_points = device_feed_.copyParticles(shown_.field(), shown_.component());
+  // Masked cells (solids) are the host's to draw.
   const bool image_from_device =
-      device_feed_.copyImage(shown_.field(), shown_.component(), shown_.slice(), layers_);
+      !data.masked && device_feed_.copyImage(shown_.field(), shown_.component(), shown_.slice(), layers_);
   if (device_points.count == 0 && !image_from_device) layers_.uploadFieldIfStale(data);
 
   layers_.beginFrame(size(), devicePixelRatioF(), kBackground);
@@ -179,22 +188,24 @@ void FieldView::paintGL() {
   // Zoomed-in data stays inside the plot area (not over the colour bar).
   layers_.drawField(data, dataRect(), plot_area(size()), range, colour_scale_.log(), device_points);
   layers_.drawColourRamp(colour_bar_rect(size()), range, colour_scale_.log());
-  drawOverlay(range);
+  drawOverlay(data, range);
 }
 
-void FieldView::drawOverlay(const ValueRange& range) {
+void FieldView::drawOverlay(const PackedField& data, const ValueRange& range) {
   {
     QPainter painter(this);
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setPen(kOverlayText);
-    paint_colour_bar_labels(painter, size(), colour_scale_, range, shown_.displayName(), shown_.unit());
+    paint_field_axes(painter, dataRect(), plot_area(size()), data);
+    paint_colour_bar_labels(painter, size(), colour_scale_, range, shown_.displayName(), shown_.unit(),
+                            data.masked ? std::optional<QString>(tr("solid")) : std::nullopt);
   }  // the painter ends here: ImGui draws with OpenGL after it
   drawImGuiOverlay();
 }
 
 void FieldView::drawImGuiOverlay() {
   const OverlayStatus status{framesPerSecond(), iterations_per_s_, work_per_s_, work_unit_,
-                             hover_text_, hostUploads(), deviceCopies()};
+                             hover_text_, comparison_, hostUploads(), deviceCopies()};
   for (const QuickChange& change : overlay_->draw(status, size(), devicePixelRatioF()))
     emit quickParameterChanged(change.key, change.value);
   if (overlay_->needsAnotherFrame()) update();

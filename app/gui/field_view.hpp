@@ -1,7 +1,7 @@
 // The field view: one field of the latest snapshot drawn with OpenGL 3.3 core. Image fields
-// (2D, or a z slice of 3D) become a scalar texture on a quad, particle fields a cloud of
+// (2D, or a slice of 3D) become a scalar texture on a quad, particle fields a cloud of
 // round points; the shaders (shaders/image.*, shaders/points.*) map values to colours.
-// A QPainter overlay labels the colour bar (ticks, units); a Dear ImGui overlay
+// A QPainter overlay draws the axes (ticks, names and units) and labels the colour bar; a Dear ImGui overlay
 // (imgui_overlay.hpp) shows the frame and simulation rates, the value under the cursor and
 // the method's quick parameters as sliders. With the CUDA backend, the field the Runner keeps
 // in device memory is drawn zero-copy (app/interop/zero_copy_buffer.hpp): particles from a vertex buffer,
@@ -63,9 +63,11 @@ class FieldView : public QOpenGLWidget {
   void setLogScale(bool on);              // values <= 0 take the low end
   void setAutoRange(bool on);             // on: min/max of the shown values (default)
   void setRange(double lo, double hi);    // used when auto range is off
-  void setSlice(int z);                   // 3D image fields: the z slice shown (clamped)
+  void setSlice(SlicePlane plane);        // 3D image fields: the plane shown (its index clamped)
   // The simulation's rates for the overlay: iterations and work (in `work_unit`) per second.
   void setSimulationRate(double iterations_per_s, double work_per_s, const QString& work_unit);
+  // The plotted series against its reference, shown in the overlay ("d_g: 1.2 % from sectional").
+  void setComparison(const QString& text);
   // The overlay's sliders: one per spec that is quick and live, at its value in `values`.
   void setQuickParameters(const std::vector<ks::ParamSpec>& specs, const ks::ParamSet& values);
   void showValues(const ks::ParamSet& values);  // the values the simulation runs with
@@ -103,7 +105,7 @@ class FieldView : public QOpenGLWidget {
   QRectF dataRect() const;      // where the data's unit square lies, in widget pixels
 
   void cleanup();  // frees the GL objects of the widget's context
-  void drawOverlay(const ValueRange& range);
+  void drawOverlay(const PackedField& data, const ValueRange& range);  // axes, colour bar labels, ImGui
   void drawImGuiOverlay();
   void drawCentredMessage(const QString& text);
   QString hoverTextAt(const QPointF& pos);
@@ -115,6 +117,7 @@ class FieldView : public QOpenGLWidget {
   DeviceFieldFeed device_feed_;
   FieldInteraction interaction_;
   QString hover_text_;
+  QString comparison_;
 
   FrameRate frame_rate_;
   double iterations_per_s_ = 0.0, work_per_s_ = 0.0;

@@ -13,7 +13,8 @@ namespace ks::gui {
 
 namespace {
 
-constexpr float kMarginPx = 12.0f;  // from the view's edges, as the QPainter colour bar's margin
+constexpr float kMarginPx = 12.0f;  // from the view's edges, as colour_bar.hpp's layout
+constexpr float kColourBarStripPx = 112.0f;  // the colour bar's strip at the right with its margin
 constexpr float kBackgroundAlpha = 0.6f;  // translucent: the field shows through
 constexpr float kSliderWidthPx = 180.0f;
 constexpr float kTooltipWidthEm = 30.0f;  // help text wraps at about 30 characters' width
@@ -33,10 +34,10 @@ void text(const QString& s) {
   ImGui::TextUnformatted(utf8.constData(), utf8.constData() + utf8.size());
 }
 
-// "12.3 iterations/s, 4.56e+06 events/s"
+// "12.3 it/s | 4.56e+06 events/s"
 QString rateText(const OverlayStatus& s) {
-  QString rate = QString("%1 iterations/s").arg(s.iterations_per_s, 0, 'g', 3);
-  if (!s.work_unit.isEmpty()) rate += QString(", %1 %2/s").arg(s.work_per_s, 0, 'g', 3).arg(s.work_unit);
+  QString rate = QString("%1 it/s").arg(s.iterations_per_s, 0, 'g', 3);
+  if (!s.work_unit.isEmpty()) rate += QString(" | %1 %2/s").arg(s.work_per_s, 0, 'g', 3).arg(s.work_unit);
   return rate;
 }
 
@@ -89,6 +90,7 @@ ImGuiOverlay::ImGuiOverlay() {
   io.IniFilename = nullptr;  // the layout is fixed in code: no imgui.ini in the working directory
   io.LogFilename = nullptr;
   ImGuiQtInput::configureKeyMap(io);
+  ImGui::GetStyle().WindowPadding = ImVec2(6.0f, 3.0f);  // two status lines fit the view's top strip
   frame_clock_.start();
 }
 
@@ -232,30 +234,36 @@ std::vector<QuickChange> ImGuiOverlay::draw(const OverlayStatus& status, QSizeF 
 void ImGuiOverlay::buildWindows(const OverlayStatus& status, QSizeF size, std::vector<QuickChange>& changes) {
   window_rects_.clear();
   window_appeared_ = false;
-  buildStatusWindow(status);
+  buildStatusWindow(status, size);
   if (!quick_.empty()) buildQuickWindow(size, changes);
 }
 
-// Top left. The hover line comes last: it comes and goes with the cursor.
-void ImGuiOverlay::buildStatusWindow(const OverlayStatus& s) {
+// In the strip above the field (colour_bar.hpp's layout): the rates on one line; on a second, the
+// value under the cursor while there is one, else the plotted series' distance from its reference.
+void ImGuiOverlay::buildStatusWindow(const OverlayStatus& s, QSizeF size) {
   ImGui::SetNextWindowPos(ImVec2(kMarginPx, kMarginPx));
   ImGui::SetNextWindowBgAlpha(kBackgroundAlpha);
   ImGui::Begin("##status", nullptr, kPinnedWindow | ImGuiWindowFlags_NoDecoration);
-  text(QString("%1 fps").arg(s.frames_per_s, 0, 'f', 0));
-  text(rateText(s));
-  text(QString("host uploads: %1").arg(s.host_uploads));
-  if (s.device_copies > 0) text(QString("zero-copy device copies: %1").arg(s.device_copies));
+  // Wrapped short of the colour bar's title at the right.
+  ImGui::PushTextWrapPos(std::max(float(size.width()) - kColourBarStripPx - ImGui::GetWindowPos().x, 100.0f));
+  QString line = QString("%1 fps | %2 | %3 host uploads").arg(s.frames_per_s, 0, 'f', 0).arg(rateText(s)).arg(s.host_uploads);
+  if (s.device_copies > 0) line += QString(" | %1 zero-copy device copies").arg(s.device_copies);
+  text(line);
   if (!s.hover.isEmpty()) text(s.hover);
+  else if (!s.comparison.isEmpty()) text(s.comparison);
+  ImGui::PopTextWrapPos();
   recordWindow();
   ImGui::End();
 }
 
-// Bottom left: clear of the status window and of the colour bar at the right. Its title bar
-// folds it away.
+// Bottom right, under the colour bar, folded at first: the field stays clear until the user opens
+// it (it then opens leftwards over the field).
 void ImGuiOverlay::buildQuickWindow(QSizeF size, std::vector<QuickChange>& changes) {
-  ImGui::SetNextWindowPos(ImVec2(kMarginPx, float(size.height()) - kMarginPx), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
+  ImGui::SetNextWindowPos(ImVec2(float(size.width()) - kMarginPx, float(size.height()) - kMarginPx), ImGuiCond_Always,
+                          ImVec2(1.0f, 1.0f));
+  ImGui::SetNextWindowCollapsed(true, ImGuiCond_Once);
   ImGui::SetNextWindowBgAlpha(kBackgroundAlpha);
-  if (ImGui::Begin("Quick parameters", nullptr, kPinnedWindow)) {
+  if (ImGui::Begin("Sliders", nullptr, kPinnedWindow)) {
     ImGui::PushItemWidth(kSliderWidthPx);
     for (QuickParam& q : quick_) quickSlider(q, changes);
     ImGui::PopItemWidth();

@@ -1,6 +1,8 @@
-// The Dear ImGui overlay of a FieldView: a translucent status window (frame rate, simulation
-// rate, the value under the cursor, host uploads and zero-copy device copies) and a "Quick
-// parameters" window with one slider per parameter the method marks quick and live. Each
+// The Dear ImGui overlay of a FieldView: a translucent status window above the field (frame rate,
+// simulation rate, host uploads and zero-copy device copies; the value under the cursor, else how
+// far the plotted series is from its reference) and a
+// "Sliders" window, folded under the colour bar at first, with one slider per parameter the
+// method marks quick and live. Each
 // overlay has its own ImGui context; ImGui's OpenGL 3 backend draws it into the widget's
 // framebuffer after the field. The overlay is not a QObject: it returns what the user
 // changed, and the widget emits it.
@@ -26,6 +28,7 @@ struct OverlayStatus {
   double work_per_s = 0.0;
   QString work_unit;  // "events", "cell updates"...; empty: no work rate is shown
   QString hover;      // the value under the cursor; empty: none
+  QString comparison; // the plotted series against its reference ("d_g: 1.2 % from sectional"); empty: none
   int host_uploads = 0;
   int device_copies = 0;  // zero-copy path; shown when there were any
 };
@@ -82,7 +85,7 @@ class ImGuiOverlay {
   void makeCurrent() const;
   float secondsSinceLastFrame();
   void buildWindows(const OverlayStatus& status, QSizeF size, std::vector<QuickChange>& changes);
-  void buildStatusWindow(const OverlayStatus& status);
+  void buildStatusWindow(const OverlayStatus& status, QSizeF size);  // wrapped short of the colour bar
   void buildQuickWindow(QSizeF size, std::vector<QuickChange>& changes);
   void quickSlider(QuickParam& q, std::vector<QuickChange>& changes);
   void recordWindow();  // the current window's rectangle, and whether it just appeared

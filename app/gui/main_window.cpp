@@ -14,7 +14,6 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
-#include <QSlider>
 #include <QPainter>
 #include <QProgressBar>
 #include <QScreen>
@@ -47,6 +46,7 @@
 #include "preset_browser.hpp"
 #include "preset_saver.hpp"
 #include "scene_view.hpp"
+#include "slice_control.hpp"
 
 // The shaders are compiled into the kinetic-studio-lib static library, whose resource
 // initialiser the linker may drop: register them explicitly (must be at global scope).
@@ -59,6 +59,7 @@ namespace {
 constexpr int kPollMs = 33;                  // ~30 Hz: snapshots, progress, log
 constexpr int kScreenshotSettleMs = 400;     // lets throttled views draw the final snapshot
 constexpr auto kSnapshotInterval = std::chrono::milliseconds(50);
+constexpr int kFirstLogHeight = 90;          // pixels: about four lines
 // A script gives up when the simulation has made no progress (no new iteration, not settled) for
 // this long: generous for the slowest single iteration or set-up of any preset, still a bound.
 constexpr qint64 kScriptStallMs = 10 * 60 * 1000;
@@ -108,6 +109,7 @@ MainWindow::MainWindow(AppOptions options, std::variant<StartPreset, QString> st
   status_->setObjectName("progress");
   statusBar()->addPermanentWidget(status_);
   clock_.start();
+  connect(plot_, &PlotView::comparisonChanged, field_, &FieldView::setComparison);
   connect(field_, &FieldView::hovered, this, [this](const QString& text) { statusBar()->showMessage(text, 2000); });
   connect(field_, &FieldView::quickParameterChanged, this, &MainWindow::applyParameter);
   connect(field_, &FieldView::deviceSelectionWanted, this, [this](const QString& field, int component) {
@@ -116,7 +118,8 @@ MainWindow::MainWindow(AppOptions options, std::variant<StartPreset, QString> st
 
   QSettings settings;
   restoreGeometry(settings.value("window/geometry").toByteArray());
-  restoreState(settings.value("window/state").toByteArray());
+  // On a first start the log takes a few lines: the views get the height (a 768-pixel screen too).
+  if (!restoreState(settings.value("window/state").toByteArray())) resizeDocks({log_dock_}, {kFirstLogHeight}, Qt::Vertical);
   if (settings.contains("view/colormap")) colormap_box_->setCurrentText(settings.value("view/colormap").toString());
 
   browser_->scan(preset_dir());
@@ -167,10 +170,10 @@ void MainWindow::buildDocks() {
   });
 
   log_ = new LogPanel(this);
-  auto* log = new QDockWidget("Log", this);
-  log->setObjectName("log");
-  log->setWidget(log_);
-  addDockWidget(Qt::BottomDockWidgetArea, log);
+  log_dock_ = new QDockWidget("Log", this);
+  log_dock_->setObjectName("log");
+  log_dock_->setWidget(log_);
+  addDockWidget(Qt::BottomDockWidgetArea, log_dock_);
 }
 
 void MainWindow::buildActions() {
@@ -203,7 +206,7 @@ void MainWindow::buildActions() {
     if (name.isEmpty()) return;
     field_->setField(name);
     scene_->setField(name);
-    if (shown_) updateSliceRange();
+    if (shown_) updateSliceControl();
   });
   view->addWidget(field_box_);
   auto* colormap = new QComboBox(this);
@@ -235,20 +238,11 @@ void MainWindow::buildActions() {
     range_hi_->setEnabled(!on);
     if (!on) applyFixedRange();
   });
-  // z slice of 3D image fields (hidden for 2D fields and particles).
-  slice_ = new QSlider(Qt::Horizontal, this);
-  slice_->setFixedWidth(140);
-  slice_->setToolTip("z slice of a 3D field");
-  connect(slice_, &QSlider::valueChanged, field_, &FieldView::setSlice);
-  slice_label_ = new QLabel(this);
-  slice_label_->setObjectName("sliceLabel");
-  connect(slice_, &QSlider::valueChanged, this, [this](int k) {
-    slice_label_->setText(QString(" z slice %1 of %2, z = %3 ").arg(k).arg(slice_->maximum() + 1).arg(slice_origin_ + (k + 0.5) * slice_spacing_, 0, 'g', 4));
-  });
-  slice_label_action_ = view->addWidget(slice_label_);
+  // The plane of 3D image fields (hidden for 2D fields and particles).
+  slice_ = new SliceControl(this);
+  connect(slice_, &SliceControl::planeChanged, field_, &FieldView::setSlice);
   slice_action_ = view->addWidget(slice_);
   slice_action_->setVisible(false);
-  slice_label_action_->setVisible(false);
   colormap_box_ = colormap;
 
   QMenu* file = menuBar()->addMenu("&File");
@@ -454,7 +448,7 @@ void MainWindow::poll() {
     field_->showSnapshot(snap);
     plot_->showSnapshot(snap);
     scene_->showSnapshot(snap);
-    updateSliceRange();
+    updateSliceControl();
     if (field_box_->count() != field_->fieldNames().size()) {
       const QSignalBlocker block(field_box_);
       field_box_->clear();
@@ -596,21 +590,12 @@ void MainWindow::applyFixedRange() {
   if (valid) field_->setRange(lo, hi);
 }
 
-// The slider follows the shown field: visible for 3D image fields, range 0 .. nz - 1.
-void MainWindow::updateSliceRange() {
-  int nz = 1;
+// The slice control follows the shown field: visible for 3D image fields.
+void MainWindow::updateSliceControl() {
+  const FieldData* shown = nullptr;
   for (const auto& f : shown_->fields)
-    if (QString::fromStdString(f.desc.name) == field_->field() && f.grid.kind == Grid::Kind::Image) {
-      nz = f.grid.cells[2];
-      slice_origin_ = f.grid.origin[2];
-      slice_spacing_ = f.grid.spacing[2];
-    }
-  slice_action_->setVisible(nz > 1);
-  slice_label_action_->setVisible(nz > 1);
-  if (nz > 1 && slice_->maximum() != nz - 1) {
-    slice_->setRange(0, nz - 1);
-    slice_->setValue(nz / 2);
-  }
+    if (QString::fromStdString(f.desc.name) == field_->field()) shown = &f;
+  slice_action_->setVisible(slice_->follow(shown));
 }
 
 bool MainWindow::saveScreenshot(const QString& path, const QString& view) {

@@ -16,8 +16,8 @@
 
 class QAction;
 class QComboBox;
+class QDockWidget;
 class QLineEdit;
-class QSlider;
 class QLabel;
 class QProgressBar;
 class QTabWidget;
@@ -31,6 +31,7 @@ class ParameterPanel;
 class PlotView;
 class PresetBrowser;
 class SceneView;
+class SliceControl;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -70,7 +71,7 @@ class MainWindow : public QMainWindow {
   void buildDocks();
   void poll();
   void applyFixedRange();
-  void updateSliceRange();
+  void updateSliceControl();
   void updateStatus();
   void updateActions();
   void runScriptStep();
@@ -107,6 +108,7 @@ class MainWindow : public QMainWindow {
   PresetBrowser* browser_ = nullptr;
   ParameterPanel* params_ = nullptr;
   LogPanel* log_ = nullptr;
+  QDockWidget* log_dock_ = nullptr;
   QTabWidget* views_ = nullptr;
   FieldView* field_ = nullptr;
   PlotView* plot_ = nullptr;
@@ -118,10 +120,8 @@ class MainWindow : public QMainWindow {
   QElapsedTimer clock_;  // the ETA's time base
   QComboBox *field_box_ = nullptr, *colormap_box_ = nullptr;
   QLineEdit *range_lo_ = nullptr, *range_hi_ = nullptr;
-  QSlider* slice_ = nullptr;
-  QLabel* slice_label_ = nullptr;  // which slice, and where along z
-  QAction *slice_action_ = nullptr, *slice_label_action_ = nullptr;
-  double slice_origin_ = 0.0, slice_spacing_ = 1.0;  // the shown field's grid along z
+  SliceControl* slice_ = nullptr;
+  QAction* slice_action_ = nullptr;  // the control's place in the view toolbar
   QTimer* timer_ = nullptr;
 };
 

@@ -48,30 +48,43 @@ bool isWellFormed(const ks::FieldData& f) {
   if (count <= 0 || f.desc.components < 1) return false;
   if (std::int64_t(f.values.size()) < count * f.desc.components) return false;
   if (f.grid.kind == ks::Grid::Kind::Particles) return std::int64_t(f.positions.size()) >= count;
-  return f.grid.spacing[0] > 0.0 && f.grid.spacing[1] > 0.0;
+  return f.grid.spacing[0] > 0.0 && f.grid.spacing[1] > 0.0 && (f.grid.cells[2] == 1 || f.grid.spacing[2] > 0.0);
 }
 
-PackedField packImageSlice(const ks::FieldData& f, int z, int component) {
-  const auto [nx, ny, nz] = f.grid.cells;
-  z = std::clamp(z, 0, nz - 1);
+bool masks(const ks::FieldData* mask, const ks::FieldData& f) {
+  return mask && mask->grid.kind == ks::Grid::Kind::Image && mask->grid.cells == f.grid.cells &&
+         std::int64_t(mask->values.size()) >= f.grid.count();
+}
+
+PackedField packImageSlice(const ks::FieldData& f, SlicePlane plane, int component, const ks::FieldData* mask) {
+  const ks::Grid& g = f.grid;
+  const int normal = std::clamp(plane.normal, 0, 2);
+  const int a = normal == 0 ? 1 : 0, b = normal == 2 ? 1 : 2;  // the plane's axes, across and up
+  const int index = std::clamp(plane.index, 0, g.cells[normal] - 1);
+  const std::int64_t stride[3] = {1, g.cells[0], std::int64_t(g.cells[0]) * g.cells[1]};
   PackedField p;
   p.kind = PackedField::Kind::Image;
-  p.width = nx;
-  p.height = ny;
-  p.data.resize(std::size_t(nx) * ny);
+  p.width = g.cells[a];
+  p.height = g.cells[b];
+  p.masked = masks(mask, f);
+  p.data.resize(std::size_t(p.width) * p.height);
   Extremes extremes;
-  for (int j = 0; j < ny; ++j) {
-    for (int i = 0; i < nx; ++i) {
-      const double v = scalarAt(f, (std::int64_t(z) * ny + j) * nx + i, component);
-      p.data[std::size_t(j) * nx + i] = float(v);
+  for (int j = 0; j < p.height; ++j) {
+    for (int i = 0; i < p.width; ++i) {
+      const std::int64_t cell = index * stride[normal] + i * stride[a] + j * stride[b];
+      const double v = p.masked && mask->values[cell] > 0.5 ? std::numeric_limits<double>::quiet_NaN()
+                                                            : scalarAt(f, cell, component);
+      p.data[std::size_t(j) * p.width + i] = float(v);
       extremes.add(v);
     }
   }
   extremes.storeIn(p);
-  p.x0 = f.grid.origin[0];
-  p.y0 = f.grid.origin[1];
-  p.w = nx * f.grid.spacing[0];
-  p.h = ny * f.grid.spacing[1];
+  p.x0 = g.origin[a];
+  p.y0 = g.origin[b];
+  p.w = p.width * g.spacing[a];
+  p.h = p.height * g.spacing[b];
+  p.across = g.axes[a];
+  p.up = g.axes[b];
   return p;
 }
 
@@ -91,7 +104,7 @@ PackedField packParticles(const ks::FieldData& f, int component) {
     y_lo = std::min(y_lo, f.positions[k][1]);
     y_hi = std::max(y_hi, f.positions[k][1]);
   }
-  // A flat cloud (all on one line) borrows the other axis's extent; a single point gets 1 m.
+  // A flat cloud (all on one line) borrows the other axis's extent; a single point gets 1 unit.
   const double x_size = x_hi - x_lo, y_size = y_hi - y_lo;
   const double fallback = std::max(x_size, y_size) > 0.0 ? std::max(x_size, y_size) : 1.0;
 
@@ -101,6 +114,8 @@ PackedField packParticles(const ks::FieldData& f, int component) {
   p.height = 1;
   std::tie(p.x0, p.w) = paddedInterval(x_lo, x_hi, fallback);
   std::tie(p.y0, p.h) = paddedInterval(y_lo, y_hi, fallback);
+  p.across = f.grid.axes[0];
+  p.up = f.grid.axes[1];
   p.data.resize(std::size_t(count) * 3);
   Extremes extremes;
   for (std::int64_t k = 0; k < count; ++k) {
@@ -120,13 +135,13 @@ int shown_component(const ks::FieldData& f, int component) {
   return f.desc.components > 1 && component >= 0 && component < f.desc.components ? component : -1;
 }
 
-PackedField pack_field(const ks::FieldData& f, int slice, int component) {
+PackedField pack_field(const ks::FieldData& f, SlicePlane plane, int component, const ks::FieldData* mask) {
   if (!isWellFormed(f)) {
     qWarning().noquote() << "FieldView: field" << QString::fromStdString(f.desc.name)
                          << "does not match its grid (values, positions or spacing): not shown";
     return {};
   }
-  return f.grid.kind == ks::Grid::Kind::Image ? packImageSlice(f, slice, component)
+  return f.grid.kind == ks::Grid::Kind::Image ? packImageSlice(f, plane, component, mask)
                                               : packParticles(f, component);
 }
 

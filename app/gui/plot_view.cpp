@@ -33,6 +33,7 @@
 
 #include "core/errors.hpp"
 #include "io/reference.hpp"
+#include "notation.hpp"
 #include "plot_zoom.hpp"
 #include "vtk_gl_widget.hpp"
 
@@ -133,7 +134,8 @@ struct Rgba {
 };
 constexpr Rgba kSeriesColour{31, 119, 180, 255};    // blue
 constexpr Rgba kErrorColour{31, 119, 180, 110};     // the series colour, light
-constexpr Rgba kCompanionColour{214, 39, 40, 255};  // red, dashed
+// Companions, dashed: red, green, purple, then again.
+constexpr Rgba kCompanionColours[] = {{214, 39, 40, 255}, {44, 160, 44, 255}, {148, 103, 189, 255}};
 constexpr Rgba kReferenceColour{30, 30, 30, 255};   // near black symbols
 
 enum class LineStyle { Solid, Dashed, Thin };
@@ -183,7 +185,7 @@ class ChartBuilder {
     if (p.x.size() < 2) return;
     vtkNew<vtkPlotLine> line;
     line->SetInputData(makeTable({{"x", &p.x}, {"y", &p.y}}), "x", "y");
-    line->SetLabel(label);
+    line->SetLabel(unicode_notation(label).toStdString());
     line->SetLegendVisibility(!label.empty());
     line->SetColor(colour.r, colour.g, colour.b, colour.a);
     line->SetWidth(style == LineStyle::Thin ? 1.0 : 2.0);
@@ -241,7 +243,7 @@ class ChartBuilder {
 
   void setAxis(int location, const std::string& title, bool log, const Range& range) {
     vtkAxis* axis = chart_->GetAxis(location);
-    axis->SetTitle(title);
+    axis->SetTitle(unicode_notation(title).toStdString());  // VTK draws plain text: Greek letters, ₋, ³
     axis->SetLogScale(log);
     if (keep_ranges_) return;
     if (range.lo < range.hi) axis->SetUnscaledRange(range.lo, range.hi);  // the chart still rounds it (auto)
@@ -283,15 +285,36 @@ std::string referenceLabel(const Reference& ref, double mean_rel_error) {
   return label;
 }
 
-// The reference evaluated at the series' x, as symbols (NaN where it does not exist).
-void addReference(ChartBuilder& chart, const Reference& ref, const Series& s) {
+// The series' mean relative distance from a companion sampled at the same x (the sectional
+// solution at the ensemble's outputs); NaN where they are sampled apart.
+double companionError(const Series& s, const Series& companion) {
+  if (companion.x != s.x || s.y.empty()) return std::numeric_limits<double>::quiet_NaN();
+  return mean_relative_error(s.y, companion.y);
+}
+
+// "sectional (d_g off by 1.23 % on average)", or just "sectional" without an error.
+std::string companionLabel(const std::string& what, const Series& s, double error) {
+  if (!std::isfinite(error)) return what;
+  return what + QString(" (%1 off by %2 % on average)").arg(QString::fromStdString(s.name)).arg(100.0 * error, 0, 'f', 2).toStdString();
+}
+
+// "d_g: 1.23 % from sectional" for the field view's overlay.
+QString comparisonText(const Series& s, const std::string& what, double error) {
+  return QString("%1: %2 % from %3").arg(unicode_notation(s.name)).arg(100.0 * error, 0, 'f', 2).arg(unicode_notation(what));
+}
+
+// The reference evaluated at the series' x, as symbols (NaN where it does not exist); returns
+// the series' mean relative error against it (NaN where they do not overlap).
+double addReference(ChartBuilder& chart, const Reference& ref, const Series& s) {
   std::vector<double> ref_y;
   try {
     ref_y = evaluate_reference(ref, s.x);
   } catch (const Error&) {
-    return;  // an unknown analytic id was already reported when the preset was loaded
+    return std::numeric_limits<double>::quiet_NaN();  // an unknown analytic id was already reported at loading
   }
-  chart.addSymbols(s.x, ref_y, referenceLabel(ref, mean_relative_error(s.y, ref_y)), kReferenceColour);
+  const double error = mean_relative_error(s.y, ref_y);
+  chart.addSymbols(s.x, ref_y, referenceLabel(ref, error), kReferenceColour);
+  return error;
 }
 
 }  // namespace
@@ -401,31 +424,46 @@ const Series* PlotView::shownSeries() const {
   return snapshots_.current() && !snapshots_.current()->series.empty() ? &snapshots_.current()->series.front() : nullptr;
 }
 
-// Times are log-spaced: log x is the default for "t/..." axes. The user's choice then
+// The series' own choice of log axes (log-spaced times, size spectra). The user's choice then
 // stands until another series is shown.
 void PlotView::applyDefaultScale(const Series& s) {
   const QString name = QString::fromStdString(s.name);
   if (name == scaled_for_) return;
   scaled_for_ = name;
-  const QSignalBlocker block(log_x_);
-  log_x_->setChecked(s.x_label.rfind("t/", 0) == 0);
+  const QSignalBlocker block_x(log_x_), block_y(log_y_);
+  log_x_->setChecked(s.log_x);
+  log_y_->setChecked(s.log_y);
 }
 
 void PlotView::redraw() {
   const Series* s = shownSeries();
   if (s) applyDefaultScale(*s);
   ChartBuilder chart(canvas_->chart(), {log_x_->isChecked(), log_y_->isChecked()}, canvas_->zoomed());
+  QString comparison;  // the shown series against its reference or a companion
   if (s) {
     chart.addLine(s->x, s->y, s->name, kSeriesColour, LineStyle::Solid);
     addErrorLines(chart, *s);
     // Companions named "<series> <what>" (the sectional solution, the Rankine-Hugoniot states)
-    // are drawn dashed with <what> in the legend.
+    // are drawn dashed with <what> in the legend, and how far the series is from them.
     const std::string prefix = s->name + " ";
+    std::size_t companions = 0;
     for (const Series& other : snapshots_.current()->series) {
       if (other.name.rfind(prefix, 0) != 0) continue;
-      chart.addLine(other.x, other.y, other.name.substr(prefix.size()), kCompanionColour, LineStyle::Dashed);
+      const std::string what = other.name.substr(prefix.size());
+      const double error = companionError(*s, other);
+      if (std::isfinite(error) && comparison.isEmpty()) comparison = comparisonText(*s, what, error);
+      const Rgba colour = kCompanionColours[companions++ % std::size(kCompanionColours)];
+      if (other.x.size() == 1) chart.addSymbols(other.x, other.y, what, colour);  // a monodisperse start
+      else chart.addLine(other.x, other.y, companionLabel(what, *s, error), colour, LineStyle::Dashed);
     }
-    if (!reference_.empty() && reference_.series == s->name) addReference(chart, reference_, *s);
+    if (!reference_.empty() && reference_.series == s->name) {
+      const double error = addReference(chart, reference_, *s);
+      if (std::isfinite(error)) comparison = comparisonText(*s, "the reference", error);  // the preset's own first
+    }
+  }
+  if (comparison != comparison_) {
+    comparison_ = comparison;
+    emit comparisonChanged(comparison_);
   }
   chart.finish(s ? s->x_label : std::string(), s ? s->y_label : std::string());
   canvas_->update();

@@ -51,6 +51,9 @@ class PlotView : public QWidget {
 
  signals:
   void seriesChanged(const QString& name);
+  // How far the shown series is from its reference or companion now ("d_g: 1.23 % from
+  // sectional"); empty when it has neither.
+  void comparisonChanged(const QString& text);
 
  private:
   void updateSeriesBox();
@@ -67,7 +70,8 @@ class PlotView : public QWidget {
   SnapshotThrottle snapshots_;
   ks::Reference reference_;
   QString wanted_;       // the series asked for (setSeries or the combo box)
-  QString scaled_for_;   // the series the default log-x choice was last made for
+  QString scaled_for_;   // the series the default log-axes choice was last made for
+  QString comparison_;   // the last comparisonChanged text
 };
 
 }  // namespace ks::gui

@@ -25,6 +25,7 @@
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkImageData.h>
 #include <vtkImageDataGeometryFilter.h>
+#include <vtkGlyph3D.h>
 #include <vtkLineSource.h>
 #include <vtkLookupTable.h>
 #include <vtkNew.h>
@@ -38,6 +39,7 @@
 #include <vtkScalarBarActor.h>
 #include <vtkSmartPointer.h>
 #include <vtkSmartVolumeMapper.h>
+#include <vtkSphereSource.h>
 #include <vtkStreamTracer.h>
 #include <vtkTextActor.h>
 #include <vtkTextProperty.h>
@@ -66,6 +68,9 @@ constexpr int kBarFontPx = 14;                  // colour bar title and labels
 constexpr double kCornerSize = 0.25;            // orientation axes: fraction of the view's width and height
 constexpr int kMessageFontPx = 24;
 constexpr int kStreamlineSeeds = 24;            // seeds on the plane's diagonal
+constexpr double kObstacleColour[3] = {0.78, 0.78, 0.78};  // as the field view's solid cells
+constexpr double kObstacleOpacity = 0.35;
+const std::string kObstacleField = "spheres";   // lbm.binary's packed bed: centres, diameters as values
 constexpr double kStreamlineWidthPx = 1.5;
 // The camera is reset when the data's bounds move by more than this fraction of the diagonal
 // of the bounds it was last reset for.
@@ -170,6 +175,8 @@ class SceneCanvas final : public VtkGlWidget {
   void showData(vtkDataSet* data, const std::string& title);
   // An empty scene with `text` in its middle.
   void showMessage(const std::string& text);
+  // Spheres (centres, diameters as scalars) drawn translucent inside an image; null: none.
+  void showObstacles(vtkPolyData* spheres);
   // Whether the data shown is a 3D image of one component: what the iso-surface and the
   // volume rendering need.
   bool isVolumetric() const { return shape_ == Shape::Volume && volume_values_; }
@@ -214,6 +221,10 @@ class SceneCanvas final : public VtkGlWidget {
   vtkNew<vtkActor> iso_surface_;
   vtkNew<vtkSmartVolumeMapper> volume_mapper_;
   vtkNew<vtkVolume> volume_;
+  vtkNew<vtkSphereSource> obstacle_shape_;  // the spheres of a packed bed, each scaled by its diameter
+  vtkNew<vtkGlyph3D> obstacle_glyphs_;
+  vtkNew<vtkActor> obstacles_;
+  bool obstacles_shown_ = false;         // showObstacles had spheres for the field shown
   vtkNew<vtkLineSource> seeds_;          // streamlines of a plane's vector field, seeded on its diagonal
   vtkNew<vtkStreamTracer> streamlines_;
   vtkNew<vtkActor> streamline_actor_;
@@ -314,6 +325,21 @@ void SceneCanvas::buildParts() {
   volume_->SetProperty(volume_property);
   renderer_->AddVolume(volume_);
 
+  obstacle_shape_->SetRadius(0.5);  // diameter 1, scaled by each sphere's diameter
+  obstacle_shape_->SetThetaResolution(12);
+  obstacle_shape_->SetPhiResolution(8);
+  obstacle_glyphs_->SetSourceConnection(obstacle_shape_->GetOutputPort());
+  obstacle_glyphs_->SetScaleModeToScaleByScalar();
+  obstacle_glyphs_->SetScaleFactor(1.0);
+  obstacle_glyphs_->OrientOff();
+  vtkNew<vtkPolyDataMapper> obstacle_mapper;
+  obstacle_mapper->SetInputConnection(obstacle_glyphs_->GetOutputPort());
+  obstacle_mapper->ScalarVisibilityOff();
+  obstacles_->SetMapper(obstacle_mapper);
+  obstacles_->GetProperty()->SetColor(kObstacleColour[0], kObstacleColour[1], kObstacleColour[2]);
+  obstacles_->GetProperty()->SetOpacity(kObstacleOpacity);  // the slices through the bed show through
+  renderer_->AddActor(obstacles_);
+
   streamlines_->SetInputConnection(to_points_->GetOutputPort());
   streamlines_->SetSourceConnection(seeds_->GetOutputPort());
   streamlines_->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, vtkDataSetAttributes::SCALARS);
@@ -360,6 +386,12 @@ bool SceneCanvas::boundsMoved(const double* bounds) const {
     if (std::abs(bounds[i] - b[std::size_t(i)]) > tolerance) return true;
   }
   return false;
+}
+
+void SceneCanvas::showObstacles(vtkPolyData* spheres) {
+  obstacles_shown_ = spheres != nullptr;
+  if (spheres) obstacle_glyphs_->SetInputData(spheres);
+  updateVisibility();
 }
 
 void SceneCanvas::showMessage(const std::string& text) {
@@ -457,6 +489,7 @@ void SceneCanvas::updateVisibility() {
   iso_surface_->SetVisibility(isVolumetric() && iso_surface_on_);
   volume_->SetVisibility(volume_rendered);
   streamline_actor_->SetVisibility(hasStreamlines());
+  obstacles_->SetVisibility(obstacles_shown_ && (shape_ == Shape::Volume || shape_ == Shape::Plane));
   update();
 }
 
@@ -565,12 +598,22 @@ const FieldData* SceneView::shownField() const {
   return &snapshots_.current()->fields.front();
 }
 
+// The snapshot's spheres (a packed bed) to draw inside an image field on the same axes; null for none.
+const FieldData* SceneView::obstaclesFor(const FieldData& shown) const {
+  if (shown.grid.kind != Grid::Kind::Image) return nullptr;
+  for (const FieldData& f : snapshots_.current()->fields)
+    if (f.desc.name == kObstacleField && f.grid.kind == Grid::Kind::Particles && f.grid.axes == shown.grid.axes) return &f;
+  return nullptr;
+}
+
 void SceneView::redraw() {
   const FieldData* f = shownField();
   if (!f || f->grid.count() == 0) {
     canvas_->showMessage("no field");
   } else {
     try {
+      const FieldData* obstacles = obstaclesFor(*f);
+      canvas_->showObstacles(obstacles ? vtkPolyData::SafeDownCast(to_vtk(*obstacles)) : nullptr);
       canvas_->showData(to_vtk(*f), colourBarTitle(f->desc));
     } catch (const Error& e) {
       canvas_->showMessage(e.what());  // a field that does not match its grid

@@ -1,7 +1,8 @@
 // The scene view: one field of the latest snapshot as a 3D VTK scene. Particles are
 // spheres coloured by the field inside their box's outline; 3D image fields are three
 // orthogonal slices through the centre (optionally an iso-surface at the mean value, and a
-// volume rendering instead of the slices), 2D image fields one plane. Orientation axes and a colour bar with the
+// volume rendering instead of the slices), 2D image fields one plane; a packed bed's spheres are
+// drawn translucent among them. Orientation axes and a colour bar with the
 // field's name and unit; the mouse turns (left drag) and zooms (wheel) the camera.
 #pragma once
 
@@ -37,6 +38,7 @@ class SceneView : public QWidget {
 
  private:
   const ks::FieldData* shownField() const;
+  const ks::FieldData* obstaclesFor(const ks::FieldData& shown) const;
   void redraw();
 
   QCheckBox* iso_surface_;

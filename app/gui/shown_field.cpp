@@ -6,6 +6,12 @@
 
 namespace ks::gui {
 
+namespace {
+
+const std::string kMaskField = "solid";  // 1 on solid nodes (lbm.binary), 0 in the fluid
+
+}  // namespace
+
 void ShownField::setSnapshot(std::shared_ptr<const ks::Snapshot> snapshot) {
   snapshot_ = std::move(snapshot);
   stale_ = true;
@@ -21,8 +27,8 @@ void ShownField::setComponent(int c) {
   stale_ = true;
 }
 
-void ShownField::setSlice(int z) {
-  slice_ = std::max(z, 0);  // the upper clamp needs the field: done when packing
+void ShownField::setSlice(SlicePlane plane) {
+  slice_ = {std::clamp(plane.normal, 0, 2), std::max(plane.index, 0)};  // the upper clamp needs the field
   stale_ = true;
 }
 
@@ -43,6 +49,13 @@ const ks::FieldData* ShownField::field() const {
   return &snapshot_->fields.front();
 }
 
+const ks::FieldData* ShownField::mask() const {
+  if (!snapshot_) return nullptr;
+  for (const ks::FieldData& f : snapshot_->fields)
+    if (f.desc.name == kMaskField) return &f;
+  return nullptr;
+}
+
 QString ShownField::displayName() const {
   const ks::FieldData* f = field();
   if (!f) return {};
@@ -60,7 +73,8 @@ QString ShownField::unit() const {
 bool ShownField::repackIfStale() {
   if (!stale_) return false;
   const ks::FieldData* f = field();
-  packed_ = f ? pack_field(*f, slice_, component_) : PackedField{};
+  const ks::FieldData* m = mask();
+  packed_ = f ? pack_field(*f, slice_, component_, m != f ? m : nullptr) : PackedField{};
   stale_ = false;
   return true;
 }

@@ -1,6 +1,7 @@
 // What the field view shows of the latest snapshot: the field (the one asked for, else the
-// first), its component and z slice, and their values packed for drawing (packed_field.hpp),
-// packed again only after a change. Pure data, no OpenGL.
+// first), its component and slice plane, and their values packed for drawing (packed_field.hpp),
+// packed again only after a change. Image cells where the snapshot's "solid" field (on the same
+// grid) is set are masked. Pure data, no OpenGL.
 #pragma once
 
 #include <QString>
@@ -20,12 +21,12 @@ class ShownField {
   // field is shown meanwhile.
   void setName(const QString& name);
   void setComponent(int c);  // vector fields: -1 = magnitude (default), else that component
-  void setSlice(int z);      // 3D image fields: the z slice (clamped to the field when packing)
+  void setSlice(SlicePlane plane);  // 3D image fields (the index clamped to the field when packing)
 
   QStringList names() const;           // the snapshot's fields
   const ks::FieldData* field() const;  // the field shown; null without one
   int component() const { return component_; }
-  int slice() const { return slice_; }
+  SlicePlane slice() const { return slice_; }
   QString displayName() const;  // the field's name with the component: "u", "u[0]", "|u|"
   QString unit() const;         // the field's unit; empty without one
 
@@ -34,10 +35,12 @@ class ShownField {
   const PackedField& packed() const { return packed_; }
 
  private:
+  const ks::FieldData* mask() const;  // the snapshot's solid mask; null without one
+
   std::shared_ptr<const ks::Snapshot> snapshot_;
   QString wanted_name_;
   int component_ = -1;
-  int slice_ = 0;
+  SlicePlane slice_;
   PackedField packed_;
   bool stale_ = false;  // the shown values changed: repack
 };

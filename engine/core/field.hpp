@@ -8,13 +8,29 @@
 
 namespace ks {
 
+// An axis of a grid as views and files label it: "x" in "m", or a phase space's "v_x" in "v_ref".
+struct GridAxis {
+  std::string name;
+  std::string unit;
+};
+
+inline bool operator==(const GridAxis& a, const GridAxis& b) { return a.name == b.name && a.unit == b.unit; }
+
+// The three spatial axes x, y, z measured in `unit`.
+inline std::array<GridAxis, 3> spatial_axes(const std::string& unit) {
+  return {{{"x", unit}, {"y", unit}, {"z", unit}}};
+}
+
 // A uniform Cartesian grid of cells, or a list of particles with positions.
 struct Grid {
   enum class Kind { Image, Particles };
   Kind kind = Kind::Image;
   std::array<int, 3> cells = {1, 1, 1};           // Image: cells per axis; Particles: {count, 1, 1}
-  std::array<double, 3> origin = {0.0, 0.0, 0.0};  // m, lower corner
-  std::array<double, 3> spacing = {1.0, 1.0, 1.0}; // m per cell
+  std::array<double, 3> origin = {0.0, 0.0, 0.0};  // lower corner, in the axes' units
+  std::array<double, 3> spacing = {1.0, 1.0, 1.0}; // per cell, in the axes' units
+  // What origin, spacing and positions measure along each axis (a method may use its own length
+  // unit, such as the mean free path, or a velocity for a phase space).
+  std::array<GridAxis, 3> axes = spatial_axes("m");
 
   // Image, under MPI (ExecutionContext::field_pieces): this rank's piece of a grid of `whole` cells,
   // starting at cell `first`; origin and spacing are the whole grid's. whole = 0: the whole grid.
@@ -30,6 +46,7 @@ struct FieldDesc {
   std::string unit;  // SI
   int components = 1;
   std::string help;
+  int view_normal = 2;  // 3D image fields: the axis normal to the slice a view shows first (the flow's plane)
 };
 
 // The index of the field called `name` in `fields`, or -1 when there is none.
@@ -44,7 +61,7 @@ struct FieldData {
   FieldDesc desc;
   Grid grid;
   std::vector<double> values;
-  std::vector<std::array<double, 3>> positions;  // Particles only: one per particle, m
+  std::vector<std::array<double, 3>> positions;  // Particles only: one per particle, in the grid's axes' units
 };
 
 // A named x/y history (residual vs iteration, N(t)/N0 vs t/tau, ...).
@@ -55,6 +72,7 @@ struct Series {
   std::vector<double> x;
   std::vector<double> y;
   std::vector<double> y_err;  // optional: standard error of y (ensembles), same length as y or empty
+  bool log_x = false, log_y = false;  // the axes a plot shows first on a log scale (log-spaced times, size spectra)
 };
 
 }  // namespace ks

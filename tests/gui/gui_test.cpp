@@ -545,7 +545,8 @@ TEST(GuiInProcess, WindowFitsTheScreenItOpensOn) {
   EXPECT_TRUE(free.contains(window.geometry())) << window.geometry().width() << "x" << window.geometry().height();
 }
 
-// A 3D field's slice control says which slice is shown and where it lies along z.
+// A 3D field's slice control says which slice is shown and where it lies. The packed bed opens
+// along its flow (the x-z plane, normal y); another plane is one choice away.
 TEST(GuiInProcess, SliceControlIsLabelledWithTheSliceAndItsPosition) {
   ks::gui::AppOptions options = cpu_options(std::string(KS_SOURCE_DIR) + "/presets/lbm/teaching-packed-bed.json");
   ks::gui::MainWindow window(options);
@@ -555,11 +556,15 @@ TEST(GuiInProcess, SliceControlIsLabelledWithTheSliceAndItsPosition) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (!label->text().contains("slice") && std::chrono::steady_clock::now() < deadline)
     QApplication::processEvents(QEventLoop::AllEvents, 50);
-  EXPECT_EQ(label->text().trimmed(), QString("z slice 40 of 80, z = 40.5")) << label->text().toStdString();
-  auto* slider = window.findChild<QSlider*>();
+  EXPECT_EQ(label->text().trimmed(), QString("y slice 20 of 40, y = 20.5 dx")) << label->text().toStdString();
+  auto* plane = label->parentWidget()->findChild<QComboBox*>();
+  ASSERT_NE(plane, nullptr);
+  plane->setCurrentText("x-y plane");
+  EXPECT_EQ(label->text().trimmed(), QString("z slice 40 of 80, z = 40.5 dx"));
+  auto* slider = label->parentWidget()->findChild<QSlider*>();
   ASSERT_NE(slider, nullptr);
   slider->setValue(3);
-  EXPECT_EQ(label->text().trimmed(), QString("z slice 3 of 80, z = 3.5"));
+  EXPECT_EQ(label->text().trimmed(), QString("z slice 3 of 80, z = 3.5 dx"));
 }
 
 // A preset whose parameters pass their ranges but whose setup fails (the cavity's Courant limit):

@@ -332,6 +332,7 @@ Snapshot BgkMethod::snapshot() const {
   g.cells = {cfg_.nx, cfg_.ny, 1};
   g.origin = {cfg_.x0, cfg_.y0, 0.0};
   g.spacing = {cfg_.dx, cfg_.kind == Case::Cavity ? cfg_.dy : cfg_.dx, 1.0};
+  g.axes = spatial_axes("lambda_ref");
   auto field = [&](int index, std::initializer_list<const std::vector<double>*> comps) {
     FieldData d;
     d.desc = static_info().fields[index];
@@ -348,6 +349,7 @@ Snapshot BgkMethod::snapshot() const {
   ps.grid.cells = {cfg_.nx, cfg_.vg.n[0], 1};
   ps.grid.origin = {cfg_.x0, cfg_.vg.lo[0], 0.0};
   ps.grid.spacing = {cfg_.dx, cfg_.vg.h[0], 1.0};
+  ps.grid.axes = {{{"x", "lambda_ref"}, {"v_x", "v_ref"}, {"", ""}}};
   ps.values = phase_space(cfg_, middle);
   snap.fields.push_back(std::move(ps));
 

@@ -60,7 +60,7 @@ __global__ void particles_kernel(const ParticleAux* aux, const double* w, int n,
   if (k >= n) return;
   const PhiloxCounter c = run_stream(seed, 0).draw(std::uint64_t(k), purpose);
   out[k] = make_float4(float(side * uniform_open01(c.v[0], 0)), float(side * uniform_open01(c.v[1], 0)),
-                       float(side * uniform_open01(c.v[2], 0)), float(diameter ? aux[k].d : w[k]));
+                       float(side * uniform_open01(c.v[2], 0)), float(diameter ? aux[k].d * 1e9 : w[k]));  // nm
 }
 
 // The event loop for a selection, a cluster or a single block, shared-memory residency and the kernel kind.

@@ -36,7 +36,7 @@ class CudaEnsemble {
   // One launch: every run does events until t_target or max_events; returns the events done and
   // sets all_reached when no run stopped on max_events.
   // Run 0's particles as float4 (x, y, z, value) for a zero-copy view: positions from the same
-  // Philox draws as the host snapshot, value = diameter (m) or weight. Queued on the default stream.
+  // Philox draws as the host snapshot, value = diameter (nm) or weight. Queued on the default stream.
   void write_particles(bool diameter, double box_side, std::uint32_t position_purpose, void* dst) const;
   std::uint64_t launch(const std::vector<double>& t_target, std::uint64_t max_events, bool& all_reached);
 

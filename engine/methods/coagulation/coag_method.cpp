@@ -21,6 +21,7 @@ constexpr std::int64_t kRefreshEveryParticles = 4; // full recompute of C' every
 constexpr std::uint64_t kMaxEventsPerLaunch = 1u << 15;
 constexpr std::uint32_t kPurposePosition = 2;       // RNG draws for the particle cloud view
 constexpr int kHistogramBins = 40;
+constexpr double kShownFraction = 1e-8;  // sections holding less of the number are not drawn
 
 // Output times in tau_char: 0, log-spaced from kFirstOutputTau at outputs_per_decade, and t_end.
 std::vector<double> output_schedule(const CoagParams& p) {
@@ -53,9 +54,10 @@ MethodInfo CoagulationMethod::describe() {
   info.id = "aerosol.coagulation";
   info.title = "Aerosol coagulation (weighted inverse Monte Carlo)";
   info.paper = "coagulation-mc-wei-kruis-2013.txt";
-  info.fields = {{"diameter", "m", 1, "Diameter of each simulation particle of run 0"},
+  info.fields = {{"diameter", "nm", 1, "Diameter of each simulation particle of run 0"},
                  {"weight", "1", 1, "Real particles represented by each simulation particle of run 0"}};
-  info.series = {"N/N0", "d_g", "sigma_g", "N/N0 sectional", "d_g sectional", "sigma_g sectional", "size distribution"};
+  info.series = {"N/N0", "d_g", "sigma_g", "N/N0 sectional", "d_g sectional", "sigma_g sectional", "size distribution",
+                 "size distribution sectional", "size distribution at t = 0"};
   info.decomposition = "the ensemble's runs in contiguous blocks, one per rank; statistics gathered at every output";
   return info;
 }
@@ -160,9 +162,29 @@ void CoagulationMethod::build_schedule() {
   for (double xi : output_schedule(p_)) t_out_.push_back(xi * tau_);
 }
 
+// The sectional solution's size distribution as the ensemble's histogram is drawn: dN/dlog10(d) / N
+// at the pivot diameters (nm), each section one pivot ratio wide in volume (a third of it in log10 d).
+Series CoagulationMethod::size_distribution(const SectionalSolver& solver, const std::string& name) {
+  Series s{name, "d (nm)", "dN/dlog10(d) / N"};
+  s.log_x = s.log_y = true;
+  const std::vector<double>& n = solver.number();
+  double total = 0.0;
+  for (double nk : n) total += nk;
+  if (!(total > 0.0)) return s;
+  const double width = std::log10(solver.pivots()[1] / solver.pivots()[0]) / 3.0;
+  for (std::size_t k = 0; k < n.size(); ++k) {
+    if (n[k] < kShownFraction * total) continue;  // off a log axis
+    s.x.push_back(diameter_of_volume(solver.pivots()[k]) * 1e9);
+    s.y.push_back(n[k] / total / width);
+  }
+  return s;
+}
+
 void CoagulationMethod::solve_sectional() {
   const KernelParams kp = cfg_.kernel;
   sectional_.clear();
+  sectional_sizes_.clear();
+  sectional_initial_ = {};
   if (kp.kind == KernelKind::Additive) {
     // The additive kernel grows a heavy tail that makes the explicit sectional integration stiff
     // (minutes); its reference is the exact solution instead (preset reference additive_kernel_number).
@@ -176,9 +198,11 @@ void CoagulationMethod::solve_sectional() {
   SectionalSolver solver(grid, [kp](double v1, double v2) { return beta(make_aux(v1, kp), make_aux(v2, kp), kp); });
   if (sigma_g0 > 1.0) solver.set_lognormal(p_.N0, d0, sigma_g0);
   else solver.set_monodisperse(p_.N0, volume_of_diameter(d0));
+  sectional_initial_ = size_distribution(solver, "size distribution at t = 0");
   for (double t : t_out_) {
     solver.advance_to(t);
     sectional_.push_back(solver.moments());
+    sectional_sizes_.push_back(size_distribution(solver, "size distribution sectional"));
   }
 }
 
@@ -287,6 +311,7 @@ CoagulationMethod::EnsembleSums CoagulationMethod::ensemble_sums() const {
   for (std::size_t r = 0; r < sums.size() / kPerRun; ++r)
     for (int q = 0; q < kPerRun; ++q) total[q] += sums[r * kPerRun + q];
   EnsembleSums out{total[0] / cfg_.box_volume, Series{"size distribution", "d (nm)", "dN/dlog10(d) / N"}};
+  out.histogram.log_x = out.histogram.log_y = true;
   if (!spread) return out;
   double wsum = 0.0;
   for (int b = 0; b < kHistogramBins; ++b) wsum += total[1 + b];
@@ -376,7 +401,7 @@ Snapshot CoagulationMethod::snapshot() const {
   const double side = std::cbrt(cfg_.box_volume);
   const PhiloxStream rng = run_stream(cfg_.seed, 0);
   for (int k = 0; k < n; ++k) {
-    diameter.values.push_back(diameter_of_volume(ens_.v[k]));
+    diameter.values.push_back(diameter_of_volume(ens_.v[k]) * 1e9);
     weight.values.push_back(ens_.w[k]);
     // The box is well mixed: positions are only for the particle-cloud view.
     const PhiloxCounter c = rng.draw(std::uint64_t(k), kPurposePosition);
@@ -415,7 +440,12 @@ Snapshot CoagulationMethod::snapshot() const {
   }
 
   const EnsembleSums now = current_sums();
+  for (Series* s : {&N, &dg, &sg, &Ns, &dgs, &sgs}) s->log_x = true;  // outputs log-spaced in time
   snap.series = {N, dg, sg, Ns, dgs, sgs, now.histogram};
+  if (!sectional_sizes_.empty()) {  // the reference distribution now, and where it started
+    snap.series.push_back(sectional_sizes_[std::min<std::size_t>(iteration_, sectional_sizes_.size() - 1)]);
+    snap.series.push_back(sectional_initial_);
+  }
 
   const double vol = now.volume;
   snap.diagnostics = {{"tau_char_s", tau_},

@@ -48,7 +48,8 @@ class CoagulationMethod final : public MethodBase<CoagulationMethod, CoagParams,
   std::size_t write_display(int field, int component, void* device_dst, std::size_t capacity) const override;
   void on_live_change(const CoagParams& before) override;  // n_runs, t_end
   void build_schedule();
-  void solve_sectional();
+  void solve_sectional();  // sectional_, sectional_sizes_ and sectional_initial_ (not for the additive kernel)
+  static Series size_distribution(const SectionalSolver& solver, const std::string& name);
   void resize_runs(int n_runs);
   std::uint64_t bring_runs_to(int k);  // the events it took (this rank's runs)
   void share_statistics(int k);
@@ -71,6 +72,8 @@ class CoagulationMethod final : public MethodBase<CoagulationMethod, CoagParams,
   std::vector<int> next_out_;                     // per run: next output index to reach
   std::vector<std::vector<RunStatistics>> stats_; // [output][run]
   std::vector<SectionalMoments> sectional_;       // [output]
+  std::vector<Series> sectional_sizes_;           // [output]: the sectional size distribution
+  Series sectional_initial_;                      // the sectional size distribution at t = 0
   std::uint64_t events_ = 0;
   double initial_volume_ = 0.0;
   EnsembleSums shared_sums_;  // under MPI: ensemble_sums() after the last collective step

@@ -22,7 +22,7 @@ class CoagSolver {
   // Returns the number of events done.
   virtual std::uint64_t advance(Ensemble& e, const std::vector<double>& t_target) = 0;
   // Run 0's particles as float4 (x, y, z, value) into device memory for a zero-copy view (value =
-  // diameter in m or weight; positions from the host snapshot's Philox draws of `position_purpose`):
+  // diameter in nm or weight; positions from the host snapshot's Philox draws of `position_purpose`):
   // the bytes written, or needed when dst is null; 0 where not supported (the CPU).
   virtual std::size_t write_particles(bool diameter, double box_side, std::uint32_t position_purpose, void* dst,
                                       std::size_t capacity) const {

@@ -79,6 +79,7 @@ std::vector<AxisBracket> display_brackets(const DvmConfig& c, int a) {
 FieldData grid_field(const DvmConfig& c, const FieldDesc& desc, const std::vector<double>& field) {
   FieldData d;
   d.desc = desc;
+  d.grid.axes = spatial_axes("L");
   for (int a = 0; a < 3; ++a) {
     const Axis& ax = c.axis[a];
     d.grid.cells[a] = ax.cells();

@@ -28,13 +28,15 @@ MethodInfo LbmMethod::describe() {
   info.id = "lbm.binary";
   info.title = "Entropic lattice Boltzmann, O2/N2 mixture (tube, packed bed)";
   info.paper = "elbm-binary-packed-bed-safi.txt";
-  info.fields = {{"rho_O2", "kg/m^3", 1, "O2 density"},
-                 {"rho_N2", "kg/m^3", 1, "N2 density"},
-                 {"X_O2", "", 1, "O2 mole fraction"},
-                 {"u_O2", "m/s", 3, "O2 velocity J_O2 / rho_O2"},
-                 {"u_N2", "m/s", 3, "N2 velocity J_N2 / rho_N2"},
-                 {"u", "m/s", 3, "Mixture velocity J / rho"},
-                 {"solid", "", 1, "Solid mask (1 solid, 0 fluid)"},
+  // The flow runs along z: views slice the lattice along it first (the x-z plane, normal y).
+  constexpr int kAlongFlow = 1;
+  info.fields = {{"rho_O2", "kg/m^3", 1, "O2 density", kAlongFlow},
+                 {"rho_N2", "kg/m^3", 1, "N2 density", kAlongFlow},
+                 {"X_O2", "", 1, "O2 mole fraction", kAlongFlow},
+                 {"u_O2", "m/s", 3, "O2 velocity J_O2 / rho_O2", kAlongFlow},
+                 {"u_N2", "m/s", 3, "N2 velocity J_N2 / rho_N2", kAlongFlow},
+                 {"u", "m/s", 3, "Mixture velocity J / rho", kAlongFlow},
+                 {"solid", "", 1, "Solid mask (1 solid, 0 fluid)", kAlongFlow},
                  {"spheres", "dx", 1, "Packed bed: sphere centres and diameters (exported as .vtp)"}};
   info.decomposition = "the lattice in slabs of z planes, one per rank; the populations crossing a slab face exchanged every step";
   info.series = {"residual", "rho_O2(z)", "rho_N2(z)", "u_z O2(z)", "u_z N2(z)", "u_z(z)", "u_z(r)", "u_z(r) Poiseuille"};

@@ -69,6 +69,7 @@ std::vector<FieldData> LbmMethod::node_field_data(const std::uint8_t* type, cons
   for (int f = 0; f < kNodeFields; ++f) {
     fields[f].desc = static_info().fields[f];
     fields[f].grid.cells = {cfg_.nx, cfg_.ny, planes};
+    fields[f].grid.axes = spatial_axes("dx");
     fields[f].values.reserve(std::size_t(N) * fields[f].desc.components);
   }
   for (long long k = 0; k < N; ++k) {
@@ -157,8 +158,10 @@ Snapshot LbmMethod::assemble(std::vector<FieldData> fields, const LatticeSummary
     sp.desc = static_info().fields[7];
     sp.grid.kind = Grid::Kind::Particles;
     sp.grid.cells = {int(scene_.shapes.spheres.size()), 1, 1};
+    sp.grid.axes = spatial_axes("dx");
+    // Node k is the centre of the fields' cell k, which spans [k, k + 1] in the grid's units.
     for (const Sphere& sphere : scene_.shapes.spheres) {
-      sp.positions.push_back({sphere.c[0], sphere.c[1], sphere.c[2]});
+      sp.positions.push_back({sphere.c[0] + 0.5, sphere.c[1] + 0.5, sphere.c[2] + 0.5});
       sp.values.push_back(2.0 * sphere.r);
     }
     snap.fields.push_back(std::move(sp));
