@@ -36,12 +36,13 @@ print(json.dumps({"preset": name, "device": s["backend"]["device"], "wall_s": ro
 PY
 done
 
-python3 - "$work/rows" "$json" <<'PY'
+cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -1)
+python3 - "$work/rows" "$json" "$cpu, $(nproc) cores" <<'PY'
 import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
 print(f"{'preset':34} {'wall s':>7} {'iterations':>10}  state     device")
 for r in rows:
     print(f"{r['preset']:34} {r['wall_s']:7.1f} {r['iterations']:10d}  {r['state']:9} {r['device']}")
 if sys.argv[2]:
-    json.dump({"rows": rows}, open(sys.argv[2], "w"), indent=1)
+    json.dump({"host": sys.argv[3], "rows": rows}, open(sys.argv[2], "w"), indent=1)
 PY

@@ -556,15 +556,15 @@ TEST(GuiInProcess, SliceControlIsLabelledWithTheSliceAndItsPosition) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (!label->text().contains("slice") && std::chrono::steady_clock::now() < deadline)
     QApplication::processEvents(QEventLoop::AllEvents, 50);
-  EXPECT_EQ(label->text().trimmed(), QString("y slice 20 of 40, y = 20.5 dx")) << label->text().toStdString();
+  EXPECT_EQ(label->text().trimmed(), QString("y slice 16 of 32, y = 16.5 dx")) << label->text().toStdString();
   auto* plane = label->parentWidget()->findChild<QComboBox*>();
   ASSERT_NE(plane, nullptr);
   plane->setCurrentText("x-y plane");
-  EXPECT_EQ(label->text().trimmed(), QString("z slice 40 of 80, z = 40.5 dx"));
+  EXPECT_EQ(label->text().trimmed(), QString("z slice 32 of 64, z = 32.5 dx"));
   auto* slider = label->parentWidget()->findChild<QSlider*>();
   ASSERT_NE(slider, nullptr);
   slider->setValue(3);
-  EXPECT_EQ(label->text().trimmed(), QString("z slice 3 of 80, z = 3.5 dx"));
+  EXPECT_EQ(label->text().trimmed(), QString("z slice 3 of 64, z = 3.5 dx"));
 }
 
 // A preset whose parameters pass their ranges but whose setup fails (the cavity's Courant limit):
