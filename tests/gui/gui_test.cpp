@@ -27,6 +27,7 @@
 #include <vtkXMLPImageDataReader.h>
 #include <vtkXMLPolyDataReader.h>
 
+#include <QAbstractScrollArea>
 #include <QAction>
 #include <QComboBox>
 #include <QLabel>
@@ -46,6 +47,7 @@
 #include <QWheelEvent>
 
 #include "app/gui/app_options.hpp"
+#include "app/gui/field_view.hpp"
 #include "app/gui/help_menu.hpp"
 #include "app/gui/progress_eta.hpp"
 #include "app/gui/log_panel.hpp"
@@ -528,6 +530,44 @@ TEST(GuiInProcess, RadiationParametersFitALaptopScreen) {
   EXPECT_LE(window.height(), 768);
   // Every parameter is still reachable: the panel keeps its full height inside the scroll area.
   EXPECT_GE(panel->height(), panel->minimumSizeHint().height());
+}
+
+// Inside a scroll area (the parameter panel's rows), where being outside the view is scrolling.
+bool scrolled(const QWidget* w) {
+  for (const QWidget* p = w->parentWidget(); p; p = p->parentWidget())
+    if (qobject_cast<const QAbstractScrollArea*>(p)) return true;
+  return false;
+}
+
+// At 1366 x 768 (a laptop, less a title bar) every teaching preset's window shows each visible
+// widget whole inside it, the progress bar, and a field view with room for the field.
+TEST(GuiInProcess, EveryTeachingPresetFitsALaptopScreenWithNothingClipped) {
+  ks::gui::AppOptions options = cpu_options(kDemo);
+  ks::gui::MainWindow window(options);
+  window.show();
+  window.resize(1366, 768 - 32);
+  for (const char* preset : {"bgk/teaching-cavity", "bgk/teaching-shock", "coagulation/teaching-demo",
+                             "dvm/teaching-cavity", "lbm/teaching-packed-bed", "radiation/teaching-hot-cube"}) {
+    ASSERT_TRUE(window.loadPreset(QString("%1/presets/%2.json").arg(KS_SOURCE_DIR, preset)));
+    const auto settle = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
+    while (std::chrono::steady_clock::now() < settle) QApplication::processEvents(QEventLoop::AllEvents, 50);
+    EXPECT_LE(window.height(), 768 - 32) << preset;
+    const QRect inside = window.rect();
+    for (const QWidget* w : window.findChildren<QWidget*>()) {
+      if (!w->isVisible() || w->isWindow() || scrolled(w)) continue;
+      const QRect r(w->mapTo(&window, QPoint(0, 0)), w->size());
+      EXPECT_TRUE(inside.contains(r)) << preset << ": " << w->metaObject()->className() << " '"
+                                      << w->objectName().toStdString() << "' at " << r.x() << "," << r.y() << " "
+                                      << r.width() << "x" << r.height();
+    }
+    auto* progress = window.findChild<QProgressBar*>();
+    ASSERT_NE(progress, nullptr);
+    EXPECT_TRUE(progress->isVisible()) << preset;
+    auto* field = window.findChild<ks::gui::FieldView*>();
+    ASSERT_NE(field, nullptr);
+    EXPECT_GE(field->width(), 500) << preset;
+    EXPECT_GE(field->height(), 380) << preset;
+  }
 }
 
 // The window never opens taller or wider than the screen's free area, whatever size was saved.
