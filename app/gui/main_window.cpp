@@ -202,6 +202,7 @@ void MainWindow::buildActions() {
   view->setObjectName("view");
   field_box_ = new QComboBox(this);
   field_box_->setToolTip("Field shown in the field and scene views");
+  field_box_->setSizeAdjustPolicy(QComboBox::AdjustToContents);  // "f(x, vx)" whole
   connect(field_box_, &QComboBox::currentTextChanged, this, [this](const QString& name) {
     if (name.isEmpty()) return;
     field_->setField(name);

@@ -56,15 +56,14 @@ void PresetBrowser::scan(const QString& dir) {
       QString label = method;
       if (registry.has(method.toStdString())) label = QString::fromStdString(registry.info(method.toStdString()).title);
       auto* top = new QTreeWidgetItem(tree_, {label});
+      top->setToolTip(0, label);  // the whole title where the dock cuts it
       top->setExpanded(true);
       methods[method] = top;
     }
     auto* item = new QTreeWidgetItem(methods[method], {title});
     item->setData(0, kPathRole, path);
-    if (!problem.isEmpty()) {
-      item->setForeground(0, Qt::gray);
-      item->setToolTip(0, problem);
-    }
+    item->setToolTip(0, problem.isEmpty() ? title : problem);
+    if (!problem.isEmpty()) item->setForeground(0, Qt::gray);
   }
 }
 
