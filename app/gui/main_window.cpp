@@ -41,6 +41,7 @@
 #include "io/field_writer.hpp"
 #include "io/vtk_xml_writer.hpp"
 #include "log_panel.hpp"
+#include "notation.hpp"
 #include "parameter_panel.hpp"
 #include "plot_view.hpp"
 #include "preset_browser.hpp"
@@ -484,7 +485,7 @@ void MainWindow::updateStatus() {
                      .arg(QString::fromStdString(to_string(runner_->state())))
                      .arg(p.iteration)
                      .arg(p.sim_time, 0, 'g', 5)
-                     .arg(QString::fromStdString(p.time_unit))
+                     .arg(unicode_notation(p.time_unit))
                      .arg(p.residual, 0, 'g', 3)
                      .arg(runner_->work_per_second(), 0, 'g', 3)
                      .arg(QString::fromStdString(p.work_unit))

@@ -14,6 +14,7 @@
 #include <QStringList>
 
 #include "core/errors.hpp"
+#include "notation.hpp"
 
 namespace ks::gui {
 
@@ -28,9 +29,8 @@ void ParameterPanel::setParameters(const ParamSet& params) {
   shown_.clear();
   specs_ = params.specs();
   for (const ParamSpec& spec : specs_) {
-    QString label = QString::fromStdString(spec.label);
-    if (!spec.unit.empty() && spec.unit != "1") label += QString(" [%1]").arg(QString::fromStdString(spec.unit));
-    auto* name = new QLabel(label);
+    // In notation ("v<sub>x</sub> box, lower end [v<sub>ref</sub>]"); "1" marks counts.
+    auto* name = new QLabel(rich_axis_title(spec.label, spec.unit != "1" ? spec.unit : std::string()));
     const QString tip = QString("<b>%1</b> (%2)<br>%3<br>allowed: %4%5")
                             .arg(QString::fromStdString(spec.key), QString::fromStdString(to_string(spec.type)),
                                  QString::fromStdString(spec.help).toHtmlEscaped(),
