@@ -50,7 +50,9 @@ constexpr char kFooter[] = R"(
 A script (any of --steps, --screenshot, --export, --exit) opens the window with the preset, runs N
 iterations, saves the screenshot and the exported fields, and with --exit closes when done; then it
 prints one line on stdout:
-  kinetic-studio: field view: backend=cpu|cuda host_uploads=N device_copies=N renderer="GL_RENDERER"
+  kinetic-studio: field view: backend=cpu|cuda host_uploads=N device_copies=N paints=N paint_ms_p50=T
+      paint_ms_p99=T renderer="GL_RENDERER"
+  (paint_ms: how long the field view's paints took, the GPU's work included, ms)
 It checks the preset and every --set before the window opens; errors go to stderr.
 exit codes:
   0    done

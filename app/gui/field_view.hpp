@@ -28,6 +28,7 @@
 #include "field_interaction.hpp"
 #include "field_layers.hpp"
 #include "frame_rate.hpp"
+#include "paint_times.hpp"
 #include "shown_field.hpp"
 
 namespace ks {
@@ -75,6 +76,7 @@ class FieldView : public QOpenGLWidget {
   QStringList fieldNames() const;
   QString field() const;           // the field shown; empty without one
   double framesPerSecond() const;  // paints over the last second
+  const PaintTimes& paintTimes() const { return paint_times_; }  // how long each paint took
   int hostUploads() const;         // host-to-GPU uploads of field data so far
   int deviceCopies() const;        // device-to-device copies of field data so far (zero-copy path)
   QString glRenderer() const;      // GL_RENDERER of the view's context; empty before it exists
@@ -104,6 +106,7 @@ class FieldView : public QOpenGLWidget {
   const PackedField& packed();  // packs the shown values first when they changed
   QRectF dataRect() const;      // where the data's unit square lies, in widget pixels
 
+  void paint();    // paintGL's work, timed by paintGL
   void cleanup();  // frees the GL objects of the widget's context
   void drawOverlay(const PackedField& data, const ValueRange& range);  // axes, colour bar labels, ImGui
   void drawImGuiOverlay();
@@ -120,6 +123,7 @@ class FieldView : public QOpenGLWidget {
   QString comparison_;
 
   FrameRate frame_rate_;
+  PaintTimes paint_times_;
   double iterations_per_s_ = 0.0, work_per_s_ = 0.0;
   QString work_unit_;
   std::unique_ptr<ImGuiOverlay> overlay_;  // its GL objects live with the layers'

@@ -576,9 +576,11 @@ void MainWindow::endScript(const std::string& error, int exit_code) {
 
 // One line on stdout for scripts: how the field view got its data, and on which GL renderer.
 void MainWindow::printFieldViewSummary() const {
-  std::printf("kinetic-studio: field view: backend=%s host_uploads=%d device_copies=%d renderer=\"%s\"\n",
-              to_string(runner_->context().backend).c_str(), field_->hostUploads(), field_->deviceCopies(),
-              field_->glRenderer().toLocal8Bit().constData());
+  const PaintTimes& paints = field_->paintTimes();
+  std::printf("kinetic-studio: field view: backend=%s host_uploads=%d device_copies=%d paints=%zu paint_ms_p50=%.3g "
+              "paint_ms_p99=%.3g renderer=\"%s\"\n",
+              to_string(runner_->context().backend).c_str(), field_->hostUploads(), field_->deviceCopies(), paints.count(),
+              paints.quantile(0.5), paints.quantile(0.99), field_->glRenderer().toLocal8Bit().constData());
   std::fflush(stdout);
 }
 
