@@ -23,6 +23,13 @@ void check_written(std::ofstream& out, const std::string& path) {
 
 }  // namespace
 
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + '"';
+}
+
 std::string file_safe(const std::string& name) {
   std::string out = name;
   for (char& c : out) {
@@ -36,7 +43,7 @@ void write_field_csv(const FieldData& f, const std::string& path) {
   std::ofstream out = open_for_writing(path);
   out << "x,y,z";
   for (int c = 0; c < f.desc.components; ++c)
-    out << ',' << f.desc.name << (f.desc.components > 1 ? "_" + std::to_string(c) : std::string());
+    out << ',' << csv_field(f.desc.name + (f.desc.components > 1 ? "_" + std::to_string(c) : std::string()));
   out << '\n';
   const std::int64_t n = f.grid.count();
   const auto& g = f.grid;
@@ -58,7 +65,8 @@ void write_field_csv(const FieldData& f, const std::string& path) {
 void write_series_csv(const Series& s, const std::string& path) {
   std::ofstream out = open_for_writing(path);
   const bool err = s.y_err.size() == s.y.size() && !s.y.empty();
-  out << s.x_label << ',' << s.y_label << (err ? "," + s.y_label + "_stderr" : std::string()) << '\n';
+  out << csv_field(s.x_label) << ',' << csv_field(s.y_label) << (err ? "," + csv_field(s.y_label + "_stderr") : std::string())
+      << '\n';
   for (std::size_t i = 0; i < s.x.size(); ++i) {
     out << s.x[i] << ',' << s.y[i];
     if (err) out << ',' << s.y_err[i];

@@ -18,6 +18,7 @@
 
 #include "core/backend.hpp"
 #include "core/registry.hpp"
+#include "io/field_writer.hpp"
 
 namespace fs = std::filesystem;
 
@@ -364,6 +365,49 @@ TEST_F(Cli, FormatNoneWritesTheSummaryAndSeriesButNoFieldFile) {
   EXPECT_GT(series, 0);
   EXPECT_FALSE(fs::exists(fs::path(out) / "diameter.vtp"));
   EXPECT_HAS(slurp(fs::path(out) / "summary.json"), "\"iterations\"");
+}
+
+// The fields of a CSV line as RFC 4180 reads them: commas inside double quotes separate nothing,
+// a doubled quote is one quote.
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (c == '"' && quoted && i + 1 < line.size() && line[i + 1] == '"') fields.back() += line[i++];
+    else if (c == '"') quoted = !quoted;
+    else if (c == ',' && !quoted) fields.emplace_back();
+    else fields.back() += c;
+  }
+  return fields;
+}
+
+TEST(CsvField, QuotesWhatHoldsACommaAQuoteOrALineBreakAndNothingElse) {
+  EXPECT_EQ(ks::csv_field("diameter"), "diameter");
+  EXPECT_EQ(ks::csv_field("f(x, vx)"), "\"f(x, vx)\"");
+  EXPECT_EQ(ks::csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(ks::csv_field("two\nlines"), "\"two\nlines\"");
+  EXPECT_EQ(csv_fields("x,\"f(x, vx)\",\"a \"\"b\"\"\""), (std::vector<std::string>{"x", "f(x, vx)", "a \"b\""}));
+}
+
+// The BGK phase space is called "f(x, vx)": its CSV header has four columns, as every row does.
+TEST_F(Cli, PhaseSpaceCsvHeaderQuotesTheNameWithItsComma) {
+  const std::string out = path("phase");
+  const CliResult r = run({std::string(KS_SOURCE_DIR) + "/presets/bgk/teaching-shock.json", "--backend", "cpu", "--steps",
+                           "1", "--format", "csv", "--out", out, "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream csv(fs::path(out) / (ks::file_safe("f(x, vx)") + ".csv"));
+  ASSERT_TRUE(csv) << "no phase-space csv";
+  std::string line;
+  std::getline(csv, line);
+  EXPECT_EQ(csv_fields(line), (std::vector<std::string>{"x", "y", "z", "f(x, vx)"})) << line;
+  int rows = 0;
+  while (std::getline(csv, line)) {
+    if (line.empty()) continue;
+    ++rows;
+    EXPECT_EQ(csv_fields(line).size(), 4u) << "row " << rows << ": " << line;
+  }
+  EXPECT_EQ(rows, 128 * 16);
 }
 
 TEST_F(Cli, CheckpointAndRestartGiveTheSameSeriesAsOneUninterruptedRun) {
