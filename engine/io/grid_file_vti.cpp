@@ -160,7 +160,8 @@ std::vector<double> image_grid(GridField& f, const Tag& t, const std::string& wh
     for (int e = 2 * a; e < 2 * a + 2; ++e)
       if (std::floor(extent[e]) != extent[e] || std::fabs(extent[e]) > 9e15)  // integers, exact in a double
         throw bad_input(where, source + " holds " + format_precise(extent[e]) + ", not a point index", "six integers of magnitude below 9e15");
-    n[a] = std::int64_t(extent[2 * a + 1]) - std::int64_t(extent[2 * a]);
+    // A flat axis (equal ends: a 2D or 1D image, as kinetic-run and ParaView write them) holds one cell.
+    n[a] = std::max<std::int64_t>(std::int64_t(extent[2 * a + 1]) - std::int64_t(extent[2 * a]), extent[2 * a + 1] == extent[2 * a]);
   }
   set_grid(f, n, where, spec, source);
   const char* axis = "xyz";

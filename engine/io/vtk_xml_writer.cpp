@@ -15,11 +15,22 @@ void write_array(std::ofstream& out, const FieldData& f) {
   out << "\n        </DataArray>\n";
 }
 
-// "x0 x1 y0 y1 z0 z1" of a grid's cells in the whole grid (points, one more than cells).
+// "x0 x1 y0 y1 z0 z1" of a grid's cells in the whole grid (points, one more than cells). An axis the
+// whole grid has one cell along is flat ("0 0"): a 2D grid is a plane of cells, a 1D grid a line.
 std::string extent(const Grid& g) {
   std::string e;
-  for (int a = 0; a < 3; ++a) e += (a ? " " : "") + std::to_string(g.first[a]) + " " + std::to_string(g.first[a] + g.cells[a]);
+  for (int a = 0; a < 3; ++a) {
+    const bool flat = (g.whole[a] > 0 ? g.whole[a] : g.cells[a]) == 1;
+    e += (a ? " " : "") + std::to_string(g.first[a]) + " " + std::to_string(g.first[a] + (flat ? 0 : g.cells[a]));
+  }
   return e;
+}
+
+// The attribute naming the array by what it is: Scalars for one component, Vectors for three.
+std::string attribute(const FieldData& f) {
+  if (f.desc.components == 1) return " Scalars=\"" + f.desc.name + "\"";
+  if (f.desc.components == 3) return " Vectors=\"" + f.desc.name + "\"";
+  return "";
 }
 
 }  // namespace
@@ -42,7 +53,7 @@ std::string write_field_vtk(const FieldData& f, const std::string& stem) {
     for (std::int64_t i = 0; i < n; ++i) out << i << '\n';
     out << "        </DataArray>\n        <DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n";
     for (std::int64_t i = 1; i <= n; ++i) out << i << '\n';
-    out << "        </DataArray>\n      </Verts>\n      <PointData Scalars=\"" << f.desc.name << "\">\n";
+    out << "        </DataArray>\n      </Verts>\n      <PointData" << attribute(f) << ">\n";
     write_array(out, f);
     out << "      </PointData>\n    </Piece>\n  </PolyData>\n</VTKFile>\n";
   } else {
@@ -52,7 +63,7 @@ std::string write_field_vtk(const FieldData& f, const std::string& stem) {
         << g.origin[0] << ' ' << g.origin[1] << ' ' << g.origin[2] << "\" Spacing=\"" << g.spacing[0] << ' '
         << g.spacing[1] << ' ' << g.spacing[2] << "\">\n"
         << "    <Piece Extent=\"" << extent(g) << "\">\n"
-        << "      <CellData Scalars=\"" << f.desc.name << "\">\n";
+        << "      <CellData" << attribute(f) << ">\n";
     write_array(out, f);
     out << "      </CellData>\n    </Piece>\n  </ImageData>\n</VTKFile>\n";
   }
@@ -74,7 +85,7 @@ std::string write_field_pvti(const FieldData& f, const std::vector<Grid>& pieces
   out << "<?xml version=\"1.0\"?>\n<VTKFile type=\"PImageData\" version=\"1.0\" byte_order=\"LittleEndian\">\n"
       << "  <PImageData WholeExtent=\"" << extent(whole) << "\" GhostLevel=\"0\" Origin=\"" << g.origin[0] << ' ' << g.origin[1] << ' '
       << g.origin[2] << "\" Spacing=\"" << g.spacing[0] << ' ' << g.spacing[1] << ' ' << g.spacing[2] << "\">\n"
-      << "    <PCellData Scalars=\"" << f.desc.name << "\">\n"
+      << "    <PCellData" << attribute(f) << ">\n"
       << "      <PDataArray type=\"Float64\" Name=\"" << f.desc.name << "\" NumberOfComponents=\"" << f.desc.components << "\"/>\n"
       << "    </PCellData>\n";
   for (std::size_t p = 0; p < pieces.size(); ++p) out << "    <Piece Extent=\"" << extent(pieces[p]) << "\" Source=\"" << sources[p] << "\"/>\n";

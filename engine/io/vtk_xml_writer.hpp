@@ -10,8 +10,10 @@
 
 namespace ks {
 
-// Writes `field` as .vti (Image grid, cell data; a piece with its extent in the whole grid) or .vtp
-// (particles, point data); returns the path written (the extension is chosen from the grid kind).
+// Writes `field` as .vti (Image grid, cell data; a piece with its extent in the whole grid; axes of
+// one cell flat, so a 2D field is a plane) or .vtp (particles, point data); a field of three
+// components is tagged as Vectors, of one as Scalars. Returns the path written (the extension is
+// chosen from the grid kind).
 std::string write_field_vtk(const FieldData& field, const std::string& path_without_extension);
 
 // The parallel ImageData file (.pvti) over per-rank pieces of `field`'s whole grid: `pieces` are the

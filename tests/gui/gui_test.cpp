@@ -321,13 +321,15 @@ TEST(GuiCommandLine, RefusalsNameTheOptionTheValueAndWhatIsAllowed) {
   EXPECT_TRUE(parsed({"--version"}).version);
 }
 
-// What a VTK reader returned holds field `f` as written: its grid (points: cells + 1), origin,
-// spacing and every value (17 significant digits: exact).
+// What a VTK reader returned holds field `f` as written: its grid (points: cells + 1; one point
+// along an axis of one cell, which is flat), origin, spacing and every value (17 significant
+// digits: exact).
 void expect_image_holds(vtkImageData* image, const ks::FieldData& f) {
   int dims[3];
   image->GetDimensions(dims);
   for (int a = 0; a < 3; ++a) {
-    EXPECT_EQ(dims[a], f.grid.cells[a] + 1) << "axis " << a;
+    const int whole = f.grid.whole[a] > 0 ? f.grid.whole[a] : f.grid.cells[a];
+    EXPECT_EQ(dims[a], whole == 1 ? 1 : f.grid.cells[a] + 1) << "axis " << a;
     EXPECT_DOUBLE_EQ(image->GetOrigin()[a], f.grid.origin[a]) << "axis " << a;
     EXPECT_DOUBLE_EQ(image->GetSpacing()[a], f.grid.spacing[a]) << "axis " << a;
   }
@@ -354,6 +356,26 @@ TEST(Export, ImageFieldReadsBackWithVtkXmlReader) {
   reader->SetFileName(path.c_str());
   reader->Update();
   expect_image_holds(reader->GetOutput(), f);
+}
+
+// A 2D vector field (the BGK cavity's V) is a plane of cells in ParaView, not a slab of voxels,
+// and its array is the cells' Vectors.
+TEST(Export, PlaneVectorFieldReadsBackAsAPlaneOfCellsWithVectors) {
+  ks::FieldData f;
+  f.desc = {"V", "v_ref", 3, ""};
+  f.grid.cells = {5, 4, 1};
+  f.grid.spacing = {0.25, 0.25, 1.0};
+  for (int k = 0; k < 5 * 4 * 3; ++k) f.values.push_back(0.01 * k - 0.2);
+  const std::string path = ks::write_field_vtk(f, temp_dir("vti-plane") + "/V");
+  vtkNew<vtkXMLImageDataReader> reader;
+  reader->SetFileName(path.c_str());
+  reader->Update();
+  vtkImageData* image = reader->GetOutput();
+  EXPECT_EQ(image->GetDataDimension(), 2);
+  EXPECT_EQ(image->GetNumberOfCells(), 20);
+  expect_image_holds(image, f);
+  ASSERT_NE(image->GetCellData()->GetVectors(), nullptr);
+  EXPECT_STREQ(image->GetCellData()->GetVectors()->GetName(), "V");
 }
 
 // What kinetic-run --pieces writes under MPI: each rank's slab of a field as a .vti piece and a .pvti
