@@ -28,6 +28,7 @@
 #include "bench_json.hpp"
 #include "command_line.hpp"
 #include "core/backend.hpp"
+#include "core/quantile.hpp"
 #include "core/registry.hpp"
 #include "headless_gl.hpp"
 #include "methods/bgk/bgk_method.hpp"
@@ -102,13 +103,8 @@ struct Phase {
   int new_fields = 0;
   double iterations_per_s = 0.0;
 
-  double percentile(double q) const {
-    std::vector<double> sorted = frame_ms;
-    std::sort(sorted.begin(), sorted.end());
-    return sorted[std::min(sorted.size() - 1, std::size_t(q * double(sorted.size())))];
-  }
   nlohmann::json json() const {
-    return {{"frames", frame_ms.size()}, {"p50_ms", percentile(0.50)}, {"p99_ms", percentile(0.99)},
+    return {{"frames", frame_ms.size()}, {"p50_ms", ks::quantile(frame_ms, 0.50)}, {"p99_ms", ks::quantile(frame_ms, 0.99)},
             {"max_ms", *std::max_element(frame_ms.begin(), frame_ms.end())},
             {"frames_over_a_60_Hz_period", std::count_if(frame_ms.begin(), frame_ms.end(), [](double ms) { return ms > 1000.0 / 60.0; })},
             {"frames_with_a_new_field", new_fields},

@@ -14,7 +14,7 @@ namespace ks::gui {
 namespace {
 
 // Layout of the view, in widget (logical) pixels.
-constexpr double kMargin = 12.0;         // around the plot area
+constexpr double kMargin = kViewMargin;  // around the plot area
 constexpr double kStatusStrip = 40.0;    // above the plot area: the overlay's status lines
 constexpr double kAxisLeft = 64.0;       // left of the plot area: y ticks, labels and title
 constexpr double kAxisBottom = 40.0;     // below the plot area: x ticks, labels and title
@@ -32,8 +32,10 @@ QRectF plot_area(QSizeF size) {
                                                   -kMargin - kAxisBottom);
 }
 
+double colour_bar_strip_left(QSizeF size) { return size.width() - kBarAreaWidth; }
+
 QRectF colour_bar_rect(QSizeF size) {
-  const double left = size.width() - kBarAreaWidth + kMargin;
+  const double left = colour_bar_strip_left(size) + kMargin;
   return QRectF(left, kBarTop, kBarWidth, std::max(size.height() - kBarTop - kBarBottom, 1.0));
 }
 
@@ -42,8 +44,7 @@ void paint_colour_bar_labels(QPainter& painter, QSizeF size, const ColourScale& 
   const QRectF bar = colour_bar_rect(size);
   painter.drawRect(bar);
 
-  QStaticText title(rich_axis_title(name.toStdString(), unit.toStdString()));
-  title.setTextFormat(Qt::RichText);
+  const QStaticText title = rich_axis_title_text(name.toStdString(), unit.toStdString());
   painter.drawStaticText(QPointF(size.width() - kMargin - title.size().width(), kBarTop - 6.0 - title.size().height()), title);
 
   const QFontMetricsF metrics(painter.font());

@@ -18,8 +18,11 @@ namespace ks::gui {
 class ColourScale;
 struct ValueRange;
 
+inline constexpr double kViewMargin = 12.0;  // logical pixels from the view's edges to what it draws
+
 // In widget (logical) pixels, for a widget of `size`:
 QRectF plot_area(QSizeF size);        // the widget minus margins and the colour bar's strip
+double colour_bar_strip_left(QSizeF size);  // where the strip at the right begins (bar, ticks, title)
 QRectF colour_bar_rect(QSizeF size);  // the bar
 
 // The colour of masked cells (solid nodes): shaders/image.frag's kNanColour.

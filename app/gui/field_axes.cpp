@@ -22,12 +22,6 @@ QString tickLabel(double v, double step) {
   return QString::number(v, 'g', 5);
 }
 
-QStaticText richText(const QString& html) {
-  QStaticText text(html);
-  text.setTextFormat(Qt::RichText);
-  return text;
-}
-
 }  // namespace
 
 std::vector<double> nice_ticks(double lo, double hi, int target) {
@@ -66,7 +60,7 @@ void paint_field_axes(QPainter& painter, const QRectF& data_rect, const QRectF& 
     const QString label = tickLabel(x, xs.size() > 1 ? xs[1] - xs[0] : 1.0);
     painter.drawText(QPointF(px - 0.5 * metrics.horizontalAdvance(label), base + kTickLength + kGap + metrics.ascent()), label);
   }
-  const QStaticText x_title = richText(rich_axis_title(data.across.name, data.across.unit));
+  const QStaticText x_title = rich_axis_title_text(data.across.name, data.across.unit);
   painter.drawStaticText(QPointF(shown.center().x() - 0.5 * x_title.size().width(),
                                  base + kTickLength + 2.0 * kGap + metrics.height()),
                          x_title);
@@ -84,7 +78,7 @@ void paint_field_axes(QPainter& painter, const QRectF& data_rect, const QRectF& 
     widest = std::max(widest, width);
     painter.drawText(QPointF(side - kTickLength - kGap - width, py + 0.5 * (metrics.ascent() - metrics.descent())), label);
   }
-  const QStaticText y_title = richText(rich_axis_title(data.up.name, data.up.unit));
+  const QStaticText y_title = rich_axis_title_text(data.up.name, data.up.unit);
   painter.save();
   painter.translate(side - kTickLength - 2.0 * kGap - widest - y_title.size().height(),
                     shown.center().y() + 0.5 * y_title.size().width());

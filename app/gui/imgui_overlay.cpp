@@ -9,12 +9,13 @@
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
 
+#include "colour_bar.hpp"
+
 namespace ks::gui {
 
 namespace {
 
-constexpr float kMarginPx = 12.0f;  // from the view's edges, as colour_bar.hpp's layout
-constexpr float kColourBarStripPx = 112.0f;  // the colour bar's strip at the right with its margin
+constexpr float kMarginPx = float(kViewMargin);  // from the view's edges, as the field view's layout
 constexpr float kBackgroundAlpha = 0.6f;  // translucent: the field shows through
 constexpr float kSliderWidthPx = 180.0f;
 constexpr float kTooltipWidthEm = 30.0f;  // help text wraps at about 30 characters' width
@@ -245,7 +246,8 @@ void ImGuiOverlay::buildStatusWindow(const OverlayStatus& s, QSizeF size) {
   ImGui::SetNextWindowBgAlpha(kBackgroundAlpha);
   ImGui::Begin("##status", nullptr, kPinnedWindow | ImGuiWindowFlags_NoDecoration);
   // Wrapped short of the colour bar's title at the right.
-  ImGui::PushTextWrapPos(std::max(float(size.width()) - kColourBarStripPx - ImGui::GetWindowPos().x, 100.0f));
+  ImGui::PushTextWrapPos(
+      std::max(float(colour_bar_strip_left(size)) - kMarginPx - ImGui::GetWindowPos().x, 100.0f));
   QString line = QString("%1 fps | %2 | %3 host uploads").arg(s.frames_per_s, 0, 'f', 0).arg(rateText(s)).arg(s.host_uploads);
   if (s.device_copies > 0) line += QString(" | %1 zero-copy device copies").arg(s.device_copies);
   text(line);

@@ -138,4 +138,10 @@ QString rich_axis_title(const std::string& name, const std::string& unit) {
   return unit.empty() ? rich_notation(name) : rich_notation(name) + " [" + rich_notation(unit) + "]";
 }
 
+QStaticText rich_axis_title_text(const std::string& name, const std::string& unit) {
+  QStaticText text(rich_axis_title(name, unit));
+  text.setTextFormat(Qt::RichText);
+  return text;
+}
+
 }  // namespace ks::gui

@@ -3,6 +3,7 @@
 // QPainter and Qt widgets, Unicode for VTK charts, which draw plain text.
 #pragma once
 
+#include <QStaticText>
 #include <QString>
 #include <string>
 
@@ -19,5 +20,7 @@ QString unicode_notation(const std::string& label);
 
 // An axis title: "<name> [<unit>]" (rich text), the name alone without a unit.
 QString rich_axis_title(const std::string& name, const std::string& unit);
+// The same, laid out once for QPainter::drawStaticText.
+QStaticText rich_axis_title_text(const std::string& name, const std::string& unit);
 
 }  // namespace ks::gui

@@ -1,11 +1,13 @@
-// How long the field view's paints take (paintGL: packing, uploads or device copies, draw calls,
-// and the GPU finishing them), for the scripted summary's p50 and p99 against a 60 Hz frame (16.7 ms).
+// How long the field view's paints take in a script (paintGL: packing, uploads or device copies,
+// draw calls, and the GPU finishing them), for the summary line's p50 and p99 against a 60 Hz frame
+// (16.7 ms).
 #pragma once
 
 #include <QElapsedTimer>
-#include <algorithm>
 #include <cstddef>
 #include <vector>
+
+#include "core/quantile.hpp"
 
 namespace ks::gui {
 
@@ -17,12 +19,7 @@ class PaintTimes {
   }
   std::size_t count() const { return durations_ms_.size(); }
   // The q-quantile (0.5: the median) of the recorded paints in ms; 0 without any.
-  double quantile(double q) const {
-    if (durations_ms_.empty()) return 0.0;
-    std::vector<double> sorted = durations_ms_;
-    std::sort(sorted.begin(), sorted.end());
-    return sorted[std::min(sorted.size() - 1, std::size_t(q * double(sorted.size())))];
-  }
+  double quantile(double q) const { return ks::quantile(durations_ms_, q); }
 
  private:
   static constexpr std::size_t kKept = 100000;  // a long session's paints, 0.8 MB at most

@@ -23,6 +23,14 @@ constexpr std::uint32_t kPurposePosition = 2;       // RNG draws for the particl
 constexpr int kHistogramBins = 40;
 constexpr double kShownFraction = 1e-8;  // sections holding less of the number are not drawn
 
+// An empty size distribution, dN/dlog10(d) / N against d in nm, shown on log axes: the ensemble's
+// histogram and the sectional solution's share it.
+Series size_distribution_series(const std::string& name) {
+  Series s{name, "d (nm)", "dN/dlog10(d) / N"};
+  s.log_x = s.log_y = true;
+  return s;
+}
+
 // Output times in tau_char: 0, log-spaced from kFirstOutputTau at outputs_per_decade, and t_end.
 std::vector<double> output_schedule(const CoagParams& p) {
   const double t_end = p.t_end;
@@ -165,8 +173,7 @@ void CoagulationMethod::build_schedule() {
 // The sectional solution's size distribution as the ensemble's histogram is drawn: dN/dlog10(d) / N
 // at the pivot diameters (nm), each section one pivot ratio wide in volume (a third of it in log10 d).
 Series CoagulationMethod::size_distribution(const SectionalSolver& solver, const std::string& name) {
-  Series s{name, "d (nm)", "dN/dlog10(d) / N"};
-  s.log_x = s.log_y = true;
+  Series s = size_distribution_series(name);
   const std::vector<double>& n = solver.number();
   double total = 0.0;
   for (double nk : n) total += nk;
@@ -310,8 +317,7 @@ CoagulationMethod::EnsembleSums CoagulationMethod::ensemble_sums() const {
   std::vector<double> total(kPerRun, 0.0);
   for (std::size_t r = 0; r < sums.size() / kPerRun; ++r)
     for (int q = 0; q < kPerRun; ++q) total[q] += sums[r * kPerRun + q];
-  EnsembleSums out{total[0] / cfg_.box_volume, Series{"size distribution", "d (nm)", "dN/dlog10(d) / N"}};
-  out.histogram.log_x = out.histogram.log_y = true;
+  EnsembleSums out{total[0] / cfg_.box_volume, size_distribution_series("size distribution")};
   if (!spread) return out;
   double wsum = 0.0;
   for (int b = 0; b < kHistogramBins; ++b) wsum += total[1 + b];
