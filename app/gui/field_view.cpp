@@ -167,6 +167,7 @@ void FieldView::cleanup() {
 
 void FieldView::paintGL() {
   frame_rate_.record();
+  if (!time_paints_) return paint();
   paint_times_.begin();
   paint();
   context()->functions()->glFinish();  // the frame's time includes the GPU's work, as its swap will

@@ -76,7 +76,9 @@ class FieldView : public QOpenGLWidget {
   QStringList fieldNames() const;
   QString field() const;           // the field shown; empty without one
   double framesPerSecond() const;  // paints over the last second
-  const PaintTimes& paintTimes() const { return paint_times_; }  // how long each paint took
+  // Scripts: each paint waits for the GPU and is timed (interactive paints do not wait).
+  void timePaints(bool on) { time_paints_ = on; }
+  const PaintTimes& paintTimes() const { return paint_times_; }  // how long each timed paint took
   int hostUploads() const;         // host-to-GPU uploads of field data so far
   int deviceCopies() const;        // device-to-device copies of field data so far (zero-copy path)
   QString glRenderer() const;      // GL_RENDERER of the view's context; empty before it exists
@@ -123,6 +125,7 @@ class FieldView : public QOpenGLWidget {
   QString comparison_;
 
   FrameRate frame_rate_;
+  bool time_paints_ = false;
   PaintTimes paint_times_;
   double iterations_per_s_ = 0.0, work_per_s_ = 0.0;
   QString work_unit_;

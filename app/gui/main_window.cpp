@@ -111,6 +111,7 @@ MainWindow::MainWindow(AppOptions options, std::variant<StartPreset, QString> st
   statusBar()->addPermanentWidget(status_);
   clock_.start();
   connect(plot_, &PlotView::comparisonChanged, field_, &FieldView::setComparison);
+  field_->timePaints(options_.scripted());  // for the summary line a script ends with
   connect(field_, &FieldView::hovered, this, [this](const QString& text) { statusBar()->showMessage(text, 2000); });
   connect(field_, &FieldView::quickParameterChanged, this, &MainWindow::applyParameter);
   connect(field_, &FieldView::deviceSelectionWanted, this, [this](const QString& field, int component) {

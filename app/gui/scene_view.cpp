@@ -606,14 +606,29 @@ const FieldData* SceneView::obstaclesFor(const FieldData& shown) const {
   return nullptr;
 }
 
+// A bed's spheres stay the same from snapshot to snapshot: their glyphs (12753 spheres for the
+// paper's bed) are rebuilt only when the list changes, not at every redraw.
+void SceneView::updateObstacles(const FieldData& shown) {
+  const FieldData* spheres = obstaclesFor(shown);
+  if (!spheres) {
+    if (!obstacle_centres_.empty()) canvas_->showObstacles(nullptr);
+    obstacle_centres_.clear();
+    obstacle_diameters_.clear();
+    return;
+  }
+  if (spheres->positions == obstacle_centres_ && spheres->values == obstacle_diameters_) return;
+  canvas_->showObstacles(vtkPolyData::SafeDownCast(to_vtk(*spheres)));
+  obstacle_centres_ = spheres->positions;
+  obstacle_diameters_ = spheres->values;
+}
+
 void SceneView::redraw() {
   const FieldData* f = shownField();
   if (!f || f->grid.count() == 0) {
     canvas_->showMessage("no field");
   } else {
     try {
-      const FieldData* obstacles = obstaclesFor(*f);
-      canvas_->showObstacles(obstacles ? vtkPolyData::SafeDownCast(to_vtk(*obstacles)) : nullptr);
+      updateObstacles(*f);
       canvas_->showData(to_vtk(*f), colourBarTitle(f->desc));
     } catch (const Error& e) {
       canvas_->showMessage(e.what());  // a field that does not match its grid

@@ -9,7 +9,9 @@
 #include <QString>
 #include <QTimer>
 #include <QWidget>
+#include <array>
 #include <memory>
+#include <vector>
 
 #include "core/method.hpp"
 #include "snapshot_throttle.hpp"
@@ -39,6 +41,7 @@ class SceneView : public QWidget {
  private:
   const ks::FieldData* shownField() const;
   const ks::FieldData* obstaclesFor(const ks::FieldData& shown) const;
+  void updateObstacles(const ks::FieldData& shown);
   void redraw();
 
   QCheckBox* iso_surface_;
@@ -47,6 +50,9 @@ class SceneView : public QWidget {
 
   SnapshotThrottle snapshots_;
   QString wanted_;  // the field asked for (setField)
+  // The spheres the scene draws (centres, diameters); empty: none.
+  std::vector<std::array<double, 3>> obstacle_centres_;
+  std::vector<double> obstacle_diameters_;
 };
 
 }  // namespace ks::gui
