@@ -3,7 +3,7 @@
 #   scripts/install-deps.sh          engine, CLI, tests and benchmarks
 #   scripts/install-deps.sh --gui    also Qt 6, VTK 9, Dear ImGui and Xvfb for the desktop app
 set -euo pipefail
-packages=(build-essential cmake nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libopenmpi-dev openmpi-bin)
+packages=(build-essential cmake nlohmann-json3-dev zlib1g-dev libcli11-dev libgtest-dev libgmock-dev libopenmpi-dev openmpi-bin)
 if [[ "${1:-}" == "--gui" ]]; then
   packages+=(qt6-base-dev libqt6opengl6-dev libvtk9-dev libimgui-dev xvfb xauth)
 fi

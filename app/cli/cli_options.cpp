@@ -64,9 +64,13 @@ void declare(CLI::App& app, Options& o, Given& g) {
   add_positive(app, "--max-seconds", o.max_seconds, "stop after S seconds of wall time; outputs are still written");
   add_integer(app, "--seed", o.seed, 0, kMaxCount, "same as --set seed=N (not both)");
   add_text(app, "--out", o.out_dir, "write DIR/summary.json and one file per field and series", "DIR");
-  add_choice(app, "--format", o.format, {"csv", "vti", "none"},
-             "field file format (csv: header x,y,z,<field>; vti/vtp: VTK XML; none: no field files, only "
-             "summary.json and the series, for benchmarks at scale)");
+  add_choice(app, "--format", o.format, {"csv", "vti", "vti-ascii", "none"},
+             "field file format (csv: one file per field, header x,y,z,<field>; vti: VTK XML, one .vti/.vtp per grid "
+             "with every field on it, binary and zlib-compressed; vti-ascii: the same as text; none: no field files, "
+             "only summary.json and the series, for benchmarks at scale)");
+  add_integer(app, "--output-every", o.output_every, 1, kMaxCount,
+              "also write the fields every N iterations as a time series: DIR/STEM_<iteration>.vti per output and "
+              "DIR/STEM.pvd, which ParaView plays as an animation (needs --out and --format vti or vti-ascii)");
   app.add_flag("--pieces", o.pieces,
                "under mpirun: each rank writes its part of a split grid's fields (FIELD_rR.vti) and rank 0 a FIELD.pvti "
                "that ParaView opens, instead of gathering the fields on rank 0 (needs --format vti, or none to "
@@ -116,6 +120,9 @@ Options parse_options(int argc, char** argv) {
   if (o.checkpoint_every > 0 && o.checkpoint.empty())
     throw bad_input("--checkpoint-every", "needs --checkpoint FILE", "--checkpoint FILE --checkpoint-every N");
   if (o.pieces && o.format == "csv") throw bad_input("--pieces", "writes VTK pieces; the format is csv", "--pieces --format vti (or none)");
+  if (o.output_every > 0 && (o.out_dir.empty() || o.format == "csv" || o.format == "none"))
+    throw bad_input("--output-every", o.out_dir.empty() ? "needs --out DIR" : "writes a VTK time series; the format is " + o.format,
+                    "--out DIR --format vti (or vti-ascii) --output-every N");
   if (o.steps && o.until_done) throw bad_input("--steps", "cannot be combined with --until-done", "one of them");
   for (const auto& [key, text] : o.sets)
     if (key == "seed" && o.seed)

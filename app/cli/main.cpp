@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "cli_options.hpp"
 #include "core/data_dir.hpp"
@@ -149,12 +150,25 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
   ks::RunnerOptions ropt;
   ropt.restart_from = o.restart;
   ropt.checkpoint_preset = preset_identity(preset);
-  if (o.checkpoint_every > 0) {
-    ropt.after_iteration = [path = o.checkpoint, every = o.checkpoint_every, id = ropt.checkpoint_preset](
-                               const ks::Method& m, const ks::ExecutionContext& c) {
-      if (m.progress().iteration % every == 0) ks::save_checkpoint(m, c, path, id);
-    };
-  }
+  // The fields of a snapshot into --out (every rank calls it: pieces are written by their ranks).
+  std::optional<ks::TimeSeriesWriter> series;
+  if (o.output_every > 0) series.emplace(o.out_dir, ks::cli::encoding_of(o.format));
+  const auto write_fields = [&o, &group, &series](const ks::Snapshot& snap, const ks::ExecutionContext& c) {
+    std::vector<std::string> files;
+    if (o.out_dir.empty() || o.format == "none") return files;
+    ks::TimeSeriesWriter* ts = series ? &*series : nullptr;
+    if (c.field_pieces) files = ks::cli::write_field_pieces(o.out_dir, o.format, snap, *group.comm(), ts);
+    if (group.reports()) {
+      const std::vector<std::string> whole = ks::cli::write_fields(o.out_dir, o.format, snap, ts);
+      files.insert(files.end(), whole.begin(), whole.end());
+    }
+    return files;
+  };
+  ropt.after_iteration = [&o, id = ropt.checkpoint_preset, &write_fields](const ks::Method& m, const ks::ExecutionContext& c) {
+    const long long iteration = m.progress().iteration;
+    if (o.checkpoint_every > 0 && iteration % o.checkpoint_every == 0) ks::save_checkpoint(m, c, o.checkpoint, id);
+    if (o.output_every > 0 && iteration % o.output_every == 0) write_fields(m.snapshot(), c);
+  };
   install_stop_handlers();
   const auto t0 = Clock::now();
   // Why this process should stop early ("" while nothing asks): --max-seconds passed, or a signal.
@@ -182,6 +196,9 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
     if (!o.quiet)
       std::fprintf(stderr, "restart: %s = %s from the preset (the checkpoint had %s)\n", key.c_str(),
                    ks::to_string(value).c_str(), ks::to_string(restart.setup.value(key)).c_str());
+  }
+  if (series) {  // the time series starts with the state the run starts from
+    if (const auto first = runner.snapshot()) write_fields(*first, ctx);
   }
   const long long start_iteration = runner.progress().iteration;
   if (o.steps) runner.step(*o.steps);
@@ -227,14 +244,17 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
                 stop_reason.c_str());
   printer.finish(line);
 
-  std::vector<std::string> pieces;  // the .pvti files over the ranks' pieces (--pieces)
-  if (!o.out_dir.empty() && snap && ctx.field_pieces && o.format != "none") pieces = ks::cli::write_field_pieces(o.out_dir, *snap, *group.comm());
+  std::vector<std::string> field_files = snap ? write_fields(*snap, ctx) : std::vector<std::string>{};
+  if (series) {
+    const std::vector<std::string> pvd = series->collections();
+    field_files.insert(field_files.begin(), pvd.begin(), pvd.end());
+  }
   if (!o.out_dir.empty() && snap && group.reports()) {
     ks::cli::RunRecord rec{&preset, runner.params(), ctx, ks::to_string(state), stop_reason, wall,
                            runner.memory_estimate(), info.decomposition, runner.iteration_seconds(),
                            runner.iteration_traffic()};
-    ks::cli::write_outputs(o.out_dir, o.format, *snap, rec, pieces);
-    if (!o.quiet) std::fprintf(stderr, "outputs written to %s (summary.json and one file per field and series)\n", o.out_dir.c_str());
+    ks::cli::write_outputs(o.out_dir, *snap, rec, field_files);
+    if (!o.quiet) std::fprintf(stderr, "outputs written to %s (summary.json, the fields and one file per series)\n", o.out_dir.c_str());
   }
   if (failed) {
     std::fprintf(stderr, "kinetic-run: the run failed: %s\n", runner.error().c_str());

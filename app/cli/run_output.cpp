@@ -58,21 +58,31 @@ nlohmann::json make_summary(const Snapshot& snap, const RunRecord& rec) {
   return j;
 }
 
-nlohmann::json write_outputs(const std::string& dir, const std::string& format, const Snapshot& snap, const RunRecord& rec,
-                             const std::vector<std::string>& pieces) {
+VtkEncoding encoding_of(const std::string& format) { return format == "vti-ascii" ? VtkEncoding::Ascii : VtkEncoding::Binary; }
+
+std::vector<std::string> write_fields(const std::string& dir, const std::string& format, const Snapshot& snap, TimeSeriesWriter* series) {
+  std::vector<std::string> files;
+  if (format == "none") return files;
+  if (series) return series->write(snap.fields, snap.progress.iteration, snap.progress.sim_time);
+  if (format == "csv") {
+    for (const auto& f : snap.fields) {
+      if (f.grid.piece()) continue;
+      files.push_back(dir + "/" + file_safe(f.desc.name) + ".csv");
+      write_field_csv(f, files.back());
+    }
+    return files;
+  }
+  std::vector<FieldData> whole;
+  for (const auto& f : snap.fields)
+    if (!f.grid.piece()) whole.push_back(f);
+  for (const Dataset& d : datasets_of(whole)) files.push_back(write_dataset_vtk(d, dir + "/" + d.name, encoding_of(format)));
+  return files;
+}
+
+nlohmann::json write_outputs(const std::string& dir, const Snapshot& snap, const RunRecord& rec, const std::vector<std::string>& field_files) {
   prepare_output_dir(dir, "--out");
   nlohmann::json summary = make_summary(snap, rec);
-  nlohmann::json files = nlohmann::json(pieces);
-  for (const auto& f : snap.fields) {
-    if (f.grid.piece() || format == "none") continue;
-    const std::string stem = dir + "/" + file_safe(f.desc.name);
-    if (format == "vti") {
-      files.push_back(write_field_vtk(f, stem));
-    } else {
-      write_field_csv(f, stem + ".csv");
-      files.push_back(stem + ".csv");
-    }
-  }
+  nlohmann::json files = nlohmann::json(field_files);
   for (const auto& s : snap.series) {
     const std::string path = dir + "/series_" + file_safe(s.name) + ".csv";
     write_series_csv(s, path);
@@ -83,18 +93,23 @@ nlohmann::json write_outputs(const std::string& dir, const std::string& format, 
   return summary;
 }
 
-std::vector<std::string> write_field_pieces(const std::string& dir, const Snapshot& snap, const Communicator& comm) {
-  // NAME_rR: rank R's piece of field NAME (.vti), which the .pvti names relative to itself.
-  const auto piece = [](const FieldData& f, int rank) { return file_safe(f.desc.name) + "_r" + std::to_string(rank); };
-  std::vector<double> extents;  // per piece field: first (3), cells (3)
+std::vector<std::string> write_field_pieces(const std::string& dir, const std::string& format, const Snapshot& snap, const Communicator& comm,
+                                            TimeSeriesWriter* series) {
+  std::vector<FieldData> split;
+  for (const auto& f : snap.fields)
+    if (f.grid.piece()) split.push_back(f);
+  const std::vector<Dataset> datasets = datasets_of(split);  // alike on every rank: the same fields
+  // STEM_rR: rank R's piece of the dataset STEM (.vti), which the .pvti names relative to itself.
+  const auto stem_of = [&](const Dataset& d) { return series ? TimeSeriesWriter::numbered(d.name, snap.progress.iteration) : d.name; };
+  const auto piece = [&](const Dataset& d, int rank) { return stem_of(d) + "_r" + std::to_string(rank); };
+  std::vector<double> extents;  // per dataset: first (3), cells (3)
   std::int64_t code = 0;
   std::string why;
   try {
-    for (const auto& f : snap.fields) {
-      if (!f.grid.piece()) continue;
-      write_field_vtk(f, dir + "/" + piece(f, comm.rank()));
-      for (int a = 0; a < 3; ++a) extents.push_back(f.grid.first[a]);
-      for (int a = 0; a < 3; ++a) extents.push_back(f.grid.cells[a]);
+    for (const Dataset& d : datasets) {
+      write_dataset_vtk(d, dir + "/" + piece(d, comm.rank()), encoding_of(format), snap.progress.sim_time);
+      for (int a = 0; a < 3; ++a) extents.push_back(d.grid().first[a]);
+      for (int a = 0; a < 3; ++a) extents.push_back(d.grid().cells[a]);
     }
   } catch (const Error& e) {
     code = e.exit_code();
@@ -105,23 +120,21 @@ std::vector<std::string> write_field_pieces(const std::string& dir, const Snapsh
   const std::vector<double> all = comm.all_gather(extents);
   std::vector<std::string> written;
   if (comm.rank() != 0) return written;
-  std::size_t field = 0;
-  for (const auto& f : snap.fields) {
-    if (!f.grid.piece()) continue;
+  for (std::size_t k = 0; k < datasets.size(); ++k) {
     std::vector<Grid> pieces;
     std::vector<std::string> sources;
     for (int r = 0; r < comm.size(); ++r) {
-      const double* e = all.data() + (std::size_t(r) * extents.size() / 6 + field) * 6;
+      const double* e = all.data() + (std::size_t(r) * datasets.size() + k) * 6;
       Grid g;
       for (int a = 0; a < 3; ++a) {
         g.first[a] = int(e[a]);
         g.cells[a] = int(e[3 + a]);
       }
       pieces.push_back(g);
-      sources.push_back(piece(f, r) + ".vti");
+      sources.push_back(piece(datasets[k], r) + ".vti");
     }
-    written.push_back(write_field_pvti(f, pieces, sources, dir + "/" + file_safe(f.desc.name)));
-    ++field;
+    written.push_back(write_dataset_pvti(datasets[k], pieces, sources, dir + "/" + stem_of(datasets[k])));
+    if (series) series->add(datasets[k].name, stem_of(datasets[k]) + ".pvti", snap.progress.iteration, snap.progress.sim_time);
   }
   return written;
 }

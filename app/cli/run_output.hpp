@@ -9,6 +9,7 @@
 #include "core/communicator.hpp"
 #include "core/method.hpp"
 #include "io/preset.hpp"
+#include "io/time_series.hpp"
 
 namespace ks::cli {
 
@@ -27,14 +28,22 @@ struct RunRecord {
 
 // The summary as JSON (every series in full, the reference comparison when the preset has one).
 nlohmann::json make_summary(const Snapshot& snap, const RunRecord& rec);
-// Writes the files, then the summary (to a temporary file renamed over summary.json, so a failed
-// write never truncates an earlier summary); returns the summary with the file list added. Piece
-// fields are left to write_field_pieces, whose .pvti files `pieces` lists.
-nlohmann::json write_outputs(const std::string& dir, const std::string& format, const Snapshot& snap, const RunRecord& rec,
-                             const std::vector<std::string>& pieces = {});
-// Under MPI (kinetic-run --pieces), on every rank: its pieces of the grid fields as DIR/NAME_rR.vti,
-// and on rank 0 one DIR/NAME.pvti per field over every rank's pieces (their extents gathered), whose
-// paths it returns. Every rank learns of any rank's failure to write and throws.
-std::vector<std::string> write_field_pieces(const std::string& dir, const Snapshot& snap, const Communicator& comm);
+// The encoding of a --format: vti-ascii ASCII, else binary.
+VtkEncoding encoding_of(const std::string& format);
+// The fields of `snap` that are not a rank's piece, in `format` (csv: DIR/NAME.csv per field; vti,
+// vti-ascii: one DIR/STEM.vti or .vtp per grid, datasets_of; none: nothing). With `series`
+// (--output-every) the datasets are numbered by iteration and listed in its .pvd files. Returns the
+// files written.
+std::vector<std::string> write_fields(const std::string& dir, const std::string& format, const Snapshot& snap, TimeSeriesWriter* series);
+// Writes the series, then the summary (to a temporary file renamed over summary.json, so a failed
+// write never truncates an earlier summary) listing `field_files` and the series' files; returns the
+// summary.
+nlohmann::json write_outputs(const std::string& dir, const Snapshot& snap, const RunRecord& rec, const std::vector<std::string>& field_files);
+// Under MPI (kinetic-run --pieces), on every rank: its pieces of the split grids' datasets as
+// DIR/STEM_rR.vti, and on rank 0 one DIR/STEM.pvti per dataset over every rank's pieces (their
+// extents gathered), whose paths it returns; with `series` (on every rank) STEM is numbered and
+// rank 0 lists the .pvti in its .pvd. Every rank learns of any rank's failure to write and throws.
+std::vector<std::string> write_field_pieces(const std::string& dir, const std::string& format, const Snapshot& snap, const Communicator& comm,
+                                            TimeSeriesWriter* series);
 
 }  // namespace ks::cli

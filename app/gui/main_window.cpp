@@ -12,6 +12,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPainter>
@@ -251,6 +252,9 @@ void MainWindow::buildActions() {
   QMenu* file = menuBar()->addMenu("&File");
   file->addAction("Screenshot…", QKeySequence("Ctrl+S"), this, &MainWindow::saveScreenshotDialog);
   file->addAction("Export fields and series…", QKeySequence("Ctrl+E"), this, &MainWindow::exportDialog);
+  record_ = file->addAction("Record time series…", this, &MainWindow::recordDialog);
+  record_->setCheckable(true);
+  record_->setToolTip("write the fields every N iterations as a time series (.pvd) that ParaView plays");
   file->addAction("Save parameters as preset…", QKeySequence("Ctrl+Shift+S"), this, [this] {
     if (!preset_) return reportError(kNothingRuns);
     const QString path = QFileDialog::getSaveFileName(this, "Save parameters as preset", preset_dir(), "Presets (*.json)");
@@ -304,6 +308,7 @@ void MainWindow::startRunner(std::unique_ptr<Preset> preset, const QString& path
   RunnerOptions ropt;
   ropt.snapshot_interval = kSnapshotInterval;
   ropt.device_field = preset_field(*preset);  // the CUDA backend keeps it on the device for the field view
+  ropt.after_iteration = [recorder = recorder_](const Method& m, const ExecutionContext&) { recorder->after_iteration(m); };
   auto runner = std::make_unique<Runner>(builtin_registry().create(preset->method), preset->params, ctx, ropt);
   if (!runner_) {
     adopt(std::move(runner), std::move(preset), path, ctx);  // nothing to keep: show its state, even a failed setup
@@ -325,6 +330,7 @@ void MainWindow::adopt(std::unique_ptr<Runner> runner, std::unique_ptr<Preset> p
                        const ExecutionContext& ctx) {
   const QString field = QString::fromStdString(preset_field(*preset));
   field_->setDeviceField(runner->device_field());  // before the old runner and its device copy go
+  recorder_->stop("another simulation was opened");
   runner_ = std::move(runner);
   preset_ = std::move(preset);
   shown_.reset();
@@ -445,6 +451,11 @@ void MainWindow::poll() {
     if (m.rfind("run failed", 0) == 0 || m.rfind("could not", 0) == 0) log_->appendError(QString::fromStdString(m));
     else log_->appendMessage(QString::fromStdString(m));
   }
+  for (const auto& m : recorder_->take_messages()) {
+    if (m.find("could not write") != std::string::npos) reportError(QString::fromStdString(m));
+    else log_->appendMessage(QString::fromStdString(m));
+  }
+  record_->setChecked(recorder_->active());
   const auto snap = runner_->snapshot();
   if (snap && snap != shown_) {
     shown_ = snap;
@@ -633,8 +644,8 @@ bool MainWindow::exportTo(const QString& dir) {
   try {
     QDir().mkpath(dir);
     QStringList written;
-    for (const auto& f : shown_->fields)
-      written << QString::fromStdString(write_field_vtk(f, (dir + "/" + QString::fromStdString(file_safe(f.desc.name))).toStdString()));
+    for (const Dataset& d : datasets_of(shown_->fields))
+      written << QString::fromStdString(write_dataset_vtk(d, dir.toStdString() + "/" + d.name, VtkEncoding::Binary, shown_->progress.sim_time));
     for (const auto& s : shown_->series) {
       const QString path = dir + "/series_" + QString::fromStdString(file_safe(s.name)) + ".csv";
       write_series_csv(s, path.toStdString());
@@ -646,6 +657,37 @@ bool MainWindow::exportTo(const QString& dir) {
     reportError(QString::fromStdString(e.what()));
     return false;
   }
+}
+
+bool MainWindow::recordTo(const QString& dir, int every) {
+  if (!shown_) {
+    reportError(kNothingRuns);
+    return false;
+  }
+  try {
+    recorder_->start(dir.toStdString(), every, *shown_);
+    log_->appendMessage(QString("recording every %1 iterations to %2 (a .pvd per dataset, for ParaView)").arg(every).arg(dir));
+  } catch (const std::exception& e) {
+    reportError(QString("could not record: %1").arg(e.what()));
+  }
+  record_->setChecked(recorder_->active());
+  return recorder_->active();
+}
+
+void MainWindow::stopRecording() {
+  recorder_->stop();
+  record_->setChecked(false);
+  for (const auto& m : recorder_->take_messages()) log_->appendMessage(QString::fromStdString(m));
+}
+
+void MainWindow::recordDialog() {
+  if (recorder_->active()) return stopRecording();
+  record_->setChecked(false);
+  const QString dir = QFileDialog::getExistingDirectory(this, "Record the fields as a time series (.pvd) into");
+  if (dir.isEmpty()) return;
+  bool ok = false;
+  const int every = QInputDialog::getInt(this, "Record time series", "Write the fields every N iterations, N =", 10, 1, 1000000000, 1, &ok);
+  if (ok) recordTo(dir, every);
 }
 
 void MainWindow::saveScreenshotDialog() {

@@ -10,6 +10,7 @@
 
 #include "app_options.hpp"
 #include "progress_eta.hpp"
+#include "recorder.hpp"
 #include "core/backend.hpp"
 #include "io/preset.hpp"
 #include "run/runner.hpp"
@@ -52,6 +53,10 @@ class MainWindow : public QMainWindow {
   bool saveScreenshot(const QString& path, const QString& view);
   // Fields as VTK XML (.vti/.vtp) and series as CSV into dir; false on failure.
   bool exportTo(const QString& dir);
+  // Records the fields every `every` iterations into `dir` as a time series (.pvd), starting with the
+  // state shown; false (and why in the log) when nothing runs or the folder cannot be written.
+  bool recordTo(const QString& dir, int every);
+  void stopRecording();
   // The open preset's file with the current parameters (those of the next reset) at `path`; the
   // error in the log when it cannot.
   bool saveParametersAsPreset(const QString& path);
@@ -86,6 +91,7 @@ class MainWindow : public QMainWindow {
              const ExecutionContext& ctx);
   void saveScreenshotDialog();
   void exportDialog();
+  void recordDialog();
   void rememberRecent(const QString& path);  // File > Recent presets, most recent first
 
   AppOptions options_;
@@ -100,6 +106,8 @@ class MainWindow : public QMainWindow {
   };
   std::unique_ptr<PendingLoad> pending_;
   std::shared_ptr<const Snapshot> shown_;
+  std::shared_ptr<Recorder> recorder_ = std::make_shared<Recorder>();  // every runner's after_iteration writes through it
+  QAction* record_ = nullptr;
   int script_stage_ = 0;
   QString start_refused_;            // why the start preset was refused; empty when it was opened
   std::int64_t script_iteration_ = -1;  // the iteration when the script last saw progress ...

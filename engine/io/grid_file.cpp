@@ -23,6 +23,7 @@ void check_ending(const std::string& path, const GridFileSpec& spec) {
 }  // namespace
 
 std::string GridField::source(std::size_t cell) const {
+  if (line.empty()) return "cell " + cell_name(n, cell);  // binary data
   if (cell < line.size() && line[cell] > 0) return "line " + std::to_string(line[cell]) + " (cell " + cell_name(n, cell) + ")";
   return "cell " + cell_name(n, cell) + " (the mean of its 8 points)";
 }

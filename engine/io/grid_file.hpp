@@ -8,11 +8,12 @@
 //         i,j,k,V   cell indices from 0 (n = largest index + 1); the file gives no size (h = 0).
 //       Columns may come in any order; other columns are ignored; blank lines and lines starting
 //       with '#' are skipped. kinetic-run --out DIR --format csv writes this format.
-// .vti  VTK XML ImageData in ASCII (binary and appended data are refused, with how to convert):
-//       WholeExtent, Spacing and Origin give the grid; the DataArray named V, else the first
-//       one-component array, of CellData (one value per cell) or PointData (one value per point;
-//       each cell takes the mean of its 8 corners, which is the trilinear interpolant at the cell
-//       centre). kinetic-run --format vti writes this format (cell data).
+// .vti  VTK XML ImageData, ASCII or raw appended binary (zlib-compressed or not, as ParaView saves
+//       it; inline base64 data is refused, with how to convert): WholeExtent, Spacing and Origin give
+//       the grid; the DataArray named V, else the first one-component array, of CellData (one value
+//       per cell) or PointData (one value per point; each cell takes the mean of its 8 corners, which
+//       is the trilinear interpolant at the cell centre). kinetic-run --format vti and vti-ascii
+//       write this format (cell data).
 //
 // The file is read through read_input_file (a regular file of at most spec.max_bytes) and held to the
 // spec's bounds, those of the parameters the field replaces: cells per axis, the length of every axis
@@ -48,11 +49,12 @@ struct GridField {
   double h[3] = {0.0, 0.0, 0.0};       // m per cell; 0 where the file gives no size (i,j,k .csv)
   double origin[3] = {0.0, 0.0, 0.0};  // m, the lower corner of cell (0, 0, 0) in the file's frame
   std::vector<double> values;          // per cell, x fastest, then y, then z
-  std::vector<int> line;               // per cell: the file's line of its value; 0 when averaged from points
+  std::vector<int> line;               // per cell: the file's line of its value; 0 when averaged from points; empty for binary data
 
   long long cells() const { return (long long)n[0] * n[1] * n[2]; }
   bool has_size() const { return h[0] > 0.0; }
-  // Where a cell's value came from: "line 12 (cell 3, 0, 1)" or "cell (3, 0, 1) (the mean of its 8 points)".
+  // Where a cell's value came from: "line 12 (cell 3, 0, 1)", "cell (3, 0, 1) (the mean of its 8 points)" or,
+  // from binary data, "cell (3, 0, 1)".
   std::string source(std::size_t cell) const;
 };
 

@@ -1,4 +1,4 @@
-// The .vti reader of grid files (grid_file.hpp): VTK XML ImageData in ASCII, read without VTK.
+// The .vti reader of grid files (grid_file.hpp): VTK XML ImageData, ASCII or raw appended, read without VTK.
 #include <algorithm>
 #include <cctype>
 #include <climits>
@@ -11,6 +11,7 @@
 #include "core/errors.hpp"
 #include "core/text.hpp"
 #include "grid_file_checks.hpp"
+#include "vtk_appended_reader.hpp"
 
 namespace ks {
 
@@ -19,8 +20,9 @@ using namespace grid_file;
 namespace {
 
 std::string vti_convert(const GridFileSpec& spec) {
-  return "an ASCII .vti; convert with ParaView (File > Save Data, type 'VTK ImageData Files (*.vti)', Data Mode: Ascii) or "
-         "with VTK (vtkXMLImageDataWriter::SetDataModeToAscii()), or write a .csv with columns x,y,z," + spec.value;
+  return "a .vti with ASCII or raw appended data (ParaView: File > Save Data, type 'VTK ImageData Files (*.vti)', Data Mode "
+         "Appended with Encode Appended Data off, or Ascii; VTK: vtkXMLImageDataWriter with EncodeAppendedDataOff()), or a "
+         ".csv with columns x,y,z," + spec.value;
 }
 
 // A position in a file's text that counts lines as it moves. Every read checks the end of the text.
@@ -190,6 +192,53 @@ struct DataArray {
   }
 };
 
+// Point data to cells: each cell takes the mean of its 8 corner points (the trilinear interpolant at its centre).
+GridField cells_from_points(GridField f, const std::vector<double>& points) {
+  const std::int64_t np[2] = {f.n[0] + 1, f.n[1] + 1};
+  f.values.assign(f.cells(), 0.0);
+  f.line.assign(f.cells(), 0);
+  for (int k = 0; k < f.n[2]; ++k)
+    for (int j = 0; j < f.n[1]; ++j)
+      for (int i = 0; i < f.n[0]; ++i) {
+        double s = 0.0;
+        for (int q = 0; q < 8; ++q) s += points[(std::size_t(k + (q >> 2)) * np[1] + j + ((q >> 1) & 1)) * np[0] + i + (q & 1)];
+        f.values[(std::size_t(k) * f.n[1] + j) * f.n[0] + i] = s / 8.0;
+      }
+  return f;
+}
+
+// The layout of binary data the <VTKFile> tag declares.
+VtkBinaryLayout binary_layout(const Tag& t, const std::string& where) {
+  const auto attr = [&t](const char* key, const char* fallback) { return t.attrs.count(key) ? t.attrs.at(key) : std::string(fallback); };
+  VtkBinaryLayout l;
+  const std::string header = attr("header_type", "UInt32"), compressor = attr("compressor", ""), order = attr("byte_order", "LittleEndian");
+  if (header != "UInt32" && header != "UInt64") throw bad_input(where, "has header_type=\"" + cut(header, 40) + "\"", "UInt32 or UInt64");
+  if (!compressor.empty() && compressor != "vtkZLibDataCompressor")
+    throw bad_input(where, "has compressor=\"" + cut(compressor, 40) + "\"",
+                    "vtkZLibDataCompressor or none (ParaView: File > Save Data, Compressor Type: ZLib or None)");
+  if (order != "LittleEndian" && order != "BigEndian") throw bad_input(where, "has byte_order=\"" + cut(order, 40) + "\"", "LittleEndian or BigEndian");
+  l.header64 = header == "UInt64";
+  l.compressed = !compressor.empty();
+  l.big_endian = order == "BigEndian";
+  return l;
+}
+
+// The values of an appended DataArray: its offset into the raw <AppendedData> block after the XML.
+std::vector<double> appended_values(const std::string& all, std::size_t appended, const DataArray& a, const VtkBinaryLayout& layout,
+                                    std::int64_t count, const std::string& here, const GridFileSpec& spec) {
+  if (appended == std::string::npos) throw bad_input(here, "has format=\"appended\" and the file has no <AppendedData>", vti_convert(spec));
+  const std::size_t open_end = all.find('>', appended), mark = open_end == std::string::npos ? open_end : all.find('_', open_end);
+  if (mark == std::string::npos) throw bad_input(here, "the file's <AppendedData> has no '_' before its data", "a complete .vti (was it cut short?)");
+  const std::string head = all.substr(appended, open_end - appended);
+  if (head.find("encoding=\"base64\"") != std::string::npos)
+    throw bad_input(here, "its <AppendedData> is base64-encoded, which is not read without VTK", vti_convert(spec));
+  double offset = -1.0;
+  if (!a.attrs.count("offset") || !parse_number(trim(a.attrs.at("offset")), offset) || offset < 0 || std::floor(offset) != offset)
+    throw bad_input(here, "has no offset=\"N\" into the appended data (has '" + cut(a.attrs.count("offset") ? a.attrs.at("offset") : "", 40) + "')",
+                    "offset=\"N\", N >= 0 an integer");
+  return read_appended_array(std::string_view(all).substr(mark + 1), std::uint64_t(offset),
+                             a.attrs.count("type") ? a.attrs.at("type") : "", std::uint64_t(count), layout, here);
+}
 
 }  // namespace
 
@@ -204,6 +253,7 @@ GridField parse_grid_vti(const std::string& all, const std::string& file, const 
   std::size_t pieces = 0;
   int section = 0;                  // inside CellData (1) or PointData (2)
   std::vector<DataArray> arrays[2];  // of CellData, of PointData
+  VtkBinaryLayout layout;
   Tag t;
   while (next_tag(c, t)) {
     const std::string at = file + ": line " + std::to_string(t.line);
@@ -215,6 +265,7 @@ GridField parse_grid_vti(const std::string& all, const std::string& file, const 
     if (t.name == "VTKFile") {
       if (!t.attrs.count("type") || t.attrs.at("type") != "ImageData")
         throw bad_input(file, "is not a VTK XML ImageData file (no <VTKFile type=\"ImageData\">)", "a .vti written by VTK or ParaView");
+      layout = binary_layout(t, at + " <VTKFile>");
       vtk = true;
     } else if (t.name == "ImageData" && !image) {
       extent = image_grid(f, t, at + " <ImageData>", spec);
@@ -273,14 +324,20 @@ GridField parse_grid_vti(const std::string& all, const std::string& file, const 
   }
   const std::string here = file + ": line " + std::to_string(pick->line) + " DataArray '" + pick->name() + "'";
   const std::string format = pick->attrs.count("format") ? pick->attrs.at("format") : "ascii";
-  if (format != "ascii" || appended != std::string::npos)
-    throw bad_input(here, "has format=\"" + cut(format, 40) + "\"" + (appended != std::string::npos ? " (the file has AppendedData)" : "") +
-                              ": binary and appended .vti files are not supported", vti_convert(spec));
+  if (format != "ascii" && format != "appended")
+    throw bad_input(here, "has format=\"" + cut(format, 40) + "\": inline binary (base64) data is not read without VTK", vti_convert(spec));
   if (!pick->scalar()) throw bad_input(here, "has " + cut(pick->components(), 20) + " components", "a one-component (scalar) array");
-
-  // The values, each with its line; beyond the expected count only counted.
   const std::int64_t np[3] = {f.n[0] + 1, f.n[1] + 1, f.n[2] + 1};
   const std::int64_t expected = pick->cell ? f.cells() : checked_product({np[0], np[1], np[2]}, here + ": points");
+  if (format == "appended") {
+    std::vector<double> values = appended_values(all, appended, *pick, layout, expected, here, spec);
+    for (std::size_t i = 0; i < values.size(); ++i)
+      check_value(values[i], here + " value " + std::to_string(i) + (pick->cell ? " (cell " + cell_name(f.n, i) + ")" : ""), spec);
+    if (!pick->cell) return cells_from_points(std::move(f), values);
+    f.values = std::move(values);  // f.line stays empty: the values have no lines
+    return f;
+  }
+  // The values, each with its line; beyond the expected count only counted.
   std::vector<double> values;
   std::vector<int> lines;
   values.reserve(std::min<std::size_t>(expected, (pick->end - pick->begin) / 2 + 1));
@@ -314,18 +371,7 @@ GridField parse_grid_vti(const std::string& all, const std::string& file, const 
     f.line = std::move(lines);
     return f;
   }
-  // Point data: each cell takes the mean of its 8 corner points.
-  f.values.assign(f.cells(), 0.0);
-  f.line.assign(f.cells(), 0);
-  for (int k = 0; k < f.n[2]; ++k)
-    for (int j = 0; j < f.n[1]; ++j)
-      for (int i = 0; i < f.n[0]; ++i) {
-        double s = 0.0;
-        for (int q = 0; q < 8; ++q)
-          s += values[(std::size_t(k + (q >> 2)) * np[1] + j + ((q >> 1) & 1)) * np[0] + i + (q & 1)];
-        f.values[(std::size_t(k) * f.n[1] + j) * f.n[0] + i] = s / 8.0;
-      }
-  return f;
+  return cells_from_points(std::move(f), values);
 }
 
 bool grid_file::vti_header_grid(const std::string& head, const std::string& file, const GridFileSpec& spec, GridField& f) {

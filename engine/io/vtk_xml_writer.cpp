@@ -1,18 +1,25 @@
 #include "vtk_xml_writer.hpp"
 
-#include <fstream>
+#include <algorithm>
+#include <sstream>
 
-#include "core/errors.hpp"
+#include "field_writer.hpp"
+#include "output_file.hpp"
 
 namespace ks {
 
 namespace {
 
-void write_array(std::ofstream& out, const FieldData& f) {
-  out << "        <DataArray type=\"Float64\" Name=\"" << f.desc.name << "\" NumberOfComponents=\"" << f.desc.components
-      << "\" format=\"ascii\">\n";
-  for (std::size_t i = 0; i < f.values.size(); ++i) out << f.values[i] << ((i + 1) % 6 ? ' ' : '\n');
-  out << "\n        </DataArray>\n";
+bool same_grid(const Grid& a, const Grid& b, const FieldData& fa, const FieldData& fb) {
+  return a.kind == b.kind && a.cells == b.cells && a.origin == b.origin && a.spacing == b.spacing && a.axes == b.axes &&
+         a.first == b.first && a.whole == b.whole && fa.positions == fb.positions;
+}
+
+std::string numbers(const std::array<double, 3>& v) {
+  std::ostringstream out;
+  out.precision(17);
+  out << v[0] << ' ' << v[1] << ' ' << v[2];
+  return out.str();
 }
 
 // "x0 x1 y0 y1 z0 z1" of a grid's cells in the whole grid (points, one more than cells). An axis the
@@ -26,73 +33,104 @@ std::string extent(const Grid& g) {
   return e;
 }
 
-// The attribute naming the array by what it is: Scalars for one component, Vectors for three.
-std::string attribute(const FieldData& f) {
-  if (f.desc.components == 1) return " Scalars=\"" + f.desc.name + "\"";
-  if (f.desc.components == 3) return " Vectors=\"" + f.desc.name + "\"";
-  return "";
+// The attributes naming the active arrays: the first three-component field the Vectors, the first
+// one-component field the Scalars.
+std::string attributes(const Dataset& d) {
+  std::string scalars, vectors;
+  for (const FieldData* f : d.fields) {
+    if (f->desc.components == 1 && scalars.empty()) scalars = f->desc.name;
+    if (f->desc.components == 3 && vectors.empty()) vectors = f->desc.name;
+  }
+  return (scalars.empty() ? "" : " Scalars=\"" + xml_escaped(scalars) + "\"") +
+         (vectors.empty() ? "" : " Vectors=\"" + xml_escaped(vectors) + "\"");
+}
+
+std::string labelled(const std::string& name, const std::string& unit) { return unit.empty() ? name : name + " [" + unit + "]"; }
+
+std::string field_data(const Dataset& d, VtkDataArrays& arrays, std::optional<double> time) {
+  std::vector<std::string> units, axes;
+  for (const FieldData* f : d.fields) units.push_back(labelled(f->desc.name, f->desc.unit));
+  for (const GridAxis& a : d.grid().axes) axes.push_back(labelled(a.name, a.unit));
+  std::string out = "    <FieldData>\n" + arrays.strings("units", units, "      ") + arrays.strings("axes", axes, "      ");
+  if (time) out += arrays.float64("TimeValue", 1, {*time}, "      ", true);
+  return out + "    </FieldData>\n";
+}
+
+std::string data_arrays(const Dataset& d, VtkDataArrays& arrays) {
+  std::string out;
+  for (const FieldData* f : d.fields) out += arrays.float64(f->desc.name, f->desc.components, f->values, "        ");
+  return out;
+}
+
+std::string write_file(const std::string& path, const std::string& type, const std::string& body, const VtkDataArrays& arrays) {
+  write_file_atomically(path,
+                        "<?xml version=\"1.0\"?>\n<VTKFile type=\"" + type + "\" version=\"1.0\"" + arrays.file_attributes() + ">\n" +
+                            body + arrays.appended_element() + "</VTKFile>\n",
+                        "VTK file");
+  return path;
 }
 
 }  // namespace
 
-std::string write_field_vtk(const FieldData& f, const std::string& stem) {
-  const bool particles = f.grid.kind == Grid::Kind::Particles;
-  const std::string path = stem + (particles ? ".vtp" : ".vti");
-  std::ofstream out(path);
-  if (!out) throw bad_input(path, "cannot write the file", "a writable path");
-  out.precision(17);
-  out << "<?xml version=\"1.0\"?>\n";
-  if (particles) {
-    const std::int64_t n = f.grid.count();
-    out << "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\">\n  <PolyData>\n"
-        << "    <Piece NumberOfPoints=\"" << n << "\" NumberOfVerts=\"" << n << "\">\n"
-        << "      <Points>\n        <DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n";
-    for (const auto& p : f.positions) out << p[0] << ' ' << p[1] << ' ' << p[2] << '\n';
-    out << "        </DataArray>\n      </Points>\n      <Verts>\n"
-        << "        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n";
-    for (std::int64_t i = 0; i < n; ++i) out << i << '\n';
-    out << "        </DataArray>\n        <DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n";
-    for (std::int64_t i = 1; i <= n; ++i) out << i << '\n';
-    out << "        </DataArray>\n      </Verts>\n      <PointData" << attribute(f) << ">\n";
-    write_array(out, f);
-    out << "      </PointData>\n    </Piece>\n  </PolyData>\n</VTKFile>\n";
-  } else {
-    const auto& g = f.grid;
-    out << "<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"LittleEndian\">\n"
-        << "  <ImageData WholeExtent=\"" << extent(g) << "\" Origin=\""
-        << g.origin[0] << ' ' << g.origin[1] << ' ' << g.origin[2] << "\" Spacing=\"" << g.spacing[0] << ' '
-        << g.spacing[1] << ' ' << g.spacing[2] << "\">\n"
-        << "    <Piece Extent=\"" << extent(g) << "\">\n"
-        << "      <CellData" << attribute(f) << ">\n";
-    write_array(out, f);
-    out << "      </CellData>\n    </Piece>\n  </ImageData>\n</VTKFile>\n";
+std::vector<Dataset> datasets_of(const std::vector<FieldData>& fields) {
+  std::vector<Dataset> out;
+  for (const FieldData& f : fields) {
+    auto it = out.begin();
+    while (it != out.end() && !same_grid(it->grid(), f.grid, *it->fields.front(), f)) ++it;
+    if (it == out.end()) out.push_back({"", {&f}});
+    else it->fields.push_back(&f);
   }
-  out.flush();
-  if (!out) throw bad_input(path, "writing the file failed (disk full?)");
-  return path;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    Dataset& d = out[i];
+    const std::string stem = d.fields.size() == 1 ? file_safe(d.fields[0]->desc.name)
+                             : d.grid().kind == Grid::Kind::Particles ? "particles"
+                                                                      : "fields";
+    d.name = stem;
+    for (int n = 2; std::any_of(out.begin(), out.begin() + i, [&d](const Dataset& e) { return e.name == d.name; }); ++n)
+      d.name = stem + "_" + std::to_string(n);
+  }
+  return out;
 }
 
-std::string write_field_pvti(const FieldData& f, const std::vector<Grid>& pieces, const std::vector<std::string>& sources,
-                             const std::string& stem) {
-  const std::string path = stem + ".pvti";
-  std::ofstream out(path);
-  if (!out) throw bad_input(path, "cannot write the file", "a writable path");
-  out.precision(17);
-  Grid whole = f.grid;
+std::string write_dataset_vtk(const Dataset& d, const std::string& stem, VtkEncoding encoding, std::optional<double> time) {
+  VtkDataArrays arrays(encoding);
+  const Grid& g = d.grid();
+  if (g.kind == Grid::Kind::Particles) {
+    const std::int64_t n = g.count();
+    std::vector<double> points;
+    points.reserve(3 * n);
+    for (const auto& p : d.fields.front()->positions) points.insert(points.end(), p.begin(), p.end());
+    std::vector<std::int64_t> connectivity(n), offsets(n);
+    for (std::int64_t i = 0; i < n; ++i) connectivity[i] = i, offsets[i] = i + 1;
+    const std::string body = "  <PolyData>\n" + field_data(d, arrays, time) + "    <Piece NumberOfPoints=\"" + std::to_string(n) +
+                             "\" NumberOfVerts=\"" + std::to_string(n) + "\">\n      <Points>\n" +
+                             arrays.float64("", 3, points, "        ") + "      </Points>\n      <Verts>\n" +
+                             arrays.int64("connectivity", connectivity, "        ") + arrays.int64("offsets", offsets, "        ") +
+                             "      </Verts>\n      <PointData" + attributes(d) + ">\n" + data_arrays(d, arrays) +
+                             "      </PointData>\n    </Piece>\n  </PolyData>\n";
+    return write_file(stem + ".vtp", "PolyData", body, arrays);
+  }
+  const std::string body = "  <ImageData WholeExtent=\"" + extent(g) + "\" Origin=\"" + numbers(g.origin) + "\" Spacing=\"" +
+                           numbers(g.spacing) + "\">\n" + field_data(d, arrays, time) + "    <Piece Extent=\"" + extent(g) +
+                           "\">\n      <CellData" + attributes(d) + ">\n" + data_arrays(d, arrays) +
+                           "      </CellData>\n    </Piece>\n  </ImageData>\n";
+  return write_file(stem + ".vti", "ImageData", body, arrays);
+}
+
+std::string write_dataset_pvti(const Dataset& d, const std::vector<Grid>& pieces, const std::vector<std::string>& sources,
+                               const std::string& stem) {
+  Grid whole = d.grid();
   whole.first = {0, 0, 0};
-  whole.cells = f.grid.whole;
-  const auto& g = f.grid;
-  out << "<?xml version=\"1.0\"?>\n<VTKFile type=\"PImageData\" version=\"1.0\" byte_order=\"LittleEndian\">\n"
-      << "  <PImageData WholeExtent=\"" << extent(whole) << "\" GhostLevel=\"0\" Origin=\"" << g.origin[0] << ' ' << g.origin[1] << ' '
-      << g.origin[2] << "\" Spacing=\"" << g.spacing[0] << ' ' << g.spacing[1] << ' ' << g.spacing[2] << "\">\n"
-      << "    <PCellData" << attribute(f) << ">\n"
-      << "      <PDataArray type=\"Float64\" Name=\"" << f.desc.name << "\" NumberOfComponents=\"" << f.desc.components << "\"/>\n"
-      << "    </PCellData>\n";
-  for (std::size_t p = 0; p < pieces.size(); ++p) out << "    <Piece Extent=\"" << extent(pieces[p]) << "\" Source=\"" << sources[p] << "\"/>\n";
-  out << "  </PImageData>\n</VTKFile>\n";
-  out.flush();
-  if (!out) throw bad_input(path, "writing the file failed (disk full?)");
-  return path;
+  whole.cells = whole.whole;
+  std::string body = "  <PImageData WholeExtent=\"" + extent(whole) + "\" GhostLevel=\"0\" Origin=\"" + numbers(whole.origin) +
+                     "\" Spacing=\"" + numbers(whole.spacing) + "\">\n    <PCellData" + attributes(d) + ">\n";
+  for (const FieldData* f : d.fields)
+    body += "      <PDataArray type=\"Float64\" Name=\"" + xml_escaped(f->desc.name) + "\" NumberOfComponents=\"" +
+            std::to_string(f->desc.components) + "\"/>\n";
+  body += "    </PCellData>\n";
+  for (std::size_t p = 0; p < pieces.size(); ++p) body += "    <Piece Extent=\"" + extent(pieces[p]) + "\" Source=\"" + xml_escaped(sources[p]) + "\"/>\n";
+  body += "  </PImageData>\n";
+  return write_file(stem + ".pvti", "PImageData", body, VtkDataArrays(VtkEncoding::Ascii));
 }
 
 }  // namespace ks

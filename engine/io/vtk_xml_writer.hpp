@@ -1,25 +1,40 @@
-// VTK XML files that ParaView opens, written without the VTK library (the engine
-// and the CLI must build without it): ImageData (.vti) for grid fields, PolyData
-// (.vtp) for particle lists. ASCII data arrays, Float64.
+// VTK XML files that ParaView opens, written without the VTK library (the engine and the CLI must
+// build without it): one dataset per grid holding every field on it, ImageData (.vti) for grid
+// fields, PolyData (.vtp) for particle lists; Float64 arrays, binary appended and zlib-compressed
+// by default (vtk_data_arrays.hpp), ASCII on request.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/field.hpp"
+#include "vtk_data_arrays.hpp"
 
 namespace ks {
 
-// Writes `field` as .vti (Image grid, cell data; a piece with its extent in the whole grid; axes of
-// one cell flat, so a 2D field is a plane) or .vtp (particles, point data); a field of three
-// components is tagged as Vectors, of one as Scalars. Returns the path written (the extension is
-// chosen from the grid kind).
-std::string write_field_vtk(const FieldData& field, const std::string& path_without_extension);
+// Fields that share one grid: one file.
+struct Dataset {
+  std::string name;                      // the file's stem: the one field's name, else "fields" or "particles" (file-safe)
+  std::vector<const FieldData*> fields;  // on the same grid, in the snapshot's order
+  const Grid& grid() const { return fields.front()->grid; }
+};
 
-// The parallel ImageData file (.pvti) over per-rank pieces of `field`'s whole grid: `pieces` are the
-// pieces' grids (first, cells) and `sources` their .vti file names relative to the .pvti. Returns
+// `fields` grouped by grid, in the order of each grid's first field; stems are unique.
+std::vector<Dataset> datasets_of(const std::vector<FieldData>& fields);
+
+// Writes `dataset` as .vti (Image grid, cell data; a piece with its extent in the whole grid; axes of
+// one cell flat, so a 2D grid is a plane) or .vtp (particles, point data). Three-component fields
+// are the Vectors, the first one-component field the Scalars. FieldData holds "units" ("T [K]" per
+// field), "axes" ("x [m]" per axis) and, when `time` is given, "TimeValue". The file is replaced
+// atomically. Returns the path written (the extension is chosen from the grid kind).
+std::string write_dataset_vtk(const Dataset& dataset, const std::string& path_without_extension, VtkEncoding encoding,
+                              std::optional<double> time = std::nullopt);
+
+// The parallel ImageData file (.pvti) over per-rank pieces of `dataset`'s whole grid: `pieces` are
+// the pieces' grids (first, cells) and `sources` their .vti file names relative to the .pvti. Returns
 // the path written.
-std::string write_field_pvti(const FieldData& field, const std::vector<Grid>& pieces, const std::vector<std::string>& sources,
-                             const std::string& path_without_extension);
+std::string write_dataset_pvti(const Dataset& dataset, const std::vector<Grid>& pieces, const std::vector<std::string>& sources,
+                               const std::string& path_without_extension);
 
 }  // namespace ks

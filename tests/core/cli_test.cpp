@@ -120,7 +120,7 @@ TEST_F(Cli, HelpListsEveryOptionWithItsValueAndTheValueForms) {
   const CliResult r = run({"-h"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   for (const char* option : {"--set key=value", "--backend B", "--steps N", "--until-done", "--max-seconds S", "--seed N",
-                             "--out DIR", "--format csv|vti|none", "--checkpoint FILE", "--checkpoint-every N",
+                             "--out DIR", "--format csv|vti|vti-ascii|none", "--output-every N", "--checkpoint FILE", "--checkpoint-every N",
                              "--restart FILE", "-q, --quiet", "--list-methods", "--describe METHOD", "-h, --help",
                              "--version"})
     EXPECT_HAS(r.out, option);
@@ -333,23 +333,60 @@ TEST_F(Cli, SmallRunExits0AndWritesSummaryAndDiameterCsv) {
   EXPECT_EQ(rows, 100);
 }
 
-TEST_F(Cli, FormatVtiWritesDiameterVtp) {
+TEST_F(Cli, FormatVtiWritesOneBinaryParticleFileWithEveryField) {
   const std::string out = path("vtk");
   const CliResult r = run(small_run_args() + std::vector<std::string>{"--format", "vti", "--out", out, "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const fs::path vtp = fs::path(out) / "diameter.vtp";
-  ASSERT_TRUE(fs::exists(vtp)) << "no diameter.vtp";
+  const fs::path vtp = fs::path(out) / "particles.vtp";
+  ASSERT_TRUE(fs::exists(vtp)) << "no particles.vtp";
   EXPECT_FALSE(fs::exists(fs::path(out) / "diameter.csv"));
   const std::string text = slurp(vtp);
   EXPECT_HAS(text, "<VTKFile type=\"PolyData\"");
+  EXPECT_HAS(text, "header_type=\"UInt64\"");
   EXPECT_HAS(text, "NumberOfPoints=\"100\"");
-  EXPECT_HAS(text, "Name=\"diameter\"");
+  EXPECT_HAS(text, "Name=\"diameter\" format=\"appended\"");
+  EXPECT_HAS(text, "Name=\"weight\" format=\"appended\"");
+  EXPECT_HAS(text, "<AppendedData encoding=\"raw\">");
+  const CliResult ascii = run(small_run_args() + std::vector<std::string>{"--format", "vti-ascii", "--out", out, "--quiet"});
+  ASSERT_EQ(ascii.exit_code, 0) << ascii.err;
+  EXPECT_HAS(slurp(vtp), "Name=\"diameter\" format=\"ascii\"");
+}
+
+// A time series: the fields at iteration 0 and every 2 iterations to the end, each listed in the .pvd
+// with its time, in order.
+TEST_F(Cli, OutputEveryWritesNumberedDatasetsAndACollection) {
+  const std::string out = path("every");
+  const CliResult r = run(small_run_args() + std::vector<std::string>{"--backend", "cpu", "--steps", "5", "--format", "vti",
+                                                                      "--output-every", "2", "--out", out, "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string pvd = slurp(fs::path(out) / "particles.pvd");
+  EXPECT_HAS(pvd, "<VTKFile type=\"Collection\"");
+  std::vector<std::string> files;
+  for (std::size_t at = pvd.find("file=\""); at != std::string::npos; at = pvd.find("file=\"", at + 1))
+    files.push_back(pvd.substr(at + 6, pvd.find('"', at + 6) - at - 6));
+  EXPECT_EQ(files, (std::vector<std::string>{"particles_00000000.vtp", "particles_00000002.vtp", "particles_00000004.vtp",
+                                             "particles_00000005.vtp"}));
+  for (const auto& f : files) EXPECT_TRUE(fs::exists(fs::path(out) / f)) << f;
+  EXPECT_FALSE(fs::exists(fs::path(out) / "particles.vtp"));
+  const nlohmann::json summary = nlohmann::json::parse(slurp(fs::path(out) / "summary.json"));
+  EXPECT_EQ(summary["files"][0], out + "/particles.pvd");
+}
+
+TEST_F(Cli, OutputEveryWithoutAVtkOutputIsRefused) {
+  const std::vector<std::string> every = {"--output-every", "2"};
+  CliResult r = run(small_run_args() + every);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_HAS(r.err, "--output-every: needs --out DIR");
+  r = run(small_run_args() + every + std::vector<std::string>{"--out", path("every-csv")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_HAS(r.err, "the format is csv");
+  EXPECT_HAS(r.err, "--format vti (or vti-ascii)");
 }
 
 TEST_F(Cli, UnknownFormatExits2) {
   const CliResult r = run(small_run_args() + std::vector<std::string>{"--format", "hdf5"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_HAS(r.err, "csv, vti or none");
+  EXPECT_HAS(r.err, "csv, vti, vti-ascii or none");
 }
 
 TEST_F(Cli, FormatNoneWritesTheSummaryAndSeriesButNoFieldFile) {

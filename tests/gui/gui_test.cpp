@@ -21,10 +21,6 @@
 #include <vtkNew.h>
 #include <vtkPointData.h>
 #include <vtkPolyData.h>
-#include <vtkCellData.h>
-#include <vtkImageData.h>
-#include <vtkXMLImageDataReader.h>
-#include <vtkXMLPImageDataReader.h>
 #include <vtkXMLPolyDataReader.h>
 
 #include <QAbstractScrollArea>
@@ -57,7 +53,7 @@
 #include "core/errors.hpp"
 #include "core/registry.hpp"
 #include "io/preset.hpp"
-#include "io/vtk_xml_writer.hpp"
+#include "temp_dir.hpp"
 #include "methods/coagulation/coag_method.hpp"
 #include "run/runner.hpp"
 
@@ -67,11 +63,7 @@ const std::string kDemo = std::string(KS_SOURCE_DIR) + "/presets/coagulation/tea
 // Small and deterministic: CPU backend, 400 particles, 2 runs, 4 iterations.
 const std::string kSmall = " --backend cpu --set n_s=400 --set n_runs=2 --steps 4 ";
 
-std::string temp_dir(const std::string& name) {
-  const auto dir = std::filesystem::path(::testing::TempDir()) / ("ks_gui_" + std::to_string(getpid()) + "_" + name);
-  std::filesystem::create_directories(dir);
-  return dir.string();
-}
+using ks::test::temp_dir;
 
 int run_app(const std::string& args) {
   const std::string cmd = std::string(KS_KINETIC_STUDIO) + " --preset " + kDemo + args + " > /dev/null 2>&1";
@@ -162,7 +154,7 @@ TEST(GuiScripted, ExportedParticlesReadBackEqualToTheEngine) {
   const std::string dir = temp_dir("export");
   ASSERT_EQ(run_app(kSmall + "--export " + dir + " --exit"), 0);
   vtkNew<vtkXMLPolyDataReader> reader;
-  reader->SetFileName((dir + "/diameter.vtp").c_str());
+  reader->SetFileName((dir + "/particles.vtp").c_str());  // diameter and weight
   reader->Update();
   vtkDataArray* read = reader->GetOutput()->GetPointData()->GetArray("diameter");
   ASSERT_NE(read, nullptr);
@@ -321,96 +313,6 @@ TEST(GuiCommandLine, RefusalsNameTheOptionTheValueAndWhatIsAllowed) {
   EXPECT_TRUE(parsed({"--version"}).version);
 }
 
-// What a VTK reader returned holds field `f` as written: its grid (points: cells + 1; one point
-// along an axis of one cell, which is flat), origin, spacing and every value (17 significant
-// digits: exact).
-void expect_image_holds(vtkImageData* image, const ks::FieldData& f) {
-  int dims[3];
-  image->GetDimensions(dims);
-  for (int a = 0; a < 3; ++a) {
-    const int whole = f.grid.whole[a] > 0 ? f.grid.whole[a] : f.grid.cells[a];
-    EXPECT_EQ(dims[a], whole == 1 ? 1 : f.grid.cells[a] + 1) << "axis " << a;
-    EXPECT_DOUBLE_EQ(image->GetOrigin()[a], f.grid.origin[a]) << "axis " << a;
-    EXPECT_DOUBLE_EQ(image->GetSpacing()[a], f.grid.spacing[a]) << "axis " << a;
-  }
-  vtkDataArray* read = image->GetCellData()->GetArray(f.desc.name.c_str());
-  ASSERT_NE(read, nullptr);
-  const int components = f.desc.components;
-  ASSERT_EQ(read->GetNumberOfComponents(), components);
-  ASSERT_EQ(read->GetNumberOfTuples(), f.grid.count());
-  for (int cell = 0; cell < f.grid.count(); ++cell)
-    for (int c = 0; c < components; ++c) ASSERT_EQ(read->GetComponent(cell, c), f.values[cell * components + c]) << "cell " << cell;
-}
-
-// What ParaView reads: a 3D two-component grid field exported as .vti comes back with the
-// same extent, origin, spacing and every value (17 significant digits: exact).
-TEST(Export, ImageFieldReadsBackWithVtkXmlReader) {
-  ks::FieldData f;
-  f.desc = {"velocity", "m/s", 2, ""};
-  f.grid.cells = {5, 4, 3};
-  f.grid.origin = {-1.0, 0.5, 2.0};
-  f.grid.spacing = {0.1, 0.2, 0.3};
-  for (int k = 0; k < 5 * 4 * 3 * 2; ++k) f.values.push_back(std::sin(0.37 * k) * 1e-3 + k);
-  const std::string path = ks::write_field_vtk(f, temp_dir("vti") + "/velocity");
-  vtkNew<vtkXMLImageDataReader> reader;
-  reader->SetFileName(path.c_str());
-  reader->Update();
-  expect_image_holds(reader->GetOutput(), f);
-}
-
-// A 2D vector field (the BGK cavity's V) is a plane of cells in ParaView, not a slab of voxels,
-// and its array is the cells' Vectors.
-TEST(Export, PlaneVectorFieldReadsBackAsAPlaneOfCellsWithVectors) {
-  ks::FieldData f;
-  f.desc = {"V", "v_ref", 3, ""};
-  f.grid.cells = {5, 4, 1};
-  f.grid.spacing = {0.25, 0.25, 1.0};
-  for (int k = 0; k < 5 * 4 * 3; ++k) f.values.push_back(0.01 * k - 0.2);
-  const std::string path = ks::write_field_vtk(f, temp_dir("vti-plane") + "/V");
-  vtkNew<vtkXMLImageDataReader> reader;
-  reader->SetFileName(path.c_str());
-  reader->Update();
-  vtkImageData* image = reader->GetOutput();
-  EXPECT_EQ(image->GetDataDimension(), 2);
-  EXPECT_EQ(image->GetNumberOfCells(), 20);
-  expect_image_holds(image, f);
-  ASSERT_NE(image->GetCellData()->GetVectors(), nullptr);
-  EXPECT_STREQ(image->GetCellData()->GetVectors()->GetName(), "V");
-}
-
-// What kinetic-run --pieces writes under MPI: each rank's slab of a field as a .vti piece and a .pvti
-// over them. ParaView's reader puts the pieces back together: the whole grid, every value in place.
-TEST(Export, PiecesReadBackAsTheWholeFieldWithVtkParallelReader) {
-  ks::FieldData whole;
-  whole.desc = {"u", "m/s", 3, ""};
-  whole.grid.cells = {4, 3, 7};
-  whole.grid.origin = {0.0, 0.0, 0.0};
-  whole.grid.spacing = {1.0, 1.0, 1.0};
-  for (int k = 0; k < 4 * 3 * 7 * 3; ++k) whole.values.push_back(std::cos(0.11 * k) + k);
-  const std::string dir = temp_dir("pvti");
-  std::vector<ks::Grid> pieces;
-  std::vector<std::string> sources;
-  const int slabs[][2] = {{0, 2}, {2, 5}, {5, 7}};  // z planes of three ranks
-  for (int r = 0; r < 3; ++r) {
-    ks::FieldData piece = whole;
-    piece.grid.cells[2] = slabs[r][1] - slabs[r][0];
-    piece.grid.first = {0, 0, slabs[r][0]};
-    piece.grid.whole = whole.grid.cells;
-    const std::size_t per_plane = 4 * 3 * 3;
-    piece.values.assign(whole.values.begin() + slabs[r][0] * per_plane, whole.values.begin() + slabs[r][1] * per_plane);
-    ks::write_field_vtk(piece, dir + "/u_r" + std::to_string(r));
-    pieces.push_back(piece.grid);
-    sources.push_back("u_r" + std::to_string(r) + ".vti");
-  }
-  ks::FieldData desc = whole;
-  desc.grid.whole = whole.grid.cells;
-  const std::string path = ks::write_field_pvti(desc, pieces, sources, dir + "/u");
-  vtkNew<vtkXMLPImageDataReader> reader;
-  reader->SetFileName(path.c_str());
-  reader->Update();
-  expect_image_holds(reader->GetOutput(), whole);
-}
-
 // The main window on the teaching demo (CPU), shown.
 std::unique_ptr<ks::gui::MainWindow> shown_demo_window() {
   ks::gui::AppOptions options = cpu_options(kDemo);
@@ -497,6 +399,33 @@ TEST(GuiInProcess, ParametersSavedAsAPresetLoadBackAndAreRememberedAsRecent) {
   EXPECT_TRUE(recent.contains(QFileInfo(QString::fromStdString(kDemo)).canonicalFilePath())) << recent.join(", ").toStdString();
   EXPECT_FALSE(window->saveParametersAsPreset("/proc/no-such-dir/x.json"));
   EXPECT_TRUE(window->findChild<ks::gui::LogPanel*>()->toPlainText().contains("could not save the preset /proc/no-such-dir/x.json"));
+}
+
+// File > Record time series: the state shown, then every 2 iterations, as numbered particle files
+// in a .pvd; a folder that cannot be written is refused with why, and the run goes on.
+TEST(GuiInProcess, RecordingWritesEveryNthIterationAsATimeSeries) {
+  auto window = shown_demo_window();
+  ks::Runner* runner = window->runner();
+  ASSERT_TRUE(runner->wait_settled(std::chrono::seconds(30)));
+  const auto polled = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);  // the window shows the set-up state
+  while (std::chrono::steady_clock::now() < polled) QApplication::processEvents(QEventLoop::AllEvents, 50);
+  EXPECT_FALSE(window->recordTo("/proc/no-such-dir", 2));
+  EXPECT_TRUE(window->findChild<ks::gui::LogPanel*>()->toPlainText().contains(
+      "could not record: the recording's folder /proc/no-such-dir: cannot create the directory"));
+  const std::string dir = temp_dir("record");
+  ASSERT_TRUE(window->recordTo(QString::fromStdString(dir), 2));
+  runner->step(5);
+  ASSERT_TRUE(runner->wait_settled(std::chrono::seconds(60)));
+  window->stopRecording();
+  EXPECT_TRUE(window->findChild<ks::gui::LogPanel*>()->toPlainText().contains("recording stopped: 3 outputs in " +
+                                                                              QString::fromStdString(dir) + "/particles.pvd"));
+  std::ifstream in(dir + "/particles.pvd");
+  const std::string pvd((std::istreambuf_iterator<char>(in)), {});
+  for (const char* file : {"particles_00000000.vtp", "particles_00000002.vtp", "particles_00000004.vtp"}) {
+    EXPECT_NE(pvd.find(file), std::string::npos) << file;
+    EXPECT_TRUE(std::filesystem::exists(dir + "/" + file)) << file;
+  }
+  EXPECT_EQ(runner->progress().iteration, 5);
 }
 
 // The status bar's time left: the recent rate of progress toward the end condition.

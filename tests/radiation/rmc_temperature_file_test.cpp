@@ -203,14 +203,19 @@ TEST_F(RmcTemperatureFile, RunFromTheFileGivesTheAnalyticRunsQR) {
 }
 
 TEST_F(RmcTemperatureFile, FieldsWrittenByKineticRunReadBack) {
-  // kinetic-run --out DIR --format csv|vti writes T.csv (x,y,z,T) and T.vti (ASCII cell data).
+  // kinetic-run --out DIR --format csv|vti|vti-ascii writes T.csv (x,y,z,T) and fields.vti (every field
+  // as cell data; binary appended, zlib-compressed where the build has zlib, or ASCII).
   const auto analytic = test::run(kParab1);
   const Snapshot snap = analytic->snapshot();
   ASSERT_EQ(snap.fields[0].desc.name, "T");
   const std::string csv_path = (dir_ / "T.csv").string();
   write_field_csv(snap.fields[0], csv_path);
-  const std::string vti_path = write_field_vtk(snap.fields[0], (dir_ / "T").string());
-  for (const std::string& path : {csv_path, vti_path}) {
+  const std::vector<Dataset> sets = datasets_of(snap.fields);
+  ASSERT_EQ(sets.size(), 1u);
+  ASSERT_GT(sets[0].fields.size(), 1u);
+  const std::string binary = write_dataset_vtk(sets[0], (dir_ / "binary").string(), VtkEncoding::Binary);
+  const std::string ascii = write_dataset_vtk(sets[0], (dir_ / "ascii").string(), VtkEncoding::Ascii);
+  for (const std::string& path : {csv_path, binary, ascii}) {
     const TemperatureField f = load_temperature_file(path);
     EXPECT_EQ(f.values, snap.fields[0].values) << path;
     EXPECT_EQ(f.n[0], 8) << path;
@@ -294,18 +299,62 @@ TEST_F(RmcTemperatureFile, RaggedAndRepeatedGridsAreRefused) {
   EXPECT_HAS(msg, "not uniformly spaced");
 }
 
-TEST_F(RmcTemperatureFile, BinaryAndAppendedVtiAreRefusedWithHowToConvert) {
+// A 2 x 1 x 1 .vti whose T is appended raw data: `file_attrs` on <VTKFile>, `array_attrs` on the
+// DataArray, `bytes` after the '_'.
+std::string appended_vti(const std::string& file_attrs, const std::string& array_attrs, const std::string& bytes,
+                         const std::string& encoding = "raw") {
+  return "<?xml version=\"1.0\"?>\n<VTKFile type=\"ImageData\" version=\"1.0\"" + file_attrs +
+         ">\n  <ImageData WholeExtent=\"0 2 0 1 0 1\" Origin=\"0 0 0\" Spacing=\"0.5 1 1\">\n    <Piece Extent=\"0 2 0 1 0 1\">\n"
+         "      <CellData Scalars=\"T\">\n        <DataArray type=\"Float64\" Name=\"T\"" + array_attrs +
+         "/>\n      </CellData>\n    </Piece>\n  </ImageData>\n  <AppendedData encoding=\"" + encoding + "\">\n   _" + bytes +
+         "\n  </AppendedData>\n</VTKFile>\n";
+}
+
+// The bytes of `v` in the other byte order (big-endian on this little-endian host).
+template <class T>
+std::string big_endian(T v) {
+  std::string b(reinterpret_cast<const char*>(&v), sizeof v);
+  return std::string(b.rbegin(), b.rend());
+}
+
+TEST_F(RmcTemperatureFile, AppendedBinaryVtiIsReadInEitherByteOrderAndCheckedWhereItFails) {
+  // Uncompressed, a UInt32 byte count, big-endian: 800 K and 900 K.
+  const std::string big = " byte_order=\"BigEndian\" header_type=\"UInt32\"";
+  const std::string values = big_endian(std::uint32_t(16)) + big_endian(800.0) + big_endian(900.0);
+  const TemperatureField f = load_temperature_file(write("big.vti", appended_vti(big, " format=\"appended\" offset=\"0\"", values)));
+  EXPECT_EQ(f.values, (std::vector<double>{800.0, 900.0}));
+  EXPECT_EQ(f.source(1), "cell (1, 0, 0)");
+
+  std::string msg = error_message([&] {
+    load_temperature_file(write("one.vti", appended_vti(big, " format=\"appended\" offset=\"0\"", big_endian(std::uint32_t(8)) + big_endian(800.0))));
+  });
+  EXPECT_HAS(msg, "line 6 DataArray 'T'");
+  EXPECT_HAS(msg, "holds 8 bytes for 16 expected");
+  const std::string whole = appended_vti(big, " format=\"appended\" offset=\"0\"", values);
+  msg = error_message([&] { load_temperature_file(write("cut.vti", whole.substr(0, whole.find(">\n   _") + 14))); });  // a file cut short
+  EXPECT_HAS(msg, "the appended data ends inside the array's values");
+  msg = error_message([&] { load_temperature_file(write("far.vti", appended_vti(big, " format=\"appended\" offset=\"99\"", values))); });
+  EXPECT_HAS(msg, "ends inside the array's byte count");
+  msg = error_message([&] { load_temperature_file(write("nooffset.vti", appended_vti(big, " format=\"appended\"", values))); });
+  EXPECT_HAS(msg, "has no offset=\"N\"");
+  msg = error_message([&] { load_temperature_file(write("b64.vti", appended_vti(big, " format=\"appended\" offset=\"0\"", "AAAA", "base64"))); });
+  EXPECT_HAS(msg, "base64-encoded, which is not read without VTK");
+  EXPECT_HAS(msg, "Encode Appended Data off");
+  msg = error_message([&] { load_temperature_file(write("order.vti", appended_vti(" byte_order=\"Middle\"", " format=\"appended\" offset=\"0\"", values))); });
+  EXPECT_HAS(msg, "has byte_order=\"Middle\"; allowed: LittleEndian or BigEndian");
+  // A compression header whose blocks do not make the array's 16 bytes (1 block of 0 bytes).
+  const std::string zlib = " header_type=\"UInt32\" compressor=\"vtkZLibDataCompressor\"";
+  std::string header;
+  for (std::uint32_t v : {1u, 0u, 0u, 4u}) header.append(reinterpret_cast<const char*>(&v), 4);
+  msg = error_message([&] { load_temperature_file(write("zlib.vti", appended_vti(zlib, " format=\"appended\" offset=\"0\"", header + "xxxx"))); });
+  EXPECT_HAS(msg, vtk_zlib_available() ? "its compression header gives 1 blocks of 0 bytes" : "this build has no zlib");
+
+  // Inline base64 data needs VTK; the message says how to convert.
   const double h[3] = {0.5, 1, 1}, o[3] = {0, 0, 0};
   const int n[3] = {2, 1, 1};
-  const std::string bin = write("binary.vti", vti(n, h, o, {800.0, 900.0}, false, "binary"));
-  std::string msg = error_message([&] { load_temperature_file(bin); });
-  EXPECT_HAS(msg, bin);
-  EXPECT_HAS(msg, "binary and appended .vti files are not supported");
-  EXPECT_HAS(msg, "Data Mode: Ascii");
-  std::string appended = vti(n, h, o, {}, false, "appended");
-  appended.insert(appended.find("</VTKFile>"), "  <AppendedData encoding=\"raw\">_\x01\x02<</DataArray></AppendedData>\n");
-  msg = error_message([&] { load_temperature_file(write("appended.vti", appended)); });
-  EXPECT_HAS(msg, "format=\"appended\" (the file has AppendedData)");
+  msg = error_message([&] { load_temperature_file(write("binary.vti", vti(n, h, o, {800.0, 900.0}, false, "binary"))); });
+  EXPECT_HAS(msg, "inline binary (base64) data is not read without VTK");
+  EXPECT_HAS(msg, "Data Mode Appended with Encode Appended Data off, or Ascii");
   msg = error_message([&] { load_temperature_file(write("short.vti", vti(n, h, o, {800.0}, false))); });
   EXPECT_HAS(msg, "holds 1 values for 2 cells");
 }

@@ -46,7 +46,7 @@ const std::string& temperature_file_path(const RmcParams& p) {
   const std::string& path = p.temperature_file;
   if (path.empty())
     throw bad_input("temperature_file", "profile 'file' needs a temperature file, and none is set",
-                    "a .csv (x,y,z,T or i,j,k,T) or ASCII .vti file; see engine/methods/radiation/README.md");
+                    "a .csv (x,y,z,T or i,j,k,T) or .vti file; see engine/methods/radiation/README.md");
   return path;
 }
 

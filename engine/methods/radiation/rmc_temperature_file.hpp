@@ -1,5 +1,5 @@
 // radiation.rmc: a temperature field from a user's file (profile `file`, parameter temperature_file),
-// e.g. a snapshot of a DNS to couple with: a .csv (x,y,z,T or i,j,k,T; T in K) or an ASCII .vti with
+// e.g. a snapshot of a DNS to couple with: a .csv (x,y,z,T or i,j,k,T; T in K) or a .vti (ASCII or appended binary) with
 // an array T, read by the general grid-file reader (io/grid_file.hpp, which describes both formats).
 // An i,j,k file gives no size, so every axis is the parameter `length` long, as for the analytic
 // profiles. The field replaces nx, ny, nz, length and the analytic profiles' temperature, so it is

@@ -1,0 +1,315 @@
+// The engine's VTK files (engine/io/vtk_xml_writer.hpp, time_series.hpp) read back by VTK itself, as
+// ParaView reads them, and files VTK writes read by the engine's reader (a radiation temperature field).
+#include <gtest/gtest.h>
+
+#include <vtkCellData.h>
+#include <vtkDataArray.h>
+#include <vtkDoubleArray.h>
+#include <vtkFieldData.h>
+#include <vtkFloatArray.h>
+#include <vtkImageData.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkPolyData.h>
+#include <vtkStringArray.h>
+#include <vtkXMLDataElement.h>
+#include <vtkXMLDataParser.h>
+#include <vtkXMLImageDataReader.h>
+#include <vtkXMLImageDataWriter.h>
+#include <vtkXMLPImageDataReader.h>
+#include <vtkXMLPolyDataReader.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "core/backend.hpp"
+#include "core/registry.hpp"
+#include "io/preset.hpp"
+#include "io/time_series.hpp"
+#include "io/vtk_xml_writer.hpp"
+#include "methods/radiation/rmc_temperature_file.hpp"
+#include "temp_dir.hpp"
+
+namespace {
+
+using ks::test::temp_dir;
+
+ks::FieldData field(const std::string& name, const std::string& unit, int components, const ks::Grid& grid, double phase) {
+  ks::FieldData f;
+  f.desc = {name, unit, components, ""};
+  f.grid = grid;
+  for (std::int64_t k = 0; k < grid.count() * components; ++k) f.values.push_back(std::sin(0.37 * k + phase) * 1e-3 + k);
+  return f;
+}
+
+ks::Grid grid(std::array<int, 3> cells) {
+  ks::Grid g;
+  g.cells = cells;
+  g.origin = {-1.0, 0.5, 2.0};
+  g.spacing = {0.1, 0.2, 0.3};
+  return g;
+}
+
+// What a VTK reader returned holds field `f` as written: its grid (points: cells + 1; one point
+// along an axis of one cell, which is flat), origin, spacing and every value (17 significant
+// digits or binary: exact).
+void expect_image_holds(vtkImageData* image, const ks::FieldData& f) {
+  int dims[3];
+  image->GetDimensions(dims);
+  for (int a = 0; a < 3; ++a) {
+    const int whole = f.grid.whole[a] > 0 ? f.grid.whole[a] : f.grid.cells[a];
+    EXPECT_EQ(dims[a], whole == 1 ? 1 : f.grid.cells[a] + 1) << "axis " << a;
+    EXPECT_DOUBLE_EQ(image->GetOrigin()[a], f.grid.origin[a]) << "axis " << a;
+    EXPECT_DOUBLE_EQ(image->GetSpacing()[a], f.grid.spacing[a]) << "axis " << a;
+  }
+  vtkDataArray* read = image->GetCellData()->GetArray(f.desc.name.c_str());
+  ASSERT_NE(read, nullptr) << f.desc.name;
+  const int components = f.desc.components;
+  ASSERT_EQ(read->GetNumberOfComponents(), components);
+  ASSERT_EQ(read->GetNumberOfTuples(), f.grid.count());
+  for (int cell = 0; cell < f.grid.count(); ++cell)
+    for (int c = 0; c < components; ++c) ASSERT_EQ(read->GetComponent(cell, c), f.values[cell * components + c]) << "cell " << cell;
+}
+
+std::vector<std::string> strings(vtkFieldData* data, const char* name) {
+  std::vector<std::string> out;
+  auto* a = vtkStringArray::SafeDownCast(data->GetAbstractArray(name));
+  if (a)
+    for (vtkIdType i = 0; i < a->GetNumberOfValues(); ++i) out.push_back(a->GetValue(i));
+  return out;
+}
+
+vtkSmartPointer<vtkImageData> read_image(const std::string& path) {
+  vtkNew<vtkXMLImageDataReader> reader;
+  reader->SetFileName(path.c_str());
+  reader->Update();
+  return reader->GetOutput();
+}
+
+std::string text_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// One grid, two fields: one .vti with both, read back exactly in binary (compressed) and ASCII,
+// with the Vectors and Scalars named, the units and axes in FieldData and the time.
+TEST(VtkFiles, GridDatasetHoldsEveryFieldAndReadsBackExactlyInBothEncodings) {
+  const ks::Grid g = grid({20, 16, 12});
+  const std::vector<ks::FieldData> fields = {field("velocity", "m/s", 3, g, 0.0), field("T", "K", 1, g, 1.0)};
+  const std::vector<ks::Dataset> sets = ks::datasets_of(fields);
+  ASSERT_EQ(sets.size(), 1u);
+  EXPECT_EQ(sets[0].name, "fields");
+  const std::string dir = temp_dir("dataset");
+  std::uintmax_t sizes[2];  // ASCII, binary
+  for (ks::VtkEncoding e : {ks::VtkEncoding::Binary, ks::VtkEncoding::Ascii}) {
+    const bool binary = e == ks::VtkEncoding::Binary;
+    const std::string path = ks::write_dataset_vtk(sets[0], dir + (binary ? "/binary" : "/ascii"), e, 0.25);
+    sizes[binary] = std::filesystem::file_size(path);
+    const std::string text = text_of(path);
+    EXPECT_EQ(text.find("format=\"ascii\"") == std::string::npos, binary) << path;
+    EXPECT_EQ(text.find("compressor=\"vtkZLibDataCompressor\"") != std::string::npos, binary && ks::vtk_zlib_available()) << path;
+    auto image = read_image(path);
+    for (const auto& f : fields) expect_image_holds(image, f);
+    ASSERT_NE(image->GetCellData()->GetVectors(), nullptr);
+    EXPECT_STREQ(image->GetCellData()->GetVectors()->GetName(), "velocity");
+    EXPECT_STREQ(image->GetCellData()->GetScalars()->GetName(), "T");
+    EXPECT_EQ(strings(image->GetFieldData(), "units"), (std::vector<std::string>{"velocity [m/s]", "T [K]"})) << path;
+    EXPECT_EQ(strings(image->GetFieldData(), "axes"), (std::vector<std::string>{"x [m]", "y [m]", "z [m]"})) << path;
+    vtkDataArray* time = image->GetFieldData()->GetArray("TimeValue");
+    ASSERT_NE(time, nullptr) << path;
+    EXPECT_EQ(time->GetTuple1(0), 0.25);
+  }
+  EXPECT_LT(sizes[1], sizes[0] / 2);  // binary (and compressed) under half the ASCII bytes
+}
+
+// A 2D vector field (the BGK cavity's V) is a plane of cells in ParaView, not a slab of voxels.
+TEST(VtkFiles, PlaneFieldReadsBackAsAPlaneOfCells) {
+  const ks::FieldData f = field("V", "v_ref", 3, grid({5, 4, 1}), 0.0);
+  const std::string path = ks::write_dataset_vtk({"V", {&f}}, temp_dir("plane") + "/V", ks::VtkEncoding::Binary);
+  auto image = read_image(path);
+  EXPECT_EQ(image->GetDataDimension(), 2);
+  EXPECT_EQ(image->GetNumberOfCells(), 20);
+  expect_image_holds(image, f);
+}
+
+// Fields on different grids go to different files: the BGK's macroscopic fields and its phase space.
+TEST(VtkFiles, FieldsOnDifferentGridsAreSeparateDatasets) {
+  const ks::Grid space = grid({8, 8, 1}), phase = grid({8, 4, 1});
+  ks::Grid shifted = space;
+  shifted.origin[0] += 1.0;
+  const std::vector<ks::FieldData> fields = {field("n", "", 1, space, 0), field("f(x, vx)", "", 1, phase, 0), field("T", "", 1, space, 0),
+                                             field("u", "", 1, shifted, 0)};
+  const auto sets = ks::datasets_of(fields);
+  ASSERT_EQ(sets.size(), 3u);
+  EXPECT_EQ(sets[0].name, "fields");
+  EXPECT_EQ(sets[0].fields.size(), 2u);
+  EXPECT_EQ(sets[1].name, "f_x__vx_");
+  EXPECT_EQ(sets[2].name, "u");
+}
+
+// Particles: one .vtp with every particle field, points and vertices as ParaView draws them.
+TEST(VtkFiles, ParticleDatasetReadsBackWithPointsAndEveryField) {
+  ks::Grid g;
+  g.kind = ks::Grid::Kind::Particles;
+  g.cells = {7, 1, 1};
+  std::vector<ks::FieldData> fields = {field("diameter", "nm", 1, g, 0.0), field("weight", "", 1, g, 2.0)};
+  for (auto& f : fields)
+    for (int i = 0; i < 7; ++i) f.positions.push_back({0.1 * i, -0.2 * i, 3.0 + i});
+  const auto sets = ks::datasets_of(fields);
+  ASSERT_EQ(sets.size(), 1u);
+  EXPECT_EQ(sets[0].name, "particles");
+  for (ks::VtkEncoding e : {ks::VtkEncoding::Binary, ks::VtkEncoding::Ascii}) {
+    const std::string path = ks::write_dataset_vtk(sets[0], temp_dir("particles") + (e == ks::VtkEncoding::Binary ? "/b" : "/a"), e);
+    vtkNew<vtkXMLPolyDataReader> reader;
+    reader->SetFileName(path.c_str());
+    reader->Update();
+    vtkPolyData* poly = reader->GetOutput();
+    ASSERT_EQ(poly->GetNumberOfPoints(), 7);
+    EXPECT_EQ(poly->GetNumberOfVerts(), 7);
+    for (int i = 0; i < 7; ++i)
+      for (int a = 0; a < 3; ++a) EXPECT_EQ(poly->GetPoint(i)[a], fields[0].positions[i][a]);
+    for (const auto& f : fields) {
+      vtkDataArray* read = poly->GetPointData()->GetArray(f.desc.name.c_str());
+      ASSERT_NE(read, nullptr) << f.desc.name;
+      for (int i = 0; i < 7; ++i) EXPECT_EQ(read->GetTuple1(i), f.values[i]);
+    }
+  }
+}
+
+// What kinetic-run --pieces writes under MPI: each rank's slab of a dataset as a .vti piece and a
+// .pvti over them. ParaView's reader puts the pieces back together: the whole grid, every value in place.
+TEST(VtkFiles, PiecesReadBackAsTheWholeFieldWithVtkParallelReader) {
+  ks::Grid g = grid({4, 3, 7});
+  const std::vector<ks::FieldData> whole = {field("u", "m/s", 3, g, 0.0), field("p", "Pa", 1, g, 0.5)};
+  const std::string dir = temp_dir("pvti");
+  std::vector<ks::Grid> pieces;
+  std::vector<std::string> sources;
+  const int slabs[][2] = {{0, 2}, {2, 5}, {5, 7}};  // z planes of three ranks
+  std::vector<ks::FieldData> last;
+  for (int r = 0; r < 3; ++r) {
+    std::vector<ks::FieldData> piece = whole;
+    for (auto& f : piece) {
+      f.grid.cells[2] = slabs[r][1] - slabs[r][0];
+      f.grid.first = {0, 0, slabs[r][0]};
+      f.grid.whole = g.cells;
+      const std::size_t per_plane = 4 * 3 * f.desc.components;
+      const auto& all = whole[&f - piece.data()].values;
+      f.values.assign(all.begin() + slabs[r][0] * per_plane, all.begin() + slabs[r][1] * per_plane);
+    }
+    const auto sets = ks::datasets_of(piece);
+    ASSERT_EQ(sets.size(), 1u);
+    ks::write_dataset_vtk(sets[0], dir + "/fields_r" + std::to_string(r), ks::VtkEncoding::Binary);
+    pieces.push_back(piece[0].grid);
+    sources.push_back("fields_r" + std::to_string(r) + ".vti");
+    last = piece;
+  }
+  const std::string path = ks::write_dataset_pvti(ks::datasets_of(last)[0], pieces, sources, dir + "/fields");
+  vtkNew<vtkXMLPImageDataReader> reader;
+  reader->SetFileName(path.c_str());
+  reader->Update();
+  for (const auto& f : whole) expect_image_holds(reader->GetOutput(), f);
+}
+
+// --output-every: numbered datasets and a .pvd naming each with its time, in order; an output written
+// again at the same iteration (the run's end) replaces its entry.
+TEST(VtkFiles, TimeSeriesCollectionListsEveryOutputWithItsTime) {
+  const std::string dir = temp_dir("series");
+  ks::TimeSeriesWriter series(dir, ks::VtkEncoding::Binary);
+  const ks::Grid g = grid({6, 5, 1});
+  const std::int64_t iterations[] = {0, 10, 20, 20};
+  std::vector<std::vector<ks::FieldData>> outputs;
+  for (int k = 0; k < 4; ++k) {
+    outputs.push_back({field("n", "", 1, g, k), field("T", "K", 1, g, -k)});
+    const auto files = series.write(outputs.back(), iterations[k], 0.5 * k);
+    ASSERT_EQ(files.size(), 1u);
+    EXPECT_EQ(files[0], dir + "/" + ks::TimeSeriesWriter::numbered("fields", iterations[k]) + ".vti");
+  }
+  ASSERT_EQ(series.collections(), std::vector<std::string>{dir + "/fields.pvd"});
+  vtkNew<vtkXMLDataParser> parser;
+  parser->SetFileName((dir + "/fields.pvd").c_str());
+  ASSERT_EQ(parser->Parse(), 1);
+  vtkXMLDataElement* collection = parser->GetRootElement()->FindNestedElementWithName("Collection");
+  ASSERT_NE(collection, nullptr);
+  ASSERT_EQ(collection->GetNumberOfNestedElements(), 3);
+  const int shown[] = {0, 1, 3};  // the last output replaced the third
+  for (int e = 0; e < 3; ++e) {
+    vtkXMLDataElement* entry = collection->GetNestedElement(e);
+    const double time = 0.5 * shown[e];
+    EXPECT_EQ(std::stod(entry->GetAttribute("timestep")), time);
+    auto image = read_image(dir + "/" + entry->GetAttribute("file"));
+    for (const auto& f : outputs[shown[e]]) expect_image_holds(image, f);
+    EXPECT_EQ(image->GetFieldData()->GetArray("TimeValue")->GetTuple1(0), time);
+  }
+}
+
+// A temperature field as VTK and ParaView save it (appended raw binary; zlib with UInt64 headers,
+// or plain with UInt32 headers and Float32 point data) runs the radiation solver: the engine's reader
+// gives the cells VTK wrote, and the method takes them as its temperature field.
+TEST(VtkFiles, RadiationRunsFromATemperatureFieldVtkWroteInBinary) {
+  const std::string dir = temp_dir("vtk-written");
+  for (bool compressed : {true, false}) {
+    vtkNew<vtkImageData> image;
+    image->SetDimensions(9, 7, 6);  // points: 8 x 6 x 5 cells
+    image->SetOrigin(0.1, -0.2, 0.0);
+    image->SetSpacing(0.02, 0.03, 0.025);
+    std::vector<double> cells;
+    vtkSmartPointer<vtkDataArray> T;
+    if (compressed) {
+      T = vtkSmartPointer<vtkDoubleArray>::New();
+      for (int c = 0; c < 8 * 6 * 5; ++c) cells.push_back(700.0 + 3.0 * c + 0.125);
+      T->SetNumberOfTuples(8 * 6 * 5);
+      for (int c = 0; c < 8 * 6 * 5; ++c) T->SetTuple1(c, cells[c]);
+      T->SetName("T");
+      image->GetCellData()->AddArray(T);
+    } else {
+      T = vtkSmartPointer<vtkFloatArray>::New();
+      T->SetNumberOfTuples(9 * 7 * 6);
+      for (int p = 0; p < 9 * 7 * 6; ++p) T->SetTuple1(p, 600.0 + p);  // exact in Float32
+      T->SetName("T");
+      image->GetPointData()->AddArray(T);
+      for (int k = 0; k < 5; ++k)
+        for (int j = 0; j < 6; ++j)
+          for (int i = 0; i < 8; ++i) cells.push_back(600.0 + i + 0.5 + 9 * (j + 0.5) + 63 * (k + 0.5));  // mean of 8 corners
+    }
+    const std::string path = dir + (compressed ? "/T-zlib.vti" : "/T-plain.vti");
+    vtkNew<vtkXMLImageDataWriter> writer;
+    writer->SetInputData(image);
+    writer->SetFileName(path.c_str());
+    writer->SetDataModeToAppended();
+    writer->EncodeAppendedDataOff();
+    if (compressed) {
+      writer->SetCompressorTypeToZLib();
+      writer->SetHeaderTypeToUInt64();
+    } else {
+      writer->SetCompressorTypeToNone();
+      writer->SetHeaderTypeToUInt32();
+    }
+    ASSERT_EQ(writer->Write(), 1);
+    if (compressed && !ks::vtk_zlib_available()) continue;  // a build without zlib refuses it (engine tests)
+    const ks::GridField f = ks::rmc::load_temperature_file(path);
+    EXPECT_EQ(f.n[0], 8);
+    EXPECT_EQ(f.n[1], 6);
+    EXPECT_EQ(f.n[2], 5);
+    EXPECT_DOUBLE_EQ(f.h[1], 0.03);
+    ASSERT_EQ(f.values.size(), cells.size());
+    for (std::size_t c = 0; c < cells.size(); ++c) ASSERT_DOUBLE_EQ(f.values[c], cells[c]) << path << " cell " << c;
+
+    ks::ParamSet p = ks::load_preset(std::string(KS_SOURCE_DIR) + "/presets/radiation/temperature-from-file.json", ks::builtin_registry()).params;
+    p.set("temperature_file", path);
+    p.set("rays_per_cell", std::int64_t(20));
+    auto method = ks::builtin_registry().create("radiation.rmc");
+    method->setup(p, ks::resolve_backend(ks::BackendRequest::Cpu));
+    method->advance();
+    const ks::Snapshot snap = method->snapshot();
+    int t = 0;
+    while (t < int(snap.fields.size()) && snap.fields[t].desc.name != "T") ++t;
+    ASSERT_LT(t, int(snap.fields.size()));
+    EXPECT_EQ(snap.fields[t].grid.cells, (std::array<int, 3>{8, 6, 5}));
+    for (std::size_t c = 0; c < cells.size(); ++c) ASSERT_DOUBLE_EQ(snap.fields[t].values[c], cells[c]) << path << " cell " << c;
+  }
+}
+
+}  // namespace
