@@ -136,6 +136,7 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
   ctx.comm = group.comm();
   const bool many = group.size() > 1;
   ctx.field_pieces = many && o.pieces;
+  ctx.native_grids = true;  // files: a stretched grid at its own cells (.vtr), not resampled for a view
   if (!o.quiet && !ctx.cuda_unused_reason.empty())
     std::fprintf(stderr, "kinetic-run: CUDA not used (%s): running on the CPU\n", ctx.cuda_unused_reason.c_str());
   if (!o.quiet && many)

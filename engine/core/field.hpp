@@ -36,9 +36,17 @@ struct Grid {
   // starting at cell `first`; origin and spacing are the whole grid's. whole = 0: the whole grid.
   std::array<int, 3> first = {0, 0, 0};
   std::array<int, 3> whole = {0, 0, 0};
+  // Image, a rectilinear grid (a stretched axis at the solver's own cells): the cell faces along each
+  // axis, cells + 1 of them; origin and spacing are then its box and mean cell. Empty: uniform.
+  std::array<std::vector<double>, 3> faces;
 
   std::int64_t count() const { return std::int64_t(cells[0]) * cells[1] * cells[2]; }
   bool piece() const { return kind == Kind::Image && whole[0] > 0; }
+  bool rectilinear() const { return kind == Kind::Image && !faces[0].empty(); }
+  // The centre of cell i along axis a.
+  double centre(int a, std::int64_t i) const {
+    return rectilinear() ? 0.5 * (faces[a][i] + faces[a][i + 1]) : origin[a] + (double(i) + 0.5) * spacing[a];
+  }
 };
 
 struct FieldDesc {

@@ -53,8 +53,7 @@ void write_field_csv(const FieldData& f, const std::string& path) {
       out << p[0] << ',' << p[1] << ',' << p[2];
     } else {
       const std::int64_t ix = i % g.cells[0], iy = (i / g.cells[0]) % g.cells[1], iz = i / (std::int64_t(g.cells[0]) * g.cells[1]);
-      out << g.origin[0] + (ix + 0.5) * g.spacing[0] << ',' << g.origin[1] + (iy + 0.5) * g.spacing[1] << ','
-          << g.origin[2] + (iz + 0.5) * g.spacing[2];
+      out << g.centre(0, ix) << ',' << g.centre(1, iy) << ',' << g.centre(2, iz);
     }
     for (int c = 0; c < f.desc.components; ++c) out << ',' << f.values[i * f.desc.components + c];
     out << '\n';

@@ -12,7 +12,7 @@ namespace {
 
 bool same_grid(const Grid& a, const Grid& b, const FieldData& fa, const FieldData& fb) {
   return a.kind == b.kind && a.cells == b.cells && a.origin == b.origin && a.spacing == b.spacing && a.axes == b.axes &&
-         a.first == b.first && a.whole == b.whole && fa.positions == fb.positions;
+         a.first == b.first && a.whole == b.whole && a.faces == b.faces && fa.positions == fb.positions;
 }
 
 std::string numbers(const std::array<double, 3>& v) {
@@ -95,6 +95,9 @@ std::vector<Dataset> datasets_of(const std::vector<FieldData>& fields) {
 std::string write_dataset_vtk(const Dataset& d, const std::string& stem, VtkEncoding encoding, std::optional<double> time) {
   VtkDataArrays arrays(encoding);
   const Grid& g = d.grid();
+  // Appended in file order: the field data, then the fields.
+  const std::string fields_meta = field_data(d, arrays, time);
+  const std::string values = data_arrays(d, arrays);
   if (g.kind == Grid::Kind::Particles) {
     const std::int64_t n = g.count();
     std::vector<double> points;
@@ -102,17 +105,30 @@ std::string write_dataset_vtk(const Dataset& d, const std::string& stem, VtkEnco
     for (const auto& p : d.fields.front()->positions) points.insert(points.end(), p.begin(), p.end());
     std::vector<std::int64_t> connectivity(n), offsets(n);
     for (std::int64_t i = 0; i < n; ++i) connectivity[i] = i, offsets[i] = i + 1;
-    const std::string body = "  <PolyData>\n" + field_data(d, arrays, time) + "    <Piece NumberOfPoints=\"" + std::to_string(n) +
+    const std::string body = "  <PolyData>\n" + fields_meta + "    <Piece NumberOfPoints=\"" + std::to_string(n) +
                              "\" NumberOfVerts=\"" + std::to_string(n) + "\">\n      <Points>\n" +
                              arrays.float64("", 3, points, "        ") + "      </Points>\n      <Verts>\n" +
                              arrays.int64("connectivity", connectivity, "        ") + arrays.int64("offsets", offsets, "        ") +
-                             "      </Verts>\n      <PointData" + attributes(d) + ">\n" + data_arrays(d, arrays) +
+                             "      </Verts>\n      <PointData" + attributes(d) + ">\n" + values +
                              "      </PointData>\n    </Piece>\n  </PolyData>\n";
     return write_file(stem + ".vtp", "PolyData", body, arrays);
   }
+  if (g.rectilinear()) {
+    // The cell faces along each axis; a flat axis has one point, its lower face.
+    std::string coordinates;
+    for (int a = 0; a < 3; ++a) {
+      const bool flat = (g.whole[a] > 0 ? g.whole[a] : g.cells[a]) == 1;
+      coordinates += arrays.float64(std::string(1, "xyz"[a]), 1, flat ? std::vector<double>{g.faces[a][0]} : g.faces[a], "        ");
+    }
+    const std::string body = "  <RectilinearGrid WholeExtent=\"" + extent(g) + "\">\n" + fields_meta +
+                             "    <Piece Extent=\"" + extent(g) + "\">\n      <CellData" + attributes(d) + ">\n" + values +
+                             "      </CellData>\n      <Coordinates>\n" + coordinates +
+                             "      </Coordinates>\n    </Piece>\n  </RectilinearGrid>\n";
+    return write_file(stem + ".vtr", "RectilinearGrid", body, arrays);
+  }
   const std::string body = "  <ImageData WholeExtent=\"" + extent(g) + "\" Origin=\"" + numbers(g.origin) + "\" Spacing=\"" +
-                           numbers(g.spacing) + "\">\n" + field_data(d, arrays, time) + "    <Piece Extent=\"" + extent(g) +
-                           "\">\n      <CellData" + attributes(d) + ">\n" + data_arrays(d, arrays) +
+                           numbers(g.spacing) + "\">\n" + fields_meta + "    <Piece Extent=\"" + extent(g) +
+                           "\">\n      <CellData" + attributes(d) + ">\n" + values +
                            "      </CellData>\n    </Piece>\n  </ImageData>\n";
   return write_file(stem + ".vti", "ImageData", body, arrays);
 }

@@ -1,6 +1,6 @@
 // VTK XML files that ParaView opens, written without the VTK library (the engine and the CLI must
-// build without it): one dataset per grid holding every field on it, ImageData (.vti) for grid
-// fields, PolyData (.vtp) for particle lists; Float64 arrays, binary appended and zlib-compressed
+// build without it): one dataset per grid holding every field on it, ImageData (.vti) for uniform
+// grids, RectilinearGrid (.vtr) for stretched ones (Grid::faces), PolyData (.vtp) for particle lists; Float64 arrays, binary appended and zlib-compressed
 // by default (vtk_data_arrays.hpp), ASCII on request.
 #pragma once
 
@@ -23,8 +23,9 @@ struct Dataset {
 // `fields` grouped by grid, in the order of each grid's first field; stems are unique.
 std::vector<Dataset> datasets_of(const std::vector<FieldData>& fields);
 
-// Writes `dataset` as .vti (Image grid, cell data; a piece with its extent in the whole grid; axes of
-// one cell flat, so a 2D grid is a plane) or .vtp (particles, point data). Three-component fields
+// Writes `dataset` as .vti (uniform grid, cell data; a piece with its extent in the whole grid; axes
+// of one cell flat, so a 2D grid is a plane), .vtr (rectilinear grid: the faces as its coordinates)
+// or .vtp (particles, point data). Three-component fields
 // are the Vectors, the first one-component field the Scalars. FieldData holds "units" ("T [K]" per
 // field), "axes" ("x [m]" per axis) and, when `time` is given, "TimeValue". The file is replaced
 // atomically. Returns the path written (the extension is chosen from the grid kind).

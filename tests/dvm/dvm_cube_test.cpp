@@ -46,6 +46,30 @@ TEST(DvmCube, GasIsCompressedAndHeatedAheadOfTheCubeAndRarefiedInItsWake) {
   EXPECT_EQ(solid, 4 * 4 * 4);
 }
 
+// Files get the stretched grid at the solver's own cells (a rectilinear grid whose faces are the
+// axes'), the app's views a uniform resampling with the same cell counts.
+TEST(DvmCube, FieldsForFilesKeepTheStretchedCellsAndForViewsAreResampled) {
+  for (bool native : {true, false}) {
+    ExecutionContext ctx = cpu_context();
+    ctx.native_grids = native;
+    DvmMethod m;
+    run(m, small_cube(), ctx, 2);
+    const DvmConfig& c = m.config();
+    ASSERT_FALSE(uniform_grid(c));
+    const CellFields f = cell_fields(m.raw_moments(), m.geometry().solid);
+    const Snapshot snap = m.snapshot();
+    const FieldData& T = snap.fields.at(2);
+    ASSERT_EQ(T.desc.name, "T");
+    EXPECT_EQ(T.grid.rectilinear(), native);
+    for (int a = 0; a < 3; ++a) {
+      EXPECT_EQ(T.grid.cells[a], c.n(a));
+      if (native) EXPECT_EQ(T.grid.faces[a], c.axis[a].faces) << "axis " << a;
+    }
+    if (native) EXPECT_EQ(T.values, f.T);
+    else EXPECT_NE(T.values, f.T);  // interpolated between the stretched cells' centres
+  }
+}
+
 TEST(DvmCube, MachBeyondTheVelocityBoxIsRefusedWithTheLimit) {
   DvmMethod m;
   auto p = small_cube();

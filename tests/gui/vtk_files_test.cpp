@@ -11,6 +11,7 @@
 #include <vtkNew.h>
 #include <vtkPointData.h>
 #include <vtkPolyData.h>
+#include <vtkRectilinearGrid.h>
 #include <vtkStringArray.h>
 #include <vtkXMLDataElement.h>
 #include <vtkXMLDataParser.h>
@@ -18,6 +19,7 @@
 #include <vtkXMLImageDataWriter.h>
 #include <vtkXMLPImageDataReader.h>
 #include <vtkXMLPolyDataReader.h>
+#include <vtkXMLRectilinearGridReader.h>
 
 #include <cmath>
 #include <filesystem>
@@ -133,6 +135,38 @@ TEST(VtkFiles, PlaneFieldReadsBackAsAPlaneOfCells) {
   EXPECT_EQ(image->GetDataDimension(), 2);
   EXPECT_EQ(image->GetNumberOfCells(), 20);
   expect_image_holds(image, f);
+}
+
+// A stretched grid (the DVM cube's) is a RectilinearGrid at its own cells: its coordinates are the
+// cell faces, every value in place; a flat axis has one coordinate.
+TEST(VtkFiles, StretchedGridReadsBackAsARectilinearGridAtItsOwnFaces) {
+  ks::Grid g = grid({4, 3, 1});
+  g.faces = {{{-2.0, -0.5, 0.0, 0.25, 3.0}, {0.0, 0.1, 0.3, 0.7}, {0.0, 1.0}}};
+  const std::vector<ks::FieldData> fields = {field("U", "m/s", 3, g, 0.0), field("T", "K", 1, g, 1.0)};
+  const auto sets = ks::datasets_of(fields);
+  ASSERT_EQ(sets.size(), 1u);
+  const std::string path = ks::write_dataset_vtk(sets[0], temp_dir("vtr") + "/fields", ks::VtkEncoding::Binary);
+  EXPECT_EQ(path.substr(path.size() - 4), ".vtr");
+  vtkNew<vtkXMLRectilinearGridReader> reader;
+  reader->SetFileName(path.c_str());
+  reader->Update();
+  vtkRectilinearGrid* read = reader->GetOutput();
+  int dims[3];
+  read->GetDimensions(dims);
+  EXPECT_EQ(dims[0], 5);
+  EXPECT_EQ(dims[1], 4);
+  EXPECT_EQ(dims[2], 1);
+  vtkDataArray* coordinates[3] = {read->GetXCoordinates(), read->GetYCoordinates(), read->GetZCoordinates()};
+  for (int a = 0; a < 2; ++a)
+    for (int i = 0; i <= g.cells[a]; ++i) EXPECT_EQ(coordinates[a]->GetTuple1(i), g.faces[a][i]) << "axis " << a << " face " << i;
+  EXPECT_EQ(coordinates[2]->GetNumberOfTuples(), 1);
+  for (const auto& f : fields) {
+    vtkDataArray* a = read->GetCellData()->GetArray(f.desc.name.c_str());
+    ASSERT_NE(a, nullptr) << f.desc.name;
+    ASSERT_EQ(a->GetNumberOfTuples(), 12);
+    for (int cell = 0; cell < 12; ++cell)
+      for (int c = 0; c < f.desc.components; ++c) ASSERT_EQ(a->GetComponent(cell, c), f.values[cell * f.desc.components + c]);
+  }
 }
 
 // Fields on different grids go to different files: the BGK's macroscopic fields and its phase space.

@@ -76,7 +76,7 @@ std::vector<AxisBracket> display_brackets(const DvmConfig& c, int a) {
   return b;
 }
 
-FieldData grid_field(const DvmConfig& c, const FieldDesc& desc, const std::vector<double>& field) {
+FieldData grid_field(const DvmConfig& c, const FieldDesc& desc, const std::vector<double>& field, bool native) {
   FieldData d;
   d.desc = desc;
   d.grid.axes = spatial_axes("L");
@@ -86,7 +86,9 @@ FieldData grid_field(const DvmConfig& c, const FieldDesc& desc, const std::vecto
     d.grid.origin[a] = ax.faces.front();
     d.grid.spacing[a] = (ax.faces.back() - ax.faces.front()) / ax.cells();
   }
-  if (uniform_grid(c)) {
+  if (uniform_grid(c) || native) {
+    if (!uniform_grid(c))
+      for (int a = 0; a < 3; ++a) d.grid.faces[a] = c.axis[a].faces;
     d.values = field;
     return d;
   }

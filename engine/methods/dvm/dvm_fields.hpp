@@ -1,5 +1,5 @@
 // kinetic.dvm: the fields a snapshot shows, from the raw moments, and samples of them (profiles,
-// the resampling of stretched grids onto a uniform one for display and .vti export).
+// the resampling of stretched grids onto a uniform one for display).
 #pragma once
 
 #include <vector>
@@ -49,8 +49,9 @@ std::vector<AxisBracket> display_brackets(const DvmConfig& c, int a);
 double sample(const DvmConfig& c, const std::vector<double>& field, int components, int component, const double x[3]);
 
 // The field on a uniform grid with the solver's cell counts: a copy where the axes are uniform,
-// a trilinear resampling where they are stretched.
-FieldData grid_field(const DvmConfig& c, const FieldDesc& desc, const std::vector<double>& field);
+// a trilinear resampling where they are stretched; with `native` a stretched grid stays at its own
+// cells as a rectilinear grid (Grid::faces), for files.
+FieldData grid_field(const DvmConfig& c, const FieldDesc& desc, const std::vector<double>& field, bool native);
 bool uniform_grid(const DvmConfig& c);  // every axis uniform: fields are shown as computed
 
 // `component` of a field along axis `a` through the point `through` (its a-coordinate is ignored),

@@ -262,8 +262,10 @@ Snapshot DvmMethod::snapshot() const {
   snap.progress = progress();
   const CellFields f = cell_fields(raw_, geo_->solid);
   const auto& desc = static_info().fields;
-  snap.fields = {grid_field(cfg_, desc[kFieldN], f.n), grid_field(cfg_, desc[kFieldU], f.U), grid_field(cfg_, desc[kFieldT], f.T),
-                 grid_field(cfg_, desc[kFieldP], f.p), grid_field(cfg_, desc[kFieldQ], f.q), grid_field(cfg_, desc[kFieldPxy], f.Pxy)};
+  const bool native = ctx_.native_grids;
+  snap.fields = {grid_field(cfg_, desc[kFieldN], f.n, native), grid_field(cfg_, desc[kFieldU], f.U, native),
+                 grid_field(cfg_, desc[kFieldT], f.T, native), grid_field(cfg_, desc[kFieldP], f.p, native),
+                 grid_field(cfg_, desc[kFieldQ], f.q, native), grid_field(cfg_, desc[kFieldPxy], f.Pxy, native)};
   snap.series.push_back({"residual", "iteration", "relative L2 change of n, nU, nE", residual_it_, residual_, {}});
   nlohmann::json d = {{"iterations", iteration_},
                       {"mass", total_mass()},
