@@ -18,6 +18,9 @@
 #include "rank_group.hpp"
 #include "run/runner.hpp"
 #include "run_output.hpp"
+#ifdef KS_WITH_VTK_IO
+#include "vtk_grid_file.hpp"
+#endif
 
 namespace {
 
@@ -273,6 +276,9 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef KS_WITH_VTK_IO
+  ks::vtk_io::install();  // input files VTK reads (.vtr, .vtu, every .vti) beside the engine's readers
+#endif
   std::unique_ptr<ks::cli::RankGroup> group;
   try {
     group = std::make_unique<ks::cli::RankGroup>(argc, argv);

@@ -9,6 +9,7 @@
 #include "app_options.hpp"
 #include "core/errors.hpp"
 #include "main_window.hpp"
+#include "vtk_grid_file.hpp"
 
 namespace {
 
@@ -25,6 +26,7 @@ int refuse(const ks::Error& e) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  ks::vtk_io::install();  // input files VTK reads (.vtr, .vtu, every .vti) beside the engine's readers
   // The command line is read before the QApplication exists, which needs a display: --help,
   // --version and a bad option are answered without one. Qt's own options (-platform ...) are
   // known only to the QApplication: a command line that may hold them is read again from its

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "core/checked.hpp"
 #include "core/errors.hpp"
@@ -15,23 +16,47 @@ using namespace grid_file;
 
 namespace {
 
+VtkGridFileReader vtk_reader = nullptr;  // set once at a program's start, before any run
+
+bool vtk_only(const std::string& path) { return has_ending(path, ".vtr") || has_ending(path, ".vtu"); }
+
 void check_ending(const std::string& path, const GridFileSpec& spec) {
-  if (!has_ending(path, ".csv") && !has_ending(path, ".vti"))
-    throw bad_input(path, "is neither a .csv nor a .vti file", "a " + spec.quantity + " file ending in .csv or .vti");
+  if (vtk_only(path) && !vtk_reader)
+    throw bad_input(path, "is a VTK file this program cannot read (it was built without VTK; the app reads it)",
+                    "a " + spec.quantity + " file ending in .csv or .vti (ParaView: File > Save Data as 'VTK ImageData Files', or Filters > "
+                    "Resample To Image first)");
+  if (!has_ending(path, ".csv") && !has_ending(path, ".vti") && !vtk_only(path))
+    throw bad_input(path, "is not a " + grid_file_endings() + " file", "a " + spec.quantity + " file ending in " + grid_file_endings());
+}
+
+// Inline (base64) or base64-appended data, which the engine's .vti reader leaves to VTK's.
+bool base64_vti(const std::string& text) {
+  const std::string head = text.substr(0, text.find("<AppendedData") == std::string::npos ? text.size() : text.find("<AppendedData") + 64);
+  return head.find("format=\"binary\"") != std::string::npos || head.find("encoding=\"base64\"") != std::string::npos;
 }
 
 }  // namespace
 
 std::string GridField::source(std::size_t cell) const {
   if (line.empty()) return "cell " + cell_name(n, cell);  // binary data
-  if (cell < line.size() && line[cell] > 0) return "line " + std::to_string(line[cell]) + " (cell " + cell_name(n, cell) + ")";
+  if (cell < line.size() && line[cell] > 0) return row_name + " " + std::to_string(line[cell]) + " (cell " + cell_name(n, cell) + ")";
   return "cell " + cell_name(n, cell) + " (the mean of its 8 points)";
 }
 
+void install_vtk_grid_file_reader(VtkGridFileReader reader) { vtk_reader = reader; }
+
+std::string grid_file_endings() { return vtk_reader ? ".csv, .vti, .vtr or .vtu" : ".csv or .vti"; }
+
 GridField read_grid_file(const std::string& path, const GridFileSpec& spec) {
   check_ending(path, spec);
+  if (vtk_only(path)) {
+    InputFile(path, spec.quantity + " file", spec.max_bytes);  // a regular file within the size bound, as the others
+    return vtk_reader(path, spec);
+  }
   const std::string text = read_input_file(path, spec.quantity + " file", spec.max_bytes);
-  return has_ending(path, ".csv") ? parse_grid_csv(text, path, spec) : parse_grid_vti(text, path, spec);
+  if (has_ending(path, ".csv")) return parse_grid_csv(text, path, spec);
+  if (vtk_reader && base64_vti(text)) return vtk_reader(path, spec);
+  return parse_grid_vti(text, path, spec);
 }
 
 GridFileEstimate estimate_grid_file(const std::string& path, const GridFileSpec& spec) {
@@ -55,6 +80,16 @@ GridFileEstimate estimate_grid_file(const std::string& path, const GridFileSpec&
       e.how = spec.file_param + " at most " + std::to_string(e.cells) + " cells (its size / 2 B: no <ImageData> in its first MiB)";
     }
     value_bytes = sizeof(double) + sizeof(int);
+  } else if (vtk_only(path)) {
+    // VTK's readers hold the dataset, its cells' centres and values: about 200 B a cell of a hexahedral
+    // mesh. The cells from the header where its first MiB gives them, else at most one per 8 bytes.
+    const std::size_t at = head.find("NumberOfCells=\"");
+    const long long given = at == std::string::npos ? -1 : std::atoll(head.c_str() + at + 15);
+    e.cells = std::min<std::int64_t>(given > 0 ? given : std::int64_t(in.size() / 8), max_cells(spec));
+    e.how = spec.file_param + (given > 0 ? " " + std::to_string(e.cells) + " cells (its NumberOfCells)"
+                                         : " at most " + std::to_string(e.cells) + " cells (its size / 8 B)");
+    values = e.cells;
+    value_bytes = 200;
   } else {
     // One row per cell: the rows of the first MiB, counted, and beyond it estimated from their mean length.
     std::int64_t rows = 0;

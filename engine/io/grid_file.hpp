@@ -50,6 +50,7 @@ struct GridField {
   double origin[3] = {0.0, 0.0, 0.0};  // m, the lower corner of cell (0, 0, 0) in the file's frame
   std::vector<double> values;          // per cell, x fastest, then y, then z
   std::vector<int> line;               // per cell: the file's line of its value; 0 when averaged from points; empty for binary data
+  std::string row_name = "line";       // what `line` counts: a text file's lines, or a VTK dataset's cells ("file cell")
 
   long long cells() const { return (long long)n[0] * n[1] * n[2]; }
   bool has_size() const { return h[0] > 0.0; }
@@ -58,8 +59,17 @@ struct GridField {
   std::string source(std::size_t cell) const;
 };
 
-// Reads a .csv or .vti file (chosen by its ending, any case); throws bad_input naming the file.
+// Reads a .csv or .vti file (chosen by its ending, any case); throws bad_input naming the file. Where
+// a VTK reader is installed, also .vtr and .vtu files and .vti files with inline or base64 data.
 GridField read_grid_file(const std::string& path, const GridFileSpec& spec);
+
+// A reader of what VTK's XML readers read (any .vti, .vtr, .vtu), which the programs that link VTK
+// install at start (the app, kinetic-run built with VTK: app/vtk_io); the engine itself has none.
+// It returns the cells as the other readers do, checked against the spec, or throws bad_input.
+using VtkGridFileReader = GridField (*)(const std::string& path, const GridFileSpec& spec);
+void install_vtk_grid_file_reader(VtkGridFileReader reader);
+// The endings read_grid_file takes here: ".csv or .vti", with ", .vtr or .vtu" where VTK's are installed.
+std::string grid_file_endings();
 
 // What a memory estimate needs of a grid file, read without its values: a .vti's grid from its header
 // (the <ImageData> tag in its first MiB); a .csv's cells as its rows (one per cell), counted in its first

@@ -1,9 +1,10 @@
-// What the two grid-file readers (grid_file_csv.cpp, grid_file_vti.cpp) share: how values and grids are
-// checked against a GridFileSpec and named in messages. Internal to engine/io.
+// What the grid-file readers (grid_file_csv.cpp, grid_file_vti.cpp, app/vtk_io's over VTK) share: how
+// values and grids are checked against a GridFileSpec and named in messages.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "grid_file.hpp"
 
@@ -37,6 +38,16 @@ void set_grid(GridField& f, const std::int64_t n[3], const std::string& where, c
 // corner within +-max_length m. A box beyond those is none the method's parameters could make.
 void check_box(const GridField& f, const bool resolved[3], const std::string& where, const GridFileSpec& spec,
                const std::string& source);
+// Fills f.values and f.line from `rows` (idx set, f.n set): one row per cell, a repeated or missing
+// cell refused naming its row.
+void fill_cells(GridField& f, const std::vector<GridRow>& rows);
+// The uniform grid that cell centres make, one row each in any order (a .csv's x,y,z rows, a VTK
+// file's cells): the cells per axis are the distinct coordinates `coords[a]` (one per row), the cell
+// size their spacing, which must be uniform (to 1e-3 of a cell); an axis with one distinct value has
+// one cell, as wide as the smallest cell of the others. Sets f.n, f.h, f.origin and the values;
+// `source` names the centres in messages.
+void grid_from_centres(GridField& f, std::vector<GridRow>& rows, const std::vector<double> coords[3], const GridFileSpec& spec,
+                       const std::string& source);
 // The grid of a .vti from the <ImageData> tag in `head` (its first bytes) into f.n; false when `head` has none.
 bool vti_header_grid(const std::string& head, const std::string& file, const GridFileSpec& spec, GridField& f);
 

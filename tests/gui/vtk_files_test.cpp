@@ -20,6 +20,10 @@
 #include <vtkXMLPImageDataReader.h>
 #include <vtkXMLPolyDataReader.h>
 #include <vtkXMLRectilinearGridReader.h>
+#include <vtkXMLRectilinearGridWriter.h>
+#include <vtkXMLUnstructuredGridWriter.h>
+#include <vtkAppendFilter.h>
+#include <vtkUnstructuredGrid.h>
 
 #include <cmath>
 #include <filesystem>
@@ -28,12 +32,14 @@
 #include <vector>
 
 #include "core/backend.hpp"
+#include "core/errors.hpp"
 #include "core/registry.hpp"
 #include "io/preset.hpp"
 #include "io/time_series.hpp"
 #include "io/vtk_xml_writer.hpp"
 #include "methods/radiation/rmc_temperature_file.hpp"
 #include "temp_dir.hpp"
+#include "vtk_grid_file.hpp"
 
 namespace {
 
@@ -344,6 +350,91 @@ TEST(VtkFiles, RadiationRunsFromATemperatureFieldVtkWroteInBinary) {
     EXPECT_EQ(snap.fields[t].grid.cells, (std::array<int, 3>{8, 6, 5}));
     for (std::size_t c = 0; c < cells.size(); ++c) ASSERT_DOUBLE_EQ(snap.fields[t].values[c], cells[c]) << path << " cell " << c;
   }
+}
+
+// With VTK's readers installed (as the app and kinetic-run do), the temperature file may be any .vti
+// (here inline base64), a .vtr or a .vtu of a uniform grid, cell or point data: the cells come out
+// as the engine's own readers give them. A stretched grid and a file VTK cannot read are refused
+// naming the file and why.
+TEST(VtkFiles, TemperatureFilesOfEveryVtkXmlKindReadThroughVtk) {
+  ks::vtk_io::install();
+  const std::string dir = temp_dir("vtk-kinds");
+  vtkNew<vtkImageData> image;
+  image->SetDimensions(5, 4, 3);  // 4 x 3 x 2 cells
+  image->SetOrigin(0.0, 0.1, 0.2);
+  image->SetSpacing(0.05, 0.05, 0.05);
+  vtkNew<vtkDoubleArray> cellT, pointT;
+  cellT->SetName("T");
+  pointT->SetName("T");
+  std::vector<double> cells, from_points;
+  for (int c = 0; c < 24; ++c) cellT->InsertNextValue(800.0 + 10.0 * c), cells.push_back(800.0 + 10.0 * c);
+  for (int p = 0; p < 60; ++p) pointT->InsertNextValue(500.0 + p);
+  for (int k = 0; k < 2; ++k)
+    for (int j = 0; j < 3; ++j)
+      for (int i = 0; i < 4; ++i) from_points.push_back(500.0 + i + 0.5 + 5 * (j + 0.5) + 20 * (k + 0.5));  // mean of 8 corners
+  const auto expect_cells = [](const std::string& path, const std::vector<double>& want) {
+    const ks::GridField f = ks::rmc::load_temperature_file(path);
+    EXPECT_EQ(f.n[0], 4) << path;
+    EXPECT_EQ(f.n[1], 3) << path;
+    EXPECT_EQ(f.n[2], 2) << path;
+    EXPECT_NEAR(f.h[2], 0.05, 1e-8) << path;  // a .vtu's points are Float32
+    EXPECT_NEAR(f.origin[1], 0.1, 1e-8) << path;
+    ASSERT_EQ(f.values.size(), want.size()) << path;
+    for (std::size_t c = 0; c < want.size(); ++c) EXPECT_NEAR(f.values[c], want[c], 1e-9) << path << " cell " << c;
+  };
+  // .vti with inline base64 data (the engine's reader leaves it to VTK's).
+  image->GetCellData()->AddArray(cellT);
+  vtkNew<vtkXMLImageDataWriter> vti;
+  vti->SetInputData(image);
+  vti->SetDataModeToBinary();
+  vti->SetFileName((dir + "/inline.vti").c_str());
+  ASSERT_EQ(vti->Write(), 1);
+  expect_cells(dir + "/inline.vti", cells);
+  // .vtu of hexahedra, point data.
+  image->GetCellData()->RemoveArray("T");
+  image->GetPointData()->AddArray(pointT);
+  vtkNew<vtkAppendFilter> to_mesh;
+  to_mesh->SetInputData(image);
+  to_mesh->Update();
+  vtkNew<vtkXMLUnstructuredGridWriter> vtu;
+  vtu->SetInputData(to_mesh->GetOutput());
+  vtu->SetFileName((dir + "/mesh.vtu").c_str());
+  ASSERT_EQ(vtu->Write(), 1);
+  expect_cells(dir + "/mesh.vtu", from_points);
+  // .vtr, uniform coordinates then stretched ones.
+  vtkNew<vtkRectilinearGrid> rect;
+  rect->SetDimensions(5, 4, 3);
+  vtkNew<vtkDoubleArray> x, y, z;
+  for (int i = 0; i < 5; ++i) x->InsertNextValue(0.05 * i);
+  for (int j = 0; j < 4; ++j) y->InsertNextValue(0.1 + 0.05 * j);
+  for (int k = 0; k < 3; ++k) z->InsertNextValue(0.2 + 0.05 * k);
+  rect->SetXCoordinates(x);
+  rect->SetYCoordinates(y);
+  rect->SetZCoordinates(z);
+  rect->GetCellData()->AddArray(cellT);
+  vtkNew<vtkXMLRectilinearGridWriter> vtr;
+  vtr->SetInputData(rect);
+  vtr->SetFileName((dir + "/uniform.vtr").c_str());
+  ASSERT_EQ(vtr->Write(), 1);
+  expect_cells(dir + "/uniform.vtr", cells);
+  x->SetValue(4, 0.5);
+  vtr->SetFileName((dir + "/stretched.vtr").c_str());
+  ASSERT_EQ(vtr->Write(), 1);
+  std::string msg;
+  try {
+    ks::rmc::load_temperature_file(dir + "/stretched.vtr");
+  } catch (const ks::Error& e) {
+    msg = e.what();
+  }
+  EXPECT_NE(msg.find(dir + "/stretched.vtr: column x: the cell centres are not uniformly spaced"), std::string::npos) << msg;
+  std::ofstream(dir + "/broken.vtu") << "<VTKFile type=\"UnstructuredGrid\"><UnstructuredGrid><Piece NumberOfPoints=\"8\"";
+  msg.clear();
+  try {
+    ks::rmc::load_temperature_file(dir + "/broken.vtu");
+  } catch (const ks::Error& e) {
+    msg = e.what();
+  }
+  EXPECT_NE(msg.find(dir + "/broken.vtu: VTK could not read it"), std::string::npos) << msg;
 }
 
 }  // namespace

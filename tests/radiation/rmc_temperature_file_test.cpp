@@ -349,7 +349,11 @@ TEST_F(RmcTemperatureFile, AppendedBinaryVtiIsReadInEitherByteOrderAndCheckedWhe
   msg = error_message([&] { load_temperature_file(write("zlib.vti", appended_vti(zlib, " format=\"appended\" offset=\"0\"", header + "xxxx"))); });
   EXPECT_HAS(msg, vtk_zlib_available() ? "its compression header gives 1 blocks of 0 bytes" : "this build has no zlib");
 
-  // Inline base64 data needs VTK; the message says how to convert.
+  // Inline base64 data, .vtr and .vtu need VTK's readers (the app installs them; this test program has
+  // none); the message says how to convert.
+  msg = error_message([&] { load_temperature_file(write("grid.vtr", "<VTKFile/>")); });
+  EXPECT_HAS(msg, "grid.vtr: is a VTK file this program cannot read (it was built without VTK; the app reads it)");
+  EXPECT_HAS(msg, "Resample To Image");
   const double h[3] = {0.5, 1, 1}, o[3] = {0, 0, 0};
   const int n[3] = {2, 1, 1};
   msg = error_message([&] { load_temperature_file(write("binary.vti", vti(n, h, o, {800.0, 900.0}, false, "binary"))); });
@@ -367,7 +371,7 @@ TEST_F(RmcTemperatureFile, ProfileFileNeedsAFileThatExistsAndFitsTheTables) {
   msg = error_message([&] { test::run(from_file(missing)); });
   EXPECT_HAS(msg, missing + ": cannot open the temperature file");
   msg = error_message([&] { test::run(from_file((dir_ / "field.txt").string())); });
-  EXPECT_HAS(msg, "a file path ending in .csv or .vti");
+  EXPECT_HAS(msg, "a file path ending in .csv, .vti, .vtr or .vtu");
   // The H2O tables cover 200-3000 K; a grey gas takes any positive temperature.
   const std::string cold = write("cold.csv", "i,j,k,T\n0,0,0,1000\n1,0,0,150\n");
   p = from_file(cold);
@@ -521,7 +525,7 @@ TEST_F(RmcTemperatureFile, FifoAndDevicesAreRefusedWithoutWaitingOrReading) {
   fs::create_symlink("/dev/zero", zero);
   msg = refusal(zero);
   EXPECT_HAS(msg, "the temperature file is a character device");
-  EXPECT_HAS(error_message([&] { load_temperature_file("/dev/zero"); }), "/dev/zero: is neither a .csv nor a .vti file");
+  EXPECT_HAS(error_message([&] { load_temperature_file("/dev/zero"); }), "/dev/zero: is not a .csv or .vti file");
 }
 
 TEST_F(RmcTemperatureFile, MemoryEstimateReadsTheVtiHeaderAndCountsTheCsvRows) {
