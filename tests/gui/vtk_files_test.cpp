@@ -18,6 +18,7 @@
 #include <vtkXMLImageDataReader.h>
 #include <vtkXMLImageDataWriter.h>
 #include <vtkXMLPImageDataReader.h>
+#include <vtkXMLGenericDataObjectReader.h>
 #include <vtkXMLPolyDataReader.h>
 #include <vtkXMLRectilinearGridReader.h>
 #include <vtkXMLRectilinearGridWriter.h>
@@ -34,6 +35,7 @@
 #include "core/backend.hpp"
 #include "core/errors.hpp"
 #include "core/registry.hpp"
+#include "io/field_writer.hpp"
 #include "io/preset.hpp"
 #include "io/time_series.hpp"
 #include "io/vtk_xml_writer.hpp"
@@ -435,6 +437,75 @@ TEST(VtkFiles, TemperatureFilesOfEveryVtkXmlKindReadThroughVtk) {
     msg = e.what();
   }
   EXPECT_NE(msg.find(dir + "/broken.vtu: VTK could not read it"), std::string::npos) << msg;
+}
+
+// Every method's own snapshot (a teaching preset after one iteration on the CPU, and the DVM cube's
+// stretched grid at its own cells, made small) written as kinetic-run writes it and read back by VTK's generic
+// reader: each dataset's kind, dimensions, origin, spacing or coordinates, and every field's name,
+// components and values.
+TEST(VtkFiles, EveryMethodsSnapshotReadsBackWithVtkAsTheEngineHoldsIt) {
+  const char* presets[] = {"bgk/teaching-cavity", "bgk/teaching-shock", "coagulation/teaching-demo", "dvm/teaching-cavity",
+                           "dvm/cube-mach2-reduced", "lbm/teaching-packed-bed", "radiation/teaching-hot-cube"};
+  int kinds[3] = {0, 0, 0};  // image, rectilinear, particle datasets seen
+  for (const char* name : presets) {
+    const ks::Preset preset = ks::load_preset(std::string(KS_SOURCE_DIR) + "/presets/" + name + ".json", ks::builtin_registry());
+    auto method = ks::builtin_registry().create(preset.method);
+    ks::ExecutionContext ctx = ks::resolve_backend(ks::BackendRequest::Cpu);
+    ctx.native_grids = true;
+    ks::ParamSet params = preset.params;
+    if (preset.case_name.find("section 4.2") != std::string::npos)  // the cube: 18 x 14 x 14 cells, 12^3 velocities
+      for (const auto& [key, value] : {std::pair<const char*, std::int64_t>{"nx", 18}, {"ny", 14}, {"nz", 14}, {"body_cells", 4}, {"nv", 12}})
+        params.set(key, value);
+    method->setup(params, ctx);
+    method->advance();
+    const ks::Snapshot snap = method->snapshot();
+    const std::string dir = temp_dir(std::string("snapshot-") + ks::file_safe(name));
+    for (const ks::Dataset& d : ks::datasets_of(snap.fields)) {
+      const std::string path = ks::write_dataset_vtk(d, dir + "/" + d.name, ks::VtkEncoding::Binary, snap.progress.sim_time);
+      vtkNew<vtkXMLGenericDataObjectReader> reader;
+      reader->SetFileName(path.c_str());
+      reader->Update();
+      vtkDataSet* data = vtkDataSet::SafeDownCast(reader->GetOutput());
+      ASSERT_NE(data, nullptr) << path;
+      const ks::Grid& g = d.grid();
+      ASSERT_EQ(data->GetNumberOfCells(), g.count()) << path;  // particles: one vertex each
+      vtkDataSetAttributes* values = data->GetCellData();
+      if (auto* image = vtkImageData::SafeDownCast(data)) {
+        for (int a = 0; a < 3; ++a) {
+          EXPECT_EQ(image->GetOrigin()[a], g.origin[a]) << path;
+          EXPECT_EQ(image->GetSpacing()[a], g.spacing[a]) << path;
+        }
+        EXPECT_FALSE(g.rectilinear()) << path;
+        ++kinds[0];
+      } else if (auto* rect = vtkRectilinearGrid::SafeDownCast(data)) {
+        ASSERT_TRUE(g.rectilinear()) << path;
+        ++kinds[1];
+        vtkDataArray* coordinates[3] = {rect->GetXCoordinates(), rect->GetYCoordinates(), rect->GetZCoordinates()};
+        for (int a = 0; a < 3; ++a)
+          for (std::size_t i = 0; i < g.faces[a].size(); ++i) ASSERT_EQ(coordinates[a]->GetTuple1(i), g.faces[a][i]) << path;
+      } else {
+        auto* poly = vtkPolyData::SafeDownCast(data);
+        ASSERT_NE(poly, nullptr) << path;
+        ASSERT_EQ(g.kind, ks::Grid::Kind::Particles) << path;
+        for (vtkIdType i = 0; i < poly->GetNumberOfPoints(); ++i)
+          for (int a = 0; a < 3; ++a) ASSERT_EQ(poly->GetPoint(i)[a], d.fields[0]->positions[i][a]) << path;
+        values = poly->GetPointData();
+        ++kinds[2];
+      }
+      EXPECT_EQ(data->GetFieldData()->GetArray("TimeValue")->GetTuple1(0), snap.progress.sim_time) << path;
+      for (const ks::FieldData* f : d.fields) {
+        vtkDataArray* a = values->GetArray(f->desc.name.c_str());
+        ASSERT_NE(a, nullptr) << path << " " << f->desc.name;
+        ASSERT_EQ(a->GetNumberOfComponents(), f->desc.components) << path << " " << f->desc.name;
+        ASSERT_EQ(std::size_t(a->GetNumberOfValues()), f->values.size()) << path << " " << f->desc.name;
+        for (std::size_t v = 0; v < f->values.size(); ++v)
+          ASSERT_EQ(a->GetComponent(v / f->desc.components, v % f->desc.components), f->values[v]) << path << " " << f->desc.name;
+      }
+    }
+  }
+  EXPECT_EQ(kinds[0], 7);  // bgk 2 x 2, dvm cavity, lbm, radiation
+  EXPECT_EQ(kinds[1], 1);  // the cube
+  EXPECT_EQ(kinds[2], 2);  // coagulation's particles, the bed's spheres
 }
 
 }  // namespace
