@@ -139,7 +139,6 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
   ctx.comm = group.comm();
   const bool many = group.size() > 1;
   ctx.field_pieces = many && o.pieces;
-  ctx.native_grids = true;  // files: a stretched grid at its own cells (.vtr), not resampled for a view
   if (!o.quiet && !ctx.cuda_unused_reason.empty())
     std::fprintf(stderr, "kinetic-run: CUDA not used (%s): running on the CPU\n", ctx.cuda_unused_reason.c_str());
   if (!o.quiet && many)
@@ -171,7 +170,7 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
   ropt.after_iteration = [&o, id = ropt.checkpoint_preset, &write_fields](const ks::Method& m, const ks::ExecutionContext& c) {
     const long long iteration = m.progress().iteration;
     if (o.checkpoint_every > 0 && iteration % o.checkpoint_every == 0) ks::save_checkpoint(m, c, o.checkpoint, id);
-    if (o.output_every > 0 && iteration % o.output_every == 0) write_fields(m.snapshot(), c);
+    if (o.output_every > 0 && iteration % o.output_every == 0) write_fields(ks::snapshot_for_files(m), c);
   };
   install_stop_handlers();
   const auto t0 = Clock::now();
@@ -202,7 +201,7 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
                    ks::to_string(value).c_str(), ks::to_string(restart.setup.value(key)).c_str());
   }
   if (series) {  // the time series starts with the state the run starts from
-    if (const auto first = runner.snapshot()) write_fields(*first, ctx);
+    if (const auto first = runner.file_snapshot()) write_fields(*first, ctx);
   }
   const long long start_iteration = runner.progress().iteration;
   if (o.steps) runner.step(*o.steps);
@@ -235,7 +234,7 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
 
   const ks::RunState state = runner.state();
   const bool failed = state == ks::RunState::Failed;
-  const auto snap = runner.snapshot();
+  const auto snap = runner.file_snapshot();  // files: a stretched grid at its own cells (.vtr)
   const ks::Progress p = snap ? snap->progress : runner.progress();
   if (failed) stop_reason = runner.error();
   else if (state == ks::RunState::Finished)

@@ -644,8 +644,11 @@ bool MainWindow::exportTo(const QString& dir) {
   try {
     QDir().mkpath(dir);
     QStringList written;
-    for (const Dataset& d : datasets_of(shown_->fields))
-      written << QString::fromStdString(write_dataset_vtk(d, dir.toStdString() + "/" + d.name, VtkEncoding::Binary, shown_->progress.sim_time));
+    // The fields as files take them (a stretched grid at its own cells), of the state shown or a later one.
+    const std::shared_ptr<const Snapshot> files = runner_ ? runner_->file_snapshot() : nullptr;
+    const Snapshot& snap = files ? *files : *shown_;
+    for (const Dataset& d : datasets_of(snap.fields))
+      written << QString::fromStdString(write_dataset_vtk(d, dir.toStdString() + "/" + d.name, VtkEncoding::Binary, snap.progress.sim_time));
     for (const auto& s : shown_->series) {
       const QString path = dir + "/series_" + QString::fromStdString(file_safe(s.name)) + ".csv";
       write_series_csv(s, path.toStdString());
@@ -665,7 +668,8 @@ bool MainWindow::recordTo(const QString& dir, int every) {
     return false;
   }
   try {
-    recorder_->start(dir.toStdString(), every, *shown_);
+    const std::shared_ptr<const Snapshot> files = runner_ ? runner_->file_snapshot() : nullptr;
+    recorder_->start(dir.toStdString(), every, files ? *files : *shown_);
     log_->appendMessage(QString("recording every %1 iterations to %2 (a .pvd per dataset, for ParaView)").arg(every).arg(dir));
   } catch (const std::exception& e) {
     reportError(QString("could not record: %1").arg(e.what()));

@@ -44,7 +44,7 @@ void Recorder::after_iteration(const Method& method) {
   if (p.iteration <= last_) return stop_locked("the run went back to iteration " + std::to_string(p.iteration));
   if (p.iteration % every_ != 0) return;
   try {
-    const Snapshot snap = method.snapshot();
+    const Snapshot snap = snapshot_for_files(method);
     writer_->write(snap.fields, p.iteration, p.sim_time);
     last_ = p.iteration;
     ++outputs_;

@@ -24,9 +24,6 @@ struct ExecutionContext {
   // Under MPI: a snapshot's grid fields stay in per-rank pieces (Grid::piece) where the method splits
   // its grid, instead of being gathered on rank 0 (kinetic-run --pieces).
   bool field_pieces = false;
-  // A snapshot's fields at the solver's own cells, a stretched grid as a rectilinear one (Grid::faces),
-  // for files (kinetic-run); false: resampled onto a uniform grid for the app's views.
-  bool native_grids = false;
 };
 
 // ctx.comm, or the one process.

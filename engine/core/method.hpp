@@ -4,6 +4,7 @@
 
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,10 @@ class Method {
 
   virtual Progress progress() const = 0;
   virtual Snapshot snapshot() const = 0;
+  // What files take where it differs from snapshot(): the fields at the solver's own cells where
+  // snapshot() resamples them for the app's views (the DVM's stretched grid as a rectilinear one);
+  // none otherwise. snapshot_for_files() picks.
+  virtual std::optional<Snapshot> file_snapshot() const { return std::nullopt; }
   virtual const ParamSet& params() const = 0;
 
   // Zero-copy views (CUDA backend): writes field `name` for display into device memory
@@ -94,5 +99,11 @@ class Method {
   // an out-of-range access); a refused state leaves the method as it was.
   virtual void load_state(std::istream& in) = 0;
 };
+
+// The snapshot files are written from: file_snapshot() where the method has one, else snapshot().
+inline Snapshot snapshot_for_files(const Method& m) {
+  std::optional<Snapshot> files = m.file_snapshot();
+  return files ? std::move(*files) : m.snapshot();
+}
 
 }  // namespace ks

@@ -108,6 +108,11 @@ std::shared_ptr<const Snapshot> Runner::snapshot() const {
   return snapshot_;
 }
 
+std::shared_ptr<const Snapshot> Runner::file_snapshot() const {
+  std::lock_guard lock(mutex_);
+  return file_snapshot_;
+}
+
 Runner::CheckpointOutcome Runner::last_checkpoint() const {
   std::lock_guard lock(mutex_);
   return last_checkpoint_;
@@ -400,18 +405,24 @@ void Runner::publish(bool force) {
   last_publish_ = now;
   std::unique_lock<std::mutex> lock(mutex_, std::adopt_lock);
   lock.unlock();
-  std::shared_ptr<const Snapshot> snap;
+  std::shared_ptr<const Snapshot> snap, files;
   std::string why, device_why;
   try {
     snap = std::make_shared<const Snapshot>(method_->snapshot());
+    std::optional<Snapshot> own = method_->file_snapshot();
+    files = own ? std::make_shared<const Snapshot>(std::move(*own)) : snap;
     device_why = publish_device_field();
   } catch (const std::exception& e) {
     why = e.what();
   }
   lock.lock();
   lock.release();
-  if (snap) snapshot_ = std::move(snap);
-  else log("snapshot failed: " + why);
+  if (snap && files) {
+    snapshot_ = std::move(snap);
+    file_snapshot_ = std::move(files);
+  } else {
+    log("snapshot failed: " + why);
+  }
   if (!device_why.empty()) log("device field failed: " + device_why);
 }
 

@@ -85,6 +85,9 @@ class Runner {
   RunState state() const;
   Progress progress() const;
   std::shared_ptr<const Snapshot> snapshot() const;  // latest complete one (null before setup)
+  // The same state as files take it (Method::file_snapshot): the same object where the method has
+  // no file snapshot of its own.
+  std::shared_ptr<const Snapshot> file_snapshot() const;
   std::string error() const;                          // why it failed
   ErrorKind error_kind() const;                       // bad input (e.g. a checkpoint) or a run failure
   std::vector<std::string> take_messages();           // log lines since the last call
@@ -139,7 +142,7 @@ class Runner {
   std::int64_t steps_left_ = 0;
   bool quit_ = false;
   Progress progress_;
-  std::shared_ptr<const Snapshot> snapshot_;
+  std::shared_ptr<const Snapshot> snapshot_, file_snapshot_;
   double iteration_seconds_ = 0.0;
   Communicator::Traffic iteration_traffic_;
   std::chrono::steady_clock::time_point last_publish_{};

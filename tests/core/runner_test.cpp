@@ -217,6 +217,7 @@ TEST(Runner, SetupReachesIdleWithInitialSnapshot) {
   EXPECT_EQ(snap->progress.iteration, 0);
   ASSERT_EQ(snap->fields.size(), 1u);
   EXPECT_EQ(snap->fields[0].values.at(0), 1.0);
+  EXPECT_EQ(r->file_snapshot(), snap);  // no file snapshot of its own: files take the same object
   EXPECT_TRUE(r->error().empty());
 }
 

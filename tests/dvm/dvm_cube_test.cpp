@@ -49,15 +49,15 @@ TEST(DvmCube, GasIsCompressedAndHeatedAheadOfTheCubeAndRarefiedInItsWake) {
 // Files get the stretched grid at the solver's own cells (a rectilinear grid whose faces are the
 // axes'), the app's views a uniform resampling with the same cell counts.
 TEST(DvmCube, FieldsForFilesKeepTheStretchedCellsAndForViewsAreResampled) {
+  DvmMethod m;
+  run(m, small_cube(), cpu_context(), 2);
+  const DvmConfig& c = m.config();
+  ASSERT_FALSE(uniform_grid(c));
+  const CellFields f = cell_fields(m.raw_moments(), m.geometry().solid);
+  const std::optional<Snapshot> files = m.file_snapshot();
+  ASSERT_TRUE(files.has_value());
   for (bool native : {true, false}) {
-    ExecutionContext ctx = cpu_context();
-    ctx.native_grids = native;
-    DvmMethod m;
-    run(m, small_cube(), ctx, 2);
-    const DvmConfig& c = m.config();
-    ASSERT_FALSE(uniform_grid(c));
-    const CellFields f = cell_fields(m.raw_moments(), m.geometry().solid);
-    const Snapshot snap = m.snapshot();
+    const Snapshot snap = native ? *files : m.snapshot();
     const FieldData& T = snap.fields.at(2);
     ASSERT_EQ(T.desc.name, "T");
     EXPECT_EQ(T.grid.rectilinear(), native);
@@ -68,6 +68,10 @@ TEST(DvmCube, FieldsForFilesKeepTheStretchedCellsAndForViewsAreResampled) {
     if (native) EXPECT_EQ(T.values, f.T);
     else EXPECT_NE(T.values, f.T);  // interpolated between the stretched cells' centres
   }
+  // A uniform grid has no snapshot of its own for files: the views' is exact.
+  DvmMethod cavity;
+  run(cavity, {{"case", "cavity"}, {"nx", "6"}, {"ny", "6"}, {"nz", "6"}, {"nv", "8"}}, cpu_context(), 1);
+  EXPECT_FALSE(cavity.file_snapshot().has_value());
 }
 
 TEST(DvmCube, MachBeyondTheVelocityBoxIsRefusedWithTheLimit) {

@@ -450,15 +450,14 @@ TEST(VtkFiles, EveryMethodsSnapshotReadsBackWithVtkAsTheEngineHoldsIt) {
   for (const char* name : presets) {
     const ks::Preset preset = ks::load_preset(std::string(KS_SOURCE_DIR) + "/presets/" + name + ".json", ks::builtin_registry());
     auto method = ks::builtin_registry().create(preset.method);
-    ks::ExecutionContext ctx = ks::resolve_backend(ks::BackendRequest::Cpu);
-    ctx.native_grids = true;
+    const ks::ExecutionContext ctx = ks::resolve_backend(ks::BackendRequest::Cpu);
     ks::ParamSet params = preset.params;
     if (preset.case_name.find("section 4.2") != std::string::npos)  // the cube: 18 x 14 x 14 cells, 12^3 velocities
       for (const auto& [key, value] : {std::pair<const char*, std::int64_t>{"nx", 18}, {"ny", 14}, {"nz", 14}, {"body_cells", 4}, {"nv", 12}})
         params.set(key, value);
     method->setup(params, ctx);
     method->advance();
-    const ks::Snapshot snap = method->snapshot();
+    const ks::Snapshot snap = ks::snapshot_for_files(*method);
     const std::string dir = temp_dir(std::string("snapshot-") + ks::file_safe(name));
     for (const ks::Dataset& d : ks::datasets_of(snap.fields)) {
       const std::string path = ks::write_dataset_vtk(d, dir + "/" + d.name, ks::VtkEncoding::Binary, snap.progress.sim_time);

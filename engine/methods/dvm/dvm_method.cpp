@@ -257,12 +257,19 @@ std::size_t DvmMethod::write_display(int field, int component, void* device_dst,
   return !solver_ ? 0 : solver_->write_display_field(field, component, display_scale_, device_dst, capacity);
 }
 
-Snapshot DvmMethod::snapshot() const {
+Snapshot DvmMethod::snapshot() const { return snapshot(false); }
+
+// A stretched grid at its own cells, for files; the views' snapshot() resamples it.
+std::optional<Snapshot> DvmMethod::file_snapshot() const {
+  if (uniform_grid(cfg_)) return std::nullopt;
+  return snapshot(true);
+}
+
+Snapshot DvmMethod::snapshot(bool native) const {
   Snapshot snap;
   snap.progress = progress();
   const CellFields f = cell_fields(raw_, geo_->solid);
   const auto& desc = static_info().fields;
-  const bool native = ctx_.native_grids;
   snap.fields = {grid_field(cfg_, desc[kFieldN], f.n, native), grid_field(cfg_, desc[kFieldU], f.U, native),
                  grid_field(cfg_, desc[kFieldT], f.T, native), grid_field(cfg_, desc[kFieldP], f.p, native),
                  grid_field(cfg_, desc[kFieldQ], f.q, native), grid_field(cfg_, desc[kFieldPxy], f.Pxy, native)};

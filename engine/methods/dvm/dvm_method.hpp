@@ -28,6 +28,7 @@ class DvmMethod final : public MethodBase<DvmMethod, DvmParams, dvm_param_table>
   bool finished() const override;  // converged (tolerance) or max_iterations done
   Progress progress() const override;
   Snapshot snapshot() const override;
+  std::optional<Snapshot> file_snapshot() const override;
 
   // For tests and benchmarks.
   const DvmConfig& config() const { return cfg_; }
@@ -39,6 +40,7 @@ class DvmMethod final : public MethodBase<DvmMethod, DvmParams, dvm_param_table>
   std::int64_t iterations() const { return iteration_; }
 
  private:
+  Snapshot snapshot(bool native) const;  // native: a stretched grid at its own cells (grid_field)
   void set_up() override;
   void save_body(std::ostream& out) const override;  // counters, the iterate's raw sums and wall densities, histories
   void load_body(std::istream& in) override;
