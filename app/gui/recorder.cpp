@@ -1,6 +1,7 @@
 #include "recorder.hpp"
 
 #include <exception>
+#include <utility>
 
 #include "io/output_file.hpp"
 
@@ -12,7 +13,6 @@ void Recorder::start(const std::string& dir, std::int64_t every, const Snapshot&
   TimeSeriesWriter writer(dir, VtkEncoding::Binary);
   writer.write(current.fields, current.progress.iteration, current.progress.sim_time);
   writer_.emplace(std::move(writer));
-  dir_ = dir;
   every_ = every;
   last_ = current.progress.iteration;
   outputs_ = 1;

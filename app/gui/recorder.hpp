@@ -34,7 +34,6 @@ class Recorder {
 
   mutable std::mutex mutex_;
   std::optional<TimeSeriesWriter> writer_;
-  std::string dir_;
   std::int64_t every_ = 0, last_ = -1;  // the period and the last iteration written
   int outputs_ = 0;
   std::vector<std::string> messages_;

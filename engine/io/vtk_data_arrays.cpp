@@ -1,7 +1,7 @@
 #include "vtk_data_arrays.hpp"
 
+#include <algorithm>
 #include <bit>
-#include <cstring>
 #include <sstream>
 
 #include "core/errors.hpp"
@@ -16,7 +16,12 @@ static_assert(std::endian::native == std::endian::little, "binary VTK arrays are
 
 namespace {
 
+#ifdef KS_HAVE_ZLIB
 constexpr std::size_t kBlock = 32768;  // uncompressed bytes per compressed block (VTK's default)
+// zlib's fastest level: on the LBM bed's fields 150 MB/s for a ratio of 2.99, against 83 MB/s and
+// 3.11 at the default level 6 (one core of this project's CI machine): time series write often.
+constexpr int kLevel = Z_BEST_SPEED;
+#endif
 
 void put_u64(std::string& out, std::uint64_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); }
 
@@ -35,8 +40,7 @@ std::string header_and_data(const std::string& data) {
     const std::size_t n = std::min(kBlock, data.size() - b * kBlock);
     uLongf size = compressBound(uLong(n));
     std::string block(size, '\0');
-    if (compress2(reinterpret_cast<Bytef*>(block.data()), &size, reinterpret_cast<const Bytef*>(data.data() + b * kBlock), uLong(n),
-                  Z_DEFAULT_COMPRESSION) != Z_OK)
+    if (compress2(reinterpret_cast<Bytef*>(block.data()), &size, reinterpret_cast<const Bytef*>(data.data() + b * kBlock), uLong(n), kLevel) != Z_OK)
       throw run_failed("zlib could not compress a VTK data array (out of memory?)");
     compressed.append(block.data(), size);
     sizes.push_back(size);
@@ -116,7 +120,10 @@ std::string VtkDataArrays::strings(const std::string& name, const std::vector<st
   if (encoding_ == VtkEncoding::Binary) return tag + append(bytes) + "/>\n";
   // ASCII strings are their bytes as numbers, each string ended by 0.
   std::string out = tag + " format=\"ascii\">\n" + indent + " ";
-  for (char c : bytes) out += " " + std::to_string(int(static_cast<unsigned char>(c)));
+  for (char c : bytes) {
+    out += ' ';
+    out += std::to_string(int(static_cast<unsigned char>(c)));
+  }
   return out + "\n" + indent + "</DataArray>\n";
 }
 
