@@ -72,10 +72,7 @@ std::vector<std::string> write_fields(const std::string& dir, const std::string&
     }
     return files;
   }
-  std::vector<FieldData> whole;
-  for (const auto& f : snap.fields)
-    if (!f.grid.piece()) whole.push_back(f);
-  for (const Dataset& d : datasets_of(whole)) files.push_back(write_dataset_vtk(d, dir + "/" + d.name, encoding_of(format)));
+  for (const Dataset& d : datasets_of(snap.fields)) files.push_back(write_dataset_vtk(d, dir + "/" + d.name, encoding_of(format)));
   return files;
 }
 
@@ -95,10 +92,7 @@ nlohmann::json write_outputs(const std::string& dir, const Snapshot& snap, const
 
 std::vector<std::string> write_field_pieces(const std::string& dir, const std::string& format, const Snapshot& snap, const Communicator& comm,
                                             TimeSeriesWriter* series) {
-  std::vector<FieldData> split;
-  for (const auto& f : snap.fields)
-    if (f.grid.piece()) split.push_back(f);
-  const std::vector<Dataset> datasets = datasets_of(split);  // alike on every rank: the same fields
+  const std::vector<Dataset> datasets = datasets_of(snap.fields, true);  // alike on every rank: the same fields
   // STEM_rR: rank R's piece of the dataset STEM (.vti), which the .pvti names relative to itself.
   const auto stem_of = [&](const Dataset& d) { return series ? TimeSeriesWriter::numbered(d.name, snap.progress.iteration) : d.name; };
   const auto piece = [&](const Dataset& d, int rank) { return stem_of(d) + "_r" + std::to_string(rank); };

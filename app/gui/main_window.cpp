@@ -644,9 +644,8 @@ bool MainWindow::exportTo(const QString& dir) {
   try {
     QDir().mkpath(dir);
     QStringList written;
-    // The fields as files take them (a stretched grid at its own cells), of the state shown or a later one.
-    const std::shared_ptr<const Snapshot> files = runner_ ? runner_->file_snapshot() : nullptr;
-    const Snapshot& snap = files ? *files : *shown_;
+    const std::shared_ptr<const Snapshot> files = fileSnapshot();
+    const Snapshot& snap = *files;
     for (const Dataset& d : datasets_of(snap.fields))
       written << QString::fromStdString(write_dataset_vtk(d, dir.toStdString() + "/" + d.name, VtkEncoding::Binary, snap.progress.sim_time));
     for (const auto& s : shown_->series) {
@@ -662,14 +661,20 @@ bool MainWindow::exportTo(const QString& dir) {
   }
 }
 
+// The fields as files take them (a stretched grid at its own cells), of the state shown or a later
+// one; the shown snapshot where the runner has none yet.
+std::shared_ptr<const Snapshot> MainWindow::fileSnapshot() const {
+  std::shared_ptr<const Snapshot> files = runner_ ? runner_->file_snapshot() : nullptr;
+  return files ? files : shown_;
+}
+
 bool MainWindow::recordTo(const QString& dir, int every) {
   if (!shown_) {
     reportError(kNothingRuns);
     return false;
   }
   try {
-    const std::shared_ptr<const Snapshot> files = runner_ ? runner_->file_snapshot() : nullptr;
-    recorder_->start(dir.toStdString(), every, files ? *files : *shown_);
+    recorder_->start(dir.toStdString(), every, *fileSnapshot());
     log_->appendMessage(QString("recording every %1 iterations to %2 (a .pvd per dataset, for ParaView)").arg(every).arg(dir));
   } catch (const std::exception& e) {
     reportError(QString("could not record: %1").arg(e.what()));

@@ -92,6 +92,7 @@ class MainWindow : public QMainWindow {
   void saveScreenshotDialog();
   void exportDialog();
   void recordDialog();
+  std::shared_ptr<const Snapshot> fileSnapshot() const;
   void rememberRecent(const QString& path);  // File > Recent presets, most recent first
 
   AppOptions options_;

@@ -31,7 +31,8 @@ void check_ending(const std::string& path, const GridFileSpec& spec) {
 
 // Inline (base64) or base64-appended data, which the engine's .vti reader leaves to VTK's.
 bool base64_vti(const std::string& text) {
-  const std::string head = text.substr(0, text.find("<AppendedData") == std::string::npos ? text.size() : text.find("<AppendedData") + 64);
+  const std::size_t appended = text.find("<AppendedData");
+  const std::string head = text.substr(0, appended == std::string::npos ? text.size() : appended + 64);
   return head.find("format=\"binary\"") != std::string::npos || head.find("encoding=\"base64\"") != std::string::npos;
 }
 

@@ -15,11 +15,8 @@ std::string TimeSeriesWriter::numbered(const std::string& name, std::int64_t ite
 }
 
 std::vector<std::string> TimeSeriesWriter::write(const std::vector<FieldData>& fields, std::int64_t iteration, double time) {
-  std::vector<FieldData> whole;
-  for (const FieldData& f : fields)
-    if (!f.grid.piece()) whole.push_back(f);
   std::vector<std::string> written;
-  for (const Dataset& d : datasets_of(whole)) {
+  for (const Dataset& d : datasets_of(fields)) {
     const std::string path = write_dataset_vtk(d, dir_ + "/" + numbered(d.name, iteration), encoding_, time);
     written.push_back(path);
     add(d.name, path.substr(dir_.size() + 1), iteration, time);

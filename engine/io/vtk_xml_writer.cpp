@@ -22,14 +22,15 @@ std::string numbers(const std::array<double, 3>& v) {
   return out.str();
 }
 
-// "x0 x1 y0 y1 z0 z1" of a grid's cells in the whole grid (points, one more than cells). An axis the
-// whole grid has one cell along is flat ("0 0"): a 2D grid is a plane of cells, a 1D grid a line.
+// An axis the whole grid has one cell along is flat: it has one point, so a 2D grid is a plane of
+// cells and a 1D grid a line.
+bool flat(const Grid& g, int a) { return (g.whole[a] > 0 ? g.whole[a] : g.cells[a]) == 1; }
+
+// "x0 x1 y0 y1 z0 z1" of a grid's cells in the whole grid (points, one more than cells; a flat axis "0 0").
 std::string extent(const Grid& g) {
   std::string e;
-  for (int a = 0; a < 3; ++a) {
-    const bool flat = (g.whole[a] > 0 ? g.whole[a] : g.cells[a]) == 1;
-    e += (a ? " " : "") + std::to_string(g.first[a]) + " " + std::to_string(g.first[a] + (flat ? 0 : g.cells[a]));
-  }
+  for (int a = 0; a < 3; ++a)
+    e += (a ? " " : "") + std::to_string(g.first[a]) + " " + std::to_string(g.first[a] + (flat(g, a) ? 0 : g.cells[a]));
   return e;
 }
 
@@ -72,9 +73,10 @@ std::string write_file(const std::string& path, const std::string& type, const s
 
 }  // namespace
 
-std::vector<Dataset> datasets_of(const std::vector<FieldData>& fields) {
+std::vector<Dataset> datasets_of(const std::vector<FieldData>& fields, bool pieces) {
   std::vector<Dataset> out;
   for (const FieldData& f : fields) {
+    if (f.grid.piece() != pieces) continue;
     auto it = out.begin();
     while (it != out.end() && !same_grid(it->grid(), f.grid, *it->fields.front(), f)) ++it;
     if (it == out.end()) out.push_back({"", {&f}});
@@ -116,10 +118,8 @@ std::string write_dataset_vtk(const Dataset& d, const std::string& stem, VtkEnco
   if (g.rectilinear()) {
     // The cell faces along each axis; a flat axis has one point, its lower face.
     std::string coordinates;
-    for (int a = 0; a < 3; ++a) {
-      const bool flat = (g.whole[a] > 0 ? g.whole[a] : g.cells[a]) == 1;
-      coordinates += arrays.float64(std::string(1, "xyz"[a]), 1, flat ? std::vector<double>{g.faces[a][0]} : g.faces[a], "        ");
-    }
+    for (int a = 0; a < 3; ++a)
+      coordinates += arrays.float64(std::string(1, "xyz"[a]), 1, flat(g, a) ? std::vector<double>{g.faces[a][0]} : g.faces[a], "        ");
     const std::string body = "  <RectilinearGrid WholeExtent=\"" + extent(g) + "\">\n" + fields_meta +
                              "    <Piece Extent=\"" + extent(g) + "\">\n      <CellData" + attributes(d) + ">\n" + values +
                              "      </CellData>\n      <Coordinates>\n" + coordinates +

@@ -20,8 +20,9 @@ struct Dataset {
   const Grid& grid() const { return fields.front()->grid; }
 };
 
-// `fields` grouped by grid, in the order of each grid's first field; stems are unique.
-std::vector<Dataset> datasets_of(const std::vector<FieldData>& fields);
+// `fields` grouped by grid, in the order of each grid's first field; stems are unique. Only the
+// fields whose grid is a rank's piece (Grid::piece) with `pieces`, only the others without.
+std::vector<Dataset> datasets_of(const std::vector<FieldData>& fields, bool pieces = false);
 
 // Writes `dataset` as .vti (uniform grid, cell data; a piece with its extent in the whole grid; axes
 // of one cell flat, so a 2D grid is a plane), .vtr (rectilinear grid: the faces as its coordinates)

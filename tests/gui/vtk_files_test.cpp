@@ -190,6 +190,14 @@ TEST(VtkFiles, FieldsOnDifferentGridsAreSeparateDatasets) {
   EXPECT_EQ(sets[0].fields.size(), 2u);
   EXPECT_EQ(sets[1].name, "f_x__vx_");
   EXPECT_EQ(sets[2].name, "u");
+  // A rank's piece (MPI --pieces) goes only with the pieces.
+  std::vector<ks::FieldData> with_piece = fields;
+  with_piece.push_back(field("rho", "", 1, space, 0));
+  with_piece.back().grid.whole = {8, 8, 2};
+  EXPECT_EQ(ks::datasets_of(with_piece).size(), 3u);
+  const auto pieces = ks::datasets_of(with_piece, true);
+  ASSERT_EQ(pieces.size(), 1u);
+  EXPECT_EQ(pieces[0].fields, std::vector<const ks::FieldData*>{&with_piece.back()});
 }
 
 // Particles: one .vtp with every particle field, points and vertices as ParaView draws them.
@@ -241,14 +249,14 @@ TEST(VtkFiles, PiecesReadBackAsTheWholeFieldWithVtkParallelReader) {
       const auto& all = whole[&f - piece.data()].values;
       f.values.assign(all.begin() + slabs[r][0] * per_plane, all.begin() + slabs[r][1] * per_plane);
     }
-    const auto sets = ks::datasets_of(piece);
+    const auto sets = ks::datasets_of(piece, true);
     ASSERT_EQ(sets.size(), 1u);
     ks::write_dataset_vtk(sets[0], dir + "/fields_r" + std::to_string(r), ks::VtkEncoding::Binary);
     pieces.push_back(piece[0].grid);
     sources.push_back("fields_r" + std::to_string(r) + ".vti");
     last = piece;
   }
-  const std::string path = ks::write_dataset_pvti(ks::datasets_of(last)[0], pieces, sources, dir + "/fields");
+  const std::string path = ks::write_dataset_pvti(ks::datasets_of(last, true)[0], pieces, sources, dir + "/fields");
   vtkNew<vtkXMLPImageDataReader> reader;
   reader->SetFileName(path.c_str());
   reader->Update();
