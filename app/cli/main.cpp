@@ -17,7 +17,7 @@
 #include "progress_printer.hpp"
 #include "rank_group.hpp"
 #include "run/runner.hpp"
-#include "run_output.hpp"
+#include "io/run_output.hpp"
 #ifdef KS_WITH_VTK_IO
 #include "vtk_grid_file.hpp"
 #endif
@@ -155,14 +155,14 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
   ropt.checkpoint_preset = preset_identity(preset);
   // The fields of a snapshot into --out (every rank calls it: pieces are written by their ranks).
   std::optional<ks::TimeSeriesWriter> series;
-  if (o.output_every > 0) series.emplace(o.out_dir, ks::cli::encoding_of(o.format));
+  if (o.output_every > 0) series.emplace(o.out_dir, ks::encoding_of(o.format));
   const auto write_fields = [&o, &group, &series](const ks::Snapshot& snap, const ks::ExecutionContext& c) {
     std::vector<std::string> files;
     if (o.out_dir.empty() || o.format == "none") return files;
     ks::TimeSeriesWriter* ts = series ? &*series : nullptr;
-    if (c.field_pieces) files = ks::cli::write_field_pieces(o.out_dir, o.format, snap, *group.comm(), ts);
+    if (c.field_pieces) files = ks::write_field_pieces(o.out_dir, o.format, snap, *group.comm(), ts);
     if (group.reports()) {
-      const std::vector<std::string> whole = ks::cli::write_fields(o.out_dir, o.format, snap, ts);
+      const std::vector<std::string> whole = ks::write_fields(o.out_dir, o.format, snap, ts);
       files.insert(files.end(), whole.begin(), whole.end());
     }
     return files;
@@ -238,9 +238,7 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
   const ks::Progress p = snap ? snap->progress : runner.progress();
   if (failed) stop_reason = runner.error();
   else if (state == ks::RunState::Finished)
-    stop_reason = p.converged ? "converged (residual " + ks::to_string(ks::ParamValue(p.residual)) + " below the tolerance)"
-                              : "end condition reached without a convergence tolerance being met (residual " +
-                                    ks::to_string(ks::ParamValue(p.residual)) + ")";
+    stop_reason = ks::finished_reason(p);
   char line[256];
   std::snprintf(line, sizeof line, "%s after %lld iterations (t = %.4g %s) in %.2f s: %s", ks::to_string(state).c_str(),
                 static_cast<long long>(p.iteration - start_iteration), p.sim_time, p.time_unit.c_str(), wall,
@@ -253,10 +251,10 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
     field_files.insert(field_files.begin(), pvd.begin(), pvd.end());
   }
   if (!o.out_dir.empty() && snap && group.reports()) {
-    ks::cli::RunRecord rec{&preset, runner.params(), ctx, ks::to_string(state), stop_reason, wall,
+    ks::RunRecord rec{&preset, runner.params(), ctx, ks::to_string(state), stop_reason, wall,
                            runner.memory_estimate(), info.decomposition, runner.iteration_seconds(),
                            runner.iteration_traffic()};
-    ks::cli::write_outputs(o.out_dir, *snap, rec, field_files);
+    ks::write_outputs(o.out_dir, *snap, rec, field_files, "--out");
     if (!o.quiet) std::fprintf(stderr, "outputs written to %s (summary.json, the fields and one file per series)\n", o.out_dir.c_str());
   }
   if (failed) {

@@ -1,4 +1,4 @@
-#include "run_output.hpp"
+#include "io/run_output.hpp"
 
 #include "core/errors.hpp"
 #include "io/field_writer.hpp"
@@ -6,7 +6,13 @@
 #include "io/reference.hpp"
 #include "io/vtk_xml_writer.hpp"
 
-namespace ks::cli {
+namespace ks {
+
+std::string finished_reason(const Progress& p) {
+  const std::string residual = to_string(ParamValue(p.residual));
+  return p.converged ? "converged (residual " + residual + " below the tolerance)"
+                     : "end condition reached without a convergence tolerance being met (residual " + residual + ")";
+}
 
 nlohmann::json make_summary(const Snapshot& snap, const RunRecord& rec) {
   const Preset& p = *rec.preset;
@@ -76,8 +82,9 @@ std::vector<std::string> write_fields(const std::string& dir, const std::string&
   return files;
 }
 
-nlohmann::json write_outputs(const std::string& dir, const Snapshot& snap, const RunRecord& rec, const std::vector<std::string>& field_files) {
-  prepare_output_dir(dir, "--out");
+nlohmann::json write_outputs(const std::string& dir, const Snapshot& snap, const RunRecord& rec, const std::vector<std::string>& field_files,
+                             const std::string& option) {
+  prepare_output_dir(dir, option);
   nlohmann::json summary = make_summary(snap, rec);
   nlohmann::json files = nlohmann::json(field_files);
   for (const auto& s : snap.series) {
@@ -133,4 +140,4 @@ std::vector<std::string> write_field_pieces(const std::string& dir, const std::s
   return written;
 }
 
-}  // namespace ks::cli
+}  // namespace ks

@@ -1,4 +1,5 @@
-// What `kinetic-run --out DIR` writes: summary.json plus one file per field and series.
+// What a run's output folder holds (`kinetic-run --out DIR`, the Python module's Simulation.save):
+// summary.json plus one file per field and series.
 #pragma once
 
 #include <string>
@@ -11,7 +12,7 @@
 #include "io/preset.hpp"
 #include "io/time_series.hpp"
 
-namespace ks::cli {
+namespace ks {
 
 struct RunRecord {
   const Preset* preset = nullptr;
@@ -26,6 +27,8 @@ struct RunRecord {
   Communicator::Traffic run_traffic;  // rank 0's collectives within those iterations (under MPI)
 };
 
+// Why a finished run ended, for RunRecord::stop_reason: its tolerance met, or its end condition.
+std::string finished_reason(const Progress& p);
 // The summary as JSON (every series in full, the reference comparison when the preset has one).
 nlohmann::json make_summary(const Snapshot& snap, const RunRecord& rec);
 // The encoding of a --format: vti-ascii ASCII, else binary.
@@ -37,8 +40,9 @@ VtkEncoding encoding_of(const std::string& format);
 std::vector<std::string> write_fields(const std::string& dir, const std::string& format, const Snapshot& snap, TimeSeriesWriter* series);
 // Writes the series, then the summary (to a temporary file renamed over summary.json, so a failed
 // write never truncates an earlier summary) listing `field_files` and the series' files; returns the
-// summary.
-nlohmann::json write_outputs(const std::string& dir, const Snapshot& snap, const RunRecord& rec, const std::vector<std::string>& field_files);
+// summary. `option` names where `dir` came from in errors ("--out").
+nlohmann::json write_outputs(const std::string& dir, const Snapshot& snap, const RunRecord& rec, const std::vector<std::string>& field_files,
+                             const std::string& option);
 // Under MPI (kinetic-run --pieces), on every rank: its pieces of the split grids' datasets as
 // DIR/STEM_rR.vti, and on rank 0 one DIR/STEM.pvti per dataset over every rank's pieces (their
 // extents gathered), whose paths it returns; with `series` (on every rank) STEM is numbered and
@@ -46,4 +50,4 @@ nlohmann::json write_outputs(const std::string& dir, const Snapshot& snap, const
 std::vector<std::string> write_field_pieces(const std::string& dir, const std::string& format, const Snapshot& snap, const Communicator& comm,
                                             TimeSeriesWriter* series);
 
-}  // namespace ks::cli
+}  // namespace ks
