@@ -44,6 +44,18 @@ KS_DATA_DIR="$work/absent" "$prefix/bin/kinetic-run" "$data/presets/radiation/ca
 rc=$?
 set -e
 [[ $rc -eq 2 ]] && grep -q "KS_DATA_DIR" missing.txt || { cat missing.txt; fail "a missing data folder gave exit $rc"; }
+# The Python module, from the installed package with the installed data (its prefix found from its file).
+python=$(sed -n 's/^Python_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt")
+if grep -q '^KS_PYTHON:BOOL=ON' "$build/CMakeCache.txt"; then
+  site=$(cd "$prefix" && ls -d lib/python3*/*-packages/kinetic_studio 2>/dev/null | head -1)
+  [[ -n "$site" ]] || fail "the Python package is not installed under $prefix/lib/python3*"
+  "${clean_env[@]}" PYTHONPATH="$prefix/$(dirname "$site")" "$python" -c "
+import kinetic_studio as ks
+assert ks._core.preset_dir() == '$data/presets', ks._core.preset_dir()
+sim = ks.Simulation.from_preset('radiation/case05-h2o-slab-isothermal-0.1m', nx=8, rays_per_cell=20, rays_per_batch=20).step(1)
+assert sim.field('Q_R').shape == (8, 8, 8)  # the slab case on a cube of cells
+" || fail "the installed Python module could not run an installed preset"
+fi
 if ((gui)); then
   QT_QPA_PLATFORM=offscreen "${clean_env[@]}" "$prefix/bin/kinetic-studio" --version | grep -q "kinetic-studio" ||
     fail "the installed kinetic-studio --version failed"
@@ -59,6 +71,9 @@ files=$(dpkg-deb -c "$deb")
 for f in ./usr/bin/kinetic-run ./usr/share/kinetic-studio/presets/coagulation/teaching-demo.json; do
   grep -qF "$f" <<<"$files" || fail "$f is not in the .deb"
 done
+if grep -q '^KS_PYTHON:BOOL=ON' "$build/CMakeCache.txt"; then
+  grep -qF ./usr/lib/python3/dist-packages/kinetic_studio/__init__.py <<<"$files" || fail "the Python module is not in the .deb's lib/python3/dist-packages"
+fi
 if ((gui)); then
   grep -qF ./usr/share/applications/kinetic-studio.desktop <<<"$files" || fail "the .desktop file is not in the .deb"
   grep -q "libqt6widgets6" <<<"$depends" || fail "the .deb does not depend on Qt 6 Widgets: '$depends'"

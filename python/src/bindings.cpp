@@ -233,7 +233,14 @@ PYBIND11_MODULE(_core, m) {
                     return Session::from_method(method, backend, p);
                   })
       .def_static("restart", &Session::restart, pyb::call_guard<pyb::gil_scoped_release>())
-      .def("start", [](Session& s) { s.runner().start(); })
+      .def("start",
+           [](Session& s) {
+             s.runner().start();
+             // Returns once the worker took it, so that state says "running" (or already "finished").
+             s.runner().wait_until([](ks::RunState r) { return r != ks::RunState::Idle && r != ks::RunState::Paused; },
+                                   std::chrono::seconds(5));
+           },
+           pyb::call_guard<pyb::gil_scoped_release>())
       .def("pause", [](Session& s) { s.runner().pause(); })
       .def("step", [](Session& s, std::int64_t n) {
         if (n < 1) throw ks::bad_input("step(" + std::to_string(n) + ")", "the number of iterations must be at least 1");

@@ -1,6 +1,7 @@
 """Shared helpers of the Python module's tests: the CLI they compare with, its files, skips."""
 
 import csv
+import json
 import os
 import re
 import subprocess
@@ -56,3 +57,38 @@ def require_cuda():
     c = ks.cuda()
     if not c["usable"]:
         pytest.skip("needs a usable CUDA GPU: " + (c["reason"] or "this build has no CUDA"))
+
+
+STEPS = 2
+
+
+def compare_with_cli(preset, backend, tmp_path):
+    out = run_cli([preset_file(preset), "--backend", backend, "--steps", str(STEPS), "--format", "csv"], tmp_path / "cli")
+    with open(out / "summary.json", encoding="utf-8") as f:
+        summary = json.load(f)
+    sim = ks.Simulation.from_preset(preset, backend=backend).step(STEPS)
+    assert sim.state == "paused"
+    assert sim.iteration == summary["iterations"] == STEPS
+    assert sim.time == pytest.approx(summary["sim_time"], rel=1e-15, abs=0.0)
+    assert sim.fields, "a method without fields"
+    for name in sim.fields:
+        header, rows = read_csv(out / (file_safe(name) + ".csv"))
+        grid = sim.grid(name)
+        values = memory_order(sim.field(name, squeeze=False), grid["components"])
+        np.testing.assert_allclose(values, rows[:, 3:], rtol=1e-13, atol=0.0, err_msg=f"{preset}: field {name}")
+        if grid["kind"] == "particles":
+            np.testing.assert_allclose(grid["positions"], rows[:, :3], rtol=1e-13, err_msg=f"{preset}: {name}'s positions")
+        else:
+            cx, cy, cz = grid["centres"]
+            centres = np.stack(np.meshgrid(cx, cy, cz, indexing="ij"), axis=-1)
+            np.testing.assert_allclose(memory_order(centres, 3), rows[:, :3], rtol=1e-13, err_msg=f"{preset}: {name}'s cells")
+    by_name = {s["name"]: s for s in summary["series"]}
+    assert set(sim.series_names) == set(by_name)
+    for name, s in by_name.items():
+        x, y = sim.series(name)
+        np.testing.assert_allclose(x, s["x"], rtol=1e-13, atol=0.0, err_msg=f"{preset}: series {name} (x)")
+        np.testing.assert_allclose(y, s["y"], rtol=1e-13, atol=0.0, err_msg=f"{preset}: series {name} (y)")
+    mine = sim.summary()
+    assert mine["params"] == summary["params"]
+    assert mine["diagnostics"].keys() == summary["diagnostics"].keys()
+    sim.close()
