@@ -14,6 +14,10 @@ export PATH=/usr/local/cuda/bin:$PATH
 extra=()
 [[ -d /usr/include/gtest || ! -d .device/gtest ]] || extra+=(-DGTEST_ROOT="$PWD/.device/gtest")
 [[ -d /usr/include/CLI || ! -d .device/cli11 ]] || extra+=(-DCMAKE_PREFIX_PATH="$PWD/.device/cli11")
+# The Python module for the python3 that has pybind11 and NumPy there (pip's pybind11 names its CMake folder).
+if python3 -c "import pybind11, numpy" 2>/dev/null; then
+  extra+=(-DPython_EXECUTABLE="$(command -v python3)" -Dpybind11_DIR="$(python3 -m pybind11 --cmakedir)")
+fi
 cmake -S . -B "$build" -DKS_GUI=OFF -DKS_CUDA=ON -DKS_CUDA_ARCHITECTURES="$arch" -DCMAKE_BUILD_TYPE=Release \
   "${extra[@]}" >"$out/cmake-$arch.log" 2>&1 || { tail -40 "$out/cmake-$arch.log"; exit 1; }
 grep '^-- Kinetic Studio' "$out/cmake-$arch.log"
