@@ -9,4 +9,9 @@ if ! grep -q '^KS_GUI:BOOL=ON' build/CMakeCache.txt; then
   echo "test.sh: the desktop app was not configured (KS_GUI is OFF although its packages are installed): see the cmake output" >&2
   exit 1
 fi
+# Likewise the Python module (pybind11-dev, python3-dev were installed above).
+if ! grep -q '^KS_PYTHON:BOOL=ON' build/CMakeCache.txt; then
+  echo "test.sh: the Python module was not configured (KS_PYTHON is OFF although pybind11 is installed): see the cmake output" >&2
+  exit 1
+fi
 ctest --test-dir build --output-on-failure -j"$(nproc)"
