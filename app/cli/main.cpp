@@ -40,14 +40,7 @@ void install_stop_handlers() {
 using Clock = std::chrono::steady_clock;
 
 int describe(const std::string& id) {
-  const ks::MethodInfo& info = ks::builtin_registry().info(id);
-  nlohmann::json j = {{"id", info.id}, {"title", info.title}, {"paper", info.paper}, {"series", info.series}};
-  j["params"] = nlohmann::json::array();
-  for (const auto& p : info.params) j["params"].push_back(ks::to_json(p));
-  j["fields"] = nlohmann::json::array();
-  for (const auto& f : info.fields)
-    j["fields"].push_back({{"name", f.name}, {"unit", f.unit}, {"components", f.components}, {"help", f.help}});
-  std::cout << j.dump(2) << '\n';
+  std::cout << ks::describe(ks::builtin_registry().info(id)).dump(2) << '\n';
   return 0;
 }
 

@@ -28,6 +28,16 @@ const Registry::Entry& Registry::find(const std::string& id) const {
   throw bad_input("", "unknown method '" + id + "'", known.empty() ? "(no methods registered)" : "one of " + known);
 }
 
+nlohmann::json describe(const MethodInfo& info) {
+  nlohmann::json j = {{"id", info.id}, {"title", info.title}, {"paper", info.paper}, {"series", info.series}};
+  j["params"] = nlohmann::json::array();
+  for (const auto& p : info.params) j["params"].push_back(to_json(p));
+  j["fields"] = nlohmann::json::array();
+  for (const auto& f : info.fields)
+    j["fields"].push_back({{"name", f.name}, {"unit", f.unit}, {"components", f.components}, {"help", f.help}});
+  return j;
+}
+
 const MethodInfo& Registry::info(const std::string& id) const { return find(id).info; }
 
 std::unique_ptr<Method> Registry::create(const std::string& id) const { return find(id).factory(); }

@@ -29,6 +29,10 @@ class Registry {
   const Entry& find(const std::string& id) const;
 };
 
+// A method as `kinetic-run --describe` prints it and the Python module's describe() returns it: id,
+// title, paper, series, every parameter (core/param.hpp: to_json) and every field.
+nlohmann::json describe(const MethodInfo& info);
+
 // The registry with every built-in method (see engine/methods/builtin_methods.cpp).
 const Registry& builtin_registry();
 

@@ -18,8 +18,11 @@ using ks::py::Session;
 
 namespace {
 
-// Python values (dict, list, str, bool, int, float, None, NumPy scalars) as JSON, as a preset holds them.
-nlohmann::json to_json(const pyb::handle& v) {
+std::string type_name(const pyb::handle& v) { return pyb::str(v.get_type().attr("__name__")); }
+
+// Python values (dict, list, str, bool, int, float, None, NumPy scalars) as JSON, as a preset holds
+// them; `where` names the argument in errors.
+nlohmann::json to_json(const pyb::handle& v, const std::string& where) {
   if (v.is_none()) return nullptr;
   if (pyb::isinstance<pyb::bool_>(v)) return v.cast<bool>();
   if (PyIndex_Check(v.ptr())) return v.cast<std::int64_t>();  // int and NumPy integers
@@ -27,30 +30,34 @@ nlohmann::json to_json(const pyb::handle& v) {
   if (pyb::isinstance<pyb::str>(v)) return v.cast<std::string>();
   if (pyb::isinstance<pyb::dict>(v)) {
     nlohmann::json j = nlohmann::json::object();
-    for (const auto& [key, value] : v.cast<pyb::dict>()) j[pyb::str(key).cast<std::string>()] = to_json(value);
+    for (const auto& [key, value] : v.cast<pyb::dict>()) {
+      const std::string name = pyb::str(key);
+      j[name] = to_json(value, where + "/" + name);
+    }
     return j;
   }
   if (pyb::isinstance<pyb::list>(v) || pyb::isinstance<pyb::tuple>(v)) {
     nlohmann::json j = nlohmann::json::array();
-    for (const auto& item : v) j.push_back(to_json(item));
+    for (const auto& item : v) j.push_back(to_json(item, where));
     return j;
   }
-  throw ks::bad_input("", "a value of Python type '" + std::string(pyb::str(v.get_type().attr("__name__"))) + "'",
-                      "a number, a bool or a string");
+  throw ks::bad_input(where, "a value of Python type '" + type_name(v) + "'", "a number, a bool or a string");
 }
 
 // A parameter's value as Runner::set takes it (it checks the type and range).
 ks::ParamValue param_value(const pyb::handle& value, const std::string& where) {
-  const nlohmann::json j = to_json(value);
+  const nlohmann::json j = to_json(value, where);
   if (j.is_boolean()) return j.get<bool>();
   if (j.is_number_integer()) return j.get<std::int64_t>();
   if (j.is_number()) return j.get<double>();
   if (j.is_string()) return j.get<std::string>();
-  throw ks::bad_input(where, "a value of Python type '" + std::string(pyb::str(value.get_type().attr("__name__"))) + "'",
-                      "a number, a bool or a string");
+  throw ks::bad_input(where, "a value of Python type '" + type_name(value) + "'", "a number, a bool or a string");
 }
 
-pyb::object to_python(const nlohmann::json& j) { return pyb::module_::import("json").attr("loads")(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)); }
+// Through Python's json module: dicts, lists, numbers, strings as Python's own.
+pyb::object to_python(const nlohmann::json& j) {
+  return pyb::module_::import("json").attr("loads")(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
 
 pyb::object to_python(const ks::ParamValue& v) {
   return std::visit([](const auto& x) -> pyb::object { return pyb::cast(x); }, v);
@@ -163,19 +170,6 @@ pyb::dict grid_dict(const ks::FieldData& f) {
   return d;
 }
 
-pyb::dict describe(const std::string& id) {
-  const ks::Registry& registry = ks::builtin_registry();
-  if (!registry.has(id)) (void)Session::from_method(id, "", nlohmann::json::object());  // names the known methods
-  const ks::MethodInfo& info = registry.info(id);
-  nlohmann::json j = {{"id", info.id}, {"title", info.title}, {"paper", info.paper}, {"series", info.series}};
-  j["params"] = nlohmann::json::array();
-  for (const auto& p : info.params) j["params"].push_back(ks::to_json(p));
-  j["fields"] = nlohmann::json::array();
-  for (const auto& f : info.fields)
-    j["fields"].push_back({{"name", f.name}, {"unit", f.unit}, {"components", f.components}, {"help", f.help}});
-  return to_python(j);
-}
-
 pyb::dict cuda_status() {
   const ks::CudaAvailability c = ks::query_cuda();
   pyb::dict d;
@@ -214,7 +208,7 @@ PYBIND11_MODULE(_core, m) {
   m.def("locate_data", [](const std::string& module_file) { ks::locate_data_from(module_file, KS_PYTHON_PREFIX_LEVELS); },
         "Finds the presets and resources from the module's own file (called by the package on import)");
   m.def("methods", [] { return ks::builtin_registry().ids(); }, "The methods' ids");
-  m.def("describe", &describe, pyb::arg("method"), "A method's title, paper, parameters (with ranges), fields and series");
+  m.def("describe", [](const std::string& id) { return to_python(ks::describe(ks::builtin_registry().info(id))); }, pyb::arg("method"), "A method's title, paper, parameters (with ranges), fields and series");
   m.def("preset_dir", [] { return ks::preset_dir().string(); }, "The folder of the presets shipped with Kinetic Studio");
   m.def("cuda", &cuda_status, "Whether this build has CUDA and a usable GPU, and why not");
   m.attr("version") = KS_VERSION;
@@ -222,13 +216,13 @@ PYBIND11_MODULE(_core, m) {
   pyb::class_<Session>(m, "Session")
       .def_static("from_preset",
                   [](const std::string& preset, const std::string& backend, const pyb::dict& overrides) {
-                    const nlohmann::json o = to_json(overrides);
+                    const nlohmann::json o = to_json(overrides, "params");
                     pyb::gil_scoped_release release;
                     return Session::from_preset(preset, backend, o);
                   })
       .def_static("from_method",
                   [](const std::string& method, const std::string& backend, const pyb::dict& params) {
-                    const nlohmann::json p = to_json(params);
+                    const nlohmann::json p = to_json(params, "params");
                     pyb::gil_scoped_release release;
                     return Session::from_method(method, backend, p);
                   })

@@ -26,17 +26,12 @@ std::string preset_path(const std::string& name) {
 
 // A preset of `method` at its defaults, for a simulation made without one.
 Preset method_preset(const std::string& method) {
-  const Registry& registry = builtin_registry();
-  if (!registry.has(method)) {
-    std::string ids;
-    for (const auto& id : registry.ids()) ids += (ids.empty() ? "" : ", ") + id;
-    throw bad_input("method", "unknown method '" + method + "'", "one of " + ids);
-  }
+  const MethodInfo& info = builtin_registry().info(method);  // names the methods there are
   Preset preset;
   preset.method = method;
-  preset.title = registry.info(method).title;
-  preset.paper = registry.info(method).paper;
-  preset.params = ParamSet(registry.info(method).params);
+  preset.title = info.title;
+  preset.paper = info.paper;
+  preset.params = ParamSet(info.params);
   return preset;
 }
 
