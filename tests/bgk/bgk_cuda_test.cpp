@@ -61,6 +61,14 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::Values("fused", "paper")),
     [](const auto& info) { return std::string(std::get<0>(info.param).name) + "_" + std::get<1>(info.param); });
 
+// A grid of few tiles: each v_x slice's velocities are split over several blocks a tile (on an H100 the
+// moments in 3 parts and the relaxation in 2 here, bgk_cavity_tiles.hpp: tile_parts), their partial
+// sums added in v_y order: the CPU's distribution to round-off.
+TEST(BgkCuda, CavityTilesSplitOverVelocityPartsMatchTheCpu) {
+  KS_REQUIRE_CUDA();
+  expect_cuda_matches_cpu(with(with(with(testing::small_cavity(), "nx", "80"), "ny", "80"), "dt", "0.001"), "fused", 2);
+}
+
 // A GPU whose blocks cannot hold the cavity tiles' z-factor tables (Turing from nv = 32) computes the
 // factors per velocity instead: the same distribution. The limit is lowered through
 // KS_CUDA_SHARED_MEMORY_LIMIT below the 16 KiB table of nv = 8.

@@ -1,6 +1,8 @@
 // kinetic.bgk on the GPU: the cavity's fused step (section 5) over 2D tiles of cells.
 #include "bgk_cavity_tiles.hpp"
 
+#include <algorithm>
+
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
@@ -118,35 +120,48 @@ __device__ __forceinline__ double streamed_from_stage(const BgkConfig& c, const 
   return add_y_upwind(fx, up, fx, fabs(Cy));
 }
 
-// Walks the velocities of slice jx through the stage pipeline: body(j, jy, jz, C_y, stage) once per
-// velocity, in every thread of the block (the body skips cells outside the grid). cy: courant_y per jy.
-// From sm_80 the copies are cp.async, kStages - 1 velocities in flight; code built for Turing
-// (sm_75) gets the same calls as plain loads and stores with no-op waits: the same stages and
-// values, without the overlap.
+// Walks velocities [v_begin, v_end) of slice jx (whole v_y rows) through the stage pipeline: body(j, jy,
+// jz, C_y, stage) once per velocity, in every thread of the block (the body skips cells outside the
+// grid). cy: courant_y per jy. From sm_80 the copies are cp.async, kStages - 1 velocities in flight; code
+// built for Turing (sm_75) gets the same calls as plain loads and stores with no-op waits: the same
+// stages and values, without the overlap.
 template <int kRows, typename Body>
 __device__ __forceinline__ void for_each_staged_velocity(const BgkConfig& c, const StreamInputs& s, const TileThread<kRows>& t,
-                                                         int jx, const double* cy,
+                                                         int jx, int v_begin, int v_end, const double* cy,
                                                          double (*stages)[TileShape<kRows>::values], Body body) {
-  const int nz = c.vg.n[2], per_slice = c.vg.n[1] * nz, j0 = jx * per_slice;
+  const int nz = c.vg.n[2], j0 = jx * c.vg.n[1] * nz;
   const bool left = courant_x(c, jx) >= 0.0;
-  int ahead_y = 0, ahead_z = 0;  // (jy, jz) of the next velocity to copy
+  int ahead_y = v_begin / nz, ahead_z = 0;  // (jy, jz) of the next velocity to copy (v_begin starts a v_y row)
   const auto issue = [&](int v) {
-    issue_stage(c, s, t, j0 + v, left, cy[ahead_y] >= 0.0, stages[v % kStages]);
+    issue_stage(c, s, t, j0 + v, left, cy[ahead_y] >= 0.0, stages[(v - v_begin) % kStages]);
     if (++ahead_z == nz) ahead_z = 0, ++ahead_y;
   };
-  for (int v = 0; v < kStages - 1; ++v) {
-    if (v < per_slice) issue(v);
+  for (int v = v_begin; v < v_begin + kStages - 1; ++v) {
+    if (v < v_end) issue(v);
     __pipeline_commit();
   }
-  int jy = 0, jz = 0;
-  for (int v = 0; v < per_slice; ++v) {
+  int jy = v_begin / nz, jz = 0;
+  for (int v = v_begin; v < v_end; ++v) {
     __pipeline_wait_prior(kStages - 2);  // velocity v's copies have landed
-    __syncthreads();                     // ... for every thread; stage (v - 1) % kStages is free again
-    if (v + kStages - 1 < per_slice) issue(v + kStages - 1);
+    __syncthreads();                     // ... for every thread; the stage before v's is free again
+    if (v + kStages - 1 < v_end) issue(v + kStages - 1);
     __pipeline_commit();
-    body(j0 + v, jy, jz, cy[jy], stages[v % kStages]);
+    body(j0 + v, jy, jz, cy[jy], stages[(v - v_begin) % kStages]);
     if (++jz == nz) jz = 0, ++jy;
   }
+}
+
+// The block's slice jx and its velocities: with kParts, v_y rows [part ny / parts, (part + 1) ny /
+// parts) of it (blockIdx.y = jx * parts + part); else all of slice blockIdx.y.
+struct SlicePart {
+  int jx, v_begin, v_end;
+};
+template <bool kParts>
+__device__ __forceinline__ SlicePart slice_part(const BgkConfig& c, int parts) {
+  const int ny = c.vg.n[1], nz = c.vg.n[2];
+  if constexpr (!kParts) return {int(blockIdx.y), 0, ny * nz};
+  const int jx = int(blockIdx.y) / parts, part = int(blockIdx.y) % parts;
+  return {jx, part * ny / parts * nz, (part + 1) * ny / parts * nz};
 }
 
 // The block's table of courant_y per v_y index.
@@ -160,17 +175,19 @@ __device__ void fill_courant_y(const BgkConfig& c, double* cy) {
 // a thread share the pipeline's per-velocity work.
 constexpr int kMomentRows = 2;
 
-__global__ void __launch_bounds__(kTileThreads) tile_partial_moments_kernel(BgkConfig c, StreamInputs s, double* partial) {
+template <bool kParts>
+__global__ void __launch_bounds__(kTileThreads) tile_partial_moments_kernel(BgkConfig c, StreamInputs s, int parts, double* partial) {
   __shared__ double stages[kStages][TileShape<kMomentRows>::values];
   __shared__ double cy[kMaxAxisVelocities], vz[kMaxAxisVelocities];
   for (int jz = threadIdx.x; jz < c.vg.n[2]; jz += blockDim.x) vz[jz] = c.vg.v(2, jz);
   fill_courant_y(c, cy);
-  const int jx = blockIdx.y, nz = c.vg.n[2];
+  const SlicePart sp = slice_part<kParts>(c, parts);
+  const int jx = sp.jx, nz = c.vg.n[2];
   const double Cx = courant_x(c, jx), aCx = fabs(Cx), vx = c.vg.v(0, jx);
   const auto t = tile_thread<kMomentRows>(c, Cx >= 0.0);
   MomentSums m[kMomentRows];
   double F0[kMomentRows] = {}, Fz[kMomentRows] = {}, Fzz[kMomentRows] = {};  // the current v_y row's sums over v_z
-  for_each_staged_velocity(c, s, t, jx, cy, stages, [&](int, int jy, int jz, double Cy, const double* stage) {
+  for_each_staged_velocity(c, s, t, jx, sp.v_begin, sp.v_end, cy, stages, [&](int, int jy, int jz, double Cy, const double* stage) {
 #pragma unroll
     for (int r = 0; r < kMomentRows; ++r) {
       if (r >= t.valid_rows) break;
@@ -195,7 +212,7 @@ __global__ void __launch_bounds__(kTileThreads) tile_partial_moments_kernel(BgkC
 #pragma unroll
   for (int r = 0; r < kMomentRows; ++r) {
     if (r >= t.valid_rows) break;
-    double* out = partial + jx * 5 * cells + t.cell + (long long)r * kTileY * c.nx;
+    double* out = partial + blockIdx.y * 5 * cells + t.cell + (long long)r * kTileY * c.nx;
     out[0] = m[r].s0;
     out[cells] = m[r].s1[0];
     out[2 * cells] = m[r].s1[1];
@@ -207,14 +224,15 @@ __global__ void __launch_bounds__(kTileThreads) tile_partial_moments_kernel(BgkC
 // kEzTable: each thread's z factors in a shared-memory table (ez_table_bytes), computed once per
 // cell; without it (a GPU whose blocks cannot hold the table, e.g. Turing at nv > 28) they are
 // computed again for every velocity, with the same values.
-template <bool kEzTable>
-__global__ void __launch_bounds__(kTileThreads) tile_relax_kernel(BgkConfig c, StreamInputs s, const CellRelaxation* relaxation,
-                                                                  double* next) {
+template <bool kEzTable, bool kParts>
+__global__ void __launch_bounds__(kTileThreads) tile_relax_kernel(BgkConfig c, StreamInputs s, int parts,
+                                                                  const CellRelaxation* relaxation, double* next) {
   __shared__ double stages[kStages][TileShape<1>::values];
   __shared__ double cy[kMaxAxisVelocities];
   extern __shared__ double ez_table[];  // [jz * kTileThreads + thread]
   fill_courant_y(c, cy);
-  const int jx = blockIdx.y;
+  const SlicePart sp = slice_part<kParts>(c, parts);
+  const int jx = sp.jx;
   const double Cx = courant_x(c, jx), aCx = fabs(Cx);
   const auto t = tile_thread<1>(c, Cx >= 0.0);
   const CellRelaxation r = relaxation[t.cell];
@@ -225,7 +243,7 @@ __global__ void __launch_bounds__(kTileThreads) tile_relax_kernel(BgkConfig c, S
   const double ex = maxwellian_prefactor(r.phi) * gauss(c.vg.v(0, jx), r.phi.V[0], r.phi.T);
   const long long cells = c.cells();
   double exy = 0.0;
-  for_each_staged_velocity(c, s, t, jx, cy, stages, [&](int j, int jy, int jz, double Cy, const double* stage) {
+  for_each_staged_velocity(c, s, t, jx, sp.v_begin, sp.v_end, cy, stages, [&](int j, int jy, int jz, double Cy, const double* stage) {
     if (jz == 0) exy = ex * gauss(c.vg.v(1, jy), r.phi.V[1], r.phi.T);
     const double ez_j = kEzTable ? ez[jz * kTileThreads] : gauss(c.vg.v(2, jz), r.phi.V[2], r.phi.T);
     if (t.valid_rows) next[j * cells + t.cell] = relax(streamed_from_stage(c, t, 0, aCx, Cy, stage), exy * ez_j, r.decay);
@@ -243,26 +261,68 @@ std::size_t ez_table_bytes(int nz) { return std::size_t(kTileThreads) * nz * siz
 }  // namespace
 
 std::size_t allow_tile_shared_memory(int device) {
-  const std::size_t table = std::min(ez_table_bytes(kMaxAxisVelocities), max_dynamic_shared_memory(tile_relax_kernel<true>, device));
-  KS_CUDA_CHECK(cudaFuncSetAttribute(tile_relax_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(table)));
+  const std::size_t table = std::min(ez_table_bytes(kMaxAxisVelocities), max_dynamic_shared_memory(tile_relax_kernel<true, false>, device));
+  for (const auto kernel : {tile_relax_kernel<true, false>, tile_relax_kernel<true, true>})
+    KS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(table)));
   return table;
 }
 
-void launch_tile_moments(const BgkConfig& c, const StreamInputs& s, double* partial) {
-  const int tiles = tile_count(c, TileShape<kMomentRows>::rows);
-  tile_partial_moments_kernel<<<dim3(tiles, c.vg.n[0]), kTileThreads>>>(c, s, partial);
+namespace {
+
+// The parts (up to kMaxTileParts, at least two v_y rows each) whose launch leaves the least of its last
+// wave idle, where that is at least 10 points less than without parts: `blocks` a part, `resident`
+// blocks on the GPU at once. Measured on an H100 (docs/optimisation/bgk.md): N_r = 320's moment
+// kernel, 2.5 waves, in 3 parts and N_r = 160's relaxation in 4 are faster; splits that save less
+// of a wave (N_r = 640: 2 parts each) cost more than they save.
+int parts_for(long long blocks, long long resident, int ny) {
+  const auto idle = [&](int parts) {
+    const long long n = blocks * parts, slots = ceil_div(n, resident) * resident;
+    return double(slots - n) / double(slots);
+  };
+  int best = 1;
+  for (int parts = 2; parts <= std::min(kMaxTileParts, ny / 2); ++parts)
+    if (idle(parts) < idle(best) && idle(parts) <= idle(1) - 0.10) best = parts;
+  return best;
+}
+
+long long resident_blocks(const void* kernel, std::size_t dynamic_bytes, int device) {
+  int per_sm = 0, sms = 0;
+  KS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kTileThreads, dynamic_bytes));
+  KS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return std::max(1LL, (long long)per_sm * sms);
+}
+
+}  // namespace
+
+TileParts tile_parts(const BgkConfig& c, int device, std::size_t table_bytes) {
+  const long long slices = c.vg.n[0];
+  TileParts p;
+  p.moments = parts_for(slices * tile_count(c, TileShape<kMomentRows>::rows),
+                        resident_blocks(reinterpret_cast<const void*>(tile_partial_moments_kernel<true>), 0, device), c.vg.n[1]);
+  const std::size_t bytes = ez_table_bytes(c.vg.n[2]);
+  const bool table = bytes <= table_bytes;
+  const void* relax = table ? reinterpret_cast<const void*>(tile_relax_kernel<true, true>)
+                            : reinterpret_cast<const void*>(tile_relax_kernel<false, true>);
+  p.relax = parts_for(slices * tile_count(c, TileShape<1>::rows), resident_blocks(relax, table ? bytes : 0, device), c.vg.n[1]);
+  return p;
+}
+
+void launch_tile_moments(const BgkConfig& c, const StreamInputs& s, int parts, double* partial) {
+  const dim3 grid(tile_count(c, TileShape<kMomentRows>::rows), c.vg.n[0] * parts);
+  if (parts > 1) tile_partial_moments_kernel<true><<<grid, kTileThreads>>>(c, s, parts, partial);
+  else tile_partial_moments_kernel<false><<<grid, kTileThreads>>>(c, s, parts, partial);
   KS_CUDA_CHECK_LAUNCH();
 }
 
-void launch_tile_relax(const BgkConfig& c, const StreamInputs& s, const CellRelaxation* relaxation, double* next,
+void launch_tile_relax(const BgkConfig& c, const StreamInputs& s, int parts, const CellRelaxation* relaxation, double* next,
                        std::size_t table_bytes) {
-  const int tiles = tile_count(c, TileShape<1>::rows);
-  const dim3 grid(tiles, c.vg.n[0]);
+  const dim3 grid(tile_count(c, TileShape<1>::rows), c.vg.n[0] * parts);
   const std::size_t bytes = ez_table_bytes(c.vg.n[2]);
-  if (bytes <= table_bytes)
-    tile_relax_kernel<true><<<grid, kTileThreads, bytes>>>(c, s, relaxation, next);
-  else
-    tile_relax_kernel<false><<<grid, kTileThreads>>>(c, s, relaxation, next);
+  const bool table = bytes <= table_bytes, split = parts > 1;
+  if (table && split) tile_relax_kernel<true, true><<<grid, kTileThreads, bytes>>>(c, s, parts, relaxation, next);
+  else if (table) tile_relax_kernel<true, false><<<grid, kTileThreads, bytes>>>(c, s, parts, relaxation, next);
+  else if (split) tile_relax_kernel<false, true><<<grid, kTileThreads>>>(c, s, parts, relaxation, next);
+  else tile_relax_kernel<false, false><<<grid, kTileThreads>>>(c, s, parts, relaxation, next);
   KS_CUDA_CHECK_LAUNCH();
 }
 

@@ -9,13 +9,22 @@
 
 namespace ks::bgk {
 
-// Fused pass 1: the moments of f~ per (v_x slice, cell), partial[(jx * 5 + q) * cells + cell] for
-// q = s0, s1 (3), s2, streamed on the fly from s.f.
-void launch_tile_moments(const BgkConfig& c, const StreamInputs& s, double* partial);
+// Each v_x slice's velocities are taken by `parts` blocks a tile (whole v_y rows each) where the
+// tiles alone would leave the GPU's last wave mostly idle (a small grid); 1 where they fill it.
+constexpr int kMaxTileParts = 4;
+struct TileParts {
+  int moments = 1, relax = 1;
+};
+// For this grid on `device`; table_bytes: what allow_tile_shared_memory returned.
+TileParts tile_parts(const BgkConfig& c, int device, std::size_t table_bytes);
+
+// Fused pass 1: the moments of f~ per (v_x slice and part, cell), partial[((jx * parts + part) * 5 + q)
+// * cells + cell] for q = s0, s1 (3), s2, streamed on the fly from s.f.
+void launch_tile_moments(const BgkConfig& c, const StreamInputs& s, int parts, double* partial);
 
 // Fused pass 2: stream again and relax exactly (eq. 14) into next with the cells' relaxation data.
 // table_bytes: what allow_tile_shared_memory returned for this device.
-void launch_tile_relax(const BgkConfig& c, const StreamInputs& s, const CellRelaxation* relaxation, double* next,
+void launch_tile_relax(const BgkConfig& c, const StreamInputs& s, int parts, const CellRelaxation* relaxation, double* next,
                        std::size_t table_bytes);
 
 // Once per device, before the first launch: lets the relaxation kernel take more than 48 KiB of shared

@@ -133,14 +133,15 @@ __global__ void __launch_bounds__(256, kShockBlocksPerSm) fused_partial_moments_
   out[4 * cells] = m.s2;
 }
 
-// Fused, pass 1b: the slices' sums (in v_x order) and the cell's relaxation data.
-__global__ void relaxation_kernel(BgkConfig c, const double* partial, CellRelaxation* relaxation) {
+// Fused, pass 1b: the `slices` partial sums (in v_x order, the cavity tiles' parts of a slice in
+// v_y order) and the cell's relaxation data.
+__global__ void relaxation_kernel(BgkConfig c, const double* partial, int slices, CellRelaxation* relaxation) {
   const long long cell = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (cell >= c.cells()) return;
   const long long cells = c.cells();
   MomentSums m;
-  for (int jx = 0; jx < c.vg.n[0]; ++jx) {
-    const double* p = partial + jx * 5 * cells + cell;
+  for (int slice = 0; slice < slices; ++slice) {
+    const double* p = partial + slice * 5 * cells + cell;
     m.s0 += p[0];
     m.s1[0] += p[cells];
     m.s1[1] += p[2 * cells];
@@ -308,9 +309,9 @@ class CudaSolver final : public BgkSolver {
                       "fewer physical or velocity cells");
     f_.upload(initial_distribution(c));
     next_.resize(phase);
+    tile_table_bytes_ = allow_tile_shared_memory(device);
     configure(c);
     block_cells_ = block_size_for(fused_partial_moments_kernel);
-    tile_table_bytes_ = allow_tile_shared_memory(device);
     // The relaxation kernel's z tables fit the default 48 KiB of shared memory per block.
     block_relax_ = std::clamp(int(48 * 1024 / ez_table_bytes(1, c.vg)) / 32 * 32, 32, block_size_for(fused_relax_kernel));
   }
@@ -324,7 +325,8 @@ class CudaSolver final : public BgkSolver {
     bottom_.upload(b.bottom);
     top_.upload(b.top);
     relaxation_.resize(c.cells());
-    partial_.resize(std::size_t(5) * c.vg.n[0] * c.cells());
+    if (c.kind == Case::Cavity) tile_parts_ = tile_parts(c, device_, tile_table_bytes_);
+    partial_.resize(std::size_t(5) * c.vg.n[0] * tile_parts_.moments * c.cells());
     if (c.kind == Case::Cavity) {
       nw_left_.resize(c.ny);
       nw_right_.resize(c.ny);
@@ -346,15 +348,15 @@ class CudaSolver final : public BgkSolver {
         KS_CUDA_CHECK_LAUNCH();
       }
       if (variant_ == StepVariant::Fused && c_.kind == Case::Cavity) {
-        launch_tile_moments(c_, in, partial_.ptr);
-        relaxation_kernel<<<ceil_div(cells, 128), 128>>>(c_, partial_.ptr, relaxation_.ptr);
+        launch_tile_moments(c_, in, tile_parts_.moments, partial_.ptr);
+        relaxation_kernel<<<ceil_div(cells, 128), 128>>>(c_, partial_.ptr, c_.vg.n[0] * tile_parts_.moments, relaxation_.ptr);
         KS_CUDA_CHECK_LAUNCH();
-        launch_tile_relax(c_, in, relaxation_.ptr, next_.ptr, tile_table_bytes_);
+        launch_tile_relax(c_, in, tile_parts_.relax, relaxation_.ptr, next_.ptr, tile_table_bytes_);
       } else if (variant_ == StepVariant::Fused) {
         const dim3 slices(ceil_div(cells, block_cells_), c_.vg.n[0]);
         fused_partial_moments_kernel<<<slices, block_cells_>>>(c_, in, partial_.ptr);
         KS_CUDA_CHECK_LAUNCH();
-        relaxation_kernel<<<ceil_div(cells, 128), 128>>>(c_, partial_.ptr, relaxation_.ptr);
+        relaxation_kernel<<<ceil_div(cells, 128), 128>>>(c_, partial_.ptr, c_.vg.n[0], relaxation_.ptr);
         KS_CUDA_CHECK_LAUNCH();
         fused_relax_kernel<<<dim3(ceil_div(cells, block_relax_), c_.vg.n[0]), block_relax_,
                              ez_table_bytes(block_relax_, c_.vg)>>>(c_, in, relaxation_.ptr, next_.ptr);
@@ -452,7 +454,8 @@ class CudaSolver final : public BgkSolver {
   int block_cells_ = 128, block_relax_ = 128;
   std::size_t tile_table_bytes_ = 0;  // the cavity tiles' z tables may take this much shared memory
   DeviceBuffer<double> f_, next_, left_, right_, bottom_, top_, nw_left_, nw_right_, nw_bottom_, nw_top_;
-  DeviceBuffer<double> partial_;  // fused: moment sums per (v_x slice, cell)
+  DeviceBuffer<double> partial_;  // fused: moment sums per (v_x slice and tile part, cell)
+  TileParts tile_parts_;           // the cavity: blocks a tile per v_x slice (bgk_cavity_tiles.hpp)
   DeviceBuffer<CellRelaxation> relaxation_;
   mutable DeviceBuffer<double> raw_;  // the sums of the last raw_moments(), which write_display_field shows
   mutable PinnedBuffer<double> staging_;  // read_cells / write_cells

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "bgk_cavity_tiles.hpp"
 #include "bgk_diagnostics.hpp"
 #include "bgk_model.hpp"
 #include "bgk_params.hpp"
@@ -56,7 +57,7 @@ MethodInfo BgkMethod::describe() {
 //  CPU host: f^n and f^{n+1} (8 B per phase-space cell each) and per cell the relaxation data.
 //  CUDA host: one copy of f (the initial distribution setup uploads, the copy save_state reads back).
 //  CUDA device: f^n and f^{n+1}, per cell the relaxation data, the raw sums of raw_moments() and the
-//  fused step's moment sums per v_x slice (5 nv doubles).
+//  fused step's moment sums per v_x slice (5 nv doubles; the cavity up to kMaxTileParts per slice).
 //  Both hosts, per cell: own_ and a step's new sums (kRawMoments doubles each) and the two
 //  CellFields of the residual (n, V (3), T, P_xy, q (2): 8 doubles each), the peak of advance().
 // The boundary Maxwellians (4 nv^3) and the wall densities (per row and column) are left out.
@@ -79,7 +80,8 @@ MemoryEstimate BgkMethod::estimate(const BgkParams& p, const ExecutionContext& c
   constexpr std::int64_t kCellFieldValues = 8;
   constexpr std::int64_t host_cell = (2 * kRawMoments + 2 * kCellFieldValues) * sizeof(double);
   constexpr std::int64_t relax_cell = sizeof(CellRelaxation);
-  const std::int64_t slice_sums = checked_product({5, nv, std::int64_t(sizeof(double))}, "5 nv moment sums x 8 B");
+  const std::int64_t parts = p.problem == Case::Cavity ? kMaxTileParts : 1;
+  const std::int64_t slice_sums = checked_product({5, nv, parts, std::int64_t(sizeof(double))}, "5 nv moment sums x 8 B");
   const std::int64_t device_cell = checked_add(relax_cell + kRawMoments * sizeof(double), slice_sums, "kinetic.bgk device bytes per cell");
   MemoryEstimate m;
   m.host_bytes = std::uint64_t(checked_add(checked_add(cuda ? f_bytes : two_f,
