@@ -58,7 +58,10 @@ std::unique_ptr<Session> Session::restart(const std::string& checkpoint, const s
                     "a checkpoint of one process here; kinetic-run restarts it on as many ranks");
   Preset preset = method_preset(h.method);
   const std::string file = h.preset.is_object() && h.preset.value("file", nlohmann::json()).is_string() ? h.preset["file"].get<std::string>() : "";
-  if (!file.empty() && fs::is_regular_file(file)) preset = load_preset(file, builtin_registry());
+  // The preset's title, case and reference where its file is still there and still of this method
+  // (the method set up is the preset's: it must be the checkpoint's).
+  if (!file.empty() && fs::is_regular_file(file))
+    if (Preset loaded = load_preset(file, builtin_registry()); loaded.method == h.method) preset = std::move(loaded);
   ParamSet params(builtin_registry().info(h.method).params);
   params.apply_json(h.params, checkpoint + ": params");
   return std::make_unique<Session>(std::move(preset), params, backend, checkpoint, h.preset);
@@ -77,7 +80,7 @@ Session::Session(Preset preset, const ParamSet& params, const std::string& backe
           : std::move(checkpoint_preset);
   runner_ = std::make_unique<Runner>(builtin_registry().create(preset_.method), params, ctx_, options);
   wait(-1);
-  if (runner_->state() == RunState::Failed) throw Error(runner_->error_kind(), runner_->error());
+  throw_if_failed();
 }
 
 bool Session::wait(double seconds) const {

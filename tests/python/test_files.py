@@ -67,3 +67,15 @@ def test_a_closed_simulation_keeps_its_last_state_readable():
     assert sim.field("diameter").shape == (500,)
     with pytest.raises(RuntimeError, match="closed"):
         sim.step(1)
+
+
+def test_a_restart_keeps_the_checkpoints_method_when_its_preset_file_changed(tmp_path):
+    preset = tmp_path / "mine.json"
+    preset.write_bytes(open(os.path.join(ks._core.preset_dir(), "coagulation", "teaching-demo.json"), "rb").read())
+    first = ks.Simulation.from_preset(str(preset), backend="cpu").step(2)
+    first.checkpoint(tmp_path / "c.ksc")
+    # The preset file now holds another method: the restart takes the checkpoint's method, not the file's.
+    preset.write_bytes(open(os.path.join(ks._core.preset_dir(), "bgk", "teaching-cavity.json"), "rb").read())
+    again = ks.Simulation.restart(tmp_path / "c.ksc", backend="cpu")
+    assert again.method == "aerosol.coagulation" and again.iteration == 2
+    np.testing.assert_array_equal(again.field("diameter"), first.field("diameter"))
