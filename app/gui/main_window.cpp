@@ -648,7 +648,7 @@ bool MainWindow::exportTo(const QString& dir) {
     const Snapshot& snap = *files;
     for (const Dataset& d : datasets_of(snap.fields))
       written << QString::fromStdString(write_dataset_vtk(d, dir.toStdString() + "/" + d.name, VtkEncoding::Binary, snap.progress.sim_time));
-    for (const auto& s : shown_->series) {
+    for (const auto& s : snap.series) {
       const QString path = dir + "/series_" + QString::fromStdString(file_safe(s.name)) + ".csv";
       write_series_csv(s, path.toStdString());
       written << path;

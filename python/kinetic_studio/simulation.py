@@ -84,9 +84,7 @@ class Simulation:
     def pause(self):
         """Pauses after the current iteration and waits for it."""
         self._open()
-        self._core.pause()
-        self._settle()
-        self._stop_reason = "paused"
+        self._pause("paused")
         return self
 
     def reset(self):
@@ -102,6 +100,12 @@ class Simulation:
         while not self._core.wait(0.2):
             pass
 
+    def _pause(self, reason):
+        """Pauses after the current iteration, waits for it and keeps why for the summary."""
+        self._core.pause()
+        self._settle()
+        self._stop_reason = reason
+
     def _follow(self, title, progress, max_seconds, fraction):
         bar = make_bar(title, progress)
         t0 = time.monotonic()
@@ -110,17 +114,13 @@ class Simulation:
                 if bar:
                     bar.update(fraction(), self._status())
                 if max_seconds is not None and time.monotonic() - t0 > max_seconds:
-                    self._core.pause()
-                    self._settle()
-                    self._stop_reason = f"max_seconds={max_seconds}"
+                    self._pause(f"max_seconds={max_seconds}")
                     break
             if bar:
                 bar.update(fraction(), self._status(), force=True)
         except KeyboardInterrupt:
             # Ctrl-C or the notebook's stop button: pause after the current iteration, keep the state.
-            self._core.pause()
-            self._settle()
-            self._stop_reason = "interrupted (KeyboardInterrupt)"
+            self._pause("interrupted (KeyboardInterrupt)")
             raise
         finally:
             if bar:

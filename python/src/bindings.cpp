@@ -82,22 +82,23 @@ pyb::dict progress_dict(const ks::Progress& p) {
   return d;
 }
 
-const ks::FieldData& find_field(const ks::Snapshot& snap, const std::string& name) {
+// The item of `items` whose name_of is `name`; bad input naming `what` and the names there are otherwise.
+template <typename T, typename NameOf>
+const T& find_named(const std::vector<T>& items, const std::string& name, NameOf name_of, const std::string& what) {
   std::string names;
-  for (const auto& f : snap.fields) {
-    if (f.desc.name == name) return f;
-    names += (names.empty() ? "" : ", ") + f.desc.name;
+  for (const T& item : items) {
+    if (name_of(item) == name) return item;
+    names += (names.empty() ? "" : ", ") + name_of(item);
   }
-  throw ks::bad_input("field(\"" + name.substr(0, 60) + "\")", "no such field", "one of " + names);
+  throw ks::bad_input(what + "(\"" + name.substr(0, 60) + "\")", "no such " + what, "one of " + names);
+}
+
+const ks::FieldData& find_field(const ks::Snapshot& snap, const std::string& name) {
+  return find_named(snap.fields, name, [](const ks::FieldData& f) { return f.desc.name; }, "field");
 }
 
 const ks::Series& find_series(const ks::Snapshot& snap, const std::string& name) {
-  std::string names;
-  for (const auto& s : snap.series) {
-    if (s.name == name) return s;
-    names += (names.empty() ? "" : ", ") + s.name;
-  }
-  throw ks::bad_input("series(\"" + name.substr(0, 60) + "\")", "no such series", "one of " + names);
+  return find_named(snap.series, name, [](const ks::Series& s) { return s.name; }, "series");
 }
 
 // A read-only NumPy view of `values` that keeps `snap` alive: no copy.

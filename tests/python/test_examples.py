@@ -9,20 +9,20 @@ import pytest
 from conftest import SOURCE_DIR
 
 
-def example(name):
-    path = os.path.join(SOURCE_DIR, "examples", name + ".py")
-    spec = importlib.util.spec_from_file_location(name, path)
+def run_quick(name, tmp_path):
+    """Example `name` at its small sizes on the CPU: (the module, what its main returned), its plot checked."""
+    pytest.importorskip("matplotlib", reason="the examples plot with matplotlib (python3-matplotlib)")
+    spec = importlib.util.spec_from_file_location(name, os.path.join(SOURCE_DIR, "examples", name + ".py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module
+    png = tmp_path / (name + ".png")
+    results = module.main(["--quick", "--backend", "cpu", "--out", str(png)])
+    assert png.stat().st_size > 10000
+    return module, results
 
 
 def test_the_couette_sweep_goes_from_slip_flow_to_free_molecular_flow(tmp_path):
-    pytest.importorskip("matplotlib", reason="the examples plot with matplotlib (python3-matplotlib)")
-    couette = example("couette_knudsen_sweep")
-    png = tmp_path / "couette.png"
-    results = couette.main(["--quick", "--backend", "cpu", "--out", str(png)])
-    assert png.stat().st_size > 10000
+    couette, results = run_quick("couette_knudsen_sweep", tmp_path)
     by_kn = {r["kn"]: r for r in results}
     U, omega = results[0]["U"], results[0]["omega"]
     fm = couette.shear_free_molecular(U)
@@ -40,11 +40,7 @@ def test_the_couette_sweep_goes_from_slip_flow_to_free_molecular_flow(tmp_path):
 
 
 def test_the_coagulation_example_levels_off_near_the_sectional_solution(tmp_path):
-    pytest.importorskip("matplotlib", reason="the examples plot with matplotlib (python3-matplotlib)")
-    coag = example("coagulation_self_preservation")
-    png = tmp_path / "coag.png"
-    results = coag.main(["--quick", "--backend", "cpu", "--out", str(png)])
-    assert png.stat().st_size > 10000
+    coag, results = run_quick("coagulation_self_preservation", tmp_path)
     assert set(results) == {"free_molecular", "continuum", "constant"}
     for kernel, (t, sigma, err, sectional) in results.items():
         assert sigma[0] < 1.06 and sigma[-1] > sigma[0] + 0.25, kernel  # from a monodisperse start
