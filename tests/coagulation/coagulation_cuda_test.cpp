@@ -123,6 +123,61 @@ TEST(CoagulationCuda, DeviceInitialisationMatchesTheCpuRates) {
   for (std::size_t k = cfg.n_s; k < cpu.C.size(); ++k) ASSERT_NEAR(g.C[k] / cpu.C[k], 1.0, 1e-12) << "particle " << k;
 }
 
+// Selection against a majorant (coag_majorant.hpp): one warp a run makes the CPU's trials, picks and
+// sampler moves, through rebuilds at every advance, every refresh_every events and when a value
+// leaves its window (the additive kernel's volumes grow fastest), for one run and an ensemble.
+struct MajorantCase {
+  KernelKind kernel;
+  int runs, n_s;
+  std::int64_t refresh_every;
+};
+class GpuMajorant : public ::testing::TestWithParam<MajorantCase> {};
+
+TEST_P(GpuMajorant, GpuRepeatsTheCpuEventsForTheSameSeed) {
+  KS_REQUIRE_CUDA();
+  const MajorantCase c = GetParam();
+  EnsembleConfig cfg = testing::free_molecular_config(c.n_s, c.refresh_every, 5);
+  cfg.selection = Selection::Majorant;
+  cfg.kernel.kind = c.kernel;
+  cfg.kernel.K = 3e-16;
+  cfg.kernel.B = 1e8;
+  Ensemble cpu = testing::make_ensemble(cfg, c.runs, 1.4);
+  CudaEnsemble gpu(0);
+  gpu.upload(cpu, cfg);
+  double sum_C = 0.0;  // make_ensemble's C' of run 0: its mean waiting time, eq. (4)
+  for (int k = 0; k < c.n_s; ++k) sum_C += cpu.C[k];
+  const double dt = 300.0 * waiting_time(sum_C, cfg.box_volume);
+  std::uint64_t gpu_events = 0, cpu_events = 0;
+  for (double t : {dt, 3 * dt}) {  // two advances: the samplers rebuilt at the start of each
+    gpu_events += gpu.advance(std::vector<double>(c.runs, t), 700);
+    for (int r = 0; r < c.runs; ++r) cpu_events += advance_run_cpu(cpu, r, cfg, t, ~0ull);
+  }
+  Ensemble g;
+  gpu.download(g);
+  EXPECT_EQ(gpu_events, cpu_events);
+  EXPECT_GT(cpu_events, std::uint64_t(c.runs) * 200);
+  for (std::size_t k = 0; k < cpu.v.size(); ++k) {
+    ASSERT_NEAR(g.v[k] / cpu.v[k], 1.0, 1e-12) << "particle " << k;
+    ASSERT_EQ(g.w[k], cpu.w[k]) << "particle " << k;
+  }
+  for (int r = 0; r < c.runs; ++r) {
+    EXPECT_NEAR(g.t[r] / cpu.t[r], 1.0, 1e-12);
+    EXPECT_EQ(g.events[r], cpu.events[r]);
+    EXPECT_EQ(g.since_refresh[r], cpu.since_refresh[r]);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(CoagulationCuda, GpuMajorant,
+                         ::testing::Values(MajorantCase{KernelKind::FreeMolecular, 1, 20000, 1 << 30},
+                                           MajorantCase{KernelKind::FreeMolecular, 5, 1500, 300},
+                                           MajorantCase{KernelKind::Additive, 3, 1000, 1 << 30},
+                                           MajorantCase{KernelKind::Constant, 2, 800, 250}),
+                         [](const auto& info) {
+                           const MajorantCase& c = info.param;
+                           return std::to_string(int(c.kernel)) + "kernel_" + std::to_string(c.runs) + "runs_" +
+                                  std::to_string(c.n_s);
+                         });
+
 INSTANTIATE_TEST_SUITE_P(CoagulationCuda, GpuClusterSize,
                          ::testing::Values(Layout{1, 1500}, Layout{4, 1500}, Layout{16, 1500},  // shared memory
                                            Layout{1, 4000}, Layout{2, 8000},                    // global memory
@@ -150,7 +205,7 @@ TEST(CoagulationCuda, GpuEnsembleStatisticsMatchTheCpu) {
 
 TEST(CoagulationCuda, GpuTableOneCaseReachesTheSelfPreservingWidth) {
   KS_REQUIRE_CUDA();
-  for (const std::string selection : {"prefix", "rejection"}) {
+  for (const std::string selection : {"prefix", "rejection", "majorant"}) {
     SCOPED_TRACE("selection " + selection);
     auto m = testing::run_to_end(
         {{"n_s", std::int64_t(2000)}, {"n_runs", std::int64_t(100)}, {"t_end", 1000.0}, {"selection", selection}},
@@ -189,7 +244,7 @@ TEST(CoagulationCuda, GpuStateIsAcceptedAndTheRestartContinuesBitForBit) {
 
 TEST(CoagulationCuda, LargeSingleRunConservesVolume) {
   KS_REQUIRE_CUDA();
-  for (const std::string selection : {"prefix", "rejection"}) {
+  for (const std::string selection : {"prefix", "rejection", "majorant"}) {
     SCOPED_TRACE("selection " + selection);
     auto m = testing::run_to_end(
         {{"n_s", std::int64_t(20000)}, {"n_runs", std::int64_t(1)}, {"t_end", 10.0}, {"selection", selection}},

@@ -1,6 +1,6 @@
 // Selection of the event's pair by acceptance-rejection (selection = "rejection"): the sampler,
 // its bounds, and that runs with it keep the inverse transform's statistics (the exact solutions of
-// the constant and additive kernels are checked with both selections in coagulation_validation_test).
+// the constant and additive kernels are checked with every selection in coagulation_validation_test).
 #include <gtest/gtest.h>
 
 #include <algorithm>

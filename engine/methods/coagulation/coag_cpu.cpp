@@ -6,6 +6,7 @@
 
 #include "core/errors.hpp"
 #include "coag_solver.hpp"
+#include "coag_majorant_cpu.hpp"
 #include "coag_pair_rejection.hpp"
 
 namespace ks::coag {
@@ -36,6 +37,7 @@ struct Scratch {
 }  // namespace
 
 std::uint64_t advance_run_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, double t_target, std::uint64_t max_events) {
+  if (cfg.selection == Selection::Majorant) return advance_run_majorant_cpu(e, run, cfg, t_target, max_events);
   const int n = cfg.n_s;
   const std::size_t base = std::size_t(run) * n;
   double* v = e.v.data() + base;
@@ -156,6 +158,7 @@ class CpuSolver final : public CoagSolver {
  public:
   explicit CpuSolver(const EnsembleConfig& cfg) : cfg_(cfg) {}
   void load(Ensemble& e, int first_new_run) override {
+    if (cfg_.selection == Selection::Majorant) return;  // no C'
     for (int r = first_new_run; r < e.n_runs; ++r) recompute_rates(e, r, cfg_);
   }
   std::uint64_t advance(Ensemble& e, const std::vector<double>& t_target) override {

@@ -6,6 +6,8 @@
 #include <algorithm>
 
 #include "coag_cuda_event_loop.cuh"
+#include "coag_cuda_majorant.cuh"
+#include "coag_majorant.hpp"
 #include "core/ceil_div.hpp"
 #include "core/checked.hpp"
 #include "core/cuda_check.hpp"
@@ -116,6 +118,7 @@ struct CudaEnsemble::Device {
   DeviceBuffer<double> v, w, C, row_or_next, t, t_target;
   DeviceBuffer<ParticleAux> aux;
   DeviceBuffer<unsigned long long> events, since_refresh, done;
+  MajorantBuffers majorant;  // selection = majorant only
 };
 
 CudaEnsemble::CudaEnsemble(int device) : d_(std::make_unique<Device>()) {
@@ -164,6 +167,7 @@ void CudaEnsemble::upload(const Ensemble& e, const EnsembleConfig& cfg) {
   d_->since_refresh.upload(reinterpret_cast<const unsigned long long*>(e.since_refresh.data()), e.n_runs);
   d_->done.resize(e.n_runs);
   d_->t_target.resize(e.n_runs);
+  if (cfg.selection == Selection::Majorant) d_->majorant.resize(e.n_runs, cfg.n_s, majorant_of(cfg.kernel).n_samplers);
   d_->cluster = choose_cluster(d_->requested_cluster, e.n_runs, cfg.n_s, d_->sm_count, selects_by_rejection(cfg),
                                d_->limits.max_cluster);
   if (count) {
@@ -210,6 +214,13 @@ std::uint64_t CudaEnsemble::launch(const std::vector<double>& t_target, std::uin
   all_reached = true;
   if (d_->n_runs == 0) return 0;
   d_->t_target.upload(t_target.data(), d_->n_runs);
+  if (d_->cfg.selection == Selection::Majorant) {
+    MajorantBuffers& b = d_->majorant;
+    const MajorantArrays arrays{d_->v.ptr,      d_->w.ptr,      d_->aux.ptr,   d_->t.ptr,   d_->events.ptr,
+                                d_->since_refresh.ptr, d_->t_target.ptr, d_->done.ptr, b.order.ptr, b.slot.ptr,
+                                b.start.ptr,    b.base.ptr,     b.flag.ptr};
+    return launch_majorant(arrays, b, d_->n_runs, d_->cfg, max_events, all_reached);
+  }
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(unsigned(checked_narrow<int>(checked_mul(d_->n_runs, d_->cluster, "n_runs * blocks per run"),
                                                     "n_runs * blocks per run (CUDA blocks of the event loop)")));
@@ -247,6 +258,7 @@ std::uint64_t CudaEnsemble::launch(const std::vector<double>& t_target, std::uin
 }
 
 std::uint64_t CudaEnsemble::advance(const std::vector<double>& t_target, std::uint64_t max_events_per_launch) {
+  d_->majorant.stale = true;  // the majorant's samplers are rebuilt at the start of every advance, as on the CPU
   std::uint64_t total = 0;
   bool all_reached = false;
   while (!all_reached) total += launch(t_target, max_events_per_launch, all_reached);

@@ -11,15 +11,18 @@
 namespace ks::coag {
 
 // How an event's pair is chosen: the paper's inverse transform on cumulative sums (eq. 5a, 5b),
-// or acceptance-rejection against a bound (coag_pair_rejection.hpp), which needs no sums.
-enum class Selection : int { Prefix = 0, Rejection = 1 };
+// acceptance-rejection against a bound (coag_pair_rejection.hpp), which needs no sums, or trials
+// against a majorant kernel (coag_majorant.hpp), which needs no C' either: O(1) work an event.
+enum class Selection : int { Prefix = 0, Rejection = 1, Majorant = 2 };
 
 struct EnsembleConfig {
   int n_s = 0;                 // simulation particles per run (constant, see coalesce())
   double box_volume = 0.0;     // V, m^3: sum(w) / V is the number concentration
   KernelParams kernel;
   std::uint64_t seed = 0;
-  std::int64_t refresh_every = 0;  // recompute every C'_k from eq. (2) after this many events (bounds round-off drift)
+  // Recompute every C'_k from eq. (2) after this many events (bounds round-off drift); with the
+  // majorant, rebuild its samplers instead.
+  std::int64_t refresh_every = 0;
   Selection selection = Selection::Prefix;
   // The ensemble's index of this Ensemble's run 0 (a rank's first run under MPI): run r draws from
   // the stream of run first_run + r, so a run's events do not depend on how runs are shared.

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "coag_majorant.hpp"
 #include "coag_pair_rejection.hpp"
 #include "coag_solver.hpp"
 #include "coag_units.hpp"
@@ -87,13 +88,17 @@ MemoryEstimate CoagulationMethod::estimate(const CoagParams& p, const ExecutionC
   constexpr std::int64_t host_run = 4 * sizeof(double) + sizeof(int);
   constexpr std::int64_t thread_particle = 2 * sizeof(ParticleAux) + 2 * sizeof(double);
   constexpr std::int64_t snapshot_particle = 2 * (sizeof(double) + 3 * sizeof(double));
-  constexpr std::int64_t device_particle = 4 * sizeof(double) + sizeof(ParticleAux), device_run = 5 * sizeof(std::uint64_t);
+  // The majorant's samplers: a place in each sampler's order and its inverse (coag_majorant.hpp).
+  const std::int64_t samplers = p.selection == Selection::Majorant ? 2 * kMaxSamplers * std::int64_t(sizeof(int)) : 0;
+  const std::int64_t device_particle = 4 * sizeof(double) + sizeof(ParticleAux) + samplers,
+                     device_run = 5 * sizeof(std::uint64_t) + (samplers ? (kMaxSamplers * (kClasses + 2) + 1) * 4 : 0);
   // Runs advance in parallel, one per thread; a single run uses the threads inside its loops.
   const std::int64_t threads = cuda ? 0 : std::min<std::int64_t>(std::max(ctx.cpu_threads, 1), n_runs);
   const std::int64_t ensemble = checked_mul(particles, host_particle, "aerosol.coagulation host bytes of the ensemble");
   const std::int64_t per_run =
       checked_mul(n_runs, host_run + outputs * std::int64_t(sizeof(RunStatistics)), "aerosol.coagulation bytes per run");
-  const std::int64_t work = checked_mul(n_s, threads * thread_particle + snapshot_particle, "aerosol.coagulation work arrays");
+  const std::int64_t work =
+      checked_mul(n_s, threads * (thread_particle + samplers) + snapshot_particle, "aerosol.coagulation work arrays");
   MemoryEstimate m;
   m.host_bytes = std::uint64_t(checked_add(checked_add(ensemble, per_run, "aerosol.coagulation host bytes"), work,
                                            "aerosol.coagulation host bytes"));
@@ -132,10 +137,12 @@ void CoagulationMethod::set_up() {
                     "n_runs >= the number of ranks (" + std::to_string(comm.size()) + ")");
   const Block mine = block_of(p_.n_runs, comm.rank(), comm.size());
   cfg.first_run = int(mine.begin);
-  if (cfg.selection == Selection::Rejection && !rejection_supported(k.kind))
-    throw bad_input("selection", "'rejection' needs a kernel whose rows peak at the smallest or largest particle",
-                    "selection 'prefix' with kernel 'fuchs'; 'rejection' with free_molecular, constant, additive or "
-                    "continuum");
+  if ((cfg.selection == Selection::Rejection && !rejection_supported(k.kind)) ||
+      (cfg.selection == Selection::Majorant && !majorant_supported(k.kind)))
+    throw bad_input("selection", "'" + std::string(cfg.selection == Selection::Rejection ? "rejection" : "majorant") +
+                                     "' has no bound for the kernel 'fuchs'",
+                    "selection 'prefix' with kernel 'fuchs'; 'rejection' and 'majorant' with free_molecular, constant, "
+                    "additive or continuum");
   std::unique_ptr<CoagSolver> solver;
   if (ctx_.backend == BackendKind::Cuda) {
 #ifdef KS_HAVE_CUDA

@@ -43,11 +43,12 @@ const ParamTable<CoagParams>& coag_param_table() {
                       real_param("mean_free_path", "Gas mean free path", "nm", 68.0, 0.1, 1e6, "For the Fuchs kernel (slip correction)")))
       .bind(&P::seed, int_param("seed", "Random seed", 1, 0, 2147483647, "Seed of the Philox streams; the same seed repeats a run exactly"))
       .bind_choice(&P::selection,
-                   choice_param("selection", "Pair selection", "prefix", {"prefix", "rejection"},
+                   choice_param("selection", "Pair selection", "prefix", {"prefix", "rejection", "majorant"},
                                 "prefix: inverse transform on cumulative sums (eq. 5a, 5b, the paper); rejection: acceptance-rejection "
-                                "against a bound, the same pair distribution without sums (faster on the GPU; not for the fuchs "
-                                "kernel)"),
-                   {Selection::Prefix, Selection::Rejection});
+                                "against a bound, the same pair distribution without sums (faster on the GPU); majorant: trials "
+                                "against a majorant kernel, no C' and O(1) work an event (large n_s); rejection and majorant not "
+                                "for the fuchs kernel"),
+                   {Selection::Prefix, Selection::Rejection, Selection::Majorant});
   return table;
 }
 
