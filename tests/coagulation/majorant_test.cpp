@@ -119,7 +119,7 @@ TEST(Majorant, SamplersStayConsistentThroughEvents) {
       for (int at = start[c]; at < start[c + 1]; ++at) {
         const int k = order[at];
         ASSERT_EQ(slot[k], at);
-        ASSERT_EQ(set.class_of(s, m.spec[s], aux[k], e.w[k]), c) << "sampler " << s << ", particle " << k;
+        ASSERT_EQ(set.class_of(s, m.spec[s], Powers(aux[k]), e.w[k]), c) << "sampler " << s << ", particle " << k;
       }
       acc += (start[c + 1] - start[c]) * class_bound(h.base[s] + c);
       ASSERT_EQ(h.cum[s * kClasses + c], acc) << "sampler " << s << ", class " << c;

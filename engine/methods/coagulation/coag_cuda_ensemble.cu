@@ -168,8 +168,10 @@ void CudaEnsemble::upload(const Ensemble& e, const EnsembleConfig& cfg) {
   d_->done.resize(e.n_runs);
   d_->t_target.resize(e.n_runs);
   if (cfg.selection == Selection::Majorant) d_->majorant.resize(e.n_runs, cfg.n_s, majorant_of(cfg.kernel).n_samplers);
-  d_->cluster = choose_cluster(d_->requested_cluster, e.n_runs, cfg.n_s, d_->sm_count, selects_by_rejection(cfg),
-                               d_->limits.max_cluster);
+  d_->cluster = cfg.selection == Selection::Majorant  // one warp a run
+                    ? 1
+                    : choose_cluster(d_->requested_cluster, e.n_runs, cfg.n_s, d_->sm_count, selects_by_rejection(cfg),
+                                     d_->limits.max_cluster);
   if (count) {
     const auto blocks =
         unsigned(checked_narrow<int>(std::int64_t(ceil_div(count, kBlock)), "n_s * n_runs / 512 (CUDA blocks of make_aux)"));

@@ -90,11 +90,16 @@ __global__ void __launch_bounds__(kRebuildBlock) rebuild_kernel(MajorantArrays a
 // The event loop: one warp a run (blockIdx.x), until the run's next event would pass its target,
 // max_events are done, or its samplers need a rebuild (a value above a window, or refresh_every
 // events), which the host does between launches.
-__global__ void __launch_bounds__(32) majorant_kernel(MajorantArrays a, int n, double box_volume, KernelParams kp, Majorant m,
+// The kernel's majorant is a compile-time constant (its terms and samplers unrolled, no local memory).
+template <KernelKind kKind>
+__global__ void __launch_bounds__(32) majorant_kernel(MajorantArrays a, int n, double box_volume, KernelParams kp,
                                                       unsigned long long seed, int first_run, unsigned long long refresh_every,
                                                       unsigned long long max_events) {
+  constexpr Majorant kTerms = majorant_terms(kKind);
+  Majorant m = kTerms;
+  m.scale = majorant_scale(kp);
+  constexpr int S = kTerms.n_samplers;
   const int run = blockIdx.x, lane = threadIdx.x;
-  const int S = m.n_samplers;
   __shared__ int start[kMaxSamplers * (kClasses + 1)];
   __shared__ double cum[kMaxSamplers * kClasses];
   __shared__ int base[kMaxSamplers];
@@ -154,10 +159,14 @@ __global__ void __launch_bounds__(32) majorant_kernel(MajorantArrays a, int n, d
     // Lane s: both particles' classes in sampler s before and after; moves unless a value left a window.
     int from_i = 0, to_i = 0, from_j = 0, to_j = 0;
     if (lane < S) {
-      from_i = set.class_of(lane, m.spec[lane], ai, wi);
-      to_i = set.class_of(lane, m.spec[lane], ni, new_wi);
-      from_j = set.class_of(lane, m.spec[lane], aj, wj);
-      to_j = set.class_of(lane, m.spec[lane], nj, new_wj);
+      SamplerSpec spec = kTerms.spec[0];
+#pragma unroll
+      for (int q = 1; q < S; ++q)
+        if (lane == q) spec = kTerms.spec[q];  // from constants, not an indexed copy
+      from_i = set.class_of(lane, spec, Powers(ai), wi);
+      to_i = set.class_of(lane, spec, Powers(ni), new_wi);
+      from_j = set.class_of(lane, spec, Powers(aj), wj);
+      to_j = set.class_of(lane, spec, Powers(nj), new_wj);
     }
     bool rebuild = __any_sync(kFullMask, to_i >= kClasses || to_j >= kClasses);
     if (!rebuild) {
@@ -220,9 +229,12 @@ std::uint64_t launch_majorant(const MajorantArrays& a, MajorantBuffers& b, int n
   KS_CUDA_CHECK(cudaMemset(a.done, 0, sizeof(unsigned long long) * n_runs));
   std::vector<int> flags(n_runs);
   while (true) {
-    majorant_kernel<<<n_runs, 32>>>(a, cfg.n_s, cfg.box_volume, cfg.kernel, m, static_cast<unsigned long long>(cfg.seed),
-                                    cfg.first_run, static_cast<unsigned long long>(cfg.refresh_every),
-                                    static_cast<unsigned long long>(max_events));
+    const auto kernel = cfg.kernel.kind == KernelKind::FreeMolecular ? majorant_kernel<KernelKind::FreeMolecular>
+                        : cfg.kernel.kind == KernelKind::Constant    ? majorant_kernel<KernelKind::Constant>
+                        : cfg.kernel.kind == KernelKind::Additive    ? majorant_kernel<KernelKind::Additive>
+                                                                     : majorant_kernel<KernelKind::Continuum>;
+    kernel<<<n_runs, 32>>>(a, cfg.n_s, cfg.box_volume, cfg.kernel, static_cast<unsigned long long>(cfg.seed), cfg.first_run,
+                           static_cast<unsigned long long>(cfg.refresh_every), static_cast<unsigned long long>(max_events));
     KS_CUDA_CHECK_LAUNCH();
     b.flag.download(flags.data(), n_runs);  // synchronises; execution errors surface here
     bool rebuild = false;

@@ -62,42 +62,42 @@ KS_HD bool majorant_supported(KernelKind kind) { return kind != KernelKind::Fuch
 //   constant: K (w_i + w_j); additive: B (v_i + v_j)(w_i + w_j);
 //   continuum: 2 pi (D_i + D_j)(d_i + d_j) = (2 kT / 3 mu)(2 + d_i/d_j + d_j/d_i), times (w_i + w_j).
 // Each product splits into its w_i half (the terms below) and the mirrored w_j half.
-inline Majorant majorant_of(const KernelParams& kp) {
+namespace detail {
+KS_HD constexpr int add_sampler(Majorant& m, bool weighted, Power p) {
+  for (int s = 0; s < m.n_samplers; ++s)
+    if (m.spec[s].weighted == weighted && m.spec[s].power == p) return s;
+  m.spec[m.n_samplers] = {weighted, p};
+  return m.n_samplers++;
+}
+KS_HD constexpr void add_term(Majorant& m, double coef, Power f, Power g) {
+  m.coef[m.n_terms] = coef;
+  m.f[m.n_terms] = add_sampler(m, true, f);
+  m.g[m.n_terms] = g == Power::Zero ? -1 : add_sampler(m, false, g);
+  ++m.n_terms;
+}
+}  // namespace detail
+
+// The terms of a kernel's majorant without its scale (a compile-time constant for the GPU loop).
+KS_HD constexpr Majorant majorant_terms(KernelKind kind) {
   Majorant m;
-  auto sampler = [&m](bool weighted, Power p) {
-    for (int s = 0; s < m.n_samplers; ++s)
-      if (m.spec[s].weighted == weighted && m.spec[s].power == p) return s;
-    m.spec[m.n_samplers] = {weighted, p};
-    return m.n_samplers++;
-  };
-  auto term = [&](double coef, Power f, Power g) {
-    m.coef[m.n_terms] = coef;
-    m.f[m.n_terms] = sampler(true, f);
-    m.g[m.n_terms] = g == Power::Zero ? -1 : sampler(false, g);
-    ++m.n_terms;
-  };
-  switch (kp.kind) {
+  switch (kind) {
     case KernelKind::FreeMolecular:
-      m.scale = 2.0 * kp.KF;
-      term(1.0, Power::Half, Power::Zero);
-      term(1.0, Power::Zero, Power::Half);
-      term(1.0, Power::Two, Power::NegThreeHalves);
-      term(1.0, Power::NegThreeHalves, Power::Two);
+      detail::add_term(m, 1.0, Power::Half, Power::Zero);
+      detail::add_term(m, 1.0, Power::Zero, Power::Half);
+      detail::add_term(m, 1.0, Power::Two, Power::NegThreeHalves);
+      detail::add_term(m, 1.0, Power::NegThreeHalves, Power::Two);
       break;
     case KernelKind::Constant:
-      m.scale = kp.K;
-      term(1.0, Power::Zero, Power::Zero);
+      detail::add_term(m, 1.0, Power::Zero, Power::Zero);
       break;
     case KernelKind::Additive:
-      m.scale = kp.B;
-      term(1.0, Power::Volume, Power::Zero);
-      term(1.0, Power::Zero, Power::Volume);
+      detail::add_term(m, 1.0, Power::Volume, Power::Zero);
+      detail::add_term(m, 1.0, Power::Zero, Power::Volume);
       break;
     case KernelKind::Continuum:
-      m.scale = 2.0 * kp.kT / (3.0 * kp.mu);
-      term(2.0, Power::Zero, Power::Zero);
-      term(1.0, Power::One, Power::NegOne);
-      term(1.0, Power::NegOne, Power::One);
+      detail::add_term(m, 2.0, Power::Zero, Power::Zero);
+      detail::add_term(m, 1.0, Power::One, Power::NegOne);
+      detail::add_term(m, 1.0, Power::NegOne, Power::One);
       break;
     case KernelKind::Fuchs:
       break;
@@ -105,19 +105,43 @@ inline Majorant majorant_of(const KernelParams& kp) {
   return m;
 }
 
-KS_HD double sampler_value(const SamplerSpec& s, const ParticleAux& a, double w) {
+KS_HD double majorant_scale(const KernelParams& kp) {
+  switch (kp.kind) {
+    case KernelKind::FreeMolecular: return 2.0 * kp.KF;
+    case KernelKind::Constant: return kp.K;
+    case KernelKind::Additive: return kp.B;
+    case KernelKind::Continuum: return 2.0 * kp.kT / (3.0 * kp.mu);
+    case KernelKind::Fuchs: break;
+  }
+  return 0.0;
+}
+
+inline Majorant majorant_of(const KernelParams& kp) {
+  Majorant m = majorant_terms(kp.kind);
+  m.scale = majorant_scale(kp);
+  return m;
+}
+
+// The powers of a particle's diameter the samplers use, each computed once.
+struct Powers {
+  double v, d, sqrt_d, inv_d, inv_d_sqrt_d;
+  KS_HD explicit Powers(const ParticleAux& a) : v(a.v), d(a.d), sqrt_d(sqrt(a.d)), inv_d(1.0 / a.d), inv_d_sqrt_d(1.0 / (a.d * sqrt_d)) {}
+};
+
+KS_HD double sampler_value(const SamplerSpec& s, const Powers& p, double w) {
   double x = 1.0;
   switch (s.power) {
     case Power::Zero: x = 1.0; break;
-    case Power::Half: x = sqrt(a.d); break;
-    case Power::NegThreeHalves: x = 1.0 / (a.d * sqrt(a.d)); break;
-    case Power::One: x = a.d; break;
-    case Power::NegOne: x = 1.0 / a.d; break;
-    case Power::Two: x = a.d * a.d; break;
-    case Power::Volume: x = a.v; break;
+    case Power::Half: x = p.sqrt_d; break;
+    case Power::NegThreeHalves: x = p.inv_d_sqrt_d; break;
+    case Power::One: x = p.d; break;
+    case Power::NegOne: x = p.inv_d; break;
+    case Power::Two: x = p.d * p.d; break;
+    case Power::Volume: x = p.v; break;
   }
   return s.weighted ? w * x : x;
 }
+KS_HD double sampler_value(const SamplerSpec& s, const ParticleAux& a, double w) { return sampler_value(s, Powers(a), w); }
 
 // The class of a positive double: its exponent and two leading mantissa bits; class_bound(c) is
 // the smallest double above every value of class c.
@@ -159,11 +183,8 @@ struct SamplerSet {
   int n;
 
   KS_HD double total(int s) const { return cum[s * kClasses + kClasses - 1]; }
-  KS_HD int class_of(int s, const SamplerSpec& spec, const ParticleAux& a, double w) const {
-    return window_class(sampler_value(spec, a, w), base[s]);
-  }
-  KS_HD double bound_of(int s, const SamplerSpec& spec, const ParticleAux& a, double w) const {
-    return class_bound(base[s] + class_of(s, spec, a, w));
+  KS_HD int class_of(int s, const SamplerSpec& spec, const Powers& p, double w) const {
+    return window_class(sampler_value(spec, p, w), base[s]);
   }
   // The particle of sampler s for 32-bit uniforms x (class) and y (member within the class).
   KS_HD int draw(int s, std::uint32_t x, std::uint32_t y) const {
@@ -181,29 +202,31 @@ struct SamplerSet {
     return order[std::size_t(s) * n + st[lo] + int((std::uint64_t(y) * count) >> 32)];
   }
   // Moves particle p of sampler s from class a to class b: the class boundaries between them shift
-  // by one, each boundary's element filling the hole the last one left (|b - a| moves).
+  // by one, each boundary's element filling the hole the last one left (|b - a| moves). The
+  // boundary elements are read before any is written, a batch at a time (on the GPU: one memory
+  // latency a batch instead of one a class); an empty class's boundary is the hole itself.
   KS_HD void move(int s, int p, int a, int b) const {
     int* ord = order + std::size_t(s) * n;
     int* sl = slot + std::size_t(s) * n;
     int* st = start + s * (kClasses + 1);
+    constexpr int kBatch = 8;
     int hole = sl[p];
-    for (; a < b; ++a) {
-      const int last = st[a + 1] - 1;
-      if (last != hole) {
-        ord[hole] = ord[last];
-        sl[ord[hole]] = hole;
+    const int step = a < b ? 1 : -1;
+    while (a != b) {
+      int at[kBatch], moved[kBatch];
+      int count = 0;
+      for (; count < kBatch && a != b; ++count, a += step) {
+        at[count] = step > 0 ? st[a + 1] - 1 : st[a];  // the class's last (up) or first (down) place
+        st[step > 0 ? a + 1 : a] -= step;
       }
-      hole = last;
-      --st[a + 1];
-    }
-    for (; a > b; --a) {
-      const int first = st[a];
-      if (first != hole) {
-        ord[hole] = ord[first];
-        sl[ord[hole]] = hole;
+      for (int k = 0; k < count; ++k) moved[k] = ord[at[k]];
+      for (int k = 0; k < count; ++k) {
+        if (at[k] != hole) {
+          ord[hole] = moved[k];
+          sl[moved[k]] = hole;
+        }
+        hole = at[k];
       }
-      hole = first;
-      ++st[a];
     }
     ord[hole] = p;
     sl[p] = hole;
@@ -256,10 +279,11 @@ KS_HD Trial draw_trial(const PhiloxStream& rng, std::uint64_t event, int round, 
 // B(i, j) + B(j, i) from the particles' class bounds.
 KS_HD double pair_majorant(const Majorant& m, const SamplerSet& s, const ParticleAux& ai, double wi, const ParticleAux& aj,
                            double wj) {
+  const Powers pi(ai), pj(aj);
   double fi[kMaxSamplers], fj[kMaxSamplers];
   for (int k = 0; k < m.n_samplers; ++k) {
-    fi[k] = s.bound_of(k, m.spec[k], ai, wi);
-    fj[k] = s.bound_of(k, m.spec[k], aj, wj);
+    fi[k] = class_bound(s.base[k] + s.class_of(k, m.spec[k], pi, wi));
+    fj[k] = class_bound(s.base[k] + s.class_of(k, m.spec[k], pj, wj));
   }
   double sum = 0.0;
   for (int a = 0; a < m.n_terms; ++a) {

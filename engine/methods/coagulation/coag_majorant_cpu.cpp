@@ -52,10 +52,12 @@ void rebuild_samplers(HostSamplers& h, const Majorant& m, const ParticleAux* aux
 
 bool update_samplers(const SamplerSet& set, const Majorant& m, const ChangedParticle (&p)[2]) {
   int from[kMaxSamplers][2], to[kMaxSamplers][2];
+  const Powers before[2] = {Powers(p[0].old_aux), Powers(p[1].old_aux)};
+  const Powers after[2] = {Powers(p[0].new_aux), Powers(p[1].new_aux)};
   for (int s = 0; s < m.n_samplers; ++s)
     for (int q = 0; q < 2; ++q) {
-      from[s][q] = set.class_of(s, m.spec[s], p[q].old_aux, p[q].old_w);
-      to[s][q] = set.class_of(s, m.spec[s], p[q].new_aux, p[q].new_w);
+      from[s][q] = set.class_of(s, m.spec[s], before[q], p[q].old_w);
+      to[s][q] = set.class_of(s, m.spec[s], after[q], p[q].new_w);
       if (to[s][q] >= kClasses) return false;
     }
   for (int s = 0; s < m.n_samplers; ++s) {
