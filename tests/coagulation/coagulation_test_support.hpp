@@ -1,6 +1,9 @@
 // Helpers shared by the coagulation validation tests (CPU and CUDA).
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <cmath>
 #include <map>
 #include <memory>
 #include <string>
@@ -65,6 +68,24 @@ inline double eq13_error_dg(const CoagulationMethod& m) {
     ++n;
   }
   return sum / n;
+}
+
+// Free molecular (no exact solution): `selection` gives the inverse transform's d_g and sigma_g within
+// 4 combined standard errors, from other random numbers (the same pair distribution).
+inline void expect_statistics_of_the_inverse_transform(const std::string& selection) {
+  const std::map<std::string, ParamValue> base = {{"n_s", std::int64_t(500)}, {"n_runs", std::int64_t(12)}, {"t_end", 100.0}};
+  auto with = [&](const std::string& s) {
+    auto p = base;
+    p["selection"] = s;
+    return run_to_end(p);
+  };
+  const auto prefix = with("prefix"), other = with(selection);
+  const int k = int(prefix->output_times().size()) - 1;
+  for (auto stat : {&CoagulationMethod::mean_dg, &CoagulationMethod::mean_sigma_g}) {
+    const MeanAndError a = ((*prefix).*stat)(k), b = ((*other).*stat)(k);
+    EXPECT_NEAR(a.mean, b.mean, 4.0 * std::hypot(a.stderr_, b.stderr_));
+    EXPECT_GT(b.stderr_, 0.0);
+  }
 }
 
 }  // namespace ks::coag::testing

@@ -166,22 +166,9 @@ TEST(Majorant, PairsFollowTheRatesAndTheMeanWaitingTimeIsEq4) {
   EXPECT_NEAR(time / kDraws / waiting_time(sum_C, cfg.box_volume), 1.0, 0.01);
 }
 
-// Free molecular: the same pair distribution gives the inverse transform's d_g and sigma_g within 4
-// combined standard errors, from other random numbers.
+// Free molecular: the inverse transform's d_g and sigma_g (coagulation_test_support.hpp).
 TEST(Majorant, FreeMolecularStatisticsMatchTheInverseTransform) {
-  const std::map<std::string, ParamValue> base = {{"n_s", std::int64_t(500)}, {"n_runs", std::int64_t(12)}, {"t_end", 100.0}};
-  auto with = [&](const std::string& selection) {
-    auto p = base;
-    p["selection"] = selection;
-    return run_to_end(p);
-  };
-  const auto prefix = with("prefix"), majorant = with("majorant");
-  const int k = int(prefix->output_times().size()) - 1;
-  for (auto stat : {&CoagulationMethod::mean_dg, &CoagulationMethod::mean_sigma_g}) {
-    const MeanAndError a = ((*prefix).*stat)(k), b = ((*majorant).*stat)(k);
-    EXPECT_NEAR(a.mean, b.mean, 4.0 * std::hypot(a.stderr_, b.stderr_));
-    EXPECT_GT(b.stderr_, 0.0);
-  }
+  testing::expect_statistics_of_the_inverse_transform("majorant");
 }
 
 // Rebuilds (every refresh_every events, and at a value above a window) keep volume and the

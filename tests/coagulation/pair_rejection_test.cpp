@@ -93,22 +93,9 @@ TEST(PairRejection, SmartBookkeepingMatchesFullRecompute) {
   EXPECT_NEAR(after / volume, 1.0, 1e-12);
 }
 
-// Free molecular: the same pair distribution gives the inverse transform's d_g and sigma_g (no
-// exact solution) within 4 combined standard errors, from other random numbers.
+// Free molecular: the inverse transform's d_g and sigma_g (coagulation_test_support.hpp).
 TEST(PairRejection, FreeMolecularStatisticsMatchTheInverseTransform) {
-  const std::map<std::string, ParamValue> base = {{"n_s", std::int64_t(500)}, {"n_runs", std::int64_t(12)}, {"t_end", 100.0}};
-  auto with = [&](const std::string& selection) {
-    auto p = base;
-    p["selection"] = selection;
-    return run_to_end(p);
-  };
-  const auto prefix = with("prefix"), rejection = with("rejection");
-  const int k = int(prefix->output_times().size()) - 1;
-  for (auto stat : {&CoagulationMethod::mean_dg, &CoagulationMethod::mean_sigma_g}) {
-    const MeanAndError a = ((*prefix).*stat)(k), b = ((*rejection).*stat)(k);
-    EXPECT_NEAR(a.mean, b.mean, 4.0 * std::hypot(a.stderr_, b.stderr_));
-    EXPECT_GT(a.stderr_, 0.0);
-  }
+  testing::expect_statistics_of_the_inverse_transform("rejection");
 }
 
 // A non-finite rate (here +inf: its bound is NaN) would make rejection loop for ever; the run

@@ -145,25 +145,8 @@ KS_HD double sampler_value(const SamplerSpec& s, const ParticleAux& a, double w)
 
 // The class of a positive double: its exponent and two leading mantissa bits; class_bound(c) is
 // the smallest double above every value of class c.
-KS_HD int raw_class(double x) {
-#ifdef __CUDA_ARCH__
-  return int(std::uint32_t(__double2hiint(x)) >> 18);
-#else
-  std::uint64_t bits;
-  __builtin_memcpy(&bits, &x, sizeof bits);
-  return int(bits >> 50);
-#endif
-}
-KS_HD double class_bound(int raw) {
-  const std::uint64_t bits = (std::uint64_t(raw) + 1) << 50;
-#ifdef __CUDA_ARCH__
-  return __longlong_as_double((long long)bits);
-#else
-  double b;
-  __builtin_memcpy(&b, &bits, sizeof b);
-  return b;
-#endif
-}
+KS_HD int raw_class(double x) { return int(high_word(x) >> 18); }
+KS_HD double class_bound(int raw) { return double_of_bits((std::uint64_t(raw) + 1) << 50); }
 // A value's class in a window starting at `base`: at least 0, kClasses or more when outside the window.
 KS_HD int window_class(double x, int base) {
   const int c = raw_class(x) - base;

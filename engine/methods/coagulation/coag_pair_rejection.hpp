@@ -38,21 +38,17 @@ KS_HD Candidate draw_candidate(const PhiloxStream& rng, std::uint64_t event, std
 
 KS_HD bool accepted(const Candidate& c, double value, double bound) { return c.u * bound < value; }
 
-// The high 32 bits of a rate's bit pattern (0 for rates <= 0): for non-negative doubles their
-// order is the values' order, so the largest of them bounds the largest rate as
-// rate_bound(hi) (a warp finds it with one integer max-reduction; the CPU uses the same bound).
-KS_HD std::uint32_t rate_high_word(double C) {
-  if (!(C > 0.0)) return 0;
+// A non-negative double's high 32 bits, and the double of a bit pattern (host and device).
+KS_HD std::uint32_t high_word(double x) {
 #ifdef __CUDA_ARCH__
-  return std::uint32_t(__double2hiint(C));
+  return std::uint32_t(__double2hiint(x));
 #else
   std::uint64_t bits;
-  __builtin_memcpy(&bits, &C, sizeof bits);
+  __builtin_memcpy(&bits, &x, sizeof bits);
   return std::uint32_t(bits >> 32);
 #endif
 }
-KS_HD double rate_bound(std::uint32_t high_word) {
-  const std::uint64_t bits = (std::uint64_t(high_word) + 1) << 32;  // above every double with that high word
+KS_HD double double_of_bits(std::uint64_t bits) {
 #ifdef __CUDA_ARCH__
   return __longlong_as_double((long long)bits);
 #else
@@ -60,6 +56,14 @@ KS_HD double rate_bound(std::uint32_t high_word) {
   __builtin_memcpy(&b, &bits, sizeof b);
   return b;
 #endif
+}
+
+// The high 32 bits of a rate's bit pattern (0 for rates <= 0): for non-negative doubles their
+// order is the values' order, so the largest of them bounds the largest rate as
+// rate_bound(hi) (a warp finds it with one integer max-reduction; the CPU uses the same bound).
+KS_HD std::uint32_t rate_high_word(double C) { return C > 0.0 ? high_word(C) : 0; }
+KS_HD double rate_bound(std::uint32_t high_word) {
+  return double_of_bits((std::uint64_t(high_word) + 1) << 32);  // above every double with that high word
 }
 
 // The extremes of the run's particles that bound a row of eq. (5b). Volumes only grow and weights
