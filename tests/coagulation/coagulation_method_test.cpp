@@ -139,6 +139,32 @@ TEST(CoagulationMethod, StateWithLiveChangesIsAcceptedAndContinuesTheRun) {
   EXPECT_TRUE(state_of(restarted) == state_of(first)) << "save_state differs after the restart";
 }
 
+// With selection = majorant the samplers are not in the checkpoint: they are rebuilt from the
+// particles at every advance, so a restart continues bit for bit, on the CPU and on CUDA.
+TEST(CoagulationMethod, MajorantRestartContinuesBitForBit) {
+  for (const bool cuda : {false, true}) {
+    if (cuda && !query_cuda().usable) {
+      std::printf("[  SKIPPED ] the CUDA half: no usable CUDA device\n");
+      continue;
+    }
+    SCOPED_TRACE(cuda ? "cuda" : "cpu");
+    const ExecutionContext ctx = cuda ? cuda_context() : cpu_context();
+    const ParamSet p = method_params<CoagulationMethod>(
+        {{"n_s", "300"}, {"n_runs", "3"}, {"t_end", "10"}, {"selection", "majorant"}});
+    CoagulationMethod straight, first, restarted;
+    straight.setup(p, ctx);
+    first.setup(p, ctx);
+    for (int i = 0; i < 4; ++i) straight.advance(), first.advance();
+    std::istringstream in(state_of(first));
+    restarted.setup(p, ctx);
+    restarted.load_state(in);
+    while (!straight.finished()) straight.advance(), restarted.advance();
+    EXPECT_TRUE(restarted.finished());
+    EXPECT_GT(restarted.progress().iteration, 8);
+    EXPECT_TRUE(state_of(restarted) == state_of(straight)) << "save_state differs after the restart";
+  }
+}
+
 TEST(CoagulationMethod, ConvergedStaysFalseWhenTheEndTimeEndsTheRun) {
   // aerosol.coagulation has no convergence tolerance: t_end ends every run.
   CoagulationMethod m;
