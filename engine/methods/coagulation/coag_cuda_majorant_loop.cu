@@ -1,8 +1,7 @@
 // The GPU event loop with selection against a majorant kernel (coag_majorant.hpp) and the samplers'
 // rebuild. An event: every lane of the run's warp makes one trial of the round (two Philox draws, a
 // class search in shared memory, two reads of order and the particles); the first accepted lane's
-// pair is coalesced; lane s moves both particles in sampler s, and every lane updates its classes'
-// cumulative bounds. O(1) work an event and no barrier beyond the warp. The CPU makes the same trials
+// pair is coalesced; lane s moves both particles in sampler s and updates its tree of class bounds. O(1) work an event and no barrier beyond the warp. The CPU makes the same trials
 // and picks (coag_majorant_cpu.cpp).
 #include "coag_cuda_majorant.cuh"
 
@@ -101,21 +100,15 @@ __global__ void __launch_bounds__(32) majorant_kernel(MajorantArrays a, int n, d
   constexpr int S = kTerms.n_samplers;
   const int run = blockIdx.x, lane = threadIdx.x;
   __shared__ int start[kMaxSamplers * (kClasses + 1)];
-  __shared__ double cum[kMaxSamplers * kClasses];
+  __shared__ double tree[kMaxSamplers * (kTreeSize + 1)];
   __shared__ int base[kMaxSamplers];
   const std::size_t first = std::size_t(run) * n;
   for (int k = lane; k < S * (kClasses + 1); k += 32) start[k] = a.start[std::size_t(run) * S * (kClasses + 1) + k];
   if (lane < S) base[lane] = a.base[std::size_t(run) * S + lane];
   __syncwarp();
-  if (lane < S) {
-    double acc = 0.0;
-    for (int c = 0; c < kClasses; ++c) {
-      acc += (start[lane * (kClasses + 1) + c + 1] - start[lane * (kClasses + 1) + c]) * class_bound(base[lane] + c);
-      cum[lane * kClasses + c] = acc;
-    }
-  }
+  const SamplerSet set{a.order + first * S, a.slot + first * S, start, tree, base, n};
+  if (lane < S) set.build_tree(lane);
   __syncwarp();
-  const SamplerSet set{a.order + first * S, a.slot + first * S, start, cum, base, n};
   const ParticleAux* aux = a.aux + first;
   const double* w = a.w + first;
   const PhiloxStream rng = run_stream(seed, first_run + run);
@@ -145,6 +138,7 @@ __global__ void __launch_bounds__(32) majorant_kernel(MajorantArrays a, int n, d
     const double t_new = t + double(round * kCandidatesPerRound + from + 1) * trial_time(m, totals, box_volume);
     if (!(t_new <= t_target)) break;
     const int i = __shfl_sync(kFullMask, trial.i, from), j = __shfl_sync(kFullMask, trial.j, from);
+    const int place_i = lane < S ? set.place(lane, i) : 0, place_j = lane < S ? set.place(lane, j) : 0;  // read ahead
     ai = shfl(ai, from), aj = shfl(aj, from);
     wi = __shfl_sync(kFullMask, wi, from), wj = __shfl_sync(kFullMask, wj, from);
     double vi = ai.v, vj = aj.v, new_wi = wi, new_wj = wj;
@@ -169,19 +163,7 @@ __global__ void __launch_bounds__(32) majorant_kernel(MajorantArrays a, int n, d
       to_j = set.class_of(lane, spec, Powers(nj), new_wj);
     }
     bool rebuild = __any_sync(kFullMask, to_i >= kClasses || to_j >= kClasses);
-    if (!rebuild) {
-      if (lane < S) {
-        if (from_i != to_i) set.move(lane, i, from_i, to_i);
-        if (from_j != to_j) set.move(lane, j, from_j, to_j);
-      }
-      for (int s = 0; s < S; ++s) {
-        const int fi = __shfl_sync(kFullMask, from_i, s), ti = __shfl_sync(kFullMask, to_i, s);
-        const int fj = __shfl_sync(kFullMask, from_j, s), tj = __shfl_sync(kFullMask, to_j, s);
-        if (fi == ti && fj == tj) continue;
-        for (int c = lane; c < kClasses; c += 32)
-          cum[s * kClasses + c] += set.cum_change(s, c, fi, ti) + set.cum_change(s, c, fj, tj);
-      }
-    }
+    if (!rebuild && lane < S) set.move_pair(lane, i, from_i, to_i, place_i, j, from_j, to_j, place_j);
     __syncwarp();  // the moves and the new particles are seen by every lane's next trial
     t = t_new;
     ++event;

@@ -14,8 +14,8 @@
 // Sampling in proportion to a value without sums over the particles: each value belongs to a class,
 // its double's exponent and two leading mantissa bits (a factor 2^(1/4)), whose upper end bounds it
 // within 19 %. A sampler keeps its particles grouped by class (order, with slot its inverse) and the
-// cumulative bounds of the classes; a class is drawn from the cumulative bounds, a member uniformly,
-// and the member's true value enters the acceptance above. The cumulative bounds are sums of integers
+// classes' bounds in a Fenwick tree; a class is drawn from the cumulative bounds, a member uniformly,
+// and the member's true value enters the acceptance above. The bounds' partial sums are sums of integers
 // times powers of two within 53 bits, exact in any order, so the CPU and the GPU hold the same values.
 // A sampler's classes are a window of kClasses above its base; smaller values sit in class 0 (its
 // bound still holds); a larger value than the window holds, or every refresh_every events, rebuilds
@@ -156,44 +156,66 @@ KS_HD int window_base(int largest_raw) { return largest_raw + kClassHeadroom - (
 
 // One run's samplers, on the host or the device: sampler s holds order[s n .. (s+1) n) (particles by
 // class), slot (each particle's place in order), start[s (kClasses + 1) ..] (where each class begins),
-// cum[s kClasses ..] (cumulative class bounds) and base[s].
+// tree[s (kTreeSize + 1) ..] (its total, then a Fenwick tree of the class bounds) and base[s].
+constexpr int kTreeSize = 128;  // a power of two >= kClasses
 struct SamplerSet {
   int* order;
   int* slot;
   int* start;
-  double* cum;
+  double* tree;
   int* base;
   int n;
 
-  KS_HD double total(int s) const { return cum[s * kClasses + kClasses - 1]; }
+  KS_HD double total(int s) const { return tree[s * (kTreeSize + 1)]; }
+  KS_HD int place(int s, int p) const { return slot[std::size_t(s) * n + p]; }
   KS_HD int class_of(int s, const SamplerSpec& spec, const Powers& p, double w) const {
     return window_class(sampler_value(spec, p, w), base[s]);
   }
-  // The particle of sampler s for 32-bit uniforms x (class) and y (member within the class).
-  KS_HD int draw(int s, std::uint32_t x, std::uint32_t y) const {
-    const double* c = cum + s * kClasses;
-    const double target = double(x) * 0x1p-32 * c[kClasses - 1];  // below the total
-    int lo = 0, hi = kClasses - 1;
-    while (lo < hi) {  // the first class whose cumulative bound exceeds the target: never empty
-      const int mid = (lo + hi) >> 1;
-      if (c[mid] > target) hi = mid;
-      else lo = mid + 1;
-    }
+  KS_HD double bound(int s, int c) const { return class_bound(base[s] + c); }
+  // Sampler s's tree from its class counts (start) and base.
+  KS_HD void build_tree(int s) const {
+    double* t = tree + s * (kTreeSize + 1);
     const int* st = start + s * (kClasses + 1);
-    const std::uint32_t count = std::uint32_t(st[lo + 1] - st[lo]);
-    if (count == 0) return order[std::size_t(s) * n];  // only with non-finite bounds: the trial is then refused
-    return order[std::size_t(s) * n + st[lo] + int((std::uint64_t(y) * count) >> 32)];
+    for (int i = 1; i <= kTreeSize; ++i) t[i] = i <= kClasses ? (st[i] - st[i - 1]) * bound(s, i - 1) : 0.0;
+    for (int i = 1; i <= kTreeSize; ++i)
+      if (i + (i & -i) <= kTreeSize) t[i + (i & -i)] += t[i];
+    t[0] = t[kTreeSize];
   }
-  // Moves particle p of sampler s from class a to class b: the class boundaries between them shift
-  // by one, each boundary's element filling the hole the last one left (|b - a| moves). The
-  // boundary elements are read before any is written, a batch at a time (on the GPU: one memory
-  // latency a batch instead of one a class); an empty class's boundary is the hole itself.
-  KS_HD void move(int s, int p, int a, int b) const {
+  // One particle more (sign 1) or less (-1) in class c of sampler s.
+  KS_HD void count(int s, int c, double sign) const {
+    double* t = tree + s * (kTreeSize + 1);
+    const double delta = sign * bound(s, c);
+    t[0] += delta;
+    for (int i = c + 1; i <= kTreeSize; i += i & -i) t[i] += delta;
+  }
+  // The particle of sampler s for 32-bit uniforms x (class) and y (member within the class): the
+  // first class whose cumulative bound exceeds the target (a descent of the tree; every partial sum
+  // is exact, so the class is the same as a search of the cumulative bounds), then a member.
+  KS_HD int draw(int s, std::uint32_t x, std::uint32_t y) const {
+    const double* t = tree + s * (kTreeSize + 1);
+    const double target = double(x) * 0x1p-32 * t[0];  // below the total
+    int c = 0;
+    double below = 0.0;
+    for (int step = kTreeSize / 2; step > 0; step >>= 1)
+      if (below + t[c + step] <= target) {
+        c += step;
+        below += t[c];
+      }
+    const int* st = start + s * (kClasses + 1);
+    if (c >= kClasses || st[c + 1] == st[c]) return order[std::size_t(s) * n];  // only with non-finite bounds: refused
+    const std::uint32_t count = std::uint32_t(st[c + 1] - st[c]);
+    return order[std::size_t(s) * n + st[c] + int((std::uint64_t(y) * count) >> 32)];
+  }
+  // Moves particle p, at place `hole`, of sampler s from class a to class b: the class boundaries
+  // between them shift by one, each boundary's element filling the hole the last one left (|b - a|
+  // moves). The boundary elements are read before any is written, a batch at a time (on the GPU: one
+  // memory latency a batch instead of one a class); an empty class's boundary is the hole itself.
+  // Returns the place of particle `other` (`other_place` unless it was one of those moved).
+  KS_HD int move(int s, int p, int a, int b, int hole, int other, int other_place) const {
     int* ord = order + std::size_t(s) * n;
     int* sl = slot + std::size_t(s) * n;
     int* st = start + s * (kClasses + 1);
     constexpr int kBatch = 8;
-    int hole = sl[p];
     const int step = a < b ? 1 : -1;
     while (a != b) {
       int at[kBatch], moved[kBatch];
@@ -207,16 +229,28 @@ struct SamplerSet {
         if (at[k] != hole) {
           ord[hole] = moved[k];
           sl[moved[k]] = hole;
+          if (moved[k] == other) other_place = hole;
         }
         hole = at[k];
       }
     }
     ord[hole] = p;
     sl[p] = hole;
+    return other_place;
   }
-  // The change of class c's cumulative bound when one particle leaves class a and one enters b.
-  KS_HD double cum_change(int s, int c, int a, int b) const {
-    return (c >= b ? class_bound(base[s] + b) : 0.0) - (c >= a ? class_bound(base[s] + a) : 0.0);
+  // Both particles of an event (i at place_i, then j) from their old classes to their new ones in
+  // sampler s, with the tree's counts.
+  KS_HD void move_pair(int s, int i, int from_i, int to_i, int place_i, int j, int from_j, int to_j, int place_j) const {
+    if (from_i != to_i) {
+      place_j = move(s, i, from_i, to_i, place_i, j, place_j);
+      count(s, from_i, -1.0);
+      count(s, to_i, 1.0);
+    }
+    if (from_j != to_j) {
+      move(s, j, from_j, to_j, place_j, -1, 0);
+      count(s, from_j, -1.0);
+      count(s, to_j, 1.0);
+    }
   }
 };
 

@@ -9,7 +9,7 @@
 namespace ks::coag {
 
 SamplerSet HostSamplers::view(int n) {
-  return {order.data(), slot.data(), start.data(), cum.data(), base.data(), n};
+  return {order.data(), slot.data(), start.data(), tree.data(), base.data(), n};
 }
 
 void rebuild_samplers(HostSamplers& h, const Majorant& m, const ParticleAux* aux, const double* w, int n) {
@@ -17,7 +17,7 @@ void rebuild_samplers(HostSamplers& h, const Majorant& m, const ParticleAux* aux
   h.order.resize(S * n);
   h.slot.resize(S * n);
   h.start.assign(S * (kClasses + 1), 0);
-  h.cum.assign(S * kClasses, 0.0);
+  h.tree.assign(S * (kTreeSize + 1), 0.0);
   h.base.assign(S, 0);
   std::vector<int> cls(n);
   for (std::size_t s = 0; s < S; ++s) {
@@ -33,12 +33,7 @@ void rebuild_samplers(HostSamplers& h, const Majorant& m, const ParticleAux* aux
       cls[k] = std::max(cls[k] - base, 0);
       ++st[cls[k] + 1];
     }
-    double acc = 0.0;
-    for (int c = 0; c < kClasses; ++c) {
-      acc += st[c + 1] * class_bound(base + c);  // exact: see coag_majorant.hpp
-      h.cum[s * kClasses + c] = acc;
-      st[c + 1] += st[c];
-    }
+    for (int c = 0; c < kClasses; ++c) st[c + 1] += st[c];
     std::vector<int> next(st, st + kClasses);
     int* order = h.order.data() + s * n;
     int* slot = h.slot.data() + s * n;
@@ -47,6 +42,7 @@ void rebuild_samplers(HostSamplers& h, const Majorant& m, const ParticleAux* aux
       order[at] = k;
       slot[k] = at;
     }
+    h.view(n).build_tree(int(s));
   }
 }
 
@@ -60,14 +56,9 @@ bool update_samplers(const SamplerSet& set, const Majorant& m, const ChangedPart
       to[s][q] = set.class_of(s, m.spec[s], after[q], p[q].new_w);
       if (to[s][q] >= kClasses) return false;
     }
-  for (int s = 0; s < m.n_samplers; ++s) {
-    if (from[s][0] == to[s][0] && from[s][1] == to[s][1]) continue;
-    for (int q = 0; q < 2; ++q)
-      if (from[s][q] != to[s][q]) set.move(s, p[q].index, from[s][q], to[s][q]);
-    double* cum = set.cum + s * kClasses;
-    for (int c = 0; c < kClasses; ++c)
-      cum[c] += set.cum_change(s, c, from[s][0], to[s][0]) + set.cum_change(s, c, from[s][1], to[s][1]);
-  }
+  for (int s = 0; s < m.n_samplers; ++s)
+    set.move_pair(s, p[0].index, from[s][0], to[s][0], set.place(s, p[0].index), p[1].index, from[s][1], to[s][1],
+                  set.place(s, p[1].index));
   return true;
 }
 

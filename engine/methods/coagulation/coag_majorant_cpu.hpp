@@ -11,7 +11,7 @@ namespace ks::coag {
 
 struct HostSamplers {
   std::vector<int> order, slot, start, base;
-  std::vector<double> cum;
+  std::vector<double> tree;
   SamplerSet view(int n);
 };
 
@@ -28,7 +28,7 @@ struct ChangedParticle {
   double new_w;
 };
 // Moves the event's two particles to their new classes in every sampler (i, then j) and updates
-// the cumulative bounds; false, changing nothing, when a new value lies above its sampler's window.
+// their trees; false, changing nothing, when a new value lies above its sampler's window.
 bool update_samplers(const SamplerSet& set, const Majorant& m, const ChangedParticle (&p)[2]);
 
 // advance_run_cpu() with cfg.selection == Majorant.
