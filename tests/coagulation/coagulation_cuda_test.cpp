@@ -167,6 +167,19 @@ TEST_P(GpuMajorant, GpuRepeatsTheCpuEventsForTheSameSeed) {
   }
 }
 
+// Non-finite particles make every trial's acceptance NaN: the warp gives up after kMaxRounds and the
+// run fails with the CPU's message instead of hanging.
+TEST(CoagulationCuda, MajorantNonFiniteParticlesFailTheRunInsteadOfHanging) {
+  KS_REQUIRE_CUDA();
+  EnsembleConfig cfg = testing::free_molecular_config(64, 1 << 30, 3);
+  cfg.selection = Selection::Majorant;
+  Ensemble e = testing::make_ensemble(cfg, 1, 1.4);
+  for (double& v : e.v) v = NAN;
+  CudaEnsemble gpu(0);
+  gpu.upload(e, cfg);
+  test_support::expect_error([&] { gpu.advance({1e300}, 10); }, ErrorKind::RunFailed, {"majorant", "not finite"});
+}
+
 INSTANTIATE_TEST_SUITE_P(CoagulationCuda, GpuMajorant,
                          ::testing::Values(MajorantCase{KernelKind::FreeMolecular, 1, 20000, 1 << 30},
                                            MajorantCase{KernelKind::FreeMolecular, 5, 1500, 300},
