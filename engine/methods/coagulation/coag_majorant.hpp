@@ -182,7 +182,7 @@ struct SamplerSet {
     t[0] = t[kTreeSize];
   }
   // One particle more (sign 1) or less (-1) in class c of sampler s.
-  KS_HD void count(int s, int c, double sign) const {
+  KS_HD void tally(int s, int c, double sign) const {
     double* t = tree + s * (kTreeSize + 1);
     const double delta = sign * bound(s, c);
     t[0] += delta;
@@ -243,13 +243,13 @@ struct SamplerSet {
   KS_HD void move_pair(int s, int i, int from_i, int to_i, int place_i, int j, int from_j, int to_j, int place_j) const {
     if (from_i != to_i) {
       place_j = move(s, i, from_i, to_i, place_i, j, place_j);
-      count(s, from_i, -1.0);
-      count(s, to_i, 1.0);
+      tally(s, from_i, -1.0);
+      tally(s, to_i, 1.0);
     }
     if (from_j != to_j) {
       move(s, j, from_j, to_j, place_j, -1, 0);
-      count(s, from_j, -1.0);
-      count(s, to_j, 1.0);
+      tally(s, from_j, -1.0);
+      tally(s, to_j, 1.0);
     }
   }
 };
@@ -299,8 +299,8 @@ KS_HD double pair_majorant(const Majorant& m, const SamplerSet& s, const Particl
   const Powers pi(ai), pj(aj);
   double fi[kMaxSamplers], fj[kMaxSamplers];
   for (int k = 0; k < m.n_samplers; ++k) {
-    fi[k] = class_bound(s.base[k] + s.class_of(k, m.spec[k], pi, wi));
-    fj[k] = class_bound(s.base[k] + s.class_of(k, m.spec[k], pj, wj));
+    fi[k] = s.bound(k, s.class_of(k, m.spec[k], pi, wi));
+    fj[k] = s.bound(k, s.class_of(k, m.spec[k], pj, wj));
   }
   double sum = 0.0;
   for (int a = 0; a < m.n_terms; ++a) {
