@@ -11,6 +11,9 @@ namespace ks::lbm {
 enum class Geometry { Tube, PackedBed, Periodic };
 enum class BounceBack { Simple, Interpolated };  // full-way; Yu et al. 2002 (eq. 14-15)
 enum class Precision { Fp16, Fp32, Fp64 };  // Fp16: compressed storage, float arithmetic (CUDA only)
+// CUDA in one process: one fused pull kernel a step (lbm_cuda_pull.cuh), or the paper's three kernels
+// (section 4), which the CPU and MPI ranks always run.
+enum class GpuStep { Fused, Paper };
 
 struct LbmConfig {
   Geometry geometry = Geometry::Tube;
@@ -22,6 +25,7 @@ struct LbmConfig {
   double pressure_ratio = 0.99;  // P_out / P_in
   BounceBack bounce_back = BounceBack::Interpolated;
   Precision precision = Precision::Fp64;
+  GpuStep gpu_step = GpuStep::Fused;
   // Periodic box only: initial X_O2(z) = x_o2 + wave_amplitude sin(2 pi z / nz) at uniform
   // pressure, and a uniform initial mixture velocity.
   double wave_amplitude = 0.0;

@@ -7,22 +7,23 @@
 //  - boundary_kernel: pressure inlet and outlet (Zou-He for D3Q27), one thread per node of a plane.
 // Bytes per node and step in collide_stream: 2 species x 27 x (read + write) x sizeof(Real) =
 // 432 (FP32) or 864 (FP64); the node type byte is not counted.
+// With gpu_step = fused (one process) a step is instead one kernel over the fluid nodes
+// (lbm_cuda_pull.cuh), the same results.
 // Across MPI ranks (lbm_slab.hpp) the owned end planes stream first, on their own stream; their halo
 // rows go to the neighbours (device to device where they share the node, else through pinned host
 // memory: core/device_ring.hpp) while the interior planes stream, and come back into the end planes
 // before the bounce-back.
-#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <memory>
-#include <type_traits>
 
 #include "core/ceil_div.hpp"
 #include "core/cuda_check.hpp"
 #include "core/device_ring.hpp"
 #include "core/display_value.hpp"
 #include "core/device_buffer.hpp"
+#include "lbm_cuda_pull.cuh"
 #include "lbm_model.hpp"
 #include "lbm_node_fields.hpp"
 #include "lbm_solver.hpp"
@@ -31,33 +32,9 @@ namespace ks::lbm {
 
 namespace {
 
-// Where and how the populations live: f[(s * 27 + i) * N + node] of Storage, used in Real. FP32 and
-// FP64 store f itself. FP16 ("compressed") stores f - f0, with f0 = rho_s W_i the species' rest
-// populations at the inlet state, fixed when the solver is made: the half's 11-bit significand then
-// resolves the deviations that carry the flow instead of the large rest part.
-template <class Real, class Storage>
-struct Populations {
-  Storage* f;
-  long long N;
-  Real rest[kSpecies][kQ];  // f0 (FP16 only)
-
-  static constexpr bool kCompressed = std::is_same_v<Storage, __half>;
-  __device__ Real f0(int s, int i) const { return s == 0 ? rest[0][i] : rest[1][i]; }
-  __device__ Real get(int s, int i, long long k) const {
-    if constexpr (kCompressed) return f0(s, i) + __half2float(f[(s * kQ + i) * N + k]);
-    else return f[(s * kQ + i) * N + k];
-  }
-  __device__ void put(int s, int i, long long k, Real v) const {
-    if constexpr (kCompressed) f[(s * kQ + i) * N + k] = __float2half_rn(v - f0(s, i));
-    else f[(s * kQ + i) * N + k] = v;
-  }
-};
-
 // Over the list of nodes that take part (fluid and wall nodes; interior solid nodes are not launched,
-// so a warp's lanes are not idled by the solid half of a packed bed). Two adjacent
-// lanes per node, lane parity = species: each holds only its own 27 populations, which halves the
-// registers per thread and doubles the warps that hide memory latency; the pair swaps density and
-// momentum with two-lane shuffles for the mixture part of the collision.
+// so a warp's lanes are not idled by the solid half of a packed bed). Two adjacent lanes per node
+// (collide_pair).
 template <class Real, class Storage>
 __global__ void __launch_bounds__(256)
     collide_stream_kernel(LbmConfig c, CollisionParams<Real> p, const __grid_constant__ Populations<Real, Storage> f,
@@ -79,14 +56,7 @@ __global__ void __launch_bounds__(256)
   Real fl[kQ];
 #pragma unroll
   for (int i = 0; i < kQ; ++i) fl[i] = f.get(s, i, k);
-  const SpeciesMoments<Real> mine = species_moments(fl);
-  const unsigned pair = 3u << (threadIdx.x & 30u);
-  SpeciesMoments<Real> other;
-  other.rho = __shfl_xor_sync(pair, mine.rho, 1);
-#pragma unroll
-  for (int a = 0; a < 3; ++a) other.j[a] = __shfl_xor_sync(pair, mine.j[a], 1);
-  const MixtureRelaxation<Real> r = s == 0 ? mixture_relaxation(mine, other, p) : mixture_relaxation(other, mine, p);
-  relax_species(fl, mine, r, s == 0 ? p.theta[0] : p.theta[1], s == 0 ? p.lattice_species[0] : p.lattice_species[1]);
+  collide_pair(fl, s, p);
 #pragma unroll
   for (int i = 0; i < kQ; ++i) next.put(s, i, neighbour(c, x, y, z, i), fl[i]);
 }
@@ -103,12 +73,6 @@ __global__ void bounce_back_kernel(const WallLink* __restrict__ links, long long
     next.put(s, back, L.fluid, v);
   }
 }
-
-template <class Real>
-struct PlaneDensities {
-  Real rho[kSpecies], theta[kSpecies];
-  bool lattice_species[kSpecies];
-};
 
 template <class Real, class Storage>
 __global__ void boundary_kernel(LbmConfig c, PlaneDensities<Real> d, int z, int side, const __grid_constant__ Populations<Real, Storage> next,
@@ -129,30 +93,23 @@ __global__ void boundary_kernel(LbmConfig c, PlaneDensities<Real> d, int z, int 
   }
 }
 
-// Density and momentum of both species at node k.
-template <class Real, class Storage>
-__device__ void node_moments(const Populations<Real, Storage>& f, long long k, SpeciesMoments<Real> m[kSpecies]) {
-  for (int s = 0; s < kSpecies; ++s) {
-    Real fl[kQ];
-    KS_UNROLL
-    for (int i = 0; i < kQ; ++i) fl[i] = f.get(s, i, k);
-    m[s] = species_moments(fl);
-  }
-}
-
-// Over the owned nodes [first, first + N).
-template <class Real, class Storage>
-__global__ void moments_kernel(long long first, long long N, const __grid_constant__ Populations<Real, Storage> f,
-                               const std::uint8_t* __restrict__ type, double* out) {
+// Over the owned nodes [first, first + N): density and momentum of both species, zero at solid nodes.
+template <class Real, class State>
+__global__ void moments_kernel(long long first, long long N, const __grid_constant__ State state, const std::uint8_t* __restrict__ type,
+                               double* out) {
   const long long o = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (o >= N) return;
   const long long k = first + o;
   const bool fluid = type[k] == kFluid;
-  SpeciesMoments<Real> m[kSpecies];
-  node_moments(f, k, m);
   for (int s = 0; s < kSpecies; ++s) {
-    out[(kRhoO2 + s) * N + o] = fluid ? double(m[s].rho) : 0.0;
-    for (int a = 0; a < 3; ++a) out[(kJO2x + 3 * s + a) * N + o] = fluid ? double(m[s].j[a]) : 0.0;
+    SpeciesMoments<Real> m;
+    if (fluid) {
+      Real fl[kQ];
+      state.load(s, k, fl);
+      m = species_moments(fl);
+    }
+    out[(kRhoO2 + s) * N + o] = double(m.rho);
+    for (int a = 0; a < 3; ++a) out[(kJO2x + 3 * s + a) * N + o] = double(m.j[a]);
   }
 }
 
@@ -170,18 +127,20 @@ constexpr int kReduceThreads = 256;
 // Per plane of the owned planes (block b: plane b, from node first + b * plane) the sum over its
 // fluid nodes of |J_O2|^2 + |J_N2|^2 (eq. 20). A plane's reduction does not depend on which rank
 // holds it, so the planes' sums added in plane order are one process's on any number of ranks.
-template <class Real, class Storage>
-__global__ void momentum_square_kernel(long long first, long long plane, const __grid_constant__ Populations<Real, Storage> f,
+template <class Real, class State>
+__global__ void momentum_square_kernel(long long first, long long plane, const __grid_constant__ State state,
                                        const std::uint8_t* __restrict__ type, double* per_plane) {
   __shared__ double part[kReduceThreads];
   double acc = 0.0;
   const long long begin = first + blockIdx.x * plane;
   for (long long k = begin + threadIdx.x; k < begin + plane; k += blockDim.x) {
     if (type[k] != kFluid) continue;
-    SpeciesMoments<Real> m[kSpecies];
-    node_moments(f, k, m);
-    for (int s = 0; s < kSpecies; ++s)
-      for (int a = 0; a < 3; ++a) acc += double(m[s].j[a]) * double(m[s].j[a]);
+    for (int s = 0; s < kSpecies; ++s) {
+      Real fl[kQ];
+      state.load(s, k, fl);
+      const SpeciesMoments<Real> m = species_moments(fl);
+      for (int a = 0; a < 3; ++a) acc += double(m.j[a]) * double(m.j[a]);
+    }
   }
   part[threadIdx.x] = acc;
   __syncthreads();
@@ -192,13 +151,16 @@ __global__ void momentum_square_kernel(long long first, long long plane, const _
   if (threadIdx.x == 0) per_plane[blockIdx.x] = part[0];
 }
 
+// Nodes of the paper's state made at a time from the fused step's (read_f): 54 populations each.
+constexpr long long kStateBlockNodes = 1 << 18;
+
 template <class Real, class Storage>
 class CudaSolver final : public LbmSolver {
   using View = Populations<Real, Storage>;
 
  public:
   CudaSolver(const LbmConfig& c, std::shared_ptr<const LatticeGeometry> g, int device, const Slab& slab, const Communicator& comm)
-      : slab_(slab), comm_(comm), g_(std::move(g)) {
+      : slab_(slab), comm_(comm), g_(std::move(g)), fused_(c.gpu_step == GpuStep::Fused && !slab.halo) {
     KS_CUDA_CHECK(cudaSetDevice(device));
     configure(c);
     // The geometry has fewer than 2^31 nodes (build_geometry): the node indices fit 32 bits. The
@@ -206,8 +168,12 @@ class CudaSolver final : public LbmSolver {
     const std::size_t pops = std::size_t(kSpecies) * kQ * held_.nodes();
     set_rest_populations(c);
     type_.upload(g_->type);
-    upload_active_nodes();
-    upload_links();
+    if (fused_) {
+      upload_pull_table();
+    } else {
+      upload_active_nodes();
+      upload_links();
+    }
     plane_sums_.resize(slab.owned());
     // Both buffers start from the initial state: entries no stage writes (solid sources, halo
     // entries no owned node streams into) stay equal.
@@ -230,6 +196,10 @@ class CudaSolver final : public LbmSolver {
   }
 
   void configure(const LbmConfig& c) override {
+    // The fused step applies the bounce-back and the pressure planes of step n when it makes step
+    // n + 1 (lbm_cuda_pull.cuh); the paper's kernels applied them at step n, with the parameters of
+    // then. So the state is made the paper's first, under those.
+    if (pulled_) settle();
     c_ = c;
     held_ = c;
     held_.nz = slab_.planes();
@@ -260,7 +230,9 @@ class CudaSolver final : public LbmSolver {
   std::vector<double> moments() const override {
     const long long owned = owned_nodes();
     moments_.resize(std::size_t(kNodeMoments) * owned);
-    moments_kernel<<<ceil_div(owned, 128), 128>>>(first_owned_node(), owned, view(f_), type_.ptr, moments_.ptr);
+    with_state([&](const auto& state) {
+      moments_kernel<Real><<<ceil_div(owned, 128), 128>>>(first_owned_node(), owned, state, type_.ptr, moments_.ptr);
+    });
     KS_CUDA_CHECK_LAUNCH();
     return moments_.to_host();
   }
@@ -280,7 +252,9 @@ class CudaSolver final : public LbmSolver {
 
   double momentum_rms() const override {
     const int planes = slab_.owned();
-    momentum_square_kernel<<<planes, kReduceThreads>>>(first_owned_node(), plane(), view(f_), type_.ptr, plane_sums_.ptr);
+    with_state([&](const auto& state) {
+      momentum_square_kernel<Real><<<planes, kReduceThreads>>>(first_owned_node(), plane(), state, type_.ptr, plane_sums_.ptr);
+    });
     KS_CUDA_CHECK_LAUNCH();
     std::vector<double> per_plane(planes, 0.0);
     plane_sums_.download(per_plane.data(), per_plane.size());
@@ -294,8 +268,12 @@ class CudaSolver final : public LbmSolver {
   void read_f(std::vector<double>& f) const override {
     const std::size_t owned = owned_nodes(), rows = std::size_t(kSpecies) * kQ;
     std::vector<Storage> v(rows * owned);
-    KS_CUDA_CHECK(cudaMemcpy2D(v.data(), owned * sizeof(Storage), f_.ptr + first_owned_node(), held_.nodes() * sizeof(Storage),
-                               owned * sizeof(Storage), rows, cudaMemcpyDeviceToHost));
+    if (pulled_) {
+      read_pulled_state(v);
+    } else {
+      KS_CUDA_CHECK(cudaMemcpy2D(v.data(), owned * sizeof(Storage), f_.ptr + first_owned_node(), held_.nodes() * sizeof(Storage),
+                                 owned * sizeof(Storage), rows, cudaMemcpyDeviceToHost));
+    }
     f.resize(v.size());
     for (std::size_t e = 0; e < v.size(); ++e) f[e] = decode(v[e], e / owned);
   }
@@ -303,8 +281,12 @@ class CudaSolver final : public LbmSolver {
     const std::size_t owned = owned_nodes(), rows = std::size_t(kSpecies) * kQ;
     std::vector<Storage> v(f.size());
     for (std::size_t e = 0; e < v.size(); ++e) v[e] = encode(f[e], e / owned);
-    KS_CUDA_CHECK(cudaMemcpy2D(f_.ptr + first_owned_node(), held_.nodes() * sizeof(Storage), v.data(), owned * sizeof(Storage),
-                               owned * sizeof(Storage), rows, cudaMemcpyHostToDevice));
+    // Into both arrays, as at the start: the entries no step writes stay equal, and the fused step
+    // collides this pre-collision state in place first.
+    for (DeviceBuffer<Storage>* b : {&f_, &next_})
+      KS_CUDA_CHECK(cudaMemcpy2D(b->ptr + first_owned_node(), held_.nodes() * sizeof(Storage), v.data(), owned * sizeof(Storage),
+                                 owned * sizeof(Storage), rows, cudaMemcpyHostToDevice));
+    pulled_ = false;
   }
 
  private:
@@ -332,7 +314,11 @@ class CudaSolver final : public LbmSolver {
       KS_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
       t->*stage += 1e-3 * ms;
     };
-    for (int n = 0; n < steps; ++n) {
+    if (fused_) {
+      // The whole step is one kernel: its time counts as collide_stream.
+      for (int n = 0; n < steps; ++n) timed(&StageTimes::collide_stream, [&] { pull_step(); });
+    }
+    for (int n = 0; n < steps && !fused_; ++n) {
       timed(&StageTimes::collide_stream, [&] { slab_.halo ? collide_stream_exchanging() : collide_stream(0, active_.count, nullptr); });
       if (c_.bounce_back == BounceBack::Interpolated && links_.count)
         timed(&StageTimes::bounce_back, [&] {
@@ -351,6 +337,55 @@ class CudaSolver final : public LbmSolver {
     if (t) {
       cudaEventDestroy(start);
       cudaEventDestroy(stop);
+    }
+  }
+
+  // One fused step; the first from a pre-collision state collides it in place (lbm_cuda_pull.cuh).
+  void pull_step() {
+    const unsigned blocks = unsigned(ceil_div(2 * (long long)pull_.count(), 256));
+    if (!pulled_) {
+      pull_start_kernel<<<blocks, 256>>>(pull_view(), params_);
+      pulled_ = true;
+      return;
+    }
+    pull_step_kernel<<<blocks, 256>>>(pull_view(), params_);
+    f_.swap(next_);
+  }
+
+  // The paper's state of the lattice, in place of the fused step's (back to pre-collision storage):
+  // into `next`, whose own entries of a fluid node the same thread reads first (full-way), as the step.
+  void settle() {
+    const View out = view(next_);
+    pull_state_kernel<<<ceil_div(kSpecies * out.N, 128), 128>>>(pull_view(), type_.ptr, 0, out);
+    KS_CUDA_CHECK_LAUNCH();
+    f_.swap(next_);
+    pulled_ = false;
+  }
+
+  PullStep<Real, Storage> pull_view() const {
+    return {held_, view(f_), view(next_), pull_.table(), inlet_, outlet_, c_.bounce_back == BounceBack::Interpolated};
+  }
+
+  // Runs `launch` with the state the moment kernels read.
+  template <class Launch>
+  void with_state(Launch&& launch) const {
+    if (pulled_) launch(PulledState<Real, Storage>{pull_view()});
+    else launch(StoredState<Real, Storage>{view(f_)});
+  }
+
+  // The paper's state of the lattice from the fused step's, a block of nodes at a time (one process:
+  // the owned nodes are the held ones), rows at a pitch of the nodes.
+  void read_pulled_state(std::vector<Storage>& v) const {
+    const long long N = held_.nodes(), block = std::min<long long>(N, kStateBlockNodes);
+    DeviceBuffer<Storage> out;
+    out.resize(std::size_t(kSpecies) * kQ * block);
+    View o = view(out);
+    for (long long first = 0; first < N; first += block) {
+      o.N = std::min(block, N - first);
+      pull_state_kernel<<<ceil_div(kSpecies * o.N, 128), 128>>>(pull_view(), type_.ptr, first, o);
+      KS_CUDA_CHECK_LAUNCH();
+      KS_CUDA_CHECK(cudaMemcpy2D(v.data() + first, N * sizeof(Storage), out.ptr, o.N * sizeof(Storage), o.N * sizeof(Storage),
+                                 std::size_t(kSpecies) * kQ, cudaMemcpyDeviceToHost));
     }
   }
 
@@ -386,7 +421,7 @@ class CudaSolver final : public LbmSolver {
   }
 
   View view(const DeviceBuffer<Storage>& b) const {
-    View v{b.ptr, held_.nodes(), {}};
+    View v{b.ptr, (long long)(b.count / (std::size_t(kSpecies) * kQ)), {}};
     std::copy(&rest_[0][0], &rest_[0][0] + kSpecies * kQ, &v.rest[0][0]);
     return v;
   }
@@ -429,6 +464,16 @@ class CudaSolver final : public LbmSolver {
     active_.upload(edge);
   }
 
+  void upload_pull_table() {
+    const PullNodes p = pull_nodes(held_, *g_);
+    pull_.node.upload(p.node);
+    pull_.solid.upload(p.solid);
+    pull_.linked.upload(p.linked);
+    pull_.first_link.upload(p.first_link);
+    pull_.delta.upload(std::vector<Real>(p.delta.begin(), p.delta.end()));
+    pull_.slot.upload(p.slot);
+  }
+
   // Links by direction, then fluid node: neighbouring threads then read and write neighbouring
   // entries of one population array. Each link writes its own entry, so the order is free.
   void upload_links() {
@@ -449,6 +494,15 @@ class CudaSolver final : public LbmSolver {
   DeviceBuffer<std::uint32_t> active_;  // fluid and wall nodes: the end planes' (under MPI), then the rest
   std::size_t edge_count_ = 0;
   DeviceBuffer<WallLink> links_;
+  // The fused step (one process): its table, and whether f_ holds post-collision populations.
+  const bool fused_;
+  struct DevicePullNodes {
+    DeviceBuffer<std::uint32_t> node, solid, linked, first_link, slot;
+    DeviceBuffer<Real> delta;
+    std::uint32_t count() const { return std::uint32_t(node.count); }
+    PullTable<Real> table() const { return {node.ptr, solid.ptr, linked.ptr, first_link.ptr, delta.ptr, slot.ptr, count()}; }
+  } pull_;
+  bool pulled_ = false;
   mutable DeviceBuffer<double> plane_sums_;  // momentum_rms's, one per owned plane
   mutable DeviceBuffer<double> moments_;  // those of the last moments(), which write_display_field shows
   // Under MPI: the exchange of the halo rows and the stream that moves them.

@@ -63,6 +63,7 @@ LbmConfig LbmMethod::make_config(const LbmParams& p) {
   c.pressure_ratio = p.pressure_ratio;
   c.bounce_back = p.bounce_back;
   c.precision = p.precision;
+  c.gpu_step = p.gpu_step;
   if (c.geometry == Geometry::Periodic) {
     c.wave_amplitude = p.wave_amplitude;
     c.initial_velocity[0] = p.ux;
@@ -194,38 +195,49 @@ MemoryEstimate LbmMethod::estimate(const LbmParams& p, const ExecutionContext& c
   const std::int64_t pops = std::int64_t(kSpecies) * kQ;
   std::int64_t snapshot = 0;
   for (int f = 0; f < kNodeFields; ++f) snapshot += NodeFields::components(f) * std::int64_t(sizeof(double));
-  // Per node on the host: the populations as double twice (read_f's copy, for the initial state, a
-  // grid-level switch or a checkpoint, and the state save_state writes from it), the moments kept and
-  // those being computed, a snapshot's fields, the node types and the solid mask they are built from;
-  // on the CPU both population arrays, on CUDA one in the storage type (staging of read_f / write_f)
-  // and the list of active nodes at set-up.
-  std::int64_t host_node = 2 * pops * 8 + 2 * kNodeMoments * 8 + snapshot + 2;
-  host_node += cuda ? pops * storage + 4 : 2 * pops * storage;
-  // On the GPU: both population arrays, the moments, the node types and the active nodes.
-  const std::int64_t device_node = 2 * pops * storage + kNodeMoments * 8 + 1 + 4;
-  // Wall links: the geometry's list and, while it is built or sorted for the GPU, a second one.
-  const std::int64_t links = wall_link_bound(p), link_bytes = sizeof(WallLink);
-  // Spheres: the packing, the scene, the geometry and the snapshot each hold the list. The packing's
-  // cell list (at most 24 B per fine node for d_max >= 1) is freed before the lattice is allocated.
-  const std::int64_t spheres = c.geometry == Geometry::PackedBed ? p.sphere_count : 0;
   // Under MPI a rank holds its slab with two halo planes. Rank 0 gathers the moments and node types of
   // the whole lattice for a snapshot (the parts and their rearranged copy) and makes its fields,
   // unless every rank writes its own piece (field_pieces).
   const Slab slab = rank_slab(c, ctx);
+  // CUDA in one process steps with the fused kernel, whose table (lbm_pull_nodes.hpp) holds a slot
+  // per node, 16 B per fluid node and a delta per link; the paper's kernels read a list of active
+  // nodes (4 B each) and the links themselves.
+  const bool fused = cuda && c.gpu_step == GpuStep::Fused && !slab.halo;
+  const std::int64_t table_node = fused ? 4 + 16 : 4;
+  // Per node on the host: the populations as double twice (read_f's copy, for the initial state, a
+  // grid-level switch or a checkpoint, and the state save_state writes from it), the moments kept and
+  // those being computed, a snapshot's fields, the node types and the solid mask they are built from;
+  // on the CPU both population arrays, on CUDA one in the storage type (staging of read_f / write_f)
+  // and the GPU's node table at set-up.
+  std::int64_t host_node = 2 * pops * 8 + 2 * kNodeMoments * 8 + snapshot + 2;
+  host_node += cuda ? pops * storage + table_node : 2 * pops * storage;
+  // On the GPU: both population arrays, the moments, the node types and the node table; the fused
+  // step adds a block of 2^18 nodes of the paper's state for read_f.
+  const std::int64_t device_node = 2 * pops * storage + kNodeMoments * 8 + 1 + table_node;
+  const std::int64_t device_fixed = fused ? (std::int64_t(1) << 18) * pops * storage : 0;
+  // Wall links: the geometry's list and, while it is built or sorted for the GPU, a second one (and
+  // the fused step's deltas as double and as Real); on the GPU the links or the deltas.
+  const std::int64_t links = wall_link_bound(p), link_bytes = sizeof(WallLink);
+  const std::int64_t host_link = 2 * link_bytes + (fused ? 16 : 0);
+  const std::int64_t device_link = fused ? (storage == 8 ? 8 : 4) : link_bytes;
+  // Spheres: the packing, the scene, the geometry and the snapshot each hold the list. The packing's
+  // cell list (at most 24 B per fine node for d_max >= 1) is freed before the lattice is allocated.
+  const std::int64_t spheres = c.geometry == Geometry::PackedBed ? p.sphere_count : 0;
   const std::int64_t nodes = std::int64_t(c.nx) * c.ny * slab.planes();
   const bool gathers = slab.halo && ranks_of(ctx).rank() == 0 && !ctx.field_pieces;
   const std::int64_t gathered = gathers ? checked_mul(c.nodes(), 2 * (kNodeMoments + 1) * 8 + snapshot, "lbm.binary bytes gathered on rank 0") : 0;
   MemoryEstimate m;
   m.host_bytes = std::uint64_t(checked_add(checked_add(checked_mul(nodes, host_node, "lbm.binary host bytes of the lattice"),
-                                                       checked_product({links, 2, link_bytes}, "lbm.binary bytes of the wall links"),
+                                                       checked_mul(links, host_link, "lbm.binary bytes of the wall links"),
                                                        "lbm.binary host bytes"),
                                            checked_add(checked_product({spheres, 4, std::int64_t(sizeof(Sphere))}, "lbm.binary bytes of the spheres"),
                                                        gathered, "lbm.binary host bytes"),
                                            "lbm.binary host bytes"));
   if (cuda)
-    m.device_bytes = std::uint64_t(checked_add(checked_mul(nodes, device_node, "lbm.binary device bytes of the lattice"),
-                                               checked_mul(links, link_bytes, "lbm.binary device bytes of the wall links"),
-                                               "lbm.binary device bytes"));
+    m.device_bytes = std::uint64_t(checked_add(checked_add(checked_mul(nodes, device_node, "lbm.binary device bytes of the lattice"),
+                                                           checked_mul(links, device_link, "lbm.binary device bytes of the wall links"),
+                                                           "lbm.binary device bytes"),
+                                               device_fixed, "lbm.binary device bytes"));
   m.detail = "nx x ny x nz = " + std::to_string(p.nx) + " x " + std::to_string(p.ny) + " x " +
              std::to_string(p.nz) + ", grid_level " + level_name(p) + ": " + std::to_string(nodes) +
              " nodes" + (slab.halo ? " (z planes " + std::to_string(slab.begin) + " to " + std::to_string(slab.end - 1) + " on this rank, and 2 halo planes)" : std::string()) +

@@ -201,6 +201,7 @@ KS_HD Real yu_bounce_back(Real delta, Real fi_f, Real fi_s, Real fibar_ff) {
 template <class Real>
 KS_HD void pressure_boundary(Real f[kQ], Real rho, Real theta, bool lattice_species, int side) {
   Real in_plane = Real(0), outgoing = Real(0);
+  KS_UNROLL
   for (int i = 0; i < kQ; ++i) {
     if (cz(i) == 0) in_plane += f[i];
     else if (cz(i) == -side) outgoing += f[i];
@@ -208,12 +209,14 @@ KS_HD void pressure_boundary(Real f[kQ], Real rho, Real theta, bool lattice_spec
   const Real u[3] = {Real(0), Real(0), Real(side) * (Real(1) - (in_plane + Real(2) * outgoing) / rho)};
   const Product<Real> eq(u, theta, lattice_species);
   Real nx = Real(0), ny = Real(0);
+  KS_UNROLL
   for (int i = 0; i < kQ; ++i)
     if (cz(i) == 0) {
       const Real neq = f[i] - eq(rho, i);
       nx += Real(cx(i)) * neq;
       ny += Real(cy(i)) * neq;
     }
+  KS_UNROLL
   for (int i = 0; i < kQ; ++i)
     if (cz(i) == side)
       f[i] = eq(rho, i) + f[opposite(i)] - eq(rho, opposite(i)) - (Real(cx(i)) * nx + Real(cy(i)) * ny) / Real(6);

@@ -1,0 +1,59 @@
+// lbm.binary on the GPU: what the paper's kernels (lbm_cuda.cu) and the fused pull step
+// (lbm_cuda_pull.cuh) share: the population arrays, the pressure planes' states and the collision
+// of a node by a pair of lanes.
+#pragma once
+
+#include <cuda_fp16.h>
+
+#include <type_traits>
+
+#include "lbm_model.hpp"
+
+namespace ks::lbm {
+
+// Where and how the populations live: f[(s * 27 + i) * N + node] of Storage, used in Real. FP32 and
+// FP64 store f itself. FP16 ("compressed") stores f - f0, with f0 = rho_s W_i the species' rest
+// populations at the inlet state, fixed when the solver is made: the half's 11-bit significand then
+// resolves the deviations that carry the flow instead of the large rest part.
+template <class Real, class Storage>
+struct Populations {
+  Storage* f;
+  long long N;
+  Real rest[kSpecies][kQ];  // f0 (FP16 only)
+
+  static constexpr bool kCompressed = std::is_same_v<Storage, __half>;
+  __device__ Real f0(int s, int i) const { return s == 0 ? rest[0][i] : rest[1][i]; }
+  __device__ Real get(int s, int i, long long k) const {
+    if constexpr (kCompressed) return f0(s, i) + __half2float(f[(s * kQ + i) * N + k]);
+    else return f[(s * kQ + i) * N + k];
+  }
+  __device__ void put(int s, int i, long long k, Real v) const {
+    if constexpr (kCompressed) f[(s * kQ + i) * N + k] = __float2half_rn(v - f0(s, i));
+    else f[(s * kQ + i) * N + k] = v;
+  }
+};
+
+// The species' states of a pressure plane (inlet or outlet).
+template <class Real>
+struct PlaneDensities {
+  Real rho[kSpecies], theta[kSpecies];
+  bool lattice_species[kSpecies];
+};
+
+// Eq. (2) at one node by two adjacent lanes, lane parity = species: each holds only its own 27
+// populations, which halves the registers per thread and doubles the warps that hide memory latency;
+// the pair swaps density and momentum with two-lane shuffles for the mixture part of the collision.
+// Both lanes of the pair must be active.
+template <class Real>
+__device__ void collide_pair(Real fl[kQ], int s, const CollisionParams<Real>& p) {
+  const SpeciesMoments<Real> mine = species_moments(fl);
+  const unsigned pair = 3u << (threadIdx.x & 30u);
+  SpeciesMoments<Real> other;
+  other.rho = __shfl_xor_sync(pair, mine.rho, 1);
+#pragma unroll
+  for (int a = 0; a < 3; ++a) other.j[a] = __shfl_xor_sync(pair, mine.j[a], 1);
+  const MixtureRelaxation<Real> r = s == 0 ? mixture_relaxation(mine, other, p) : mixture_relaxation(other, mine, p);
+  relax_species(fl, mine, r, s == 0 ? p.theta[0] : p.theta[1], s == 0 ? p.lattice_species[0] : p.lattice_species[1]);
+}
+
+}  // namespace ks::lbm

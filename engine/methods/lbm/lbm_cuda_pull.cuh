@@ -1,0 +1,170 @@
+// lbm.binary on the GPU, the fused step (gpu_step = fused): one kernel a step over the fluid nodes
+// only. A node pulls each population from the neighbour it streams from, takes the bounce-back where
+// that neighbour is solid (eq. 14 on a wall link, full-way elsewhere), applies the pressure plane when
+// it lies on one, collides (eq. 2) and stores its post-collision populations in place of its own.
+// Solid nodes are never launched, the bounce-back needs no pass of its own, and every store is the
+// node's own entry; the paper's three kernels (push, bounce-back, planes) read and write the whole
+// lattice.
+//
+// The result equals the paper's sequence: a step of it computes, at a fluid node,
+//   pre(n+1)_i = post(n)_i(x - c_i)                                  fluid source
+//              = eq. (14)(delta, post(n)_d(x + c_i), post(n)_d(x), post(n)_i(x))   wall link, d = opposite(i)
+//              = post(n-1)_d(x)                                       full-way (what the wall node sent back)
+// then the pressure planes and the collision. So the arrays hold post-collision states: the
+// solver's `f` post(n) and its `next` the older post(n-1) in the nodes' own entries, which the step
+// reads before it overwrites them with post(n+1). The paper's state after n steps (pre-collision,
+// what read_f, the moments and checkpoints give) is pull() of the stored one; a state written from
+// outside (the start, write_f) is pre-collision, and the first step from it collides in place
+// (pull_start_kernel). A step applies the bounce-back and the planes of the step before, so a live
+// change of their parameters first settles the state into the paper's (pull_state_kernel).
+#pragma once
+
+#include <cstdint>
+
+#include "lbm_cuda_populations.cuh"
+#include "lbm_pull_nodes.hpp"
+
+namespace ks::lbm {
+
+// The device copy of PullNodes.
+template <class Real>
+struct PullTable {
+  const std::uint32_t* node;
+  const std::uint32_t* solid;
+  const std::uint32_t* linked;
+  const std::uint32_t* first_link;
+  const Real* delta;
+  const std::uint32_t* slot;
+  std::uint32_t count;  // fluid nodes
+};
+
+// What a pull reads besides the node.
+template <class Real, class Storage>
+struct PullStep {
+  LbmConfig c;
+  Populations<Real, Storage> post;   // post(n) at every fluid node
+  Populations<Real, Storage> older;  // post(n-1) in the link directions of the node's own entries; the step's destination
+  PullTable<Real> table;
+  PlaneDensities<Real> inlet, outlet;
+  bool interpolated;  // eq. (14) on the wall links, else full-way everywhere
+};
+
+template <class Real>
+__device__ void node_position(const LbmConfig& c, std::uint32_t k, int& x, int& y, int& z) {
+  const std::uint32_t nx = c.nx, ny = c.ny;
+  x = int(k % nx), y = int(k / nx % ny), z = int(k / (nx * ny));
+}
+
+// pre(n+1) of species s at fluid node a of the table (see the top of the file).
+template <class Real, class Storage>
+__device__ void pull(const PullStep<Real, Storage>& p, std::uint32_t a, int s, Real fl[kQ]) {
+  const std::uint32_t k = p.table.node[a];
+  int x, y, z;
+  node_position<Real>(p.c, k, x, y, z);
+  const std::uint32_t solid = p.table.solid[a];
+#pragma unroll
+  for (int i = 0; i < kQ; ++i) fl[i] = (solid >> i & 1u) ? Real(0) : p.post.get(s, i, neighbour(p.c, x, y, z, opposite(i)));
+  if (solid) {
+    const std::uint32_t linked = p.interpolated ? p.table.linked[a] : 0u;
+    const Real* delta = p.table.delta + p.table.first_link[a];
+#pragma unroll
+    for (int i = 0; i < kQ; ++i) {
+      if (!(solid >> i & 1u)) continue;
+      const int d = opposite(i);
+      if (linked >> i & 1u) {
+        // fl[d] came from x + c_i, fluid where delta >= 0, so it is a pulled value, not a replaced one.
+        const Real delta_i = *delta++;
+        fl[i] = delta_i < Real(0) ? p.post.get(s, d, k) : yu_bounce_back(delta_i, fl[d], p.post.get(s, d, k), p.post.get(s, i, k));
+      } else {
+        fl[i] = p.older.get(s, d, k);
+      }
+    }
+  }
+  if (!p.c.periodic_z() && (z == 0 || z == p.c.nz - 1)) {
+    const PlaneDensities<Real>& e = z == 0 ? p.inlet : p.outlet;
+    pressure_boundary(fl, e.rho[s], e.theta[s], e.lattice_species[s], z == 0 ? +1 : -1);
+  }
+}
+
+// One step: a pair of lanes per fluid node (collide_pair), post(n+1) into `older`'s entries.
+template <class Real, class Storage>
+__global__ void __launch_bounds__(256) pull_step_kernel(const __grid_constant__ PullStep<Real, Storage> p, CollisionParams<Real> cp) {
+  const long long lane = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (lane >= 2LL * p.table.count) return;  // both lanes of a pair leave together
+  const std::uint32_t a = std::uint32_t(lane >> 1);
+  const int s = int(lane & 1);
+  Real fl[kQ];
+  pull(p, a, s, fl);
+  collide_pair(fl, s, cp);
+  const std::uint32_t k = p.table.node[a];
+#pragma unroll
+  for (int i = 0; i < kQ; ++i) p.older.put(s, i, k, fl[i]);
+}
+
+// The first step from a pre-collision state in `post` (the start, write_f): collides in place, and
+// gives `older` what the wall nodes hold for the full-way rule (entry d of the solid x - c_i, which
+// the paper's wall node sends back at its next step).
+template <class Real, class Storage>
+__global__ void __launch_bounds__(256) pull_start_kernel(const __grid_constant__ PullStep<Real, Storage> p, CollisionParams<Real> cp) {
+  const long long lane = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (lane >= 2LL * p.table.count) return;
+  const std::uint32_t a = std::uint32_t(lane >> 1);
+  const int s = int(lane & 1);
+  const std::uint32_t k = p.table.node[a];
+  int x, y, z;
+  node_position<Real>(p.c, k, x, y, z);
+  const std::uint32_t solid = p.table.solid[a];
+  Real fl[kQ];
+#pragma unroll
+  for (int i = 0; i < kQ; ++i) {
+    fl[i] = p.post.get(s, i, k);
+    if (solid >> i & 1u) p.older.put(s, opposite(i), k, p.post.get(s, opposite(i), neighbour(p.c, x, y, z, opposite(i))));
+  }
+  collide_pair(fl, s, cp);
+#pragma unroll
+  for (int i = 0; i < kQ; ++i) p.post.put(s, i, k, fl[i]);
+}
+
+// The paper's (pre-collision) state at the nodes [first, first + out.N) of the lattice into `out`
+// (one thread a node and species): pull() at fluid nodes; at a solid node, entry i is what the fluid
+// node x - c_i sent into it (post(n)_i there) and otherwise the stored entry, which no step writes.
+template <class Real, class Storage>
+__global__ void pull_state_kernel(const __grid_constant__ PullStep<Real, Storage> p, const std::uint8_t* __restrict__ type, long long first,
+                                  const __grid_constant__ Populations<Real, Storage> out) {
+  const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (t >= kSpecies * out.N) return;
+  const std::uint32_t k = std::uint32_t(first + t % out.N);
+  const int s = int(t / out.N);
+  Real fl[kQ];
+  if (type[k] == kFluid) {
+    pull(p, p.table.slot[k], s, fl);
+  } else {
+    int x, y, z;
+    node_position<Real>(p.c, k, x, y, z);
+    for (int i = 0; i < kQ; ++i) {
+      const long long from = neighbour(p.c, x, y, z, opposite(i));
+      fl[i] = type[from] == kFluid ? p.post.get(s, i, from) : p.post.get(s, i, k);
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < kQ; ++i) out.put(s, i, k - first, fl[i]);
+}
+
+// A state the moment kernels read at fluid node k: the stored pre-collision one (the paper's
+// kernels, or before the first fused step) or the fused step's, pulled.
+template <class Real, class Storage>
+struct StoredState {
+  Populations<Real, Storage> f;
+  __device__ void load(int s, long long k, Real fl[kQ]) const {
+#pragma unroll
+    for (int i = 0; i < kQ; ++i) fl[i] = f.get(s, i, k);
+  }
+};
+
+template <class Real, class Storage>
+struct PulledState {
+  PullStep<Real, Storage> p;
+  __device__ void load(int s, long long k, Real fl[kQ]) const { pull(p, p.table.slot[k], s, fl); }
+};
+
+}  // namespace ks::lbm

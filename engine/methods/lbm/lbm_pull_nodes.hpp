@@ -1,0 +1,34 @@
+// lbm.binary's fused GPU step (lbm_cuda_pull.cuh) runs over the fluid nodes only and pulls each
+// population from the neighbour it streams from. Where that neighbour is solid, the population comes
+// from the bounce-back instead: the interpolated rule of eq. (14) where the node has a wall link in
+// that direction, the full-way rule otherwise. This is the per-node table it reads, built once from
+// the geometry on the host.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "lbm_config.hpp"
+#include "lbm_geometry.hpp"
+
+namespace ks::lbm {
+
+constexpr std::uint32_t kNotFluid = 0xffffffffu;
+
+struct PullNodes {
+  // Per fluid node of the lattice, in index order:
+  std::vector<std::uint32_t> node;        // its index
+  std::vector<std::uint32_t> solid;       // bit i: the node it pulls population i from (node - c_i) is solid
+  std::vector<std::uint32_t> linked;      // bit i: ... and a wall link (dir = opposite(i)) gives its eq. (14) fraction
+  std::vector<std::uint32_t> first_link;  // where its links start in `delta`
+  // Per link, by node and then pulled direction: delta of eq. (15), or -1 where no fluid node lies
+  // behind the node (ff < 0: the half-way rule, as bounce_back_kernel's).
+  std::vector<double> delta;
+  // Per node of the lattice: its place in `node`, or kNotFluid.
+  std::vector<std::uint32_t> slot;
+};
+
+// For the whole lattice of `c` in one process (the geometry of slab_of(c.nz, 0, 1)).
+PullNodes pull_nodes(const LbmConfig& c, const LatticeGeometry& g);
+
+}  // namespace ks::lbm
