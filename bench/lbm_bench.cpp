@@ -197,7 +197,9 @@ int main(int argc, char** argv) try {
     std::fflush(stdout);
     return row;
   };
-  nlohmann::json rows = nlohmann::json::array(), box_rows = nlohmann::json::array();
+  // The file is rewritten after every row, so a run cut short keeps what it measured.
+  result["rows"] = nlohmann::json::array();
+  result["periodic_box_rows"] = nlohmann::json::array();
   for (int n : o.sizes) {
     const LbmParams p64 = lbm_param_table().read(bed_params(n, "fp64"));
     const LbmConfig c64 = LbmMethod::make_config(p64);
@@ -210,7 +212,8 @@ int main(int argc, char** argv) try {
       nlohmann::json row = measure(std::to_string(n) + "^2x" + std::to_string(2 * n), precision, bed_params(n, precision), geometry, paper_mlups);
       row["n"] = n;
       row["spheres"] = scene.shapes.spheres.size();
-      rows.push_back(row);
+      result["rows"].push_back(row);
+      ks::bench::write_json(result, o.out);
     }
   }
   for (int n : o.box_sizes) {
@@ -220,12 +223,10 @@ int main(int argc, char** argv) try {
     for (const char* precision : {"fp32", "fp64", "fp16"}) {
       nlohmann::json row = measure(std::to_string(n) + "^3 box", precision, box_params(n, precision), geometry, 0.0);
       row["n"] = n;
-      box_rows.push_back(row);
+      result["periodic_box_rows"].push_back(row);
+      ks::bench::write_json(result, o.out);
     }
   }
-  result["periodic_box_rows"] = box_rows;
-  result["rows"] = rows;
-  ks::bench::write_json(result, o.out);
   return 0;
 } catch (const ks::Error& e) {
   std::fprintf(stderr, "bench_lbm: %s\n", e.what());

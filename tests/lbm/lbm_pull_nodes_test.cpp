@@ -8,6 +8,7 @@
 
 #include "lbm_test_support.hpp"
 #include "methods/lbm/lbm_model.hpp"
+#include "methods/lbm/lbm_params.hpp"
 #include "methods/lbm/lbm_pull_nodes.hpp"
 
 namespace ks::lbm {
@@ -46,6 +47,21 @@ TEST(LbmPullNodes, TableFollowsTheGeometryAndItsWallLinks) {
   // The bed's open ends: solid sources across them have no link (the full-way rule, which the
   // pressure planes then overwrite), so there are more solid sources than links.
   EXPECT_GT(solid_sources, g.links.size());
+}
+
+// gpu_step = auto fuses the step where the lattice has solids and keeps the paper's kernels on the
+// all-fluid periodic box (faster there); a choice made by the user stands.
+TEST(LbmPullNodes, AutoFusesTheStepWhereTheLatticeHasSolids) {
+  const auto step_of = [](std::map<std::string, std::string> p) { return LbmMethod::make_config(lbm_param_table().read(testing::params(p))).gpu_step; };
+  EXPECT_EQ(step_of(testing::small_tube()), GpuStep::Fused);
+  EXPECT_EQ(step_of(testing::small_bed()), GpuStep::Fused);
+  EXPECT_EQ(step_of(testing::periodic_box(8, 8, 16)), GpuStep::Paper);
+  auto box = testing::periodic_box(8, 8, 16);
+  box["gpu_step"] = "fused";
+  EXPECT_EQ(step_of(box), GpuStep::Fused);
+  auto bed = testing::small_bed();
+  bed["gpu_step"] = "paper";
+  EXPECT_EQ(step_of(bed), GpuStep::Paper);
 }
 
 }  // namespace

@@ -165,7 +165,6 @@ class CudaSolver final : public LbmSolver {
     configure(c);
     // The geometry has fewer than 2^31 nodes (build_geometry): the node indices fit 32 bits. The
     // memory was checked against LbmMethod::estimate_memory before set-up or a grid-level switch.
-    const std::size_t pops = std::size_t(kSpecies) * kQ * held_.nodes();
     set_rest_populations(c);
     type_.upload(g_->type);
     if (fused_) {
@@ -178,10 +177,14 @@ class CudaSolver final : public LbmSolver {
     // Both buffers start from the initial state: entries no stage writes (solid sources, halo
     // entries no owned node streams into) stay equal.
     const std::vector<double> f0 = initial_distribution(c, slab);
-    std::vector<Storage> v(pops);
-    for (std::size_t e = 0; e < pops; ++e) v[e] = encode(f0[e], e / held_.nodes());
-    f_.upload(v);
-    next_.upload(v);
+    if (fused_) {
+      write_fused_state(f0);  // one process: the held nodes are the owned ones
+    } else {
+      std::vector<Storage> v(f0.size());
+      for (std::size_t e = 0; e < v.size(); ++e) v[e] = encode(f0[e], e / held_.nodes());
+      f_.upload(v);
+      next_.upload(v);
+    }
     if (slab_.halo) {
       ring_ = std::make_unique<DeviceRing>(comm, device, std::size_t(kHaloRows) * plane() * sizeof(Storage), true, true);
       KS_CUDA_CHECK(cudaStreamCreateWithFlags(&halo_stream_, cudaStreamNonBlocking));
@@ -268,8 +271,8 @@ class CudaSolver final : public LbmSolver {
   void read_f(std::vector<double>& f) const override {
     const std::size_t owned = owned_nodes(), rows = std::size_t(kSpecies) * kQ;
     std::vector<Storage> v(rows * owned);
-    if (pulled_) {
-      read_pulled_state(v);
+    if (fused_) {
+      read_fused_state(v);
     } else {
       KS_CUDA_CHECK(cudaMemcpy2D(v.data(), owned * sizeof(Storage), f_.ptr + first_owned_node(), held_.nodes() * sizeof(Storage),
                                  owned * sizeof(Storage), rows, cudaMemcpyDeviceToHost));
@@ -278,15 +281,17 @@ class CudaSolver final : public LbmSolver {
     for (std::size_t e = 0; e < v.size(); ++e) f[e] = decode(v[e], e / owned);
   }
   void write_f(const std::vector<double>& f) override {
+    if (fused_) {
+      write_fused_state(f);
+      return;
+    }
     const std::size_t owned = owned_nodes(), rows = std::size_t(kSpecies) * kQ;
     std::vector<Storage> v(f.size());
     for (std::size_t e = 0; e < v.size(); ++e) v[e] = encode(f[e], e / owned);
-    // Into both arrays, as at the start: the entries no step writes stay equal, and the fused step
-    // collides this pre-collision state in place first.
+    // Into both arrays, as at the start: the entries no step writes stay equal.
     for (DeviceBuffer<Storage>* b : {&f_, &next_})
       KS_CUDA_CHECK(cudaMemcpy2D(b->ptr + first_owned_node(), held_.nodes() * sizeof(Storage), v.data(), owned * sizeof(Storage),
                                  owned * sizeof(Storage), rows, cudaMemcpyHostToDevice));
-    pulled_ = false;
   }
 
  private:
@@ -343,6 +348,7 @@ class CudaSolver final : public LbmSolver {
   // One fused step; the first from a pre-collision state collides it in place (lbm_cuda_pull.cuh).
   void pull_step() {
     const unsigned blocks = unsigned(ceil_div(2 * (long long)pull_.count(), 256));
+    if (!blocks) return;
     if (!pulled_) {
       pull_start_kernel<<<blocks, 256>>>(pull_view(), params_);
       pulled_ = true;
@@ -352,11 +358,9 @@ class CudaSolver final : public LbmSolver {
     f_.swap(next_);
   }
 
-  // The paper's state of the lattice, in place of the fused step's (back to pre-collision storage):
-  // into `next`, whose own entries of a fluid node the same thread reads first (full-way), as the step.
+  // The stored state back to the written form (lbm_cuda_pull.cuh).
   void settle() {
-    const View out = view(next_);
-    pull_state_kernel<<<ceil_div(kSpecies * out.N, 128), 128>>>(pull_view(), type_.ptr, 0, out);
+    if (pull_.count()) pull_settle_kernel<<<ceil_div(2 * (long long)pull_.count(), 128), 128>>>(pull_view());
     KS_CUDA_CHECK_LAUNCH();
     f_.swap(next_);
     pulled_ = false;
@@ -370,23 +374,51 @@ class CudaSolver final : public LbmSolver {
   template <class Launch>
   void with_state(Launch&& launch) const {
     if (pulled_) launch(PulledState<Real, Storage>{pull_view()});
-    else launch(StoredState<Real, Storage>{view(f_)});
+    else launch(StoredState<Real, Storage>{view(f_), fused_ ? pull_.slot.ptr : nullptr});
   }
 
   // The paper's state of the lattice from the fused step's, a block of nodes at a time (one process:
   // the owned nodes are the held ones), rows at a pitch of the nodes.
-  void read_pulled_state(std::vector<Storage>& v) const {
+  void read_fused_state(std::vector<Storage>& v) const {
     const long long N = held_.nodes(), block = std::min<long long>(N, kStateBlockNodes);
     DeviceBuffer<Storage> out;
     out.resize(std::size_t(kSpecies) * kQ * block);
     View o = view(out);
     for (long long first = 0; first < N; first += block) {
       o.N = std::min(block, N - first);
-      pull_state_kernel<<<ceil_div(kSpecies * o.N, 128), 128>>>(pull_view(), type_.ptr, first, o);
+      pull_state_kernel<<<ceil_div(kSpecies * o.N, 128), 128>>>(pull_view(), pulled_, initial_.ptr, first, o);
       KS_CUDA_CHECK_LAUNCH();
       KS_CUDA_CHECK(cudaMemcpy2D(v.data() + first, N * sizeof(Storage), out.ptr, o.N * sizeof(Storage), o.N * sizeof(Storage),
                                  std::size_t(kSpecies) * kQ, cudaMemcpyDeviceToHost));
     }
+  }
+
+  // The paper's state `f` ([(s * 27 + i) * nodes + node]) into the fused step's arrays: the fluid
+  // nodes' populations into f_, and into next_'s entries d of each solid source x - c_i (d =
+  // opposite(i)) what that wall node holds in d, which the full-way rule sends back next.
+  void write_fused_state(const std::vector<double>& f) {
+    const std::size_t N = held_.nodes(), F = pull_.count(), rows = std::size_t(kSpecies) * kQ;
+    const std::vector<std::uint32_t> node = pull_.node.to_host(), solid = pull_.solid.to_host();
+    std::vector<Storage> written(rows * F);
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::size_t a = 0; a < F; ++a) written[r * F + a] = encode(f[r * N + node[a]], r);
+    std::vector<Storage> sent_back = written;
+    for (std::size_t a = 0; a < F; ++a) {
+      if (!solid[a]) continue;
+      const std::uint32_t k = node[a], nx = held_.nx, ny = held_.ny;
+      const int x = int(k % nx), y = int(k / nx % ny), z = int(k / (nx * ny));
+      for (int i = 0; i < kQ; ++i) {
+        if (!(solid[a] >> i & 1u)) continue;
+        const std::size_t wall = std::size_t(neighbour(held_, x, y, z, opposite(i)));
+        for (int s = 0; s < kSpecies; ++s) {
+          const std::size_t r = std::size_t(s) * kQ + opposite(i);
+          sent_back[r * F + a] = encode(f[r * N + wall], r);
+        }
+      }
+    }
+    f_.upload(written);
+    next_.upload(sent_back);
+    pulled_ = false;
   }
 
   // Active nodes [begin, end) of the list.
@@ -472,6 +504,8 @@ class CudaSolver final : public LbmSolver {
     pull_.first_link.upload(p.first_link);
     pull_.delta.upload(std::vector<Real>(p.delta.begin(), p.delta.end()));
     pull_.slot.upload(p.slot);
+    const std::vector<double> initial = initial_plane_populations(held_, slab_);
+    initial_.upload(std::vector<Real>(initial.begin(), initial.end()));
   }
 
   // Links by direction, then fluid node: neighbouring threads then read and write neighbouring
@@ -502,6 +536,7 @@ class CudaSolver final : public LbmSolver {
     std::uint32_t count() const { return std::uint32_t(node.count); }
     PullTable<Real> table() const { return {node.ptr, solid.ptr, linked.ptr, first_link.ptr, delta.ptr, slot.ptr, count()}; }
   } pull_;
+  DeviceBuffer<Real> initial_;  // initial_plane_populations: what read_f gives where no fluid node streams
   bool pulled_ = false;
   mutable DeviceBuffer<double> plane_sums_;  // momentum_rms's, one per owned plane
   mutable DeviceBuffer<double> moments_;  // those of the last moments(), which write_display_field shows

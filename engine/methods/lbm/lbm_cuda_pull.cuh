@@ -2,21 +2,23 @@
 // only. A node pulls each population from the neighbour it streams from, takes the bounce-back where
 // that neighbour is solid (eq. 14 on a wall link, full-way elsewhere), applies the pressure plane when
 // it lies on one, collides (eq. 2) and stores its post-collision populations in place of its own.
-// Solid nodes are never launched, the bounce-back needs no pass of its own, and every store is the
-// node's own entry; the paper's three kernels (push, bounce-back, planes) read and write the whole
-// lattice.
+// Solid nodes are neither launched nor stored: the populations of fluid node a (PullNodes' order) are
+// entries a of [(s * 27 + i) * fluid nodes + a], and the node a pulls from is found through the
+// lattice's slot table (indirect addressing). The bounce-back needs no pass of its own, every store
+// is the node's own entry, and the bed's arrays are its fluid nodes only.
 //
-// The result equals the paper's sequence: a step of it computes, at a fluid node,
-//   pre(n+1)_i = post(n)_i(x - c_i)                                  fluid source
-//              = eq. (14)(delta, post(n)_d(x + c_i), post(n)_d(x), post(n)_i(x))   wall link, d = opposite(i)
-//              = post(n-1)_d(x)                                       full-way (what the wall node sent back)
+// The result equals the paper's sequence: a step of it computes, at a fluid node x,
+//   pre(n+1)_i = post(n)_i(x - c_i)                                                  fluid source
+//              = eq. (14)(delta, post(n)_d(x + c_i), post(n)_d(x), post(n)_i(x))      wall link, d = opposite(i)
+//              = post(n-1)_d(x)                                                      full-way (what the wall node sent back)
 // then the pressure planes and the collision. So the arrays hold post-collision states: the
-// solver's `f` post(n) and its `next` the older post(n-1) in the nodes' own entries, which the step
-// reads before it overwrites them with post(n+1). The paper's state after n steps (pre-collision,
-// what read_f, the moments and checkpoints give) is pull() of the stored one; a state written from
-// outside (the start, write_f) is pre-collision, and the first step from it collides in place
-// (pull_start_kernel). A step applies the bounce-back and the planes of the step before, so a live
-// change of their parameters first settles the state into the paper's (pull_state_kernel).
+// solver's `f` post(n) and its `next` the older post(n-1), whose entries the step reads before it
+// overwrites them with post(n+1). The paper's state after n steps (pre-collision, what read_f, the
+// moments and checkpoints give) is pull() of the stored one. A state written from outside (the
+// start, write_f) is stored pre-collision in `f`, with what the wall nodes would send back (full-way)
+// in `next`'s entries d; the first step from it collides in place (pull_start_kernel). A step
+// applies the bounce-back and planes of the step before, so a live change of their parameters first
+// settles the state into that form (pull_settle_kernel).
 #pragma once
 
 #include <cstdint>
@@ -42,28 +44,27 @@ struct PullTable {
 template <class Real, class Storage>
 struct PullStep {
   LbmConfig c;
-  Populations<Real, Storage> post;   // post(n) at every fluid node
-  Populations<Real, Storage> older;  // post(n-1) in the link directions of the node's own entries; the step's destination
+  Populations<Real, Storage> post;   // post(n) (or the written pre-collision state), per fluid node
+  Populations<Real, Storage> older;  // post(n-1) (or what the wall nodes send back); the step's destination
   PullTable<Real> table;
   PlaneDensities<Real> inlet, outlet;
   bool interpolated;  // eq. (14) on the wall links, else full-way everywhere
 };
 
-template <class Real>
-__device__ void node_position(const LbmConfig& c, std::uint32_t k, int& x, int& y, int& z) {
+inline __device__ void node_position(const LbmConfig& c, std::uint32_t k, int& x, int& y, int& z) {
   const std::uint32_t nx = c.nx, ny = c.ny;
   x = int(k % nx), y = int(k / nx % ny), z = int(k / (nx * ny));
 }
 
-// pre(n+1) of species s at fluid node a of the table (see the top of the file).
+// pre(n+1) of species s at fluid node a (see the top of the file).
 template <class Real, class Storage>
 __device__ void pull(const PullStep<Real, Storage>& p, std::uint32_t a, int s, Real fl[kQ]) {
-  const std::uint32_t k = p.table.node[a];
   int x, y, z;
-  node_position<Real>(p.c, k, x, y, z);
+  node_position(p.c, p.table.node[a], x, y, z);
   const std::uint32_t solid = p.table.solid[a];
 #pragma unroll
-  for (int i = 0; i < kQ; ++i) fl[i] = (solid >> i & 1u) ? Real(0) : p.post.get(s, i, neighbour(p.c, x, y, z, opposite(i)));
+  for (int i = 0; i < kQ; ++i)
+    fl[i] = (solid >> i & 1u) ? Real(0) : p.post.get(s, i, p.table.slot[neighbour(p.c, x, y, z, opposite(i))]);
   if (solid) {
     const std::uint32_t linked = p.interpolated ? p.table.linked[a] : 0u;
     const Real* delta = p.table.delta + p.table.first_link[a];
@@ -74,9 +75,9 @@ __device__ void pull(const PullStep<Real, Storage>& p, std::uint32_t a, int s, R
       if (linked >> i & 1u) {
         // fl[d] came from x + c_i, fluid where delta >= 0, so it is a pulled value, not a replaced one.
         const Real delta_i = *delta++;
-        fl[i] = delta_i < Real(0) ? p.post.get(s, d, k) : yu_bounce_back(delta_i, fl[d], p.post.get(s, d, k), p.post.get(s, i, k));
+        fl[i] = delta_i < Real(0) ? p.post.get(s, d, a) : yu_bounce_back(delta_i, fl[d], p.post.get(s, d, a), p.post.get(s, i, a));
       } else {
-        fl[i] = p.older.get(s, d, k);
+        fl[i] = p.older.get(s, d, a);
       }
     }
   }
@@ -96,68 +97,78 @@ __global__ void __launch_bounds__(256) pull_step_kernel(const __grid_constant__ 
   Real fl[kQ];
   pull(p, a, s, fl);
   collide_pair(fl, s, cp);
-  const std::uint32_t k = p.table.node[a];
 #pragma unroll
-  for (int i = 0; i < kQ; ++i) p.older.put(s, i, k, fl[i]);
+  for (int i = 0; i < kQ; ++i) p.older.put(s, i, a, fl[i]);
 }
 
-// The first step from a pre-collision state in `post` (the start, write_f): collides in place, and
-// gives `older` what the wall nodes hold for the full-way rule (entry d of the solid x - c_i, which
-// the paper's wall node sends back at its next step).
+// The first step from a written (pre-collision) state: collides it in place.
 template <class Real, class Storage>
 __global__ void __launch_bounds__(256) pull_start_kernel(const __grid_constant__ PullStep<Real, Storage> p, CollisionParams<Real> cp) {
   const long long lane = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (lane >= 2LL * p.table.count) return;
   const std::uint32_t a = std::uint32_t(lane >> 1);
   const int s = int(lane & 1);
-  const std::uint32_t k = p.table.node[a];
-  int x, y, z;
-  node_position<Real>(p.c, k, x, y, z);
-  const std::uint32_t solid = p.table.solid[a];
   Real fl[kQ];
 #pragma unroll
-  for (int i = 0; i < kQ; ++i) {
-    fl[i] = p.post.get(s, i, k);
-    if (solid >> i & 1u) p.older.put(s, opposite(i), k, p.post.get(s, opposite(i), neighbour(p.c, x, y, z, opposite(i))));
-  }
+  for (int i = 0; i < kQ; ++i) fl[i] = p.post.get(s, i, a);
   collide_pair(fl, s, cp);
 #pragma unroll
-  for (int i = 0; i < kQ; ++i) p.post.put(s, i, k, fl[i]);
+  for (int i = 0; i < kQ; ++i) p.post.put(s, i, a, fl[i]);
 }
 
-// The paper's (pre-collision) state at the nodes [first, first + out.N) of the lattice into `out`
-// (one thread a node and species): pull() at fluid nodes; at a solid node, entry i is what the fluid
-// node x - c_i sent into it (post(n)_i there) and otherwise the stored entry, which no step writes.
+// The stored state back to the written form: pre(n+1) into `older`'s entries, whose full-way
+// values the same thread reads first; then `post` (post(n)) holds what the wall nodes send back.
 template <class Real, class Storage>
-__global__ void pull_state_kernel(const __grid_constant__ PullStep<Real, Storage> p, const std::uint8_t* __restrict__ type, long long first,
-                                  const __grid_constant__ Populations<Real, Storage> out) {
+__global__ void pull_settle_kernel(const __grid_constant__ PullStep<Real, Storage> p) {
+  const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (t >= 2LL * p.table.count) return;
+  const std::uint32_t a = std::uint32_t(t >> 1);
+  const int s = int(t & 1);
+  Real fl[kQ];
+  pull(p, a, s, fl);
+#pragma unroll
+  for (int i = 0; i < kQ; ++i) p.older.put(s, i, a, fl[i]);
+}
+
+// The paper's (pre-collision) populations of the lattice's nodes [first, first + out.N) into `out`
+// (one thread a node and species): at fluid nodes the stored state pulled, or as written; at a solid
+// node, entry i is what the fluid node x - c_i sent into it (its post(n)_i, or as written in `older`)
+// and otherwise the initial state, which no step changes (initial: [(plane * 2 + s) * 27 + i]).
+template <class Real, class Storage>
+__global__ void pull_state_kernel(const __grid_constant__ PullStep<Real, Storage> p, bool pulled, const Real* __restrict__ initial,
+                                  long long first, const __grid_constant__ Populations<Real, Storage> out) {
   const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (t >= kSpecies * out.N) return;
   const std::uint32_t k = std::uint32_t(first + t % out.N);
   const int s = int(t / out.N);
+  const std::uint32_t a = p.table.slot[k];
   Real fl[kQ];
-  if (type[k] == kFluid) {
-    pull(p, p.table.slot[k], s, fl);
+  if (a != kNotFluid) {
+    if (pulled) pull(p, a, s, fl);
+    else
+      for (int i = 0; i < kQ; ++i) fl[i] = p.post.get(s, i, a);
   } else {
     int x, y, z;
-    node_position<Real>(p.c, k, x, y, z);
+    node_position(p.c, k, x, y, z);
     for (int i = 0; i < kQ; ++i) {
-      const long long from = neighbour(p.c, x, y, z, opposite(i));
-      fl[i] = type[from] == kFluid ? p.post.get(s, i, from) : p.post.get(s, i, k);
+      const std::uint32_t from = p.table.slot[neighbour(p.c, x, y, z, opposite(i))];
+      fl[i] = from == kNotFluid ? initial[(z * kSpecies + s) * kQ + i] : pulled ? p.post.get(s, i, from) : p.older.get(s, i, from);
     }
   }
 #pragma unroll
   for (int i = 0; i < kQ; ++i) out.put(s, i, k - first, fl[i]);
 }
 
-// A state the moment kernels read at fluid node k: the stored pre-collision one (the paper's
-// kernels, or before the first fused step) or the fused step's, pulled.
+// A state the moment kernels read at a fluid node k of the lattice: the paper's kernels' (stored
+// pre-collision at k, slot null) or the fused step's, pulled or as written (at slot[k]).
 template <class Real, class Storage>
 struct StoredState {
   Populations<Real, Storage> f;
+  const std::uint32_t* slot;
   __device__ void load(int s, long long k, Real fl[kQ]) const {
+    const long long e = slot ? slot[k] : k;
 #pragma unroll
-    for (int i = 0; i < kQ; ++i) fl[i] = f.get(s, i, k);
+    for (int i = 0; i < kQ; ++i) fl[i] = f.get(s, i, e);
   }
 };
 

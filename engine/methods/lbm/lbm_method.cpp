@@ -63,7 +63,7 @@ LbmConfig LbmMethod::make_config(const LbmParams& p) {
   c.pressure_ratio = p.pressure_ratio;
   c.bounce_back = p.bounce_back;
   c.precision = p.precision;
-  c.gpu_step = p.gpu_step;
+  c.gpu_step = p.gpu_step != GpuStep::Auto ? p.gpu_step : c.geometry == Geometry::Periodic ? GpuStep::Paper : GpuStep::Fused;
   if (c.geometry == Geometry::Periodic) {
     c.wave_amplitude = p.wave_amplitude;
     c.initial_velocity[0] = p.ux;

@@ -14,7 +14,7 @@ struct LbmParams {
   int nx = 0, ny = 0, nz = 0;  // fine level
   BounceBack bounce_back = BounceBack::Interpolated;  // live
   Precision precision = Precision::Fp64;
-  GpuStep gpu_step = GpuStep::Fused;
+  GpuStep gpu_step = GpuStep::Auto;
   double pressure_ratio = 0.0;  // P_out / P_in, live
   double x_o2 = 0.0;            // live
   double viscosity = 0.0;       // dx^2/dt, live

@@ -1,7 +1,8 @@
 // lbm.binary: one interface over the CPU (OpenMP) and CUDA solvers, so that the method, the tests
 // and the benchmark drive either the same way. A step is the paper's three stages (section 4):
 // fused collide-stream (full-way bounce-back at wall nodes), interpolated bounce-back over the wall
-// links (when chosen), pressure inlet/outlet.
+// links (when chosen), pressure inlet/outlet; or, on CUDA in one process, the same as one fused kernel
+// (gpu_step, lbm_cuda_pull.cuh).
 #pragma once
 
 #include <memory>
@@ -56,6 +57,8 @@ class LbmSolver {
 // with the pressure falling linearly from inlet to outlet (tube, bed), or the periodic box's wave and
 // uniform velocity.
 std::vector<double> initial_distribution(const LbmConfig& c, const Slab& slab);
+// The same per held plane, [(plane * 2 + s) * 27 + i]: the initial state is uniform over a plane.
+std::vector<double> initial_plane_populations(const LbmConfig& c, const Slab& slab);
 
 // On the planes `slab` holds (the geometry's), exchanging halos with the neighbouring ranks of `comm`
 // (lbm_slab.hpp); the whole lattice in one process by default.

@@ -1,4 +1,5 @@
-// lbm.binary: the initial populations: equilibrium (eq. 6) of the initial densities and velocity.
+// lbm.binary: the initial populations: equilibrium (eq. 6) of the initial densities and velocity,
+// uniform over each z plane.
 #include <cmath>
 
 #include "core/constants.hpp"
@@ -7,11 +8,9 @@
 
 namespace ks::lbm {
 
-std::vector<double> initial_distribution(const LbmConfig& c, const Slab& slab) {
-  const long long N = (long long)c.nx * c.ny * slab.planes();
-  std::vector<double> f(std::size_t(kSpecies) * kQ * N);
+std::vector<double> initial_plane_populations(const LbmConfig& c, const Slab& slab) {
+  std::vector<double> f(std::size_t(slab.planes()) * kSpecies * kQ);
   const double p_in = inlet_pressure(c);
-#pragma omp parallel for schedule(static)
   for (int zl = 0; zl < slab.planes(); ++zl) {
     const int z = slab.global(zl);
     double x_o2 = c.x_o2, p = p_in, u[3] = {0.0, 0.0, 0.0};
@@ -25,13 +24,23 @@ std::vector<double> initial_distribution(const LbmConfig& c, const Slab& slab) {
     mixture_densities(c, x_o2, p, rho);
     for (int s = 0; s < kSpecies; ++s) {
       const Product<double> eq(u, c.theta(s), c.lattice_species(s));
-      for (int i = 0; i < kQ; ++i) {
-        const double v = eq(rho[s], i);
-        double* out = &f[(std::size_t(s) * kQ + i) * N + std::size_t(zl) * c.nx * c.ny];
-        for (long long k = 0; k < (long long)c.nx * c.ny; ++k) out[k] = v;
-      }
+      for (int i = 0; i < kQ; ++i) f[(std::size_t(zl) * kSpecies + s) * kQ + i] = eq(rho[s], i);
     }
   }
+  return f;
+}
+
+std::vector<double> initial_distribution(const LbmConfig& c, const Slab& slab) {
+  const long long P = (long long)c.nx * c.ny, N = P * slab.planes();
+  const std::vector<double> plane = initial_plane_populations(c, slab);
+  std::vector<double> f(std::size_t(kSpecies) * kQ * N);
+#pragma omp parallel for schedule(static)
+  for (int zl = 0; zl < slab.planes(); ++zl)
+    for (int j = 0; j < kSpecies * kQ; ++j) {
+      const double v = plane[std::size_t(zl) * kSpecies * kQ + j];
+      double* out = &f[std::size_t(j) * N + std::size_t(zl) * P];
+      for (long long k = 0; k < P; ++k) out[k] = v;
+    }
   return f;
 }
 
