@@ -135,6 +135,18 @@ Timing time_cpu(const EnsembleConfig& cfg, int runs, double t_from, double t_to)
   return t;
 }
 
+// Runs shorter than a second are timed best of three (the same events each time): a millisecond run
+// is at the mercy of the scheduler, and the fitted exponent leans on the small sizes.
+template <class TimeOnce>
+Timing best_of_short(TimeOnce&& time_once) {
+  Timing best = time_once();
+  for (int k = 1; k < 3 && best.seconds < 1.0; ++k) {
+    const Timing again = time_once();
+    if (again.seconds < best.seconds) best = again;
+  }
+  return best;
+}
+
 #ifdef KS_HAVE_CUDA
 Timing time_gpu(const EnsembleConfig& cfg, int runs, double t_from, double t_to, int cluster) {
   Ensemble e = fresh(cfg, runs, false);
@@ -193,7 +205,7 @@ int main(int argc, char** argv) try {
     nlohmann::json row = {{"n_s", n}};
     Timing c, g;
     if (n <= o.cpu_max_n) {
-      c = time_cpu(cfg, 1, tau, 1000 * tau);
+      c = best_of_short([&] { return time_cpu(cfg, 1, tau, 1000 * tau); });
       row["cpu_s"] = c.seconds;
       row["events"] = c.events;
       cpu_n.push_back(n);
@@ -227,7 +239,7 @@ int main(int argc, char** argv) try {
         rows.push_back(row);
         continue;
       } else {
-        g = time_gpu(cfg, 1, tau, 1000 * tau, o.cluster);
+        g = best_of_short([&] { return time_gpu(cfg, 1, tau, 1000 * tau, o.cluster); });
         row["gpu_s"] = g.seconds;
         row["gpu_events"] = g.events;
         row["gpu_blocks_per_run"] = g.cluster;
