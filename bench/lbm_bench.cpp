@@ -8,7 +8,7 @@
 // bounce_back 8 sizeof(Real) + 24 (the link) per wall link; boundary 72 sizeof(Real) per inlet/outlet node.
 // Then the bare update on an all-fluid periodic n^3 box (collide-stream only), where 432 bytes per
 // update is the whole traffic and the bandwidth target applies.
-// The GPU runs both steps in one process: the fused kernel (gpu_step = fused, the default; its
+// The GPU runs both steps in one process: the fused kernel (gpu_step = fused, auto's choice on the bed; its
 // fluid-node bandwidth counts the populations of the fluid nodes only) and the paper's three kernels,
 // which the per-kernel columns time.
 #include <chrono>

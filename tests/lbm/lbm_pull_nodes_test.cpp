@@ -30,7 +30,8 @@ TEST(LbmPullNodes, TableFollowsTheGeometryAndItsWallLinks) {
     const std::uint32_t k = p.node[a];
     ASSERT_EQ(g.type[k], kFluid);
     ASSERT_EQ(p.slot[k], a);
-    const int x = int(k % c.nx), y = int(k / c.nx % c.ny), z = int(k / (c.nx * c.ny));
+    int x, y, z;
+    node_position(c, k, x, y, z);
     std::size_t link = p.first_link[a];
     for (int i = 0; i < kQ; ++i) {
       const bool solid = g.type[neighbour(c, x, y, z, opposite(i))] != kFluid;

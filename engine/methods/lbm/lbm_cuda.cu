@@ -44,8 +44,8 @@ __global__ void __launch_bounds__(256)
   if (lane >= 2LL * count) return;  // both lanes of a pair leave together (same node) here and below
   const std::uint32_t k = active[lane >> 1];
   const int s = int(lane & 1);
-  const std::uint32_t nx = c.nx, ny = c.ny;
-  const int x = int(k % nx), y = int(k / nx % ny), z = int(k / (nx * ny));
+  int x, y, z;
+  node_position(c, k, x, y, z);
   if (type[k] == kWall) {
     for (int i = 0; i < kQ; ++i) {
       const long long src = neighbour(c, x, y, z, opposite(i));
@@ -150,9 +150,6 @@ __global__ void momentum_square_kernel(long long first, long long plane, const _
   }
   if (threadIdx.x == 0) per_plane[blockIdx.x] = part[0];
 }
-
-// Nodes of the paper's state made at a time from the fused step's (read_f): 54 populations each.
-constexpr long long kStateBlockNodes = 1 << 18;
 
 template <class Real, class Storage>
 class CudaSolver final : public LbmSolver {
@@ -319,11 +316,11 @@ class CudaSolver final : public LbmSolver {
       KS_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
       t->*stage += 1e-3 * ms;
     };
-    if (fused_) {
-      // The whole step is one kernel: its time counts as collide_stream.
-      for (int n = 0; n < steps; ++n) timed(&StageTimes::collide_stream, [&] { pull_step(); });
-    }
-    for (int n = 0; n < steps && !fused_; ++n) {
+    for (int n = 0; n < steps; ++n) {
+      if (fused_) {  // the whole step is one kernel: its time counts as collide_stream
+        timed(&StageTimes::collide_stream, [&] { pull_step(); });
+        continue;
+      }
       timed(&StageTimes::collide_stream, [&] { slab_.halo ? collide_stream_exchanging() : collide_stream(0, active_.count, nullptr); });
       if (c_.bounce_back == BounceBack::Interpolated && links_.count)
         timed(&StageTimes::bounce_back, [&] {
@@ -402,11 +399,13 @@ class CudaSolver final : public LbmSolver {
     std::vector<Storage> written(rows * F);
     for (std::size_t r = 0; r < rows; ++r)
       for (std::size_t a = 0; a < F; ++a) written[r * F + a] = encode(f[r * N + node[a]], r);
-    std::vector<Storage> sent_back = written;
+    f_.upload(written);
+    // The same array, with the wall nodes' entries in place, for next_ (one host copy of the state).
+    std::vector<Storage>& sent_back = written;
     for (std::size_t a = 0; a < F; ++a) {
       if (!solid[a]) continue;
-      const std::uint32_t k = node[a], nx = held_.nx, ny = held_.ny;
-      const int x = int(k % nx), y = int(k / nx % ny), z = int(k / (nx * ny));
+      int x, y, z;
+      node_position(held_, node[a], x, y, z);
       for (int i = 0; i < kQ; ++i) {
         if (!(solid[a] >> i & 1u)) continue;
         const std::size_t wall = std::size_t(neighbour(held_, x, y, z, opposite(i)));
@@ -416,7 +415,6 @@ class CudaSolver final : public LbmSolver {
         }
       }
     }
-    f_.upload(written);
     next_.upload(sent_back);
     pulled_ = false;
   }

@@ -51,11 +51,6 @@ struct PullStep {
   bool interpolated;  // eq. (14) on the wall links, else full-way everywhere
 };
 
-inline __device__ void node_position(const LbmConfig& c, std::uint32_t k, int& x, int& y, int& z) {
-  const std::uint32_t nx = c.nx, ny = c.ny;
-  x = int(k % nx), y = int(k / nx % ny), z = int(k / (nx * ny));
-}
-
 // pre(n+1) of species s at fluid node a (see the top of the file).
 template <class Real, class Storage>
 __device__ void pull(const PullStep<Real, Storage>& p, std::uint32_t a, int s, Real fl[kQ]) {

@@ -10,6 +10,7 @@
 #include "core/text.hpp"
 #include "io/binary_io.hpp"
 #include "lbm_diagnostics.hpp"
+#include "lbm_pull_nodes.hpp"
 #include "lbm_node_fields.hpp"
 #include "lbm_model.hpp"
 #include "lbm_regrid.hpp"
@@ -212,9 +213,9 @@ MemoryEstimate LbmMethod::estimate(const LbmParams& p, const ExecutionContext& c
   std::int64_t host_node = 2 * pops * 8 + 2 * kNodeMoments * 8 + snapshot + 2;
   host_node += cuda ? pops * storage + table_node : 2 * pops * storage;
   // On the GPU: both population arrays, the moments, the node types and the node table; the fused
-  // step adds a block of 2^18 nodes of the paper's state for read_f.
+  // step adds a block of kStateBlockNodes of the paper's state for read_f.
   const std::int64_t device_node = 2 * pops * storage + kNodeMoments * 8 + 1 + table_node;
-  const std::int64_t device_fixed = fused ? (std::int64_t(1) << 18) * pops * storage : 0;
+  const std::int64_t device_fixed = fused ? kStateBlockNodes * pops * storage : 0;
   // Wall links: the geometry's list and, while it is built or sorted for the GPU, a second one (and
   // the fused step's deltas as double and as Real); on the GPU the links or the deltas.
   const std::int64_t links = wall_link_bound(p), link_bytes = sizeof(WallLink);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 
 #include "lbm_config.hpp"
 
@@ -21,6 +22,12 @@ KS_HD int cx(int i) { return i / 9 - 1; }
 KS_HD int cy(int i) { return (i / 3) % 3 - 1; }
 KS_HD int cz(int i) { return i % 3 - 1; }
 KS_HD int opposite(int i) { return 26 - i; }
+
+// The position of node k = (z * ny + y) * nx + x (32-bit: lattices have fewer than 2^31 nodes).
+KS_HD void node_position(const LbmConfig& c, std::uint32_t k, int& x, int& y, int& z) {
+  const std::uint32_t nx = c.nx, ny = c.ny;
+  x = int(k % nx), y = int(k / nx % ny), z = int(k / (nx * ny));
+}
 
 // Index of the neighbour of (x, y, z) along direction i, periodic in all three axes (open ends
 // overwrite what wraps around, see lbm_boundary).

@@ -19,8 +19,8 @@ PullNodes pull_nodes(const LbmConfig& c, const LatticeGeometry& g) {
   p.solid.assign(fluid, 0u);
   p.linked.assign(fluid, 0u);
   for (std::size_t a = 0; a < fluid; ++a) {
-    const long long k = p.node[a];
-    const int x = int(k % c.nx), y = int(k / c.nx % c.ny), z = int(k / ((long long)c.nx * c.ny));
+    int x, y, z;
+    node_position(c, p.node[a], x, y, z);
     for (int i = 0; i < kQ; ++i)
       if (g.type[neighbour(c, x, y, z, opposite(i))] != kFluid) p.solid[a] |= 1u << i;
   }

@@ -15,6 +15,10 @@ namespace ks::lbm {
 
 constexpr std::uint32_t kNotFluid = 0xffffffffu;
 
+// Nodes of the paper's state made at a time from the fused step's on the GPU (read_f): a device
+// block of 54 populations each, which the memory estimate counts.
+constexpr long long kStateBlockNodes = 1 << 18;
+
 struct PullNodes {
   // Per fluid node of the lattice, in index order:
   std::vector<std::uint32_t> node;        // its index
