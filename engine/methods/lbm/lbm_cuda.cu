@@ -49,28 +49,31 @@ __global__ void __launch_bounds__(256)
   if (type[k] == kWall) {
     for (int i = 0; i < kQ; ++i) {
       const long long src = neighbour(c, x, y, z, opposite(i));
-      if (type[src] == kFluid) next.put(s, opposite(i), src, f.get(s, i, k));
+      if (type[src] == kFluid) next.put(s, opposite(i), src, neighbour_plane(c, z, opposite(i)), f.get(s, i, k, z));
     }
     return;
   }
   Real fl[kQ];
 #pragma unroll
-  for (int i = 0; i < kQ; ++i) fl[i] = f.get(s, i, k);
+  for (int i = 0; i < kQ; ++i) fl[i] = f.get(s, i, k, z);
   collide_pair(fl, s, p);
 #pragma unroll
-  for (int i = 0; i < kQ; ++i) next.put(s, i, neighbour(c, x, y, z, i), fl[i]);
+  for (int i = 0; i < kQ; ++i) next.put(s, i, neighbour(c, x, y, z, i), neighbour_plane(c, z, i), fl[i]);
 }
 
 template <class Real, class Storage>
-__global__ void bounce_back_kernel(const WallLink* __restrict__ links, long long count, const __grid_constant__ Populations<Real, Storage> next) {
+__global__ void bounce_back_kernel(const WallLink* __restrict__ links, long long count, long long plane,
+                                   const __grid_constant__ Populations<Real, Storage> next) {
   const long long l = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (l >= count) return;
   const WallLink L = links[l];
   const int back = opposite(L.dir);
+  const int z_fluid = int(L.fluid / plane), z_solid = int(L.solid / plane), z_ff = L.ff >= 0 ? int(L.ff / plane) : 0;
   for (int s = 0; s < kSpecies; ++s) {
-    const Real v = L.ff >= 0 ? yu_bounce_back(Real(L.delta), next.get(s, L.dir, L.fluid), next.get(s, L.dir, L.solid), next.get(s, back, L.ff))
-                             : next.get(s, L.dir, L.solid);
-    next.put(s, back, L.fluid, v);
+    const Real v = L.ff >= 0 ? yu_bounce_back(Real(L.delta), next.get(s, L.dir, L.fluid, z_fluid), next.get(s, L.dir, L.solid, z_solid),
+                                              next.get(s, back, L.ff, z_ff))
+                             : next.get(s, L.dir, L.solid, z_solid);
+    next.put(s, back, L.fluid, z_fluid, v);
   }
 }
 
@@ -85,11 +88,11 @@ __global__ void boundary_kernel(LbmConfig c, PlaneDensities<Real> d, int z, int 
   for (int s = 0; s < kSpecies; ++s) {
     Real f[kQ];
     KS_UNROLL
-    for (int i = 0; i < kQ; ++i) f[i] = next.get(s, i, k);
+    for (int i = 0; i < kQ; ++i) f[i] = next.get(s, i, k, z);
     pressure_boundary(f, d.rho[s], d.theta[s], d.lattice_species[s], side);
     KS_UNROLL
     for (int i = 0; i < kQ; ++i)
-      if (cz(i) == side) next.put(s, i, k, f[i]);
+      if (cz(i) == side) next.put(s, i, k, z, f[i]);
   }
 }
 
@@ -178,7 +181,7 @@ class CudaSolver final : public LbmSolver {
       write_fused_state(f0);  // one process: the held nodes are the owned ones
     } else {
       std::vector<Storage> v(f0.size());
-      for (std::size_t e = 0; e < v.size(); ++e) v[e] = encode(f0[e], e / held_.nodes());
+      for (std::size_t e = 0; e < v.size(); ++e) v[e] = encode(f0[e], e / held_.nodes(), e % held_.nodes());
       f_.upload(v);
       next_.upload(v);
     }
@@ -275,7 +278,7 @@ class CudaSolver final : public LbmSolver {
                                  owned * sizeof(Storage), rows, cudaMemcpyDeviceToHost));
     }
     f.resize(v.size());
-    for (std::size_t e = 0; e < v.size(); ++e) f[e] = decode(v[e], e / owned);
+    for (std::size_t e = 0; e < v.size(); ++e) f[e] = decode(v[e], e / owned, first_owned_node() + e % owned);
   }
   void write_f(const std::vector<double>& f) override {
     if (fused_) {
@@ -284,7 +287,7 @@ class CudaSolver final : public LbmSolver {
     }
     const std::size_t owned = owned_nodes(), rows = std::size_t(kSpecies) * kQ;
     std::vector<Storage> v(f.size());
-    for (std::size_t e = 0; e < v.size(); ++e) v[e] = encode(f[e], e / owned);
+    for (std::size_t e = 0; e < v.size(); ++e) v[e] = encode(f[e], e / owned, first_owned_node() + e % owned);
     // Into both arrays, as at the start: the entries no step writes stay equal.
     for (DeviceBuffer<Storage>* b : {&f_, &next_})
       KS_CUDA_CHECK(cudaMemcpy2D(b->ptr + first_owned_node(), held_.nodes() * sizeof(Storage), v.data(), owned * sizeof(Storage),
@@ -324,7 +327,7 @@ class CudaSolver final : public LbmSolver {
       timed(&StageTimes::collide_stream, [&] { slab_.halo ? collide_stream_exchanging() : collide_stream(0, active_.count, nullptr); });
       if (c_.bounce_back == BounceBack::Interpolated && links_.count)
         timed(&StageTimes::bounce_back, [&] {
-          bounce_back_kernel<<<ceil_div(links_.count, 256), 256>>>(links_.ptr, links_.count, view(next_));
+          bounce_back_kernel<<<ceil_div(links_.count, 256), 256>>>(links_.ptr, links_.count, plane(), view(next_));
         });
       if (!c_.periodic_z())
         timed(&StageTimes::boundary, [&] {
@@ -371,7 +374,7 @@ class CudaSolver final : public LbmSolver {
   template <class Launch>
   void with_state(Launch&& launch) const {
     if (pulled_) launch(PulledState<Real, Storage>{pull_view()});
-    else launch(StoredState<Real, Storage>{view(f_), fused_ ? pull_.slot.ptr : nullptr});
+    else launch(StoredState<Real, Storage>{view(f_), fused_ ? pull_.slot.ptr : nullptr, plane()});
   }
 
   // The paper's state of the lattice from the fused step's, a block of nodes at a time (one process:
@@ -398,7 +401,7 @@ class CudaSolver final : public LbmSolver {
     const std::vector<std::uint32_t> node = pull_.node.to_host(), solid = pull_.solid.to_host();
     std::vector<Storage> written(rows * F);
     for (std::size_t r = 0; r < rows; ++r)
-      for (std::size_t a = 0; a < F; ++a) written[r * F + a] = encode(f[r * N + node[a]], r);
+      for (std::size_t a = 0; a < F; ++a) written[r * F + a] = encode(f[r * N + node[a]], r, node[a]);
     f_.upload(written);
     // The same array, with the wall nodes' entries in place, for next_ (one host copy of the state).
     std::vector<Storage>& sent_back = written;
@@ -411,7 +414,7 @@ class CudaSolver final : public LbmSolver {
         const std::size_t wall = std::size_t(neighbour(held_, x, y, z, opposite(i)));
         for (int s = 0; s < kSpecies; ++s) {
           const std::size_t r = std::size_t(s) * kQ + opposite(i);
-          sent_back[r * F + a] = encode(f[r * N + wall], r);
+          sent_back[r * F + a] = encode(f[r * N + wall], r, node[a]);  // entry a: coded at node a's plane
         }
       }
     }
@@ -451,12 +454,13 @@ class CudaSolver final : public LbmSolver {
   }
 
   View view(const DeviceBuffer<Storage>& b) const {
-    View v{b.ptr, (long long)(b.count / (std::size_t(kSpecies) * kQ)), {}};
+    View v{b.ptr, (long long)(b.count / (std::size_t(kSpecies) * kQ)), {}, Real(rest_slope_), slab_.begin - slab_.halo};
     std::copy(&rest_[0][0], &rest_[0][0] + kSpecies * kQ, &v.rest[0][0]);
     return v;
   }
 
-  // FP16 keeps f - f0 (see Populations); f0 from the state the run starts in, fixed from then on.
+  // FP16 keeps f - f0 (see Populations); f0 from the state the run starts in (at rest, the pressure
+  // falling linearly from the inlet's to the outlet's along z), fixed from then on.
   void set_rest_populations(const LbmConfig& c) {
     if (!View::kCompressed) return;
     double in[kSpecies];
@@ -466,15 +470,19 @@ class CudaSolver final : public LbmSolver {
       const Product<double> rest(u0, c.theta(s), c.lattice_species(s));
       for (int i = 0; i < kQ; ++i) rest_[s][i] = Real(rest(in[s], i));
     }
+    rest_slope_ = c.periodic_z() ? 0.0f : float((c.pressure_ratio - 1.0) / (c.nz - 1.0));
   }
-  // A value of row (s * 27 + i) of the populations on the host.
-  double decode(Storage v, std::size_t row) const {
-    if constexpr (View::kCompressed) return double(rest_[row / kQ][row % kQ]) + double(__half2float(v));
+  // A value of row (s * 27 + i) of the populations of held node `node` on the host.
+  double decode(Storage v, std::size_t row, std::size_t node) const {
+    if constexpr (View::kCompressed) return double(rest_f0(row, node)) + double(__half2float(v));
     else return double(v);
   }
-  Storage encode(double f, std::size_t row) const {
-    if constexpr (View::kCompressed) return __float2half_rn(float(f - rest_[row / kQ][row % kQ]));
+  Storage encode(double f, std::size_t row, std::size_t node) const {
+    if constexpr (View::kCompressed) return __float2half_rn(float(f - rest_f0(row, node)));
     else return Storage(f);
+  }
+  float rest_f0(std::size_t row, std::size_t node) const {
+    return ks::lbm::rest_f0(float(rest_[row / kQ][row % kQ]), rest_slope_, slab_.begin - slab_.halo + int(node / std::size_t(plane())));
   }
 
   // Fluid and wall nodes of the owned planes in index order (grouping the wall nodes at the end
@@ -520,7 +528,8 @@ class CudaSolver final : public LbmSolver {
   CollisionParams<Real> params_;
   PlaneDensities<Real> inlet_, outlet_;
   std::shared_ptr<const LatticeGeometry> g_;
-  Real rest_[kSpecies][kQ] = {};  // f0 of the FP16 storage
+  Real rest_[kSpecies][kQ] = {};  // f0 of the FP16 storage at plane 0 ...
+  float rest_slope_ = 0.0f;       // ... and its relative change per plane
   DeviceBuffer<Storage> f_, next_;
   DeviceBuffer<std::uint8_t> type_;
   DeviceBuffer<std::uint32_t> active_;  // fluid and wall nodes: the end planes' (under MPI), then the rest

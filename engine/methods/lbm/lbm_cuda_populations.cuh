@@ -5,33 +5,45 @@
 
 #include <cuda_fp16.h>
 
+#include <cmath>
 #include <type_traits>
 
 #include "lbm_model.hpp"
 
 namespace ks::lbm {
 
-// Where and how the populations live: f[(s * 27 + i) * N + node] of Storage, used in Real. FP32 and
-// FP64 store f itself. FP16 ("compressed") stores f - f0, with f0 = rho_s W_i the species' rest
-// populations at the inlet state, fixed when the solver is made: the half's 11-bit significand then
-// resolves the deviations that carry the flow instead of the large rest part.
+// Where and how the populations live: f[(s * 27 + i) * N + entry] of Storage, used in Real. FP32 and
+// FP64 store f itself. FP16 ("compressed") stores f - f0, with f0 the species' rest populations of
+// the state the run starts in, whose pressure falls linearly along z (tube, bed; uniform in the
+// periodic box): f0 = rest_si (1 + rest_slope z) at global plane z, fixed when the solver is made.
+// The half's 11-bit significand then resolves the deviations that carry the flow instead of the
+// large rest part and the pressure drop. Every access names the held plane z of the entry's node
+// (ignored, and optimised away, by FP32 and FP64).
 template <class Real, class Storage>
 struct Populations {
   Storage* f;
   long long N;
-  Real rest[kSpecies][kQ];  // f0 (FP16 only)
+  Real rest[kSpecies][kQ];  // FP16: f0 at global plane 0
+  Real rest_slope = 0;      // FP16: f0's relative change per plane
+  int z_first = 0;          // FP16: global plane of held plane 0 (unwrapped)
 
   static constexpr bool kCompressed = std::is_same_v<Storage, __half>;
-  __device__ Real f0(int s, int i) const { return s == 0 ? rest[0][i] : rest[1][i]; }
-  __device__ Real get(int s, int i, long long k) const {
-    if constexpr (kCompressed) return f0(s, i) + __half2float(f[(s * kQ + i) * N + k]);
+  // Rounded as rest_f0 (the host's) rounds it: written states decode and encode to the same bits.
+  __device__ float f0(int s, int i, int z) const {
+    return __fmul_rn(s == 0 ? rest[0][i] : rest[1][i], __fmaf_rn(rest_slope, float(z_first + z), 1.0f));
+  }
+  __device__ Real get(int s, int i, long long k, int z) const {
+    if constexpr (kCompressed) return f0(s, i, z) + __half2float(f[(s * kQ + i) * N + k]);
     else return f[(s * kQ + i) * N + k];
   }
-  __device__ void put(int s, int i, long long k, Real v) const {
-    if constexpr (kCompressed) f[(s * kQ + i) * N + k] = __float2half_rn(v - f0(s, i));
+  __device__ void put(int s, int i, long long k, int z, Real v) const {
+    if constexpr (kCompressed) f[(s * kQ + i) * N + k] = __float2half_rn(v - f0(s, i, z));
     else f[(s * kQ + i) * N + k] = v;
   }
 };
+
+// f0 of the FP16 storage on the host, rounded as Populations::f0 rounds it.
+inline float rest_f0(float rest, float slope, int z) { return rest * std::fma(slope, float(z), 1.0f); }
 
 // The species' states of a pressure plane (inlet or outlet).
 template <class Real>

@@ -51,15 +51,16 @@ struct PullStep {
   bool interpolated;  // eq. (14) on the wall links, else full-way everywhere
 };
 
-// pre(n+1) of species s at fluid node a (see the top of the file).
+// pre(n+1) of species s at fluid node a (see the top of the file); returns the node's plane.
 template <class Real, class Storage>
-__device__ void pull(const PullStep<Real, Storage>& p, std::uint32_t a, int s, Real fl[kQ]) {
+__device__ int pull(const PullStep<Real, Storage>& p, std::uint32_t a, int s, Real fl[kQ]) {
   int x, y, z;
   node_position(p.c, p.table.node[a], x, y, z);
   const std::uint32_t solid = p.table.solid[a];
 #pragma unroll
   for (int i = 0; i < kQ; ++i)
-    fl[i] = (solid >> i & 1u) ? Real(0) : p.post.get(s, i, p.table.slot[neighbour(p.c, x, y, z, opposite(i))]);
+    fl[i] = (solid >> i & 1u) ? Real(0)
+                              : p.post.get(s, i, p.table.slot[neighbour(p.c, x, y, z, opposite(i))], neighbour_plane(p.c, z, opposite(i)));
   if (solid) {
     const std::uint32_t linked = p.interpolated ? p.table.linked[a] : 0u;
     const Real* delta = p.table.delta + p.table.first_link[a];
@@ -70,9 +71,9 @@ __device__ void pull(const PullStep<Real, Storage>& p, std::uint32_t a, int s, R
       if (linked >> i & 1u) {
         // fl[d] came from x + c_i, fluid where delta >= 0, so it is a pulled value, not a replaced one.
         const Real delta_i = *delta++;
-        fl[i] = delta_i < Real(0) ? p.post.get(s, d, a) : yu_bounce_back(delta_i, fl[d], p.post.get(s, d, a), p.post.get(s, i, a));
+        fl[i] = delta_i < Real(0) ? p.post.get(s, d, a, z) : yu_bounce_back(delta_i, fl[d], p.post.get(s, d, a, z), p.post.get(s, i, a, z));
       } else {
-        fl[i] = p.older.get(s, d, a);
+        fl[i] = p.older.get(s, d, a, z);
       }
     }
   }
@@ -80,6 +81,7 @@ __device__ void pull(const PullStep<Real, Storage>& p, std::uint32_t a, int s, R
     const PlaneDensities<Real>& e = z == 0 ? p.inlet : p.outlet;
     pressure_boundary(fl, e.rho[s], e.theta[s], e.lattice_species[s], z == 0 ? +1 : -1);
   }
+  return z;
 }
 
 // One step: a pair of lanes per fluid node (collide_pair), post(n+1) into `older`'s entries.
@@ -90,10 +92,10 @@ __global__ void __launch_bounds__(256) pull_step_kernel(const __grid_constant__ 
   const std::uint32_t a = std::uint32_t(lane >> 1);
   const int s = int(lane & 1);
   Real fl[kQ];
-  pull(p, a, s, fl);
+  const int z = pull(p, a, s, fl);
   collide_pair(fl, s, cp);
 #pragma unroll
-  for (int i = 0; i < kQ; ++i) p.older.put(s, i, a, fl[i]);
+  for (int i = 0; i < kQ; ++i) p.older.put(s, i, a, z, fl[i]);
 }
 
 // The first step from a written (pre-collision) state: collides it in place.
@@ -103,12 +105,13 @@ __global__ void __launch_bounds__(256) pull_start_kernel(const __grid_constant__
   if (lane >= 2LL * p.table.count) return;
   const std::uint32_t a = std::uint32_t(lane >> 1);
   const int s = int(lane & 1);
+  const int z = node_plane(p.c, p.table.node[a]);
   Real fl[kQ];
 #pragma unroll
-  for (int i = 0; i < kQ; ++i) fl[i] = p.post.get(s, i, a);
+  for (int i = 0; i < kQ; ++i) fl[i] = p.post.get(s, i, a, z);
   collide_pair(fl, s, cp);
 #pragma unroll
-  for (int i = 0; i < kQ; ++i) p.post.put(s, i, a, fl[i]);
+  for (int i = 0; i < kQ; ++i) p.post.put(s, i, a, z, fl[i]);
 }
 
 // The stored state back to the written form: pre(n+1) into `older`'s entries, whose full-way
@@ -120,9 +123,9 @@ __global__ void pull_settle_kernel(const __grid_constant__ PullStep<Real, Storag
   const std::uint32_t a = std::uint32_t(t >> 1);
   const int s = int(t & 1);
   Real fl[kQ];
-  pull(p, a, s, fl);
+  const int z = pull(p, a, s, fl);
 #pragma unroll
-  for (int i = 0; i < kQ; ++i) p.older.put(s, i, a, fl[i]);
+  for (int i = 0; i < kQ; ++i) p.older.put(s, i, a, z, fl[i]);
 }
 
 // The paper's (pre-collision) populations of the lattice's nodes [first, first + out.N) into `out`
@@ -137,21 +140,22 @@ __global__ void pull_state_kernel(const __grid_constant__ PullStep<Real, Storage
   const std::uint32_t k = std::uint32_t(first + t % out.N);
   const int s = int(t / out.N);
   const std::uint32_t a = p.table.slot[k];
+  int x, y, z;
+  node_position(p.c, k, x, y, z);
   Real fl[kQ];
   if (a != kNotFluid) {
     if (pulled) pull(p, a, s, fl);
     else
-      for (int i = 0; i < kQ; ++i) fl[i] = p.post.get(s, i, a);
+      for (int i = 0; i < kQ; ++i) fl[i] = p.post.get(s, i, a, z);
   } else {
-    int x, y, z;
-    node_position(p.c, k, x, y, z);
     for (int i = 0; i < kQ; ++i) {
       const std::uint32_t from = p.table.slot[neighbour(p.c, x, y, z, opposite(i))];
-      fl[i] = from == kNotFluid ? initial[(z * kSpecies + s) * kQ + i] : pulled ? p.post.get(s, i, from) : p.older.get(s, i, from);
+      const int z_from = neighbour_plane(p.c, z, opposite(i));
+      fl[i] = from == kNotFluid ? initial[(z * kSpecies + s) * kQ + i] : pulled ? p.post.get(s, i, from, z_from) : p.older.get(s, i, from, z_from);
     }
   }
 #pragma unroll
-  for (int i = 0; i < kQ; ++i) out.put(s, i, k - first, fl[i]);
+  for (int i = 0; i < kQ; ++i) out.put(s, i, k - first, z, fl[i]);
 }
 
 // A state the moment kernels read at a fluid node k of the lattice: the paper's kernels' (stored
@@ -160,10 +164,12 @@ template <class Real, class Storage>
 struct StoredState {
   Populations<Real, Storage> f;
   const std::uint32_t* slot;
+  long long plane;  // nodes a plane of the held lattice
   __device__ void load(int s, long long k, Real fl[kQ]) const {
     const long long e = slot ? slot[k] : k;
+    const int z = int(k / plane);
 #pragma unroll
-    for (int i = 0; i < kQ; ++i) fl[i] = f.get(s, i, e);
+    for (int i = 0; i < kQ; ++i) fl[i] = f.get(s, i, e, z);
   }
 };
 

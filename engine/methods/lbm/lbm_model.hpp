@@ -29,6 +29,9 @@ KS_HD void node_position(const LbmConfig& c, std::uint32_t k, int& x, int& y, in
   x = int(k % nx), y = int(k / nx % ny), z = int(k / (nx * ny));
 }
 
+// The plane z of node k.
+KS_HD int node_plane(const LbmConfig& c, std::uint32_t k) { return int(k / (std::uint32_t(c.nx) * std::uint32_t(c.ny))); }
+
 // Index of the neighbour of (x, y, z) along direction i, periodic in all three axes (open ends
 // overwrite what wraps around, see lbm_boundary).
 KS_HD long long neighbour(const LbmConfig& c, int x, int y, int z, int i) {
@@ -37,6 +40,11 @@ KS_HD long long neighbour(const LbmConfig& c, int x, int y, int z, int i) {
   yn = yn < 0 ? c.ny - 1 : (yn == c.ny ? 0 : yn);
   zn = zn < 0 ? c.nz - 1 : (zn == c.nz ? 0 : zn);
   return ((long long)zn * c.ny + yn) * c.nx + xn;
+}
+// The plane of that neighbour.
+KS_HD int neighbour_plane(const LbmConfig& c, int z, int i) {
+  const int zn = z + cz(i);
+  return zn < 0 ? c.nz - 1 : (zn == c.nz ? 0 : zn);
 }
 
 // One axis of a product-form D3Q27 distribution: the factors for c_alpha = -1, 0, +1.
