@@ -101,7 +101,7 @@ Ensemble fresh(const EnsembleConfig& cfg, int runs, bool with_rates = true) {
   Ensemble e;
   e.resize(runs, cfg.n_s);
   for (int r = 0; r < runs; ++r)
-    initialise_run(e, r, cfg, kN0, kD0, 1.0, with_rates && cfg.selection != Selection::Majorant);
+    initialise_run(e, r, cfg, kD0, 1.0, with_rates && cfg.selection != Selection::Majorant);
   return e;
 }
 

@@ -34,7 +34,7 @@ inline EnsembleConfig free_molecular_config(int n_s, std::int64_t refresh_every,
 inline Ensemble make_ensemble(const EnsembleConfig& cfg, int runs, double sigma_g0) {
   Ensemble e;
   e.resize(runs, cfg.n_s);
-  for (int r = 0; r < runs; ++r) initialise_run(e, r, cfg, kN0, kD0, sigma_g0);
+  for (int r = 0; r < runs; ++r) initialise_run(e, r, cfg, kD0, sigma_g0);
   return e;
 }
 

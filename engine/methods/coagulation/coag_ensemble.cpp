@@ -6,10 +6,8 @@
 
 namespace ks::coag {
 
-void initialise_run(Ensemble& e, int run, const EnsembleConfig& cfg, double N0, double d0, double sigma_g0,
-                    bool with_rates) {
+void initialise_run(Ensemble& e, int run, const EnsembleConfig& cfg, double d0, double sigma_g0, bool with_rates) {
   const std::size_t base = std::size_t(run) * cfg.n_s;
-  const double weight = N0 * cfg.box_volume / cfg.n_s;
   const PhiloxStream rng = run_stream(cfg.seed, cfg.first_run + run);
   for (int k = 0; k < cfg.n_s; ++k) {
     double d = d0;
@@ -20,7 +18,7 @@ void initialise_run(Ensemble& e, int run, const EnsembleConfig& cfg, double N0, 
       d = d0 * std::exp(z * std::log(sigma_g0));
     }
     e.v[base + k] = volume_of_diameter(d);
-    e.w[base + k] = weight;
+    e.w[base + k] = 1.0;
   }
   e.t[run] = 0.0;
   e.events[run] = 0;

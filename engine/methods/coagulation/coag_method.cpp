@@ -230,7 +230,7 @@ void CoagulationMethod::resize_runs(int n_runs) {
     if (int(per_output.size()) > end) per_output.resize(end);
   if (int(stats_[0].size()) < end) stats_[0].resize(end);
   for (int r = old; r < n_runs; ++r) {
-    initialise_run(ens_, r, cfg_, p_.N0, initial_diameter(), p_.sigma_g0, false);  // C' of the new runs: the solver's load()
+    initialise_run(ens_, r, cfg_, initial_diameter(), p_.sigma_g0, false);  // C' of the new runs: the solver's load()
     stats_[0][cfg_.first_run + r] = run_statistics(&ens_.v[std::size_t(r) * cfg_.n_s], &ens_.w[std::size_t(r) * cfg_.n_s],
                                                    cfg_.n_s, cfg_.box_volume);
   }
