@@ -63,7 +63,9 @@ TEST(DvmCube, FieldsForFilesKeepTheStretchedCellsAndForViewsAreResampled) {
     EXPECT_EQ(T.grid.rectilinear(), native);
     for (int a = 0; a < 3; ++a) {
       EXPECT_EQ(T.grid.cells[a], c.n(a));
-      if (native) EXPECT_EQ(T.grid.faces[a], c.axis[a].faces) << "axis " << a;
+      if (native) {
+        EXPECT_EQ(T.grid.faces[a], c.axis[a].faces) << "axis " << a;
+      }
     }
     if (native) EXPECT_EQ(T.values, f.T);
     else EXPECT_NE(T.values, f.T);  // interpolated between the stretched cells' centres
