@@ -454,7 +454,7 @@ class CudaSolver final : public LbmSolver {
   }
 
   View view(const DeviceBuffer<Storage>& b) const {
-    View v{b.ptr, (long long)(b.count / (std::size_t(kSpecies) * kQ)), {}, Real(rest_slope_), slab_.begin - slab_.halo};
+    View v{b.ptr, (long long)(b.count / (std::size_t(kSpecies) * kQ)), {}, Real(rest_slope_), first_held_plane()};
     std::copy(&rest_[0][0], &rest_[0][0] + kSpecies * kQ, &v.rest[0][0]);
     return v;
   }
@@ -482,8 +482,10 @@ class CudaSolver final : public LbmSolver {
     else return Storage(f);
   }
   float rest_f0(std::size_t row, std::size_t node) const {
-    return ks::lbm::rest_f0(float(rest_[row / kQ][row % kQ]), rest_slope_, slab_.begin - slab_.halo + int(node / std::size_t(plane())));
+    return ks::lbm::rest_f0(float(rest_[row / kQ][row % kQ]), rest_slope_, first_held_plane() + int(node / std::size_t(plane())));
   }
+  // The global plane of held plane 0, unwrapped (f0's planes on every rank agree with one process's).
+  int first_held_plane() const { return slab_.begin - slab_.halo; }
 
   // Fluid and wall nodes of the owned planes in index order (grouping the wall nodes at the end
   // measured 5 % slower: the wall nodes' scattered stores then no longer overlap the fluid nodes'

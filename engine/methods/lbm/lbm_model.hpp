@@ -23,28 +23,28 @@ KS_HD int cy(int i) { return (i / 3) % 3 - 1; }
 KS_HD int cz(int i) { return i % 3 - 1; }
 KS_HD int opposite(int i) { return 26 - i; }
 
-// The position of node k = (z * ny + y) * nx + x (32-bit: lattices have fewer than 2^31 nodes).
-KS_HD void node_position(const LbmConfig& c, std::uint32_t k, int& x, int& y, int& z) {
-  const std::uint32_t nx = c.nx, ny = c.ny;
-  x = int(k % nx), y = int(k / nx % ny), z = int(k / (nx * ny));
-}
-
-// The plane z of node k.
+// The plane z of node k = (z * ny + y) * nx + x (32-bit: lattices have fewer than 2^31 nodes).
 KS_HD int node_plane(const LbmConfig& c, std::uint32_t k) { return int(k / (std::uint32_t(c.nx) * std::uint32_t(c.ny))); }
 
-// Index of the neighbour of (x, y, z) along direction i, periodic in all three axes (open ends
-// overwrite what wraps around, see lbm_boundary).
-KS_HD long long neighbour(const LbmConfig& c, int x, int y, int z, int i) {
-  int xn = x + cx(i), yn = y + cy(i), zn = z + cz(i);
-  xn = xn < 0 ? c.nx - 1 : (xn == c.nx ? 0 : xn);
-  yn = yn < 0 ? c.ny - 1 : (yn == c.ny ? 0 : yn);
-  zn = zn < 0 ? c.nz - 1 : (zn == c.nz ? 0 : zn);
-  return ((long long)zn * c.ny + yn) * c.nx + xn;
+// The position of node k.
+KS_HD void node_position(const LbmConfig& c, std::uint32_t k, int& x, int& y, int& z) {
+  const std::uint32_t nx = c.nx, ny = c.ny;
+  x = int(k % nx), y = int(k / nx % ny), z = node_plane(c, k);
 }
-// The plane of that neighbour.
+
+// The plane of the neighbour of a node of plane z along direction i, periodic (open ends overwrite
+// what wraps around, see lbm_boundary).
 KS_HD int neighbour_plane(const LbmConfig& c, int z, int i) {
   const int zn = z + cz(i);
   return zn < 0 ? c.nz - 1 : (zn == c.nz ? 0 : zn);
+}
+
+// Index of the neighbour of (x, y, z) along direction i, periodic in all three axes.
+KS_HD long long neighbour(const LbmConfig& c, int x, int y, int z, int i) {
+  int xn = x + cx(i), yn = y + cy(i);
+  xn = xn < 0 ? c.nx - 1 : (xn == c.nx ? 0 : xn);
+  yn = yn < 0 ? c.ny - 1 : (yn == c.ny ? 0 : yn);
+  return ((long long)neighbour_plane(c, z, i) * c.ny + yn) * c.nx + xn;
 }
 
 // One axis of a product-form D3Q27 distribution: the factors for c_alpha = -1, 0, +1.
