@@ -8,9 +8,9 @@
 // bounce_back 8 sizeof(Real) + 24 (the link) per wall link; boundary 72 sizeof(Real) per inlet/outlet node.
 // Then the bare update on an all-fluid periodic n^3 box (collide-stream only), where 432 bytes per
 // update is the whole traffic and the bandwidth target applies.
-// The GPU runs both steps in one process: the fused kernel (gpu_step = fused, auto's choice on the bed; its
-// fluid-node bandwidth counts the populations of the fluid nodes only) and the paper's three kernels,
-// which the per-kernel columns time.
+// The GPU runs its steps in one process: the fused kernel (gpu_step = fused, auto's choice on the bed; its
+// fluid-node bandwidth counts the populations of the fluid nodes only), the same in place (gpu_step =
+// in_place, one population array) and the paper's three kernels, which the per-kernel columns time.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -134,10 +134,11 @@ int main(int argc, char** argv) try {
   result["device_bandwidth_GBps"] = bandwidth / 1e9;
   std::printf("lbm.binary packed bed: MLUPS (both species per node update); CPU = %s; GPU = %s (copy bandwidth %.0f GB/s)\n",
               cpu.device_name.c_str(), cuda.usable ? cuda.device_name.c_str() : "none", bandwidth / 1e9);
-  std::printf("%-10s %4s %10s %7s %9s %9s %9s %9s %7s %7s %7s %7s %7s %7s %7s\n", "lattice", "prec", "links", "C2070", "CPU", "GPU",
-              "GPU 3k", "GPU/CPU", "BW", "fl BW", "cs BW", "bb BW", "cs %", "bb %", "bc %");
+  std::printf("%-10s %4s %10s %7s %9s %9s %9s %9s %9s %7s %7s %7s %7s %7s %7s %7s\n", "lattice", "prec", "links", "C2070", "CPU", "GPU",
+              "GPU AA", "GPU 3k", "GPU/CPU", "BW", "fl BW", "cs BW", "bb BW", "cs %", "bb %", "bc %");
   // One row: CPU and GPU MLUPS of the lattice of p (every node counted): the fused step with its
-  // bandwidth over all and over the fluid nodes, and the paper's three kernels ("3k") with each
+  // bandwidth over all and over the fluid nodes, the same step in place ("AA": one population array,
+  // the same bytes a step), and the paper's three kernels ("3k") with each
   // kernel's share of the step and its achieved fraction of the copy bandwidth.
   auto measure = [&](const std::string& lattice, const std::string& precision, const ks::ParamSet& p,
                      const std::shared_ptr<const LatticeGeometry>& geometry, double paper_mlups) {
@@ -152,7 +153,7 @@ int main(int argc, char** argv) try {
                           {"nodes", nodes},              {"fluid_nodes", geometry->fluid_nodes},
                           {"wall_links", geometry->links.size()}};
     if (paper_mlups > 0 && c.precision == Precision::Fp32) row["paper_c2070_mlups"] = paper_mlups;
-    double cpu_mlups = 0.0, gpu_mlups = 0.0, paper_kernels_mlups = 0.0, bw = 0.0, fluid_bw = 0.0, cs_bw = 0.0, bb_bw = 0.0,
+    double cpu_mlups = 0.0, gpu_mlups = 0.0, in_place_mlups = 0.0, paper_kernels_mlups = 0.0, bw = 0.0, fluid_bw = 0.0, cs_bw = 0.0, bb_bw = 0.0,
            share[3] = {0, 0, 0};
     if (c.nodes() <= o.cpu_max_nodes && c.precision != Precision::Fp16) {  // fp16 storage is CUDA only
       auto solver = make_cpu_solver(c, geometry);
@@ -161,12 +162,17 @@ int main(int argc, char** argv) try {
     }
 #ifdef KS_HAVE_CUDA
     if (cuda.usable) {
-      LbmConfig fused = c, paper_kernels = c;
+      LbmConfig fused = c, in_place = c, paper_kernels = c;
       fused.gpu_step = GpuStep::Fused;
+      in_place.gpu_step = GpuStep::InPlace;
       paper_kernels.gpu_step = GpuStep::Paper;
       {
         auto gpu = make_cuda_solver(fused, geometry, cuda.device);
         gpu_mlups = nodes / ks::bench::seconds_per_step([&](int n) { gpu->step(n); }, o.seconds_per_point) / 1e6;
+      }
+      {
+        auto gpu = make_cuda_solver(in_place, geometry, cuda.device);
+        in_place_mlups = nodes / ks::bench::seconds_per_step([&](int n) { gpu->step(n); }, o.seconds_per_point) / 1e6;
       }
       auto gpu = make_cuda_solver(paper_kernels, geometry, cuda.device);
       paper_kernels_mlups = nodes / ks::bench::seconds_per_step([&](int n) { gpu->step(n); }, o.seconds_per_point) / 1e6;
@@ -181,6 +187,8 @@ int main(int argc, char** argv) try {
       share[2] = t.boundary / total;
       row["gpu_mlups"] = gpu_mlups;
       row["gpu_paper_kernels_mlups"] = paper_kernels_mlups;
+      row["gpu_in_place_mlups"] = in_place_mlups;
+      row["in_place_fluid_node_bandwidth_fraction"] = fluid_bw * in_place_mlups / gpu_mlups;
       row["bandwidth_fraction"] = bw;
       row["fluid_node_bandwidth_fraction"] = fluid_bw;
       row["collide_stream_bandwidth_fraction"] = cs_bw;
@@ -190,9 +198,9 @@ int main(int argc, char** argv) try {
       row["seconds_per_step"] = {{"collide_stream", t.collide_stream}, {"bounce_back", t.bounce_back}, {"boundary", t.boundary}};
     }
 #endif
-    std::printf("%-10s %4s %10zu %7.1f %9.1f %9.1f %9.1f %8.1fx %6.0f%% %6.0f%% %6.0f%% %6.0f%% %6.0f%% %6.0f%% %6.0f%%\n", lattice.c_str(),
+    std::printf("%-10s %4s %10zu %7.1f %9.1f %9.1f %9.1f %9.1f %8.1fx %6.0f%% %6.0f%% %6.0f%% %6.0f%% %6.0f%% %6.0f%% %6.0f%%\n", lattice.c_str(),
                 precision.c_str(), geometry->links.size(), c.precision == Precision::Fp32 ? paper_mlups : 0.0, cpu_mlups, gpu_mlups,
-                paper_kernels_mlups, cpu_mlups > 0 && gpu_mlups > 0 ? gpu_mlups / cpu_mlups : 0.0, 100 * bw, 100 * fluid_bw, 100 * cs_bw,
+                in_place_mlups, paper_kernels_mlups, cpu_mlups > 0 && gpu_mlups > 0 ? gpu_mlups / cpu_mlups : 0.0, 100 * bw, 100 * fluid_bw, 100 * cs_bw,
                 100 * bb_bw, 100 * share[0], 100 * share[1], 100 * share[2]);
     std::fflush(stdout);
     return row;

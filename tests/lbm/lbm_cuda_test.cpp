@@ -7,10 +7,13 @@
 #include <cstdio>
 
 #include "core/errors.hpp"
+#include "core/memory.hpp"
 #include "display_field_check.hpp"
 #include "expect_error.hpp"
 #include "lbm_test_support.hpp"
 #include "methods/lbm/lbm_diagnostics.hpp"
+#include "methods/lbm/lbm_model.hpp"
+#include "methods/lbm/lbm_pull_nodes.hpp"
 #include "require_cuda.hpp"
 
 namespace ks::lbm {
@@ -61,48 +64,54 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::Values("fp64", "fp32")),
     [](const auto& info) { return std::string(std::get<0>(info.param).name) + "_" + std::get<1>(info.param); });
 
-// The fused step (gpu_step = fused, lbm_cuda_pull.cuh) against the paper's three kernels on the GPU:
-// the same pre-collision populations (every entry, the solid nodes' too, as read_f gives them),
-// moments and residual, through a live switch of the wall scheme and of the outlet pressure (which the
-// fused step applies a step later than the paper's kernels, so it settles its state first). Both
-// compute the same operations on the same values, the pressure planes' inlined in another kernel
+// The fused step (gpu_step = fused, lbm_cuda_pull.cuh) and its in-place form (gpu_step = in_place,
+// lbm_cuda_in_place.cuh, one copy of the populations) against the paper's three kernels on the GPU: the
+// same pre-collision populations (every entry, the solid nodes' too, as read_f gives them), moments
+// and residual, through live switches of the wall scheme and of the outlet pressure (which the fused
+// step applies a step later than the paper's kernels, so it settles its state first). Compared after
+// 25, 50 and 75 steps, so the in-place step is read and settled in both of its layouts. Both compute
+// the same operations on the same values, the pressure planes' inlined in another kernel
 // (contracted into FMAs differently): equal to round-off, 1e-15 (FP64) and 7e-7 (FP32) measured on
 // an H100 (0 without pressure planes). FP16 rounds to half what the paper's kernels store between
 // their stages (bounced-back and plane populations), which the fused step keeps in registers:
 // within that rounding (2^-11 of the deviations from f0; 2e-5 measured).
-class LbmCudaFusedStep : public ::testing::TestWithParam<std::tuple<Case, const char*>> {};
+class LbmCudaFusedStep : public ::testing::TestWithParam<std::tuple<Case, const char*, const char*>> {};
 
 TEST_P(LbmCudaFusedStep, EqualsThePaperKernels) {
   KS_REQUIRE_CUDA();
   auto p = std::get<0>(GetParam()).params;
-  const std::string precision = std::get<1>(GetParam());
+  const std::string precision = std::get<1>(GetParam()), step = std::get<2>(GetParam());
   p["precision"] = precision;
   p["steps_per_iteration"] = "25";
   LbmMethod fused, paper;
-  fused.setup(testing::params(with(p, "gpu_step", "fused")), testing::cuda_context());
+  fused.setup(testing::params(with(p, "gpu_step", step)), testing::cuda_context());
   paper.setup(testing::params(with(p, "gpu_step", "paper")), testing::cuda_context());
   const double bound = precision == "fp16" ? 1e-4 : precision == "fp32" ? 5e-6 : 1e-13;
-  auto compare = [&](const char* stage) {
+  auto compare = [&](const std::string& stage) {
     std::vector<double> f_fused, f_paper;
     fused.solver().read_f(f_fused);
     paper.solver().read_f(f_paper);
     ASSERT_EQ(f_fused.size(), f_paper.size()) << stage;
     const double populations = test_support::max_relative_difference(f_paper, f_fused);
     const double moments = test_support::max_relative_difference(paper.solver().moments(), fused.solver().moments());
-    std::printf("%s, %s: populations %.3g, moments %.3g\n", precision.c_str(), stage, populations, moments);
+    std::printf("%s %s, %s: populations %.3g, moments %.3g\n", step.c_str(), precision.c_str(), stage.c_str(), populations, moments);
     EXPECT_LE(populations, bound) << stage;
     EXPECT_LE(moments, bound) << stage;
     EXPECT_NEAR(fused.solver().momentum_rms() / paper.solver().momentum_rms(), 1.0, 10 * bound) << stage;
   };
-  for (int k = 0; k < 2; ++k) fused.advance(), paper.advance();
-  compare(p.count("bounce_back") ? "simple bounce-back" : "interpolated bounce-back");
-  const std::string other = p.count("bounce_back") ? "interpolated" : "simple";
-  for (LbmMethod* m : {&fused, &paper}) {
-    m->set_live("bounce_back", other);
-    if (p.at("geometry") != "periodic") m->set_live("pressure_ratio", 0.97);
+  const bool simple_first = p.count("bounce_back");
+  const char* scheme[2] = {simple_first ? "simple" : "interpolated", simple_first ? "interpolated" : "simple"};
+  const double outlet[2] = {0.97, 0.98};
+  fused.advance(), paper.advance();
+  compare(std::string("25 steps, ") + scheme[0] + " bounce-back");
+  for (int k = 0; k < 2; ++k) {
+    for (LbmMethod* m : {&fused, &paper}) {
+      m->set_live("bounce_back", scheme[1 - k % 2]);
+      if (p.at("geometry") != "periodic") m->set_live("pressure_ratio", outlet[k]);
+    }
+    fused.advance(), paper.advance();
+    compare(std::to_string(50 + 25 * k) + " steps, then " + scheme[1 - k % 2]);
   }
-  for (int k = 0; k < 2; ++k) fused.advance(), paper.advance();
-  compare(("then " + other).c_str());
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -110,11 +119,15 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Combine(::testing::Values(Case{"tube_simple", with(testing::small_tube(), "bounce_back", "simple")},
                                          Case{"packed_bed", testing::small_bed()},
                                          Case{"periodic_wave", with(with(testing::periodic_box(8, 8, 32), "wave_amplitude", "0.05"), "uz", "0.05")}),
-                       ::testing::Values("fp64", "fp32", "fp16")),
-    [](const auto& info) { return std::string(std::get<0>(info.param).name) + "_" + std::get<1>(info.param); });
+                       ::testing::Values("fp64", "fp32", "fp16"), ::testing::Values("fused", "in_place")),
+    [](const auto& info) {
+      return std::string(std::get<0>(info.param).name) + "_" + std::get<1>(info.param) + "_" + std::get<2>(info.param);
+    });
 
-// A state written into a fused solver (a checkpoint, a grid-level switch) is the paper's
-// pre-collision one; the run from it equals the run it was read from, to the bit (FP32).
+// A state written into a fused or in-place solver (a checkpoint, a grid-level switch) is the paper's
+// pre-collision one; the run from it equals the run it was read from, to the bit (FP32). Read after
+// an odd number of steps and run on for an even one, so the in-place runs compared are in different
+// layouts.
 #ifdef KS_HAVE_CUDA
 TEST(LbmCudaFusedStep, WrittenStateContinuesAsTheRunItCameFrom) {
   KS_REQUIRE_CUDA();
@@ -124,19 +137,51 @@ TEST(LbmCudaFusedStep, WrittenStateContinuesAsTheRunItCameFrom) {
   m.setup(testing::params(p), testing::cpu_context());
   const auto geometry = std::make_shared<const LatticeGeometry>(m.geometry());
   const int device = testing::cuda_context().cuda_device;
-  auto run = make_cuda_solver(m.config(), geometry, device), restarted = make_cuda_solver(m.config(), geometry, device);
-  run->step(30);
-  std::vector<double> f;
-  run->read_f(f);
-  restarted->write_f(f);
-  run->step(40);
-  restarted->step(40);
-  std::vector<double> f_run, f_restarted;
-  run->read_f(f_run);
-  restarted->read_f(f_restarted);
-  EXPECT_EQ(f_run, f_restarted);
+  for (const GpuStep step : {GpuStep::Fused, GpuStep::InPlace}) {
+    LbmConfig c = m.config();
+    c.gpu_step = step;
+    auto run = make_cuda_solver(c, geometry, device), restarted = make_cuda_solver(c, geometry, device);
+    run->step(31);
+    std::vector<double> f;
+    run->read_f(f);
+    restarted->write_f(f);
+    run->step(40);
+    restarted->step(40);
+    std::vector<double> f_run, f_restarted;
+    run->read_f(f_run);
+    restarted->read_f(f_restarted);
+    EXPECT_EQ(f_run, f_restarted) << (step == GpuStep::Fused ? "fused" : "in_place");
+  }
 }
 
+
+// The in-place step holds one copy of the populations: the device memory its solver takes (the free
+// memory it uses up, in pages of 2 MiB) is the fused step's less one array of the fluid nodes'
+// populations, plus its value per species and solid source and its index per fluid node; and it is
+// within the estimate that set-up checks before allocating.
+TEST(LbmCudaInPlace, HoldsOneCopyOfThePopulationsWithinTheEstimate) {
+  KS_REQUIRE_CUDA();
+  auto p = testing::small_bed();
+  p["nx"] = p["ny"] = "64", p["nz"] = "128", p["sphere_count"] = "1000", p["precision"] = "fp32";
+  LbmMethod m;
+  m.setup(testing::params(p), testing::cpu_context());
+  const auto geometry = std::make_shared<const LatticeGeometry>(m.geometry());
+  const int device = testing::cuda_context().cuda_device;
+  const auto taken = [&](GpuStep step) {
+    LbmConfig c = m.config();
+    c.gpu_step = step;
+    const std::uint64_t before = free_device_memory(device);
+    const auto solver = make_cuda_solver(c, geometry, device);
+    return double(before - free_device_memory(device));
+  };
+  const double fused = taken(GpuStep::Fused), in_place = taken(GpuStep::InPlace);
+  const double fluid = double(geometry->fluid_nodes), sources = double(pull_nodes(m.config(), *geometry).solid_sources);
+  const double saved = kSpecies * kQ * 4 * fluid - 4 * fluid - kSpecies * 4 * sources;
+  std::printf("fused %.1f MB, in place %.1f MB, expected saving %.1f MB (%.2f solid sources a fluid node)\n", fused / 1e6,
+              in_place / 1e6, saved / 1e6, sources / fluid);
+  EXPECT_NEAR(fused - in_place, saved, 4.2e6 + 0.02 * saved);
+  EXPECT_LE(in_place, double(m.estimate_memory(testing::params(with(p, "gpu_step", "in_place")), testing::cuda_context()).device_bytes));
+}
 #endif
 
 // grid_level switched mid-run on the GPU: the interpolation runs on the host from the solver's

@@ -42,12 +42,14 @@ TEST(LbmPullNodes, TableFollowsTheGeometryAndItsWallLinks) {
       EXPECT_TRUE(solid) << "a link towards a fluid node: " << k << ", direction " << i;
       EXPECT_EQ(p.delta[link++], found->second) << "node " << k << ", direction " << i;
     }
+    EXPECT_EQ(p.first_solid[a], solid_sources) << "node " << k;  // the in-place step's wall values
     solid_sources += std::popcount(p.solid[a]);
   }
   for (std::size_t k = 0; k < p.slot.size(); ++k) EXPECT_EQ(p.slot[k] == kNotFluid, g.type[k] != kFluid) << "node " << k;
   // The bed's open ends: solid sources across them have no link (the full-way rule, which the
   // pressure planes then overwrite), so there are more solid sources than links.
   EXPECT_GT(solid_sources, g.links.size());
+  EXPECT_EQ(p.solid_sources, solid_sources);
 }
 
 // gpu_step = auto fuses the step where the lattice has solids and keeps the paper's kernels on the

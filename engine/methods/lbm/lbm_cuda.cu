@@ -8,7 +8,8 @@
 // Bytes per node and step in collide_stream: 2 species x 27 x (read + write) x sizeof(Real) =
 // 432 (FP32) or 864 (FP64); the node type byte is not counted.
 // With gpu_step = fused (one process) a step is instead one kernel over the fluid nodes
-// (lbm_cuda_pull.cuh), the same results.
+// (lbm_cuda_pull.cuh), the same results; with gpu_step = in_place the same kernel's work on one copy of
+// the populations (lbm_cuda_in_place.cuh).
 // Across MPI ranks (lbm_slab.hpp) the owned end planes stream first, on their own stream; their halo
 // rows go to the neighbours (device to device where they share the node, else through pinned host
 // memory: core/device_ring.hpp) while the interior planes stream, and come back into the end planes
@@ -23,7 +24,7 @@
 #include "core/device_ring.hpp"
 #include "core/display_value.hpp"
 #include "core/device_buffer.hpp"
-#include "lbm_cuda_pull.cuh"
+#include "lbm_cuda_in_place.cuh"
 #include "lbm_model.hpp"
 #include "lbm_node_fields.hpp"
 #include "lbm_solver.hpp"
@@ -160,7 +161,11 @@ class CudaSolver final : public LbmSolver {
 
  public:
   CudaSolver(const LbmConfig& c, std::shared_ptr<const LatticeGeometry> g, int device, const Slab& slab, const Communicator& comm)
-      : slab_(slab), comm_(comm), g_(std::move(g)), fused_(c.gpu_step == GpuStep::Fused && !slab.halo) {
+      : slab_(slab),
+        comm_(comm),
+        g_(std::move(g)),
+        fused_(c.gpu_step != GpuStep::Paper && !slab.halo),
+        in_place_(fused_ && c.gpu_step == GpuStep::InPlace) {
     KS_CUDA_CHECK(cudaSetDevice(device));
     configure(c);
     // The geometry has fewer than 2^31 nodes (build_geometry): the node indices fit 32 bits. The
@@ -349,6 +354,10 @@ class CudaSolver final : public LbmSolver {
   void pull_step() {
     const unsigned blocks = unsigned(ceil_div(2 * (long long)pull_.count(), 256));
     if (!blocks) return;
+    if (in_place_) {
+      in_place_step(blocks);
+      return;
+    }
     if (!pulled_) {
       pull_start_kernel<<<blocks, 256>>>(pull_view(), params_);
       pulled_ = true;
@@ -358,22 +367,46 @@ class CudaSolver final : public LbmSolver {
     f_.swap(next_);
   }
 
-  // The stored state back to the written form (lbm_cuda_pull.cuh).
+  // One in-place step from the array's layout, which it flips (lbm_cuda_in_place.cuh).
+  void in_place_step(unsigned blocks) {
+    const InPlaceStep<Real, Storage> p = in_place_view();
+    if (odd_) {
+      if (pulled_) in_place_step_kernel<true, true><<<blocks, 256>>>(p, params_);
+      else in_place_step_kernel<true, false><<<blocks, 256>>>(p, params_);
+    } else {
+      if (pulled_) in_place_step_kernel<false, true><<<blocks, 256>>>(p, params_);
+      else in_place_step_kernel<false, false><<<blocks, 256>>>(p, params_);
+    }
+    odd_ = !odd_;
+    pulled_ = true;
+  }
+
+  // The stored state back to the written form (lbm_cuda_pull.cuh, lbm_cuda_in_place.cuh).
   void settle() {
-    if (pull_.count()) pull_settle_kernel<<<ceil_div(2 * (long long)pull_.count(), 128), 128>>>(pull_view());
+    const long long threads = 2 * (long long)pull_.count();
+    if (in_place_) {
+      if (threads) in_place_settle_kernel<<<ceil_div(threads, 128), 128>>>(in_place_view(), odd_);
+    } else {
+      if (threads) pull_settle_kernel<<<ceil_div(threads, 128), 128>>>(pull_view());
+      f_.swap(next_);
+    }
     KS_CUDA_CHECK_LAUNCH();
-    f_.swap(next_);
     pulled_ = false;
   }
 
   PullStep<Real, Storage> pull_view() const {
     return {held_, view(f_), view(next_), pull_.table(), inlet_, outlet_, c_.bounce_back == BounceBack::Interpolated};
   }
+  InPlaceStep<Real, Storage> in_place_view() const {
+    return {held_, view(f_), view(wall_, (long long)(wall_.count / kSpecies)), pull_.table(), pull_.first_solid.ptr,
+            inlet_, outlet_, c_.bounce_back == BounceBack::Interpolated};
+  }
 
   // Runs `launch` with the state the moment kernels read.
   template <class Launch>
   void with_state(Launch&& launch) const {
-    if (pulled_) launch(PulledState<Real, Storage>{pull_view()});
+    if (in_place_) launch(InPlaceState<Real, Storage>{in_place_view(), odd_, pulled_});
+    else if (pulled_) launch(PulledState<Real, Storage>{pull_view()});
     else launch(StoredState<Real, Storage>{view(f_), fused_ ? pull_.slot.ptr : nullptr, plane()});
   }
 
@@ -386,7 +419,8 @@ class CudaSolver final : public LbmSolver {
     View o = view(out);
     for (long long first = 0; first < N; first += block) {
       o.N = std::min(block, N - first);
-      pull_state_kernel<<<ceil_div(kSpecies * o.N, 128), 128>>>(pull_view(), pulled_, initial_.ptr, first, o);
+      if (in_place_) in_place_state_kernel<<<ceil_div(kSpecies * o.N, 128), 128>>>(in_place_view(), odd_, pulled_, initial_.ptr, first, o);
+      else pull_state_kernel<<<ceil_div(kSpecies * o.N, 128), 128>>>(pull_view(), pulled_, initial_.ptr, first, o);
       KS_CUDA_CHECK_LAUNCH();
       KS_CUDA_CHECK(cudaMemcpy2D(v.data() + first, N * sizeof(Storage), out.ptr, o.N * sizeof(Storage), o.N * sizeof(Storage),
                                  std::size_t(kSpecies) * kQ, cudaMemcpyDeviceToHost));
@@ -395,7 +429,8 @@ class CudaSolver final : public LbmSolver {
 
   // The paper's state `f` ([(s * 27 + i) * nodes + node]) into the fused step's arrays: the fluid
   // nodes' populations into f_, and into next_'s entries d of each solid source x - c_i (d =
-  // opposite(i)) what that wall node holds in d, which the full-way rule sends back next.
+  // opposite(i)) what that wall node holds in d, which the full-way rule sends back next (the
+  // in-place step: into its wall values, layout E).
   void write_fused_state(const std::vector<double>& f) {
     const std::size_t N = held_.nodes(), F = pull_.count(), rows = std::size_t(kSpecies) * kQ;
     const std::vector<std::uint32_t> node = pull_.node.to_host(), solid = pull_.solid.to_host();
@@ -403,6 +438,11 @@ class CudaSolver final : public LbmSolver {
     for (std::size_t r = 0; r < rows; ++r)
       for (std::size_t a = 0; a < F; ++a) written[r * F + a] = encode(f[r * N + node[a]], r, node[a]);
     f_.upload(written);
+    pulled_ = false;
+    if (in_place_) {
+      write_wall_values(f, node, solid);
+      return;
+    }
     // The same array, with the wall nodes' entries in place, for next_ (one host copy of the state).
     std::vector<Storage>& sent_back = written;
     for (std::size_t a = 0; a < F; ++a) {
@@ -419,7 +459,29 @@ class CudaSolver final : public LbmSolver {
       }
     }
     next_.upload(sent_back);
-    pulled_ = false;
+  }
+
+  // The in-place step's wall values in layout E, from the paper's state `f`: for each solid source
+  // y = x - c_i of fluid node x, what y holds in entry opposite(i) (the full-way rule's in-flight value).
+  void write_wall_values(const std::vector<double>& f, const std::vector<std::uint32_t>& node, const std::vector<std::uint32_t>& solid) {
+    const std::size_t N = held_.nodes(), W = wall_.count / kSpecies;
+    std::vector<Storage> wall(wall_.count);
+    std::size_t l = 0;
+    for (std::size_t a = 0; a < node.size(); ++a) {
+      int x, y, z;
+      node_position(held_, node[a], x, y, z);
+      for (int i = 0; i < kQ; ++i) {
+        if (!(solid[a] >> i & 1u)) continue;
+        const std::size_t y_node = std::size_t(neighbour(held_, x, y, z, opposite(i)));
+        for (int s = 0; s < kSpecies; ++s) {
+          const std::size_t r = std::size_t(s) * kQ + opposite(i);
+          wall[s * W + l] = encode(f[r * N + y_node], r, node[a]);  // coded at x's plane
+        }
+        ++l;
+      }
+    }
+    wall_.upload(wall);
+    odd_ = false;
   }
 
   // Active nodes [begin, end) of the list.
@@ -453,8 +515,10 @@ class CudaSolver final : public LbmSolver {
     KS_CUDA_CHECK(cudaStreamWaitEvent(0, halo_done_, 0));
   }
 
-  View view(const DeviceBuffer<Storage>& b) const {
-    View v{b.ptr, (long long)(b.count / (std::size_t(kSpecies) * kQ)), {}, Real(rest_slope_), first_held_plane()};
+  // A population array [(s * 27 + i) * N + k] (N from its size), or with N given, any array of values
+  // coded as its populations (the in-place step's per-link values).
+  View view(const DeviceBuffer<Storage>& b, long long N = -1) const {
+    View v{b.ptr, N >= 0 ? N : (long long)(b.count / (std::size_t(kSpecies) * kQ)), {}, Real(rest_slope_), first_held_plane()};
     std::copy(&rest_[0][0], &rest_[0][0] + kSpecies * kQ, &v.rest[0][0]);
     return v;
   }
@@ -510,6 +574,10 @@ class CudaSolver final : public LbmSolver {
     pull_.solid.upload(p.solid);
     pull_.linked.upload(p.linked);
     pull_.first_link.upload(p.first_link);
+    if (in_place_) {
+      pull_.first_solid.upload(p.first_solid);
+      wall_.resize(kSpecies * p.solid_sources);
+    }
     pull_.delta.upload(std::vector<Real>(p.delta.begin(), p.delta.end()));
     pull_.slot.upload(p.slot);
     const std::vector<double> initial = initial_plane_populations(held_, slab_);
@@ -539,8 +607,13 @@ class CudaSolver final : public LbmSolver {
   DeviceBuffer<WallLink> links_;
   // The fused step (one process): its table, and whether f_ holds post-collision populations.
   const bool fused_;
+  // The in-place step: f_ is its one array (next_ is not allocated), its layout (O if odd_), and the
+  // value it keeps per solid source and species (wall_).
+  const bool in_place_;
+  bool odd_ = false;
+  DeviceBuffer<Storage> wall_;
   struct DevicePullNodes {
-    DeviceBuffer<std::uint32_t> node, solid, linked, first_link, slot;
+    DeviceBuffer<std::uint32_t> node, solid, linked, first_link, first_solid, slot;
     DeviceBuffer<Real> delta;
     std::uint32_t count() const { return std::uint32_t(node.count); }
     PullTable<Real> table() const { return {node.ptr, solid.ptr, linked.ptr, first_link.ptr, delta.ptr, slot.ptr, count()}; }

@@ -32,13 +32,17 @@ struct Populations {
   __device__ float f0(int s, int i, int z) const {
     return __fmul_rn(s == 0 ? rest[0][i] : rest[1][i], __fmaf_rn(rest_slope, float(z_first + z), 1.0f));
   }
-  __device__ Real get(int s, int i, long long k, int z) const {
-    if constexpr (kCompressed) return f0(s, i, z) + __half2float(f[(s * kQ + i) * N + k]);
-    else return f[(s * kQ + i) * N + k];
+  __device__ Real get(int s, int i, long long k, int z) const { return load((s * kQ + i) * N + k, s, i, z); }
+  __device__ void put(int s, int i, long long k, int z, Real v) const { store((s * kQ + i) * N + k, s, i, z, v); }
+  // Element e of the array holding population i of species s (coded at plane z): for arrays laid out
+  // otherwise than [(s * 27 + i) * N + k], such as the in-place step's per-link values.
+  __device__ Real load(long long e, int s, int i, int z) const {
+    if constexpr (kCompressed) return f0(s, i, z) + __half2float(f[e]);
+    else return f[e];
   }
-  __device__ void put(int s, int i, long long k, int z, Real v) const {
-    if constexpr (kCompressed) f[(s * kQ + i) * N + k] = __float2half_rn(v - f0(s, i, z));
-    else f[(s * kQ + i) * N + k] = v;
+  __device__ void store(long long e, int s, int i, int z, Real v) const {
+    if constexpr (kCompressed) f[e] = __float2half_rn(v - f0(s, i, z));
+    else f[e] = v;
   }
 };
 

@@ -202,9 +202,11 @@ MemoryEstimate LbmMethod::estimate(const LbmParams& p, const ExecutionContext& c
   const Slab slab = rank_slab(c, ctx);
   // CUDA in one process steps with the fused kernel, whose table (lbm_pull_nodes.hpp) holds a slot
   // per node, 16 B per fluid node and a delta per link; the paper's kernels read a list of active
-  // nodes (4 B each) and the links themselves.
-  const bool fused = cuda && c.gpu_step == GpuStep::Fused && !slab.halo;
-  const std::int64_t table_node = fused ? 4 + 16 : 4;
+  // nodes (4 B each) and the links themselves. The in-place step adds 4 B per fluid node and holds
+  // one population array instead of two, plus a value per species and solid source.
+  const bool fused = cuda && c.gpu_step != GpuStep::Paper && !slab.halo;
+  const bool in_place = fused && c.gpu_step == GpuStep::InPlace;
+  const std::int64_t table_node = fused ? 4 + 16 + (in_place ? 4 : 0) : 4;
   // Per node on the host: the populations as double twice (read_f's copy, for the initial state, a
   // grid-level switch or a checkpoint, and the state save_state writes from it), the moments kept and
   // those being computed, a snapshot's fields, the node types and the solid mask they are built from;
@@ -214,13 +216,16 @@ MemoryEstimate LbmMethod::estimate(const LbmParams& p, const ExecutionContext& c
   host_node += cuda ? pops * storage + table_node : 2 * pops * storage;
   // On the GPU: both population arrays, the moments, the node types and the node table; the fused
   // step adds a block of kStateBlockNodes of the paper's state for read_f.
-  const std::int64_t device_node = 2 * pops * storage + kNodeMoments * 8 + 1 + table_node;
+  const std::int64_t device_node = (in_place ? 1 : 2) * pops * storage + kNodeMoments * 8 + 1 + table_node;
   const std::int64_t device_fixed = fused ? kStateBlockNodes * pops * storage : 0;
   // Wall links: the geometry's list and, while it is built or sorted for the GPU, a second one (and
   // the fused step's deltas as double and as Real); on the GPU the links or the deltas.
   const std::int64_t links = wall_link_bound(p), link_bytes = sizeof(WallLink);
   const std::int64_t host_link = 2 * link_bytes + (fused ? 16 : 0);
-  const std::int64_t device_link = fused ? (storage == 8 ? 8 : 4) : link_bytes;
+  const std::int64_t device_link = fused ? (storage == 8 ? 8 : 4) + (in_place ? kSpecies * storage : 0) : link_bytes;
+  // The in-place step's values are per solid source: the links, and across the open ends those without
+  // a link (at most 9 a node of the end planes).
+  const std::int64_t end_sources = in_place && !c.periodic_z() ? 18 * std::int64_t(c.nx) * c.ny : 0;
   // Spheres: the packing, the scene, the geometry and the snapshot each hold the list. The packing's
   // cell list (at most 24 B per fine node for d_max >= 1) is freed before the lattice is allocated.
   const std::int64_t spheres = c.geometry == Geometry::PackedBed ? p.sphere_count : 0;
@@ -238,7 +243,7 @@ MemoryEstimate LbmMethod::estimate(const LbmParams& p, const ExecutionContext& c
     m.device_bytes = std::uint64_t(checked_add(checked_add(checked_mul(nodes, device_node, "lbm.binary device bytes of the lattice"),
                                                            checked_mul(links, device_link, "lbm.binary device bytes of the wall links"),
                                                            "lbm.binary device bytes"),
-                                               device_fixed, "lbm.binary device bytes"));
+                                               device_fixed + end_sources * kSpecies * storage, "lbm.binary device bytes"));
   m.detail = "nx x ny x nz = " + std::to_string(p.nx) + " x " + std::to_string(p.ny) + " x " +
              std::to_string(p.nz) + ", grid_level " + level_name(p) + ": " + std::to_string(nodes) +
              " nodes" + (slab.halo ? " (z planes " + std::to_string(slab.begin) + " to " + std::to_string(slab.end - 1) + " on this rank, and 2 halo planes)" : std::string()) +

@@ -18,11 +18,16 @@ PullNodes pull_nodes(const LbmConfig& c, const LatticeGeometry& g) {
   const std::size_t fluid = p.node.size();
   p.solid.assign(fluid, 0u);
   p.linked.assign(fluid, 0u);
+  p.first_solid.assign(fluid, 0u);
   for (std::size_t a = 0; a < fluid; ++a) {
     int x, y, z;
     node_position(c, p.node[a], x, y, z);
+    p.first_solid[a] = std::uint32_t(p.solid_sources);
     for (int i = 0; i < kQ; ++i)
-      if (g.type[neighbour(c, x, y, z, opposite(i))] != kFluid) p.solid[a] |= 1u << i;
+      if (g.type[neighbour(c, x, y, z, opposite(i))] != kFluid) {
+        p.solid[a] |= 1u << i;
+        ++p.solid_sources;
+      }
   }
   // A link from x_f towards the solid x_f + c_dir replaces the population x_f pulls from there,
   // i = opposite(dir); the links taken in node and then pulled-direction order.

@@ -25,9 +25,12 @@ struct PullNodes {
   std::vector<std::uint32_t> solid;       // bit i: the node it pulls population i from (node - c_i) is solid
   std::vector<std::uint32_t> linked;      // bit i: ... and a wall link (dir = opposite(i)) gives its eq. (14) fraction
   std::vector<std::uint32_t> first_link;  // where its links start in `delta`
+  std::vector<std::uint32_t> first_solid;  // where its solid sources start, counted over the nodes' `solid` bits
+                                           // (the in-place step's values per solid source: lbm_cuda_in_place.cuh)
   // Per link, by node and then pulled direction: delta of eq. (15), or -1 where no fluid node lies
   // behind the node (ff < 0: the half-way rule, as bounce_back_kernel's).
   std::vector<double> delta;
+  std::size_t solid_sources = 0;  // the `solid` bits of all nodes
   // Per node of the lattice: its place in `node`, or kNotFluid.
   std::vector<std::uint32_t> slot;
 };
