@@ -149,6 +149,19 @@ TEST(LbmMemoryEstimate, GrowsWithTheLatticeAndThePrecision) {
   p["precision"] = "fp16";
   test_support::expect_error([&] { m.estimate_memory(testing::params(p), testing::cpu_context()); }, ErrorKind::BadInput,
                              {"precision", "CUDA"});
+  // The in-place step holds one population array (54 x 4 B a node in FP32) instead of two, and adds
+  // 4 B a node and a value per species (2 x 4 B) per solid source: the links and up to 18 a node of
+  // the two end planes. The fused step's estimate (what a refusal prints) names it and what it needs.
+  p["precision"] = "fp32";
+  const MemoryEstimate fused = m.estimate_memory(testing::params(p), testing::cuda_context());
+  p["gpu_step"] = "in_place";
+  const MemoryEstimate in_place = m.estimate_memory(testing::params(p), testing::cuda_context());
+  const std::uint64_t sources = std::uint64_t(LbmMethod::wall_link_bound(lbm_param_table().read(testing::params(p)))) + 18 * 16 * 16;
+  EXPECT_EQ(in_place.device_bytes + (54 * 4 - 4) * nodes, fused.device_bytes + 2 * 4 * sources);
+  EXPECT_NE(fused.detail.find("gpu_step = in_place (one population array) needs about " + format_bytes(in_place.device_bytes)),
+            std::string::npos)
+      << fused.detail;
+  EXPECT_EQ(in_place.detail.find("gpu_step = in_place"), std::string::npos) << in_place.detail;
 }
 
 // The bound on the wall links holds on the lattices build_geometry makes: the tube and the packed

@@ -252,6 +252,13 @@ MemoryEstimate LbmMethod::estimate(const LbmParams& p, const ExecutionContext& c
              "; wall links <= " + std::to_string(links) + " x " + std::to_string(link_bytes) + " B" +
              (spheres ? "; sphere_count = " + std::to_string(spheres) : "") +
              (gathers ? "; " + format_bytes(std::uint64_t(gathered)) + " to gather the whole lattice's snapshot on rank 0 (--pieces avoids it)" : "");
+  // Where the device refuses the fused step, the message names the step that needs less.
+  if (fused && !in_place) {
+    LbmParams one_array = p;
+    one_array.gpu_step = GpuStep::InPlace;
+    m.detail += "; gpu_step = in_place (one population array) needs about " + format_bytes(estimate(one_array, ctx).device_bytes) +
+                " on the device";
+  }
   return m;
 }
 
