@@ -405,9 +405,14 @@ class CudaSolver final : public LbmSolver {
   // Runs `launch` with the state the moment kernels read.
   template <class Launch>
   void with_state(Launch&& launch) const {
+    if (fused_) with_fused_state(launch);
+    else launch(StoredState<Real, Storage>{view(f_), plane()});
+  }
+  // ... of the fused or in-place step.
+  template <class Launch>
+  void with_fused_state(Launch&& launch) const {
     if (in_place_) launch(InPlaceState<Real, Storage>{in_place_view(), odd_, pulled_});
-    else if (pulled_) launch(PulledState<Real, Storage>{pull_view()});
-    else launch(StoredState<Real, Storage>{view(f_), fused_ ? pull_.slot.ptr : nullptr, plane()});
+    else launch(FusedState<Real, Storage>{pull_view(), pulled_});
   }
 
   // The paper's state of the lattice from the fused step's, a block of nodes at a time (one process:
@@ -419,8 +424,7 @@ class CudaSolver final : public LbmSolver {
     View o = view(out);
     for (long long first = 0; first < N; first += block) {
       o.N = std::min(block, N - first);
-      if (in_place_) in_place_state_kernel<<<ceil_div(kSpecies * o.N, 128), 128>>>(in_place_view(), odd_, pulled_, initial_.ptr, first, o);
-      else pull_state_kernel<<<ceil_div(kSpecies * o.N, 128), 128>>>(pull_view(), pulled_, initial_.ptr, first, o);
+      with_fused_state([&](const auto& state) { lattice_state_kernel<<<ceil_div(kSpecies * o.N, 128), 128>>>(state, initial_.ptr, first, o); });
       KS_CUDA_CHECK_LAUNCH();
       KS_CUDA_CHECK(cudaMemcpy2D(v.data() + first, N * sizeof(Storage), out.ptr, o.N * sizeof(Storage), o.N * sizeof(Storage),
                                  std::size_t(kSpecies) * kQ, cudaMemcpyDeviceToHost));

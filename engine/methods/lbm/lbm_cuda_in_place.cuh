@@ -85,19 +85,27 @@ __device__ int in_place_load(const InPlaceStep<Real, Storage>& p, std::uint32_t 
   return z;
 }
 
+// Value v of population k of fluid node a (at x, y, z) where layout O keeps what a sends along c_k: in
+// entry k of the fluid neighbour a + c_k, or in `wall` where that neighbour is a's solid source.
+template <class Real, class Storage>
+__device__ void put_toward(const InPlaceStep<Real, Storage>& p, std::uint32_t a, int s, int x, int y, int z, int k, Real v) {
+  const int i = opposite(k);  // a + c_k = a - c_i
+  if (p.table.solid[a] >> i & 1u) p.wall.store(p.wall_entry(a, s, i), s, k, z, v);
+  else p.f.put(s, k, p.table.slot[neighbour(p.c, x, y, z, k)], neighbour_plane(p.c, z, k), v);
+}
+
 // post(n+1) of species s at fluid node a (plane z) into the array in layout `odd`, which leaves it in
 // the other layout; the eq. (14) links' post_i(x) into `wall`.
 template <class Real, class Storage>
 __device__ void in_place_store_post(const InPlaceStep<Real, Storage>& p, std::uint32_t a, int s, int z, bool odd, const Real fl[kQ]) {
-  const std::uint32_t solid = p.table.solid[a], linked = p.links(a);
+  const std::uint32_t linked = p.links(a);
   int x = 0, y = 0, zz = 0;
   if (odd) node_position(p.c, p.table.node[a], x, y, zz);
 #pragma unroll
   for (int k = 0; k < kQ; ++k) {
-    const int i = opposite(k);  // x + c_k = x - c_i
+    const int i = opposite(k);
     if (!odd || (linked >> i & 1u)) p.f.put(s, i, a, z, fl[k]);
-    else if (solid >> i & 1u) p.wall.store(p.wall_entry(a, s, i), s, k, z, fl[k]);
-    else p.f.put(s, k, p.table.slot[neighbour(p.c, x, y, z, k)], neighbour_plane(p.c, z, k), fl[k]);
+    else put_toward(p, a, s, x, y, z, k, fl[k]);
   }
 #pragma unroll
   for (int i = 0; i < kQ; ++i)
@@ -108,20 +116,18 @@ __device__ void in_place_store_post(const InPlaceStep<Real, Storage>& p, std::ui
 // layout E an eq. (14) link's in-flight value (x's entry i) moves to `wall`, as a full-way one is kept.
 template <class Real, class Storage>
 __device__ void in_place_store_written(const InPlaceStep<Real, Storage>& p, std::uint32_t a, int s, int z, bool odd, const Real fl[kQ]) {
-  const std::uint32_t solid = p.table.solid[a], linked = p.links(a);
+  const std::uint32_t linked = p.links(a);
   int x = 0, y = 0, zz = 0;
   if (odd) node_position(p.c, p.table.node[a], x, y, zz);
 #pragma unroll
   for (int i = 0; i < kQ; ++i) {
     const int d = opposite(i);
-    if (!odd) {
-      if (linked >> i & 1u) p.wall.store(p.wall_entry(a, s, i), s, d, z, p.f.get(s, i, a, z));
-      p.f.put(s, i, a, z, fl[i]);
-    } else if (solid >> i & 1u) {
-      p.wall.store(p.wall_entry(a, s, i), s, d, z, fl[i]);
-    } else {
-      p.f.put(s, d, p.table.slot[neighbour(p.c, x, y, z, d)], neighbour_plane(p.c, z, d), fl[i]);
+    if (odd) {
+      put_toward(p, a, s, x, y, z, d, fl[i]);  // where the O step pulls pre_i from
+      continue;
     }
+    if (linked >> i & 1u) p.wall.store(p.wall_entry(a, s, i), s, d, z, p.f.get(s, i, a, z));
+    p.f.put(s, i, a, z, fl[i]);
   }
 }
 
@@ -152,44 +158,21 @@ __global__ void in_place_settle_kernel(const __grid_constant__ InPlaceStep<Real,
   in_place_store_written(p, a, s, z, odd, fl);
 }
 
-// The paper's (pre-collision) populations of the lattice's nodes [first, first + out.N) into `out`,
-// as pull_state_kernel gives the fused step's: at a solid node y, entry k is what the fluid node x =
-// y - c_k sent into it (post(n)_k(x), in flight: x's own entry opposite(k), or its `wall` value in
-// layout E but at an eq. (14) link of a pulled state) and otherwise the initial state (initial:
-// [(plane * 2 + s) * 27 + i]).
-template <class Real, class Storage>
-__global__ void in_place_state_kernel(const __grid_constant__ InPlaceStep<Real, Storage> p, bool odd, bool pulled,
-                                      const Real* __restrict__ initial, long long first, const __grid_constant__ Populations<Real, Storage> out) {
-  const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (t >= kSpecies * out.N) return;
-  const std::uint32_t k = std::uint32_t(first + t % out.N);
-  const int s = int(t / out.N);
-  const std::uint32_t a = p.table.slot[k];
-  int x, y, z;
-  node_position(p.c, k, x, y, z);
-  Real fl[kQ];
-  if (a != kNotFluid) {
-    in_place_load(p, a, s, odd, pulled, fl);
-  } else {
-    for (int i = 0; i < kQ; ++i) {
-      const int d = opposite(i);
-      const std::uint32_t from = p.table.slot[neighbour(p.c, x, y, z, d)];
-      const int z_from = neighbour_plane(p.c, z, d);
-      if (from == kNotFluid) fl[i] = initial[(z * kSpecies + s) * kQ + i];
-      else if (odd || (pulled && (p.links(from) >> d & 1u))) fl[i] = p.f.get(s, d, from, z_from);
-      else fl[i] = p.wall.load(p.wall_entry(from, s, d), s, i, z_from);
-    }
-  }
-#pragma unroll
-  for (int i = 0; i < kQ; ++i) out.put(s, i, k - first, z, fl[i]);
-}
-
-// The state the moment kernels read at a fluid node k of the lattice.
+// The in-place step's state as the paper's (pre-collision) one (FusedState's counterpart).
 template <class Real, class Storage>
 struct InPlaceState {
   InPlaceStep<Real, Storage> p;
   bool odd, pulled;
-  __device__ void load(int s, long long k, Real fl[kQ]) const { in_place_load(p, p.table.slot[k], s, odd, pulled, fl); }
+  __device__ void fluid(std::uint32_t a, int s, Real fl[kQ]) const { in_place_load(p, a, s, odd, pulled, fl); }
+  __device__ void load(int s, long long k, Real fl[kQ]) const { fluid(p.table.slot[k], s, fl); }
+  // Population i that fluid node a (plane z) sent into its solid neighbour a + c_i (its solid source
+  // d = opposite(i)), in flight: in a's own entry d, or in `wall` in layout E but at an eq. (14) link
+  // of a pulled state.
+  __device__ Real sent(std::uint32_t a, int s, int i, int z) const {
+    const int d = opposite(i);
+    if (odd || (pulled && (p.links(a) >> d & 1u))) return p.f.get(s, d, a, z);
+    return p.wall.load(p.wall_entry(a, s, d), s, i, z);
+  }
 };
 
 }  // namespace ks::lbm

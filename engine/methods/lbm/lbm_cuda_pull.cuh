@@ -128,55 +128,68 @@ __global__ void pull_settle_kernel(const __grid_constant__ PullStep<Real, Storag
   for (int i = 0; i < kQ; ++i) p.older.put(s, i, a, z, fl[i]);
 }
 
-// The paper's (pre-collision) populations of the lattice's nodes [first, first + out.N) into `out`
-// (one thread a node and species): at fluid nodes the stored state pulled, or as written; at a solid
-// node, entry i is what the fluid node x - c_i sent into it (its post(n)_i, or as written in `older`)
-// and otherwise the initial state, which no step changes (initial: [(plane * 2 + s) * 27 + i]).
+// The fused step's state as the paper's (pre-collision) one, which the moment kernels and read_f
+// read: pulled from the post-collision arrays, or as written.
 template <class Real, class Storage>
-__global__ void pull_state_kernel(const __grid_constant__ PullStep<Real, Storage> p, bool pulled, const Real* __restrict__ initial,
-                                  long long first, const __grid_constant__ Populations<Real, Storage> out) {
+struct FusedState {
+  PullStep<Real, Storage> p;
+  bool pulled;
+  // At fluid node a.
+  __device__ void fluid(std::uint32_t a, int s, Real fl[kQ]) const {
+    if (pulled) {
+      pull(p, a, s, fl);
+      return;
+    }
+    const int z = node_plane(p.c, p.table.node[a]);
+#pragma unroll
+    for (int i = 0; i < kQ; ++i) fl[i] = p.post.get(s, i, a, z);
+  }
+  // At fluid node k of the lattice.
+  __device__ void load(int s, long long k, Real fl[kQ]) const { fluid(p.table.slot[k], s, fl); }
+  // Population i that fluid node a (plane z) sent into its solid neighbour a + c_i: its post(n)_i, or
+  // as written in `older`.
+  __device__ Real sent(std::uint32_t a, int s, int i, int z) const { return pulled ? p.post.get(s, i, a, z) : p.older.get(s, i, a, z); }
+};
+
+// The paper's (pre-collision) populations of the lattice's nodes [first, first + out.N) into `out`
+// (one thread a node and species) from a fused or in-place step's state: at fluid nodes its
+// populations; at a solid node, entry i is what the fluid node x - c_i sent into it, and otherwise
+// the initial state, which no step changes (initial: [(plane * 2 + s) * 27 + i]).
+template <class Real, class Storage, class State>
+__global__ void lattice_state_kernel(const __grid_constant__ State state, const Real* __restrict__ initial, long long first,
+                                     const __grid_constant__ Populations<Real, Storage> out) {
   const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (t >= kSpecies * out.N) return;
+  const LbmConfig& c = state.p.c;
+  const std::uint32_t* slot = state.p.table.slot;
   const std::uint32_t k = std::uint32_t(first + t % out.N);
   const int s = int(t / out.N);
-  const std::uint32_t a = p.table.slot[k];
   int x, y, z;
-  node_position(p.c, k, x, y, z);
+  node_position(c, k, x, y, z);
   Real fl[kQ];
-  if (a != kNotFluid) {
-    if (pulled) pull(p, a, s, fl);
-    else
-      for (int i = 0; i < kQ; ++i) fl[i] = p.post.get(s, i, a, z);
+  if (slot[k] != kNotFluid) {
+    state.fluid(slot[k], s, fl);
   } else {
     for (int i = 0; i < kQ; ++i) {
-      const std::uint32_t from = p.table.slot[neighbour(p.c, x, y, z, opposite(i))];
-      const int z_from = neighbour_plane(p.c, z, opposite(i));
-      fl[i] = from == kNotFluid ? initial[(z * kSpecies + s) * kQ + i] : pulled ? p.post.get(s, i, from, z_from) : p.older.get(s, i, from, z_from);
+      const int d = opposite(i);
+      const std::uint32_t from = slot[neighbour(c, x, y, z, d)];
+      fl[i] = from == kNotFluid ? initial[(z * kSpecies + s) * kQ + i] : state.sent(from, s, i, neighbour_plane(c, z, d));
     }
   }
 #pragma unroll
   for (int i = 0; i < kQ; ++i) out.put(s, i, k - first, z, fl[i]);
 }
 
-// A state the moment kernels read at a fluid node k of the lattice: the paper's kernels' (stored
-// pre-collision at k, slot null) or the fused step's, pulled or as written (at slot[k]).
+// The paper's kernels' state, stored pre-collision at every node of the held lattice.
 template <class Real, class Storage>
 struct StoredState {
   Populations<Real, Storage> f;
-  const std::uint32_t* slot;
   long long plane;  // nodes a plane of the held lattice
   __device__ void load(int s, long long k, Real fl[kQ]) const {
-    const long long e = slot ? slot[k] : k;
     const int z = int(k / plane);
 #pragma unroll
-    for (int i = 0; i < kQ; ++i) fl[i] = f.get(s, i, e, z);
+    for (int i = 0; i < kQ; ++i) fl[i] = f.get(s, i, k, z);
   }
-};
-
-template <class Real, class Storage>
-struct PulledState {
-  PullStep<Real, Storage> p;
-  __device__ void load(int s, long long k, Real fl[kQ]) const { pull(p, p.table.slot[k], s, fl); }
 };
 
 }  // namespace ks::lbm
