@@ -155,9 +155,11 @@ int main(int argc, char** argv) try {
     if (paper_mlups > 0 && c.precision == Precision::Fp32) row["paper_c2070_mlups"] = paper_mlups;
     double cpu_mlups = 0.0, gpu_mlups = 0.0, in_place_mlups = 0.0, paper_kernels_mlups = 0.0, bw = 0.0, fluid_bw = 0.0, cs_bw = 0.0, bb_bw = 0.0,
            share[3] = {0, 0, 0};
+    const auto mlups = [&](LbmSolver& solver) {
+      return nodes / ks::bench::seconds_per_step([&](int n) { solver.step(n); }, o.seconds_per_point) / 1e6;
+    };
     if (c.nodes() <= o.cpu_max_nodes && c.precision != Precision::Fp16) {  // fp16 storage is CUDA only
-      auto solver = make_cpu_solver(c, geometry);
-      cpu_mlups = nodes / ks::bench::seconds_per_step([&](int n) { solver->step(n); }, o.seconds_per_point) / 1e6;
+      cpu_mlups = mlups(*make_cpu_solver(c, geometry));
       row["cpu_mlups"] = cpu_mlups;
     }
 #ifdef KS_HAVE_CUDA
@@ -166,16 +168,10 @@ int main(int argc, char** argv) try {
       fused.gpu_step = GpuStep::Fused;
       in_place.gpu_step = GpuStep::InPlace;
       paper_kernels.gpu_step = GpuStep::Paper;
-      {
-        auto gpu = make_cuda_solver(fused, geometry, cuda.device);
-        gpu_mlups = nodes / ks::bench::seconds_per_step([&](int n) { gpu->step(n); }, o.seconds_per_point) / 1e6;
-      }
-      {
-        auto gpu = make_cuda_solver(in_place, geometry, cuda.device);
-        in_place_mlups = nodes / ks::bench::seconds_per_step([&](int n) { gpu->step(n); }, o.seconds_per_point) / 1e6;
-      }
+      gpu_mlups = mlups(*make_cuda_solver(fused, geometry, cuda.device));
+      in_place_mlups = mlups(*make_cuda_solver(in_place, geometry, cuda.device));
       auto gpu = make_cuda_solver(paper_kernels, geometry, cuda.device);
-      paper_kernels_mlups = nodes / ks::bench::seconds_per_step([&](int n) { gpu->step(n); }, o.seconds_per_point) / 1e6;
+      paper_kernels_mlups = mlups(*gpu);
       const StageTimes t = gpu->profile(20);
       const double total = t.collide_stream + t.bounce_back + t.boundary;
       bw = 108.0 * real * gpu_mlups * 1e6 / bandwidth;

@@ -444,12 +444,28 @@ class CudaSolver final : public LbmSolver {
     f_.upload(written);
     pulled_ = false;
     if (in_place_) {
-      write_wall_values(f, node, solid);
+      const std::size_t W = wall_.count / kSpecies;
+      std::vector<Storage> wall(wall_.count);
+      for_each_sent_back(f, node, solid, [&](std::size_t, std::size_t l, std::size_t r, Storage v) { wall[r / kQ * W + l] = v; });
+      wall_.upload(wall);
+      odd_ = false;  // layout E
       return;
     }
     // The same array, with the wall nodes' entries in place, for next_ (one host copy of the state).
     std::vector<Storage>& sent_back = written;
-    for (std::size_t a = 0; a < F; ++a) {
+    for_each_sent_back(f, node, solid, [&](std::size_t a, std::size_t, std::size_t r, Storage v) { sent_back[r * F + a] = v; });
+    next_.upload(sent_back);
+  }
+
+  // For each solid source y = x - c_i of fluid node x = node[a] (the l-th, counted in node and then
+  // direction order) and each species, put(a, l, r, v): v is what y holds in row r = (s * 27 +
+  // opposite(i)) of the paper's state `f`, which the full-way rule sends back next, coded at x's plane.
+  template <class Put>
+  void for_each_sent_back(const std::vector<double>& f, const std::vector<std::uint32_t>& node, const std::vector<std::uint32_t>& solid,
+                          Put&& put) const {
+    const std::size_t N = held_.nodes();
+    std::size_t l = 0;
+    for (std::size_t a = 0; a < node.size(); ++a) {
       if (!solid[a]) continue;
       int x, y, z;
       node_position(held_, node[a], x, y, z);
@@ -458,34 +474,11 @@ class CudaSolver final : public LbmSolver {
         const std::size_t wall = std::size_t(neighbour(held_, x, y, z, opposite(i)));
         for (int s = 0; s < kSpecies; ++s) {
           const std::size_t r = std::size_t(s) * kQ + opposite(i);
-          sent_back[r * F + a] = encode(f[r * N + wall], r, node[a]);  // entry a: coded at node a's plane
-        }
-      }
-    }
-    next_.upload(sent_back);
-  }
-
-  // The in-place step's wall values in layout E, from the paper's state `f`: for each solid source
-  // y = x - c_i of fluid node x, what y holds in entry opposite(i) (the full-way rule's in-flight value).
-  void write_wall_values(const std::vector<double>& f, const std::vector<std::uint32_t>& node, const std::vector<std::uint32_t>& solid) {
-    const std::size_t N = held_.nodes(), W = wall_.count / kSpecies;
-    std::vector<Storage> wall(wall_.count);
-    std::size_t l = 0;
-    for (std::size_t a = 0; a < node.size(); ++a) {
-      int x, y, z;
-      node_position(held_, node[a], x, y, z);
-      for (int i = 0; i < kQ; ++i) {
-        if (!(solid[a] >> i & 1u)) continue;
-        const std::size_t y_node = std::size_t(neighbour(held_, x, y, z, opposite(i)));
-        for (int s = 0; s < kSpecies; ++s) {
-          const std::size_t r = std::size_t(s) * kQ + opposite(i);
-          wall[s * W + l] = encode(f[r * N + y_node], r, node[a]);  // coded at x's plane
+          put(a, l, r, encode(f[r * N + wall], r, node[a]));
         }
         ++l;
       }
     }
-    wall_.upload(wall);
-    odd_ = false;
   }
 
   // Active nodes [begin, end) of the list.
