@@ -128,12 +128,11 @@ void save_checkpoint(const Method& method, const ExecutionContext& ctx, const st
                                  {"state_fnv1a64", fnv1a64(bytes)}};
   const std::string text = header.dump();
   const std::uint64_t len = text.size();
-  std::string file(kMagic, sizeof kMagic);
-  file.reserve(sizeof kMagic + sizeof len + text.size() + bytes.size());
-  file.append(reinterpret_cast<const char*>(&len), sizeof len);
-  file += text;
-  file += bytes;
-  write_file_atomically(checkpoint_part(path, ranks_of(ctx).rank(), ranks_of(ctx).size()), file, "checkpoint");
+  // The state is written from the stream's buffer: a second copy of it would double the host memory
+  // a checkpoint needs (the lattice methods' estimates count the state and its stream, not a third).
+  write_file_atomically(checkpoint_part(path, ranks_of(ctx).rank(), ranks_of(ctx).size()),
+                        {std::string_view(kMagic, sizeof kMagic), std::string_view(reinterpret_cast<const char*>(&len), sizeof len), text, bytes},
+                        "checkpoint");
 }
 
 CheckpointHeader read_checkpoint_header(const std::string& path) {

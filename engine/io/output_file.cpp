@@ -71,17 +71,23 @@ void check_output_file(const std::string& path, const std::string& option) {
 }
 
 void write_file_atomically(const std::string& path, const std::string& bytes, const std::string& kind) {
+  write_file_atomically(path, {std::string_view(bytes)}, kind);
+}
+
+void write_file_atomically(const std::string& path, std::initializer_list<std::string_view> parts, const std::string& kind) {
   check_output_file(path, kind);
   std::string tmp;
   const int fd = create_temporary(path, tmp);
   if (fd < 0) throw bad_input(path, "cannot create a temporary file for the " + kind + ": " + std::strerror(errno));
   std::string why;
-  std::size_t done = 0;
-  while (why.empty() && done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) why = std::string("writing the ") + kind + " failed: " + std::strerror(errno);
-    else done += static_cast<std::size_t>(n);
+  for (const std::string_view bytes : parts) {
+    std::size_t done = 0;
+    while (why.empty() && done < bytes.size()) {
+      const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) why = std::string("writing the ") + kind + " failed: " + std::strerror(errno);
+      else done += static_cast<std::size_t>(n);
+    }
   }
   if (why.empty() && ::fsync(fd) != 0) why = std::string("flushing the ") + kind + " failed: " + std::strerror(errno);
   if (::close(fd) != 0 && why.empty()) why = std::string("closing the ") + kind + " failed: " + std::strerror(errno);

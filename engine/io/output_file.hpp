@@ -2,7 +2,9 @@
 // atomically after it, so a failed write never truncates or replaces a good earlier file.
 #pragma once
 
+#include <initializer_list>
 #include <string>
+#include <string_view>
 
 namespace ks {
 
@@ -18,5 +20,8 @@ void check_output_file(const std::string& path, const std::string& option);
 // followed), flushes it to disk and renames it over `path` after check_output_file(path).
 // On any failure `path` is untouched and the temporary removed.
 void write_file_atomically(const std::string& path, const std::string& bytes, const std::string& kind);
+// The same for a file made of `parts` written one after the other (a large body is written from
+// where it lies, not copied into one string first).
+void write_file_atomically(const std::string& path, std::initializer_list<std::string_view> parts, const std::string& kind);
 
 }  // namespace ks

@@ -23,6 +23,7 @@
 #include "core/registry.hpp"
 #include "expect_error.hpp"
 #include "io/checkpoint.hpp"
+#include "io/output_file.hpp"
 #include "methods/coagulation/coag_method.hpp"
 
 namespace fs = std::filesystem;
@@ -432,4 +433,17 @@ TEST_F(CoagulationCheckpoint, AFifoOrADeviceGivenAsCheckpointIsRefusedWithoutBlo
   EXPECT_MESSAGE_HAS(load_error(fifo), "FIFO");
   EXPECT_MESSAGE_HAS(load_error("/dev/zero"), "character device");
   EXPECT_MESSAGE_HAS(load_error(dir_.string()), "directory");
+}
+
+// A checkpoint's state is written from where it lies, after the header, not copied into one string
+// first: the parts land in order, a part may be empty, and a second write replaces the file whole.
+TEST_F(CoagulationCheckpoint, AFileWrittenInPartsHoldsThemInOrderAndReplacesTheOldOneWhole) {
+  const std::string path = (dir_ / "parts.bin").string();
+  const std::string body(100000, 'x');
+  ks::write_file_atomically(path, {"head|", "", std::string_view(body), "|tail"}, "test file");
+  EXPECT_EQ(read_bytes(path), "head|" + body + "|tail");
+  ks::write_file_atomically(path, {"short"}, "test file");
+  EXPECT_EQ(read_bytes(path), "short");
+  for (const auto& entry : fs::directory_iterator(dir_))
+    EXPECT_EQ(entry.path().string().find(".tmp-"), std::string::npos) << "a temporary was left: " << entry.path();
 }
