@@ -5,6 +5,7 @@
 #include <cstring>
 #include <sstream>
 #include <string_view>
+#include <utility>
 
 #include "core/errors.hpp"
 #include "core/memory.hpp"
@@ -150,7 +151,7 @@ CheckpointHeader read_checkpoint_header(const std::string& path) {
 void load_checkpoint(Method& method, const ExecutionContext& ctx, const std::string& path) {
   const int rank = ranks_of(ctx).rank(), ranks = ranks_of(ctx).size();
   const std::string part = checkpoint_part(path, rank, ranks);
-  const RawCheckpoint raw = read_raw(part, true);
+  RawCheckpoint raw = read_raw(part, true);
   if (raw.header["ranks"] != ranks || raw.header["rank"] != rank)
     throw bad_input(part, "the checkpoint part is rank " + brief(raw.header["rank"]) + " of " + brief(raw.header["ranks"]) +
                               ", this is rank " + std::to_string(rank) + " of " + std::to_string(ranks),
@@ -159,7 +160,7 @@ void load_checkpoint(Method& method, const ExecutionContext& ctx, const std::str
   if (id != method.info().id)
     throw bad_input(part, "the checkpoint is of method '" + id + "', not '" + method.info().id + "'",
                     "a checkpoint written by '" + method.info().id + "'");
-  std::istringstream in(raw.state, std::ios::binary);
+  std::istringstream in(std::move(raw.state), std::ios::binary);  // the stream takes the bytes: no second copy
   try {
     method.load_state(in);
   } catch (const Error& e) {
