@@ -23,8 +23,15 @@ constexpr int kMaxSteps = 1 << 22;  // a guard for rays in a transparent, fully 
 struct LevelView {
   int n[3];
   double h[3];
+  float h_float[3];  // h in float: a float march reads it without a conversion
   int steps;  // -1: march to depletion
   const double* coord;  // per cell: table coordinate of its temperature
+
+  template <class Real>
+  KS_HD Real size(int a) const {
+    if constexpr (sizeof(Real) == sizeof(float)) return h_float[a];
+    else return h[a];
+  }
 };
 
 // Everything a ray reads except the k and I_b tables (the Lookup policy holds those).
@@ -36,6 +43,14 @@ struct MarchView {
   double wall_coord[6], wall_eps[6];  // walls -x, +x, -y, +y, -z, +z
   bool specular;
   double tolerance;
+  float tolerance_float;
+
+  // The transmissivity cut-off in the march's precision (on the GPU a conversion every step otherwise).
+  template <class Real>
+  KS_HD Real cutoff() const {
+    if constexpr (sizeof(Real) == sizeof(float)) return tolerance_float;
+    else return tolerance;
+  }
   // Sampling at T_max (see SpectralTables).
   const double* cdf_band;
   const double* cdf_point;
@@ -98,6 +113,17 @@ KS_HD int search_cdf_below(const double* cdf, int hi, double u) {
 template <class Real = double>
 KS_HD Real unit_word(std::uint32_t w) { return (Real(w) + Real(0.5)) * Real(1.0 / 4294967296.0); }
 
+// exp(x) of a step's absorption: a float march on the GPU takes the hardware's 2^x (two instructions
+// instead of eight, a few ulp against the textures' 9-bit interpolation of k); double everywhere else.
+KS_HD float exp_step(float x) {
+#ifdef __CUDA_ARCH__
+  return __expf(x);
+#else
+  return std::exp(x);
+#endif
+}
+KS_HD double exp_step(double x) { return exp(x); }
+
 // sin and cos of 2 pi u.
 KS_HD void sincos_2pi(double u, double& s, double& c) {
   const double ph = 2.0 * constants::kPi * u;
@@ -133,22 +159,25 @@ struct Traversal {
         tmax[a] = tdelta[a] = Real(1e30);
         continue;
       }
-      const Real face = Real(idx[a] + (d[a] > Real(0) ? 1 : 0)) * Real(lv.h[a]);
+      const Real face = Real(idx[a] + (d[a] > Real(0) ? 1 : 0)) * lv.size<Real>(a);
       const Real inv = Real(1) / d[a];  // one division per axis
       const Real s = (face - pos[a]) * inv;
       tmax[a] = s > Real(0) ? s : Real(0);
-      tdelta[a] = Real(lv.h[a]) * (inv > Real(0) ? inv : -inv);
+      tdelta[a] = lv.size<Real>(a) * (inv > Real(0) ? inv : -inv);
     }
   }
   KS_HD void position(Real pos[3]) const {
     KS_UNROLL
     for (int a = 0; a < 3; ++a) pos[a] = org[a] + t * d[a];
   }
-  // The axis whose face the ray crosses first (ties to the lower axis) and the path length there.
+  // The axis whose face the ray crosses first (ties to the lower axis) and the path length there,
+  // by selects (nested conditions compile to branches that split a warp's lanes).
   KS_HD int next_face(Real& tface) const {
-    const int axis = tmax[0] <= tmax[1] ? (tmax[0] <= tmax[2] ? 0 : 2) : (tmax[1] <= tmax[2] ? 1 : 2);
-    tface = axis == 0 ? tmax[0] : (axis == 1 ? tmax[1] : tmax[2]);
-    return axis;
+    const bool x_first = tmax[0] <= tmax[1];
+    const Real txy = x_first ? tmax[0] : tmax[1];
+    const bool z_first = tmax[2] < txy;
+    tface = z_first ? tmax[2] : txy;
+    return z_first ? 2 : (x_first ? 0 : 1);
   }
 };
 
@@ -200,7 +229,7 @@ KS_HD void start_ray(RayState<Real>& s, const MarchView& v, const Lookup& look, 
 template <class Real, class Lookup>
 KS_HD bool step_ray(RayState<Real>& s, const MarchView& v, const Lookup& look, const PhiloxStream& rng, std::uint64_t index) {
   const LevelView* lv = &v.level[s.level];
-  const Real tol = Real(v.tolerance);
+  const Real tol = v.cutoff<Real>();
   Traversal<Real>& r = s.r;
   int* idx = s.idx;
   Real pos[3];
@@ -211,7 +240,7 @@ KS_HD bool step_ray(RayState<Real>& s, const MarchView& v, const Lookup& look, c
   const Real tj = Real(look.coord(s.level, *lv, s.cur));
   double kj, Ej;
   look.k_and_E(s.point, s.band, tj, kj, Ej);
-  const Real alpha = Real(1) - exp(-Real(kj) * ds);  // eq. (2)
+  const Real alpha = Real(1) - exp_step(-Real(kj) * ds);  // eq. (2)
   s.Elast = Real(Ej);
   s.q += s.scale * s.tau * alpha * (s.Ei - s.Elast);
   s.tau *= Real(1) - alpha;  // eq. (3)
@@ -221,14 +250,15 @@ KS_HD bool step_ray(RayState<Real>& s, const MarchView& v, const Lookup& look, c
   // cross different axes). The loops are unrolled (a is a constant in each copy), so on the device
   // idx and the traversal stay in registers instead of local memory.
   r.t = tface;
-  bool inside = true;
   KS_UNROLL
   for (int a = 0; a < 3; ++a) {
     const bool crossed = a == axis;
     idx[a] += crossed ? (r.d[a] > Real(0) ? 1 : -1) : 0;
     r.tmax[a] += crossed ? r.tdelta[a] : Real(0);
-    inside = inside && idx[a] >= 0 && idx[a] < lv->n[a];
   }
+  // Only the crossed axis can have left the grid (the ray's cell was inside).
+  const int crossed_at = axis == 0 ? idx[0] : (axis == 1 ? idx[1] : idx[2]);
+  const bool inside = unsigned(crossed_at) < unsigned(lv->n[axis]);
   bool absorbed = false;
   KS_UNROLL
   for (int a = 0; a < 3; ++a) {

@@ -13,7 +13,7 @@ MarchView march_view(const RmcProblem& p) {
   v.levels = int(p.levels.size());
   for (int l = 0; l < v.levels; ++l) {
     const GridLevel& g = p.levels[l];
-    for (int a = 0; a < 3; ++a) v.level[l].n[a] = g.n[a], v.level[l].h[a] = g.h[a];
+    for (int a = 0; a < 3; ++a) v.level[l].n[a] = g.n[a], v.level[l].h[a] = g.h[a], v.level[l].h_float[a] = float(g.h[a]);
     v.level[l].steps = g.steps;
     v.level[l].coord = g.coord.data();
   }
@@ -24,6 +24,7 @@ MarchView march_view(const RmcProblem& p) {
   }
   v.specular = c.reflection == Reflection::Specular;
   v.tolerance = c.tolerance;
+  v.tolerance_float = float(c.tolerance);
   v.cdf_band = p.tables.cdf_band.data();
   v.cdf_point = p.tables.cdf_point.data();
   v.cdf_sorted = p.tables.cdf_sorted.data();
