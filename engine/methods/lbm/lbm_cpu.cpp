@@ -20,8 +20,12 @@ class CpuSolver final : public LbmSolver {
     configure(c);
     // Both buffers start from the initial state: entries no stage writes (solid sources, halo
     // entries no owned node streams into) stay equal.
-    const std::vector<double> f0 = initial_distribution(c, slab);
-    f_.assign(f0.begin(), f0.end());
+    const InitialState f0 = initial_state(c, slab);
+    const std::size_t N = std::size_t(c.nx) * c.ny * slab.planes(), rows = std::size_t(kSpecies) * kQ;
+    f_.resize(rows * N);
+#pragma omp parallel for schedule(static)
+    for (long long r = 0; r < (long long)rows; ++r)
+      for (std::size_t node = 0; node < N; ++node) f_[std::size_t(r) * N + node] = Real(f0(std::size_t(r), node));
     next_ = f_;
   }
 

@@ -181,12 +181,12 @@ class CudaSolver final : public LbmSolver {
     plane_sums_.resize(slab.owned());
     // Both buffers start from the initial state: entries no stage writes (solid sources, halo
     // entries no owned node streams into) stay equal.
-    const std::vector<double> f0 = initial_distribution(c, slab);
+    const InitialState f0 = initial_state(c, slab);
     if (fused_) {
       write_fused_state(f0);  // one process: the held nodes are the owned ones
     } else {
-      std::vector<Storage> v(f0.size());
-      for (std::size_t e = 0; e < v.size(); ++e) v[e] = encode(f0[e], e / held_.nodes(), e % held_.nodes());
+      std::vector<Storage> v(std::size_t(kSpecies) * kQ * held_.nodes());
+      for (std::size_t e = 0; e < v.size(); ++e) v[e] = encode(f0(e / held_.nodes(), e % held_.nodes()), e / held_.nodes(), e % held_.nodes());
       f_.upload(v);
       next_.upload(v);
     }
@@ -287,7 +287,8 @@ class CudaSolver final : public LbmSolver {
   }
   void write_f(const std::vector<double>& f) override {
     if (fused_) {
-      write_fused_state(f);
+      const std::size_t N = held_.nodes();
+      write_fused_state([&](std::size_t row, std::size_t node) { return f[row * N + node]; });
       return;
     }
     const std::size_t owned = owned_nodes(), rows = std::size_t(kSpecies) * kQ;
@@ -431,16 +432,17 @@ class CudaSolver final : public LbmSolver {
     }
   }
 
-  // The paper's state `f` ([(s * 27 + i) * nodes + node]) into the fused step's arrays: the fluid
+  // The paper's state, f(row, node) for row s * 27 + i, into the fused step's arrays: the fluid
   // nodes' populations into f_, and into next_'s entries d of each solid source x - c_i (d =
   // opposite(i)) what that wall node holds in d, which the full-way rule sends back next (the
   // in-place step: into its wall values, layout E).
-  void write_fused_state(const std::vector<double>& f) {
-    const std::size_t N = held_.nodes(), F = pull_.count(), rows = std::size_t(kSpecies) * kQ;
+  template <class State>
+  void write_fused_state(const State& f) {
+    const std::size_t F = pull_.count(), rows = std::size_t(kSpecies) * kQ;
     const std::vector<std::uint32_t> node = pull_.node.to_host(), solid = pull_.solid.to_host();
     std::vector<Storage> written(rows * F);
     for (std::size_t r = 0; r < rows; ++r)
-      for (std::size_t a = 0; a < F; ++a) written[r * F + a] = encode(f[r * N + node[a]], r, node[a]);
+      for (std::size_t a = 0; a < F; ++a) written[r * F + a] = encode(f(r, node[a]), r, node[a]);
     f_.upload(written);
     pulled_ = false;
     if (in_place_) {
@@ -459,11 +461,11 @@ class CudaSolver final : public LbmSolver {
 
   // For each solid source y = x - c_i of fluid node x = node[a] (the l-th, counted in node and then
   // direction order) and each species, put(a, l, r, v): v is what y holds in row r = (s * 27 +
-  // opposite(i)) of the paper's state `f`, which the full-way rule sends back next, coded at x's plane.
-  template <class Put>
-  void for_each_sent_back(const std::vector<double>& f, const std::vector<std::uint32_t>& node, const std::vector<std::uint32_t>& solid,
+  // opposite(i)) of the paper's state f(row, node), which the full-way rule sends back next, coded at
+  // x's plane.
+  template <class State, class Put>
+  void for_each_sent_back(const State& f, const std::vector<std::uint32_t>& node, const std::vector<std::uint32_t>& solid,
                           Put&& put) const {
-    const std::size_t N = held_.nodes();
     std::size_t l = 0;
     for (std::size_t a = 0; a < node.size(); ++a) {
       if (!solid[a]) continue;
@@ -474,7 +476,7 @@ class CudaSolver final : public LbmSolver {
         const std::size_t wall = std::size_t(neighbour(held_, x, y, z, opposite(i)));
         for (int s = 0; s < kSpecies; ++s) {
           const std::size_t r = std::size_t(s) * kQ + opposite(i);
-          put(a, l, r, encode(f[r * N + wall], r, node[a]));
+          put(a, l, r, encode(f(r, wall), r, node[a]));
         }
         ++l;
       }

@@ -207,8 +207,8 @@ MemoryEstimate LbmMethod::estimate(const LbmParams& p, const ExecutionContext& c
   const bool fused = cuda && c.gpu_step != GpuStep::Paper && !slab.halo;
   const bool in_place = fused && c.gpu_step == GpuStep::InPlace;
   const std::int64_t table_node = fused ? 4 + 16 + (in_place ? 4 : 0) : 4;
-  // Per node on the host: the populations as double twice (read_f's copy, for the initial state, a
-  // grid-level switch or a checkpoint, and the state save_state writes from it), the moments kept and
+  // Per node on the host: the populations as double twice (read_f's copy, for a grid-level switch or
+  // a checkpoint, and the state save_state writes from it), the moments kept and
   // those being computed, a snapshot's fields, the node types and the solid mask they are built from;
   // on the CPU both population arrays, on CUDA one in the storage type (staging of read_f / write_f)
   // and the GPU's node table at set-up.

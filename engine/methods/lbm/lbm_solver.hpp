@@ -5,12 +5,14 @@
 // (gpu_step, lbm_cuda_pull.cuh).
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <vector>
 
 #include "core/backend.hpp"
 #include "lbm_config.hpp"
 #include "lbm_geometry.hpp"
+#include "lbm_model.hpp"
 #include "lbm_slab.hpp"
 
 namespace ks::lbm {
@@ -53,12 +55,21 @@ class LbmSolver {
   }
 };
 
-// Equilibrium populations of the initial state on the planes `slab` holds (lbm_state.cpp): at rest
-// with the pressure falling linearly from inlet to outlet (tube, bed), or the periodic box's wave and
-// uniform velocity.
-std::vector<double> initial_distribution(const LbmConfig& c, const Slab& slab);
-// The same per held plane, [(plane * 2 + s) * 27 + i]: the initial state is uniform over a plane.
+// Equilibrium populations of the initial state per plane `slab` holds, [(plane * 2 + s) * 27 + i]
+// (lbm_state.cpp): at rest with the pressure falling linearly from inlet to outlet (tube, bed), or
+// the periodic box's wave and uniform velocity. The state is uniform over a plane.
 std::vector<double> initial_plane_populations(const LbmConfig& c, const Slab& slab);
+
+// The initial state as the populations [(s * 27 + i) * nodes + node] are read, without a lattice of
+// doubles on the host (54 values a plane instead of 432 bytes a node).
+struct InitialState {
+  std::vector<double> plane;  // initial_plane_populations
+  std::size_t plane_nodes;    // nx * ny
+  double operator()(std::size_t row, std::size_t node) const {
+    return plane[node / plane_nodes * std::size_t(kSpecies * kQ) + row];
+  }
+};
+InitialState initial_state(const LbmConfig& c, const Slab& slab);
 
 // On the planes `slab` holds (the geometry's), exchanging halos with the neighbouring ranks of `comm`
 // (lbm_slab.hpp); the whole lattice in one process by default.

@@ -30,18 +30,8 @@ std::vector<double> initial_plane_populations(const LbmConfig& c, const Slab& sl
   return f;
 }
 
-std::vector<double> initial_distribution(const LbmConfig& c, const Slab& slab) {
-  const long long P = (long long)c.nx * c.ny, N = P * slab.planes();
-  const std::vector<double> plane = initial_plane_populations(c, slab);
-  std::vector<double> f(std::size_t(kSpecies) * kQ * N);
-#pragma omp parallel for schedule(static)
-  for (int zl = 0; zl < slab.planes(); ++zl)
-    for (int j = 0; j < kSpecies * kQ; ++j) {
-      const double v = plane[std::size_t(zl) * kSpecies * kQ + j];
-      double* out = &f[std::size_t(j) * N + std::size_t(zl) * P];
-      for (long long k = 0; k < P; ++k) out[k] = v;
-    }
-  return f;
+InitialState initial_state(const LbmConfig& c, const Slab& slab) {
+  return {initial_plane_populations(c, slab), std::size_t(c.nx) * std::size_t(c.ny)};
 }
 
 }  // namespace ks::lbm
