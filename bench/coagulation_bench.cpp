@@ -18,6 +18,8 @@
 #include "core/text.hpp"
 #include "methods/coagulation/coag_ensemble.hpp"
 #include "methods/coagulation/coag_cpu.hpp"
+#include "methods/coagulation/coag_size_statistics.hpp"
+#include "methods/coagulation/coag_stepped.hpp"
 #include "methods/coagulation/coag_units.hpp"
 #ifdef KS_HAVE_CUDA
 #include "methods/coagulation/coag_cuda_ensemble.hpp"
@@ -41,6 +43,7 @@ struct Options {
   int cluster = 0;  // blocks per run on the GPU; 0 chooses
   bool cluster_sweep = false;
   Selection selection = Selection::Prefix;
+  double step_fraction = 1e-3;  // selection = stepped
 };
 
 // The command line (--help lists it); nothing after --help.
@@ -65,14 +68,17 @@ std::optional<Options> parse(int argc, char** argv) {
   app.add_flag("--cluster-sweep", o.cluster_sweep,
                "on the GPU, also time each size up to n_s 30000 with 1, 2, 4, 8 and 16 blocks per run");
   std::string selection = "prefix";
-  ks::cli::add_choice(app, "--selection", selection, {"prefix", "rejection", "majorant"},
+  ks::cli::add_choice(app, "--selection", selection, {"prefix", "rejection", "majorant", "stepped"},
                       "how an event's pair is chosen: prefix (the paper's inverse transform on cumulative sums), "
-                      "rejection (acceptance-rejection against a bound) or majorant (trials against a majorant kernel, "
-                      "O(1) an event); default prefix");
+                      "rejection (acceptance-rejection against a bound), majorant (trials against a majorant kernel, "
+                      "O(1) an event) or stepped (the majorant's trials in parallel steps); default prefix");
+  ks::cli::add_positive(app, "--step-fraction", o.step_fraction,
+                        "selection stepped: trials a step as a fraction of n_s (default " + ks::format_number(o.step_fraction) + ")");
   app.add_flag_callback("--no-ensemble", [&o] { o.ensemble = false; }, "skip the full Table 1 ensemble");
   ks::cli::add_text(app, "--out", o.out, "the JSON result file (default " + o.out + ")", "FILE");
   ks::cli::parse(app, argc, argv);
-  o.selection = selection == "majorant"    ? Selection::Majorant
+  o.selection = selection == "stepped"     ? Selection::Stepped
+                : selection == "majorant"  ? Selection::Majorant
                 : selection == "rejection" ? Selection::Rejection
                                            : Selection::Prefix;
   if (!help) return o;
@@ -80,9 +86,10 @@ std::optional<Options> parse(int argc, char** argv) {
   return std::nullopt;
 }
 
-EnsembleConfig table1_config(int n_s, Selection selection) {
+EnsembleConfig table1_config(int n_s, const Options& o) {
   EnsembleConfig cfg;
-  cfg.selection = selection;
+  cfg.selection = o.selection;
+  cfg.step_trials = step_trials(o.step_fraction, n_s);
   cfg.n_s = n_s;
   cfg.box_volume = n_s / kN0;
   cfg.seed = 1;
@@ -92,16 +99,12 @@ EnsembleConfig table1_config(int n_s, Selection selection) {
   return cfg;
 }
 
-const char* selection_name(Selection s) {
-  return s == Selection::Majorant ? "majorant" : s == Selection::Rejection ? "rejection" : "prefix";
-}
-
 // Initial runs; with_rates false leaves C' to the GPU's initialisation kernel (the majorant needs none).
 Ensemble fresh(const EnsembleConfig& cfg, int runs, bool with_rates = true) {
   Ensemble e;
   e.resize(runs, cfg.n_s);
   for (int r = 0; r < runs; ++r)
-    initialise_run(e, r, cfg, kD0, 1.0, with_rates && cfg.selection != Selection::Majorant);
+    initialise_run(e, r, cfg, kD0, 1.0, with_rates && keeps_rates(cfg.selection));
   return e;
 }
 
@@ -109,7 +112,7 @@ Ensemble fresh(const EnsembleConfig& cfg, int runs, bool with_rates = true) {
 // The device copy of fresh runs, with C' from Algorithm 1 where the selection reads it.
 void load(CudaEnsemble& gpu, const Ensemble& e, const EnsembleConfig& cfg) {
   gpu.upload(e, cfg);
-  if (cfg.selection != Selection::Majorant) gpu.recompute_rates();
+  if (keeps_rates(cfg.selection)) gpu.recompute_rates();
 }
 #endif
 
@@ -119,7 +122,12 @@ struct Timing {
   double seconds = NAN;
   std::uint64_t events = 0;
   int cluster = 0;  // GPU blocks per run
+  double sigma_g = NAN;  // run 0's at the end, against the sectional solution's 1.4639 at 1000 tau_char
 };
+
+double sigma_g_of_run0(const Ensemble& e, const EnsembleConfig& cfg) {
+  return run_statistics(e.v.data(), e.w.data(), cfg.n_s, cfg.box_volume).sigma_g;
+}
 
 // Advances from t_from to t_to (untimed up to t_from).
 Timing time_cpu(const EnsembleConfig& cfg, int runs, double t_from, double t_to) {
@@ -132,6 +140,7 @@ Timing time_cpu(const EnsembleConfig& cfg, int runs, double t_from, double t_to)
   t.seconds = seconds_since(t0);
   for (auto x : e.events) t.events += x;
   t.events -= before;
+  t.sigma_g = sigma_g_of_run0(e, cfg);
   return t;
 }
 
@@ -159,6 +168,8 @@ Timing time_gpu(const EnsembleConfig& cfg, int runs, double t_from, double t_to,
   t.events = gpu.advance(std::vector<double>(runs, t_to), kEventsPerLaunch);
   t.seconds = seconds_since(t0);
   t.cluster = gpu.cluster_size();
+  gpu.download(e);
+  t.sigma_g = sigma_g_of_run0(e, cfg);
   return t;
 }
 
@@ -194,6 +205,7 @@ int main(int argc, char** argv) try {
                            {"machine", ks::bench::machine_description(cpu, cuda)},
                            {"tau_char_s", tau},
                            {"selection", selection_name(o.selection)}};
+  if (o.selection == Selection::Stepped) result["step_fraction"] = o.step_fraction;
   std::printf("aerosol.coagulation benchmark on %s / %s\n", cpu.device_name.c_str(),
               cuda.usable ? cuda.device_name.c_str() : "no GPU");
   std::printf("%9s %10s %10s %10s %9s %14s %14s %7s\n", "n_s", "events", "cpu_s", "gpu_s", "speedup", "cpu_ev/s",
@@ -201,13 +213,14 @@ int main(int argc, char** argv) try {
   nlohmann::json rows = nlohmann::json::array();
   std::vector<double> cpu_n, cpu_t, gpu_n, gpu_t, gpu_events;
   for (int n : o.sizes) {
-    const EnsembleConfig cfg = table1_config(n, o.selection);
+    const EnsembleConfig cfg = table1_config(n, o);
     nlohmann::json row = {{"n_s", n}};
     Timing c, g;
     if (n <= o.cpu_max_n) {
       c = best_of_short([&] { return time_cpu(cfg, 1, tau, 1000 * tau); });
       row["cpu_s"] = c.seconds;
       row["events"] = c.events;
+      row["cpu_sigma_g"] = c.sigma_g;
       cpu_n.push_back(n);
       cpu_t.push_back(c.seconds);
     } else {
@@ -242,6 +255,7 @@ int main(int argc, char** argv) try {
         g = best_of_short([&] { return time_gpu(cfg, 1, tau, 1000 * tau, o.cluster); });
         row["gpu_s"] = g.seconds;
         row["gpu_events"] = g.events;
+        row["gpu_sigma_g"] = g.sigma_g;
         row["gpu_blocks_per_run"] = g.cluster;
         gpu_n.push_back(n);
         gpu_t.push_back(g.seconds);
@@ -253,7 +267,7 @@ int main(int argc, char** argv) try {
     const std::uint64_t events = c.events ? c.events : g.events;
     // One event evaluates the kernel 4 n_s times (rows of i and j before and after, eq. 6); the
     // majorant's once a trial.
-    if (o.selection != Selection::Majorant) row["kernel_evaluations_per_event"] = 4.0 * n;
+    if (keeps_rates(o.selection)) row["kernel_evaluations_per_event"] = 4.0 * n;
     if (c.events) row["cpu_events_per_s"] = c.events / c.seconds;
     if (g.events) row["gpu_events_per_s"] = g.events / g.seconds;
     std::printf("%9d %10llu %10.3f %10.3f %9.1f %14.4g %14.4g %7d\n", n, static_cast<unsigned long long>(events), c.seconds,
@@ -275,7 +289,7 @@ int main(int argc, char** argv) try {
       if (n > 30000) continue;
       std::printf("cluster sweep n_s %6d:", n);
       for (int g = 1; g <= 16; g *= 2) {
-        const Timing t = time_gpu(table1_config(n, o.selection), 1, tau, 1000 * tau, g);
+        const Timing t = time_gpu(table1_config(n, o), 1, tau, 1000 * tau, g);
         sweep.push_back({{"n_s", n}, {"blocks_per_run", g}, {"gpu_s", t.seconds}});
         std::printf("  %d: %.3f s", g, t.seconds);
         std::fflush(stdout);
@@ -287,7 +301,7 @@ int main(int argc, char** argv) try {
 #endif
   if (o.ensemble) {
     // The paper's validation ensemble, whole run from t = 0.
-    const EnsembleConfig cfg = table1_config(2000, o.selection);
+    const EnsembleConfig cfg = table1_config(2000, o);
     const Timing c = time_cpu(cfg, 100, 0.0, 1000 * tau);
     nlohmann::json ens = {{"n_s", 2000}, {"n_runs", 100}, {"cpu_s", c.seconds}, {"events", c.events}};
 #ifdef KS_HAVE_CUDA

@@ -11,6 +11,7 @@
 #include "expect_error.hpp"
 #include "method_test_support.hpp"
 #include "methods/coagulation/coag_cpu.hpp"
+#include "methods/coagulation/coag_stepped.hpp"
 #include "methods/coagulation/coag_units.hpp"
 #include "require_cuda.hpp"
 #include "scoped_env.hpp"
@@ -179,6 +180,73 @@ TEST(CoagulationCuda, MajorantNonFiniteParticlesFailTheRunInsteadOfHanging) {
   gpu.upload(e, cfg);
   test_support::expect_error([&] { gpu.advance({1e300}, 10); }, ErrorKind::RunFailed, {"majorant", "not finite"});
 }
+
+// Majorant trials in parallel steps (coag_stepped.hpp): a thread block a run makes the CPU's trials,
+// stops and events, through rebuilds at every advance and when a value leaves its window (additive
+// kernel), for one large run with full blocks and for ensembles; K = 1 is a block with one trial.
+struct SteppedCase {
+  KernelKind kernel;
+  int runs, n_s, K;
+};
+class GpuStepped : public ::testing::TestWithParam<SteppedCase> {};
+
+TEST_P(GpuStepped, GpuRepeatsTheCpuEventsForTheSameSeed) {
+  KS_REQUIRE_CUDA();
+  const SteppedCase c = GetParam();
+  EnsembleConfig cfg = testing::free_molecular_config(c.n_s, 1 << 30, 5);
+  cfg.selection = Selection::Stepped;
+  cfg.step_trials = c.K;
+  cfg.kernel.kind = c.kernel;
+  cfg.kernel.K = 3e-16;
+  cfg.kernel.B = 1e8;
+  Ensemble cpu = testing::make_ensemble(cfg, c.runs, 1.4);
+  CudaEnsemble gpu(0);
+  gpu.upload(cpu, cfg);
+  double sum_C = 0.0;  // make_ensemble's C' of run 0: its mean waiting time, eq. (4)
+  for (int k = 0; k < c.n_s; ++k) sum_C += cpu.C[k];
+  const double dt = 300.0 * waiting_time(sum_C, cfg.box_volume);
+  std::uint64_t gpu_events = 0, cpu_events = 0;
+  for (double t : {dt, 3 * dt}) {  // two advances: the trees rebuilt at the start of each
+    gpu_events += gpu.advance(std::vector<double>(c.runs, t), 700);
+    for (int r = 0; r < c.runs; ++r) cpu_events += advance_run_cpu(cpu, r, cfg, t, ~0ull);
+  }
+  Ensemble g;
+  gpu.download(g);
+  EXPECT_EQ(gpu_events, cpu_events);
+  EXPECT_GT(cpu_events, std::uint64_t(c.runs) * 200);
+  for (std::size_t k = 0; k < cpu.v.size(); ++k) {
+    ASSERT_NEAR(g.v[k] / cpu.v[k], 1.0, 1e-12) << "particle " << k;
+    ASSERT_EQ(g.w[k], cpu.w[k]) << "particle " << k;
+  }
+  for (int r = 0; r < c.runs; ++r) {
+    EXPECT_NEAR(g.t[r] / cpu.t[r], 1.0, 1e-12);
+    EXPECT_EQ(g.events[r], cpu.events[r]);
+  }
+}
+
+TEST(CoagulationCuda, SteppedNonFiniteParticlesFailTheRunInsteadOfHanging) {
+  KS_REQUIRE_CUDA();
+  EnsembleConfig cfg = testing::free_molecular_config(2048, 1 << 30, 3);
+  cfg.selection = Selection::Stepped;
+  cfg.step_trials = kMaxStepTrials;  // the give-up after kMaxGroupTrials in 2^15 steps
+  Ensemble e = testing::make_ensemble(cfg, 1, 1.4);
+  for (double& v : e.v) v = NAN;
+  CudaEnsemble gpu(0);
+  gpu.upload(e, cfg);
+  test_support::expect_error([&] { gpu.advance({1e300}, 10); }, ErrorKind::RunFailed, {"stepped", "not finite"});
+}
+
+INSTANTIATE_TEST_SUITE_P(CoagulationCuda, GpuStepped,
+                         ::testing::Values(SteppedCase{KernelKind::FreeMolecular, 1, 20000, 64},
+                                           SteppedCase{KernelKind::FreeMolecular, 1, 200000, 1024},
+                                           SteppedCase{KernelKind::FreeMolecular, 5, 1500, 15},
+                                           SteppedCase{KernelKind::Additive, 3, 1000, 10},
+                                           SteppedCase{KernelKind::Constant, 2, 800, 1}),
+                         [](const auto& info) {
+                           const SteppedCase& c = info.param;
+                           return std::to_string(int(c.kernel)) + "kernel_" + std::to_string(c.runs) + "runs_" +
+                                  std::to_string(c.n_s) + "_K" + std::to_string(c.K);
+                         });
 
 INSTANTIATE_TEST_SUITE_P(CoagulationCuda, GpuMajorant,
                          ::testing::Values(MajorantCase{KernelKind::FreeMolecular, 1, 20000, 1 << 30},

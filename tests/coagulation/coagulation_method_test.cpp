@@ -139,18 +139,19 @@ TEST(CoagulationMethod, StateWithLiveChangesIsAcceptedAndContinuesTheRun) {
   EXPECT_TRUE(state_of(restarted) == state_of(first)) << "save_state differs after the restart";
 }
 
-// With selection = majorant the samplers are not in the checkpoint: they are rebuilt from the
-// particles at every advance, so a restart continues bit for bit, on the CPU and on CUDA.
+// With selection = majorant (or stepped) the samplers (trees) are not in the checkpoint: they are
+// rebuilt from the particles at every advance, so a restart continues bit for bit, on the CPU and on CUDA.
 TEST(CoagulationMethod, MajorantRestartContinuesBitForBit) {
-  for (const bool cuda : {false, true}) {
+  for (const bool cuda : {false, true})
+    for (const char* selection : {"majorant", "stepped"}) {
     if (cuda && !query_cuda().usable) {
       std::printf("[  SKIPPED ] the CUDA half: no usable CUDA device\n");
       continue;
     }
-    SCOPED_TRACE(cuda ? "cuda" : "cpu");
+    SCOPED_TRACE(std::string(cuda ? "cuda " : "cpu ") + selection);
     const ExecutionContext ctx = cuda ? cuda_context() : cpu_context();
     const ParamSet p = method_params<CoagulationMethod>(
-        {{"n_s", "300"}, {"n_runs", "3"}, {"t_end", "10"}, {"selection", "majorant"}});
+        {{"n_s", "300"}, {"n_runs", "3"}, {"t_end", "10"}, {"selection", selection}, {"step_fraction", "0.01"}});
     CoagulationMethod straight, first, restarted;
     straight.setup(p, ctx);
     first.setup(p, ctx);

@@ -72,14 +72,15 @@ inline double eq13_error_dg(const CoagulationMethod& m) {
 
 // Free molecular (no exact solution): `selection` gives the inverse transform's d_g and sigma_g within
 // 4 combined standard errors, from other random numbers (the same pair distribution).
-inline void expect_statistics_of_the_inverse_transform(const std::string& selection) {
+// `selection` holds the selection's parameters (selection, and step_fraction for stepped).
+inline void expect_statistics_of_the_inverse_transform(const std::map<std::string, ParamValue>& selection) {
   const std::map<std::string, ParamValue> base = {{"n_s", std::int64_t(500)}, {"n_runs", std::int64_t(12)}, {"t_end", 100.0}};
-  auto with = [&](const std::string& s) {
+  auto with = [&](const std::map<std::string, ParamValue>& s) {
     auto p = base;
-    p["selection"] = s;
+    for (const auto& [k, v] : s) p[k] = v;
     return run_to_end(p);
   };
-  const auto prefix = with("prefix"), other = with(selection);
+  const auto prefix = with({{"selection", std::string("prefix")}}), other = with(selection);
   const int k = int(prefix->output_times().size()) - 1;
   for (auto stat : {&CoagulationMethod::mean_dg, &CoagulationMethod::mean_sigma_g}) {
     const MeanAndError a = ((*prefix).*stat)(k), b = ((*other).*stat)(k);

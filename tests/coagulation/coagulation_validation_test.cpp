@@ -49,17 +49,22 @@ TEST_F(TableOneCase, TotalParticleVolumeIsConserved) {
 
 // The exact-solution checks run with every pair selection (eq. 5a/5b by inverse transform, by
 // acceptance-rejection, coag_pair_rejection.hpp, and by trials against a majorant, coag_majorant.hpp):
-// the same pair distribution.
-const std::string kSelections[] = {"prefix", "rejection", "majorant"};
+// the same pair distribution; and the majorant's trials in steps (coag_stepped.hpp), 10 trials a step at
+// n_s 1000 so that steps keep several events and stop on touches.
+const std::map<std::string, ParamValue> kSelections[] = {{{"selection", std::string("prefix")}},
+                                                         {{"selection", std::string("rejection")}},
+                                                         {{"selection", std::string("majorant")}},
+                                                         {{"selection", std::string("stepped")}, {"step_fraction", 0.01}}};
 
 // The ensemble mean N(t) / N0 of `kernel` (n_s 1000, 16 runs) at the outputs nearest the given t / tau,
 // against the exact solution, with every selection. Tolerance: 3 standard errors of the ensemble mean,
 // plus half an event's jump (1 / (2 n_s) relative): the output is taken after the last event before t.
 void expect_number_follows(const std::string& kernel, double t_end, std::initializer_list<double> at, double (*exact_at)(double)) {
-  for (const std::string& selection : kSelections) {
-    SCOPED_TRACE("selection " + selection);
-    auto m = run_to_end({{"kernel", kernel}, {"n_s", std::int64_t(1000)}, {"n_runs", std::int64_t(16)}, {"t_end", t_end},
-                         {"selection", selection}});
+  for (const auto& selection : kSelections) {
+    SCOPED_TRACE("selection " + std::get<std::string>(selection.at("selection")));
+    std::map<std::string, ParamValue> p = {{"kernel", kernel}, {"n_s", std::int64_t(1000)}, {"n_runs", std::int64_t(16)}, {"t_end", t_end}};
+    p.insert(selection.begin(), selection.end());
+    auto m = run_to_end(p);
     for (double x : at) {
       const int k = output_near(*m, x);
       const double t = m->output_times()[k] / m->tau_char();

@@ -168,7 +168,7 @@ TEST(Majorant, PairsFollowTheRatesAndTheMeanWaitingTimeIsEq4) {
 
 // Free molecular: the inverse transform's d_g and sigma_g (coagulation_test_support.hpp).
 TEST(Majorant, FreeMolecularStatisticsMatchTheInverseTransform) {
-  testing::expect_statistics_of_the_inverse_transform("majorant");
+  testing::expect_statistics_of_the_inverse_transform({{"selection", std::string("majorant")}});
 }
 
 // Rebuilds (every refresh_every events, and at a value above a window) keep volume and the

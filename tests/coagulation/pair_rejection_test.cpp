@@ -95,7 +95,7 @@ TEST(PairRejection, SmartBookkeepingMatchesFullRecompute) {
 
 // Free molecular: the inverse transform's d_g and sigma_g (coagulation_test_support.hpp).
 TEST(PairRejection, FreeMolecularStatisticsMatchTheInverseTransform) {
-  testing::expect_statistics_of_the_inverse_transform("rejection");
+  testing::expect_statistics_of_the_inverse_transform({{"selection", std::string("rejection")}});
 }
 
 // A non-finite rate (here +inf: its bound is NaN) would make rejection loop for ever; the run

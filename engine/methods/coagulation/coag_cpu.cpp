@@ -7,6 +7,7 @@
 #include "core/errors.hpp"
 #include "coag_solver.hpp"
 #include "coag_majorant_cpu.hpp"
+#include "coag_stepped_cpu.hpp"
 #include "coag_pair_rejection.hpp"
 
 namespace ks::coag {
@@ -38,6 +39,7 @@ struct Scratch {
 
 std::uint64_t advance_run_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, double t_target, std::uint64_t max_events) {
   if (cfg.selection == Selection::Majorant) return advance_run_majorant_cpu(e, run, cfg, t_target, max_events);
+  if (cfg.selection == Selection::Stepped) return advance_run_stepped_cpu(e, run, cfg, t_target, max_events);
   const int n = cfg.n_s;
   const std::size_t base = std::size_t(run) * n;
   double* v = e.v.data() + base;
@@ -158,7 +160,7 @@ class CpuSolver final : public CoagSolver {
  public:
   explicit CpuSolver(const EnsembleConfig& cfg) : cfg_(cfg) {}
   void load(Ensemble& e, int first_new_run) override {
-    if (cfg_.selection == Selection::Majorant) return;  // no C'
+    if (!keeps_rates(cfg_.selection)) return;
     for (int r = first_new_run; r < e.n_runs; ++r) recompute_rates(e, r, cfg_);
   }
   std::uint64_t advance(Ensemble& e, const std::vector<double>& t_target) override {

@@ -7,6 +7,7 @@
 
 #include "coag_cuda_event_loop.cuh"
 #include "coag_cuda_majorant.cuh"
+#include "coag_cuda_stepped.cuh"
 #include "coag_majorant.hpp"
 #include "core/ceil_div.hpp"
 #include "core/checked.hpp"
@@ -119,6 +120,7 @@ struct CudaEnsemble::Device {
   DeviceBuffer<ParticleAux> aux;
   DeviceBuffer<unsigned long long> events, since_refresh, done;
   MajorantBuffers majorant;  // selection = majorant only
+  SteppedBuffers stepped;    // selection = stepped only
 };
 
 CudaEnsemble::CudaEnsemble(int device) : d_(std::make_unique<Device>()) {
@@ -168,7 +170,8 @@ void CudaEnsemble::upload(const Ensemble& e, const EnsembleConfig& cfg) {
   d_->done.resize(e.n_runs);
   d_->t_target.resize(e.n_runs);
   if (cfg.selection == Selection::Majorant) d_->majorant.resize(e.n_runs, cfg.n_s, majorant_of(cfg.kernel).n_samplers);
-  d_->cluster = cfg.selection == Selection::Majorant  // one warp a run
+  if (cfg.selection == Selection::Stepped) d_->stepped.resize(e.n_runs, cfg.n_s, majorant_of(cfg.kernel).n_samplers);
+  d_->cluster = !keeps_rates(cfg.selection)  // one warp or one block a run
                     ? 1
                     : choose_cluster(d_->requested_cluster, e.n_runs, cfg.n_s, d_->sm_count, selects_by_rejection(cfg),
                                      d_->limits.max_cluster);
@@ -223,6 +226,12 @@ std::uint64_t CudaEnsemble::launch(const std::vector<double>& t_target, std::uin
                                 b.start.ptr,    b.base.ptr,     b.flag.ptr};
     return launch_majorant(arrays, b, d_->n_runs, d_->cfg, max_events, all_reached);
   }
+  if (d_->cfg.selection == Selection::Stepped) {
+    SteppedBuffers& b = d_->stepped;
+    const SteppedArrays arrays{d_->v.ptr,    d_->w.ptr,     d_->aux.ptr,  d_->t.ptr,      d_->events.ptr, d_->t_target.ptr,
+                               d_->done.ptr, b.tree.ptr,    b.total.ptr,  b.base.ptr,     b.largest.ptr,  b.flag.ptr};
+    return launch_stepped(arrays, b, d_->n_runs, d_->cfg, max_events, all_reached);
+  }
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(unsigned(checked_narrow<int>(checked_mul(d_->n_runs, d_->cluster, "n_runs * blocks per run"),
                                                     "n_runs * blocks per run (CUDA blocks of the event loop)")));
@@ -260,7 +269,8 @@ std::uint64_t CudaEnsemble::launch(const std::vector<double>& t_target, std::uin
 }
 
 std::uint64_t CudaEnsemble::advance(const std::vector<double>& t_target, std::uint64_t max_events_per_launch) {
-  d_->majorant.stale = true;  // the majorant's samplers are rebuilt at the start of every advance, as on the CPU
+  d_->majorant.stale = true;  // the majorant's samplers and the stepped trials' trees are rebuilt at the start of
+  d_->stepped.stale = true;   // every advance, as on the CPU
   std::uint64_t total = 0;
   bool all_reached = false;
   while (!all_reached) total += launch(t_target, max_events_per_launch, all_reached);

@@ -16,7 +16,7 @@ class CudaSolver final : public CoagSolver {
 
   void load(Ensemble& e, int first_new_run) override {
     gpu_.upload(e, cfg_);
-    if (first_new_run >= e.n_runs || cfg_.selection == Selection::Majorant) return;  // the majorant keeps no C'
+    if (first_new_run >= e.n_runs || !keeps_rates(cfg_.selection)) return;
     gpu_.recompute_rates(first_new_run);  // Algorithm 1 for the new runs
     gpu_.download(e);                     // the host copy holds C' too (checkpoints, snapshots)
   }

@@ -12,8 +12,15 @@ namespace ks::coag {
 
 // How an event's pair is chosen: the paper's inverse transform on cumulative sums (eq. 5a, 5b),
 // acceptance-rejection against a bound (coag_pair_rejection.hpp), which needs no sums, or trials
-// against a majorant kernel (coag_majorant.hpp), which needs no C' either: O(1) work an event.
-enum class Selection : int { Prefix = 0, Rejection = 1, Majorant = 2 };
+// against a majorant kernel (coag_majorant.hpp), which needs no C' either: O(1) work an event; or the
+// majorant's trials made K at a time in parallel steps (coag_stepped.hpp).
+enum class Selection : int { Prefix = 0, Rejection = 1, Majorant = 2, Stepped = 3 };
+// The inverse transform and rejection keep every particle's C'; the majorant's trials need none.
+inline bool keeps_rates(Selection s) { return s == Selection::Prefix || s == Selection::Rejection; }
+// The selection's value of the parameter `selection`.
+inline const char* selection_name(Selection s) {
+  return s == Selection::Stepped ? "stepped" : s == Selection::Majorant ? "majorant" : s == Selection::Rejection ? "rejection" : "prefix";
+}
 
 struct EnsembleConfig {
   int n_s = 0;                 // simulation particles per run (constant, see coalesce())
@@ -24,6 +31,7 @@ struct EnsembleConfig {
   // majorant, rebuild its samplers instead.
   std::int64_t refresh_every = 0;
   Selection selection = Selection::Prefix;
+  int step_trials = 1;  // selection = stepped: trials a step (K)
   // The ensemble's index of this Ensemble's run 0 (a rank's first run under MPI): run r draws from
   // the stream of run first_run + r, so a run's events do not depend on how runs are shared.
   int first_run = 0;

@@ -293,8 +293,9 @@ KS_HD Trial draw_trial(const PhiloxStream& rng, std::uint64_t event, int round, 
   return trial;
 }
 
-// B(i, j) + B(j, i) from the particles' class bounds.
-KS_HD double pair_majorant(const Majorant& m, const SamplerSet& s, const ParticleAux& ai, double wi, const ParticleAux& aj,
+// B(i, j) + B(j, i) from the particles' class bounds (s: a SamplerSet, or coag_stepped.hpp's trees).
+template <typename Samplers>
+KS_HD double pair_majorant(const Majorant& m, const Samplers& s, const ParticleAux& ai, double wi, const ParticleAux& aj,
                            double wj) {
   const Powers pi(ai), pj(aj);
   double fi[kMaxSamplers], fj[kMaxSamplers];
@@ -310,7 +311,8 @@ KS_HD double pair_majorant(const Majorant& m, const SamplerSet& s, const Particl
   return m.scale * sum;
 }
 
-KS_HD bool trial_accepted(const Trial& t, const Majorant& m, const SamplerSet& s, const ParticleAux& ai, double wi,
+template <typename Samplers>
+KS_HD bool trial_accepted(const Trial& t, const Majorant& m, const Samplers& s, const ParticleAux& ai, double wi,
                           const ParticleAux& aj, double wj, const KernelParams& kp) {
   if (t.i == t.j) return false;
   return t.u * pair_majorant(m, s, ai, wi, aj, wj) < beta(ai, aj, kp) * (wi > wj ? wi : wj);

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "coag_majorant.hpp"
+#include "coag_stepped.hpp"
 #include "coag_pair_rejection.hpp"
 #include "coag_solver.hpp"
 #include "coag_units.hpp"
@@ -88,8 +89,11 @@ MemoryEstimate CoagulationMethod::estimate(const CoagParams& p, const ExecutionC
   constexpr std::int64_t host_run = 4 * sizeof(double) + sizeof(int);
   constexpr std::int64_t thread_particle = 2 * sizeof(ParticleAux) + 2 * sizeof(double);
   constexpr std::int64_t snapshot_particle = 2 * (sizeof(double) + 3 * sizeof(double));
-  // The majorant's samplers: a place in each sampler's order and its inverse (coag_majorant.hpp).
-  const std::int64_t samplers = p.selection == Selection::Majorant ? 2 * kMaxSamplers * std::int64_t(sizeof(int)) : 0;
+  // The majorant's samplers: a place in each sampler's order and its inverse (coag_majorant.hpp); the
+  // stepped trials' trees: a uint64 node per particle and sampler (coag_stepped.hpp).
+  const std::int64_t samplers = p.selection == Selection::Majorant  ? 2 * kMaxSamplers * std::int64_t(sizeof(int))
+                                : p.selection == Selection::Stepped ? kMaxSamplers * std::int64_t(sizeof(std::uint64_t))
+                                                                    : 0;
   const std::int64_t device_particle = 4 * sizeof(double) + sizeof(ParticleAux) + samplers,
                      device_run = 5 * sizeof(std::uint64_t) + (samplers ? (kMaxSamplers * (kClasses + 2) + 1) * 4 : 0);
   // Runs advance in parallel, one per thread; a single run uses the threads inside its loops.
@@ -131,6 +135,7 @@ void CoagulationMethod::set_up() {
   k.mfp = p_.mean_free_path * 1e-9;
   k.rho_p = p_.rho_p;
   cfg.selection = p_.selection;
+  cfg.step_trials = step_trials(p_.step_fraction, cfg.n_s);
   const Communicator& comm = ranks_of(ctx_);
   if (p_.n_runs < comm.size())
     throw bad_input("n_runs", std::to_string(p_.n_runs) + " runs cannot be shared by " + std::to_string(comm.size()) + " ranks",
@@ -138,10 +143,10 @@ void CoagulationMethod::set_up() {
   const Block mine = block_of(p_.n_runs, comm.rank(), comm.size());
   cfg.first_run = int(mine.begin);
   if ((cfg.selection == Selection::Rejection && !rejection_supported(k.kind)) ||
-      (cfg.selection == Selection::Majorant && !majorant_supported(k.kind)))
-    throw bad_input("selection", "'" + std::string(cfg.selection == Selection::Rejection ? "rejection" : "majorant") +
+      (!keeps_rates(cfg.selection) && !majorant_supported(k.kind)))
+    throw bad_input("selection", "'" + std::string(selection_name(cfg.selection)) +
                                      "' has no bound for the kernel 'fuchs'",
-                    "selection 'prefix' with kernel 'fuchs'; 'rejection' and 'majorant' with free_molecular, constant, "
+                    "selection 'prefix' with kernel 'fuchs'; 'rejection', 'majorant' and 'stepped' with free_molecular, constant, "
                     "additive or continuum");
   std::unique_ptr<CoagSolver> solver;
   if (ctx_.backend == BackendKind::Cuda) {

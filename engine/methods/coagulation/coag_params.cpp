@@ -43,12 +43,19 @@ const ParamTable<CoagParams>& coag_param_table() {
                       real_param("mean_free_path", "Gas mean free path", "nm", 68.0, 0.1, 1e6, "For the Fuchs kernel (slip correction)")))
       .bind(&P::seed, int_param("seed", "Random seed", 1, 0, 2147483647, "Seed of the Philox streams; the same seed repeats a run exactly"))
       .bind_choice(&P::selection,
-                   choice_param("selection", "Pair selection", "prefix", {"prefix", "rejection", "majorant"},
+                   choice_param("selection", "Pair selection", "prefix", {"prefix", "rejection", "majorant", "stepped"},
                                 "prefix: inverse transform on cumulative sums (eq. 5a, 5b, the paper); rejection: acceptance-rejection "
                                 "against a bound, the same pair distribution without sums (faster on the GPU); majorant: trials "
-                                "against a majorant kernel, no C' and O(1) work an event (large n_s); rejection and majorant not "
-                                "for the fuchs kernel"),
-                   {Selection::Prefix, Selection::Rejection, Selection::Majorant});
+                                "against a majorant kernel, no C' and O(1) work an event (large n_s); stepped: the majorant's "
+                                "trials made step_fraction n_s at a time in parallel (one large run on the GPU); rejection, "
+                                "majorant and stepped not for the fuchs kernel"),
+                   {Selection::Prefix, Selection::Rejection, Selection::Majorant, Selection::Stepped})
+      .bind(&P::step_fraction,
+            only_when("selection", {"stepped"},
+                      real_param("step_fraction", "Trials a step", "n_s", 1e-3, 1e-7, 1e-2,
+                                 "Trials made at once as a fraction of n_s (1 to 1024 a step). A particle that coagulates rests "
+                                 "until its step ends, missing about 2 step_fraction trials: smaller is closer to the "
+                                 "event-by-event majorant, larger gives the GPU more to do at once")));
   return table;
 }
 

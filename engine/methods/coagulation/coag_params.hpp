@@ -26,6 +26,7 @@ struct CoagParams {
   double mean_free_path = 0.0; // nm
   std::int64_t seed = 0;
   Selection selection = Selection::Prefix;
+  double step_fraction = 0.0;  // selection = stepped: trials a step / n_s
 };
 
 const ParamTable<CoagParams>& coag_param_table();

@@ -1,0 +1,254 @@
+// The GPU loop of majorant trials in parallel steps (coag_stepped.hpp) and the trees' rebuild. A step:
+// thread s of the run's block makes trial s (two Philox draws, two descents of the trees, the pair's
+// reads and acceptance); the block finds the stop (the first trial that touches a particle an earlier
+// accepted trial coalesces) and the accepted trials before it coalesce their pairs at once, each
+// adding its particles' changes to the trees with atomics (integer sums: any order gives the same
+// trees). The CPU makes the same trials, stops and events (coag_stepped_cpu.cpp).
+#include "coag_cuda_stepped.cuh"
+
+#include "coag_stepped.hpp"
+#include "core/ceil_div.hpp"
+#include "core/cuda_check.hpp"
+#include "core/errors.hpp"
+
+namespace ks::coag::gpu {
+
+namespace {
+
+constexpr int kKeepGoing = 0, kRebuild = 1, kFailed = 2;
+constexpr int kRebuildBlock = 256;
+
+__device__ bool rebuilds(const SteppedArrays& a, int run, bool every_run) { return every_run || a.flag[run] == kRebuild; }
+
+// Rebuild, first pass: each (run, sampler) blockIdx.x's largest class; the total cleared.
+__global__ void largest_kernel(SteppedArrays a, int n, Majorant m, bool every_run) {
+  const int run = blockIdx.x / m.n_samplers, s = blockIdx.x % m.n_samplers;
+  if (!rebuilds(a, run, every_run)) return;
+  const int k = blockIdx.y * kRebuildBlock + threadIdx.x;
+  const std::size_t p = std::size_t(run) * n + k;
+  int top = k < n ? raw_class(sampler_value(m.spec[s], a.aux[p], a.w[p])) : 0;
+  for (int o = 16; o > 0; o >>= 1) top = max(top, __shfl_xor_sync(0xffffffffu, top, o));
+  if ((threadIdx.x & 31) == 0) atomicMax(&a.largest[blockIdx.x], top);
+  if (k == 0) a.total[blockIdx.x] = 0;
+}
+
+// Second pass: the window's base, each particle's leaf (its class in units) and the total.
+__global__ void leaves_kernel(SteppedArrays a, int n, Majorant m, bool every_run) {
+  const int run = blockIdx.x / m.n_samplers, s = blockIdx.x % m.n_samplers;
+  if (!rebuilds(a, run, every_run)) return;
+  const int base = window_base(a.largest[blockIdx.x]);
+  const int k = blockIdx.y * kRebuildBlock + threadIdx.x;
+  if (k == 0) a.base[blockIdx.x] = base;
+  if (k >= n) return;
+  const std::size_t p = std::size_t(run) * n + k;
+  const std::uint64_t units = class_units(base, window_class(sampler_value(m.spec[s], a.aux[p], a.w[p]), base));
+  a.tree[std::size_t(blockIdx.x) * (n + 1) + k + 1] = units;
+  atomicAdd(reinterpret_cast<unsigned long long*>(&a.total[blockIdx.x]), static_cast<unsigned long long>(units));
+}
+
+// Level L of the linear build: node i = 2^L (2q + 1) adds its children i - 2^l, l < L (built before).
+__global__ void level_kernel(SteppedArrays a, int n, Majorant m, bool every_run, int level) {
+  const int run = blockIdx.x / m.n_samplers;
+  if (!rebuilds(a, run, every_run)) return;
+  const std::int64_t i = (std::int64_t(2) * (std::int64_t(blockIdx.y) * kRebuildBlock + threadIdx.x) + 1) << level;
+  if (i > n) return;
+  std::uint64_t* t = a.tree + std::size_t(blockIdx.x) * (n + 1);
+  std::uint64_t sum = t[i];
+  for (int l = 0; l < level; ++l) sum += t[i - (std::int64_t(1) << l)];
+  t[i] = sum;
+}
+
+__device__ bool touches(int ai, int aj, int bi, int bj) { return ai == bi || ai == bj || aj == bi || aj == bj; }
+
+// The steps of run blockIdx.x until its target, max_events, or a value above a window (the host
+// rebuilds its trees between launches). Thread s makes trial s of each step; the kernel kind (so the
+// majorant's terms) is a compile-time constant.
+template <KernelKind kKind>
+__global__ void __launch_bounds__(kMaxStepTrials) stepped_kernel(SteppedArrays a, int n, int K, double box_volume,
+                                                                 KernelParams kp, unsigned long long seed, int first_run,
+                                                                 unsigned long long max_events) {
+  constexpr Majorant kTerms = majorant_terms(kKind);
+  Majorant m = kTerms;
+  m.scale = majorant_scale(kp);
+  constexpr int S = kTerms.n_samplers;
+  const int run = blockIdx.x, s = threadIdx.x, lane = s & 31, warp = s >> 5;
+  __shared__ int base[kMaxSamplers];
+  __shared__ int pair_i[kMaxStepTrials], pair_j[kMaxStepTrials], accepted_slots[kMaxStepTrials];
+  __shared__ int warp_accepted[kMaxStepTrials / 32];
+  __shared__ int stop_at, rebuild;
+  if (s < S) base[s] = a.base[std::size_t(run) * S + s];
+  if (s == 0) rebuild = 0;
+  __syncthreads();
+  const ParticleTrees trees{a.tree + std::size_t(run) * S * (n + 1), a.total + std::size_t(run) * S, base, n};
+  const std::size_t first = std::size_t(run) * n;
+  ParticleAux* aux = a.aux + first;
+  double* v = a.v + first;
+  double* w = a.w + first;
+  const PhiloxStream rng = run_stream(seed, first_run + run);
+  const double t_target = a.t_target[run];
+  const auto add = [](std::uint64_t& to, std::uint64_t delta) {
+    atomicAdd(reinterpret_cast<unsigned long long*>(&to), static_cast<unsigned long long>(delta));
+  };
+  double t = a.t[run];
+  unsigned long long event = a.events[run], done = a.done[run];
+  int flag = kKeepGoing;
+  while (done < max_events && flag == kKeepGoing) {
+    const TermTotals totals = term_totals(m, trees);
+    const double dt = trial_time(m, totals, box_volume);
+    bool reached = false;
+    for (std::uint64_t group = 0;; group += K) {
+      if (group >= kMaxGroupTrials) {
+        flag = kFailed;
+        break;
+      }
+      const bool valid = s < K && t + double(group + s + 1) * dt <= t_target;
+      bool accepted = false;
+      ParticleAux ai{}, aj{};
+      double wi = 0.0, wj = 0.0;
+      Trial trial{-1, -1, 0.0};
+      if (valid) {
+        trial = draw_step_trial(rng, event, std::uint32_t(group + s), m, trees, totals);
+        ai = aux[trial.i], aj = aux[trial.j];
+        wi = w[trial.i], wj = w[trial.j];
+        accepted = trial_accepted(trial, m, trees, ai, wi, aj, wj, kp);
+      }
+      pair_i[s] = trial.i, pair_j[s] = trial.j;
+      const unsigned mask = __ballot_sync(0xffffffffu, accepted);
+      if (lane == 0) warp_accepted[warp] = __popc(mask);
+      const int limit = __syncthreads_count(valid);  // the valid trials are a prefix: times grow with s
+      int before = 0, count = 0;
+      for (int q = 0; q < int(blockDim.x >> 5); ++q) {
+        before += q < warp ? warp_accepted[q] : 0;
+        count += warp_accepted[q];
+      }
+      if (accepted) accepted_slots[before + __popc(mask & ((1u << lane) - 1))] = s;
+      if (s == 0) stop_at = limit;
+      __syncthreads();
+      if (valid)
+        for (int q = 0; q < count; ++q) {
+          const int r = accepted_slots[q];
+          if (r >= s) break;
+          if (touches(pair_i[r], pair_j[r], trial.i, trial.j)) {
+            atomicMin(&stop_at, s);
+            break;
+          }
+        }
+      __syncthreads();
+      const int stop = stop_at;
+      const bool kept = accepted && s < stop;
+      const int n_kept = __syncthreads_count(kept);
+      if (n_kept == 0) {
+        if (limit < K) {  // the target comes before the next event
+          reached = true;
+          break;
+        }
+        continue;
+      }
+      if (kept) {
+        const int i = trial.i, j = trial.j;
+        std::uint64_t before_i[kMaxSamplers], before_j[kMaxSamplers], after_i[kMaxSamplers], after_j[kMaxSamplers];
+        particle_units(m, trees, ai, wi, before_i);
+        particle_units(m, trees, aj, wj, before_j);
+        double vi = ai.v, vj = aj.v;
+        coalesce(vi, wi, vj, wj);
+        const ParticleAux ni = make_aux(vi, kp), nj = make_aux(vj, kp);
+        v[i] = vi, w[i] = wi, aux[i] = ni;
+        v[j] = vj, w[j] = wj, aux[j] = nj;
+        const bool inside = particle_units(m, trees, ni, wi, after_i) & particle_units(m, trees, nj, wj, after_j);
+        if (!inside) rebuild = 1;
+        else
+#pragma unroll
+          for (int k = 0; k < S; ++k) {
+            trees.add(k, i, after_i[k] - before_i[k], add);
+            trees.add(k, j, after_j[k] - before_j[k], add);
+          }
+      }
+      t += double(group + stop) * dt;
+      event += unsigned(n_kept);
+      done += unsigned(n_kept);
+      __syncthreads();  // the new particles and trees are seen by the next step's trials
+      if (rebuild) flag = kRebuild;
+      break;
+    }
+    if (reached) break;
+  }
+  if (s == 0) {
+    a.t[run] = t;
+    a.events[run] = event;
+    a.done[run] = done;
+    a.flag[run] = flag;
+  }
+}
+
+void rebuild(const SteppedArrays& a, int n_runs, int n, const Majorant& m, bool every_run) {
+  const int rows = n_runs * m.n_samplers;
+  const dim3 grid(unsigned(rows), unsigned(ceil_div(n, kRebuildBlock)));
+  KS_CUDA_CHECK(cudaMemset(a.largest, 0, sizeof(int) * std::size_t(rows)));  // only the rebuilt rows are read
+  largest_kernel<<<grid, kRebuildBlock>>>(a, n, m, every_run);
+  KS_CUDA_CHECK_LAUNCH();
+  leaves_kernel<<<grid, kRebuildBlock>>>(a, n, m, every_run);
+  KS_CUDA_CHECK_LAUNCH();
+  for (int level = 1; (std::int64_t(1) << level) <= n; ++level) {
+    const std::int64_t nodes = ((std::int64_t(n) >> level) + 1) / 2;
+    level_kernel<<<dim3(unsigned(rows), unsigned(ceil_div(nodes, std::int64_t(kRebuildBlock)))), kRebuildBlock>>>(a, n, m,
+                                                                                                                 every_run, level);
+    KS_CUDA_CHECK_LAUNCH();
+  }
+}
+
+}  // namespace
+
+void SteppedBuffers::resize(int n_runs, int n_s, int samplers) {
+  const std::size_t rows = std::size_t(n_runs) * samplers;
+  tree.resize(rows * (std::size_t(n_s) + 1));
+  total.resize(rows);
+  base.resize(rows);
+  largest.resize(rows);
+  flag.resize(std::size_t(n_runs));
+  stale = true;
+}
+
+std::uint64_t launch_stepped(const SteppedArrays& a, SteppedBuffers& b, int n_runs, const EnsembleConfig& cfg,
+                             std::uint64_t max_events, bool& all_reached) {
+  const Majorant m = majorant_of(cfg.kernel);
+  if (b.stale) {
+    rebuild(a, n_runs, cfg.n_s, m, true);
+    b.stale = false;
+  }
+  KS_CUDA_CHECK(cudaMemset(a.done, 0, sizeof(unsigned long long) * n_runs));
+  std::vector<int> flags(n_runs);
+  const unsigned threads = unsigned(ceil_div(cfg.step_trials, 32) * 32);
+  while (true) {
+    const auto kernel = cfg.kernel.kind == KernelKind::FreeMolecular ? stepped_kernel<KernelKind::FreeMolecular>
+                        : cfg.kernel.kind == KernelKind::Constant    ? stepped_kernel<KernelKind::Constant>
+                        : cfg.kernel.kind == KernelKind::Additive    ? stepped_kernel<KernelKind::Additive>
+                                                                     : stepped_kernel<KernelKind::Continuum>;
+    kernel<<<n_runs, threads>>>(a, cfg.n_s, cfg.step_trials, cfg.box_volume, cfg.kernel,
+                                static_cast<unsigned long long>(cfg.seed), cfg.first_run,
+                                static_cast<unsigned long long>(max_events));
+    KS_CUDA_CHECK_LAUNCH();
+    b.flag.download(flags.data(), n_runs);  // synchronises; execution errors surface here
+    bool again = false;
+    for (int r = 0; r < n_runs; ++r) {
+      if (flags[r] == kFailed) {
+        std::vector<unsigned long long> events(n_runs);
+        KS_CUDA_CHECK(cudaMemcpy(events.data(), a.events, sizeof(unsigned long long) * n_runs, cudaMemcpyDeviceToHost));
+        throw run_failed(no_step_trial_message(r, events[r]));
+      }
+      again = again || flags[r] == kRebuild;
+    }
+    if (!again) break;
+    rebuild(a, n_runs, cfg.n_s, m, false);
+  }
+  std::vector<unsigned long long> done(n_runs);
+  KS_CUDA_CHECK(cudaMemcpy(done.data(), a.done, sizeof(unsigned long long) * n_runs, cudaMemcpyDeviceToHost));
+  std::uint64_t total = 0;
+  all_reached = true;
+  for (int r = 0; r < n_runs; ++r) {
+    total += done[r];
+    all_reached = all_reached && done[r] < max_events;
+  }
+  return total;
+}
+
+}  // namespace ks::coag::gpu

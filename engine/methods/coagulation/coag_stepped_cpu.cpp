@@ -1,0 +1,123 @@
+// Majorant trials in parallel steps on the CPU (coag_stepped.hpp): a step's K trials one after the
+// other, then its stop and its events, as the GPU's thread block makes them.
+#include "coag_stepped_cpu.hpp"
+
+#include <algorithm>
+
+#include "core/errors.hpp"
+
+namespace ks::coag {
+
+ParticleTrees HostTrees::view(int n) { return {tree.data(), total.data(), base.data(), n}; }
+
+void rebuild_trees(HostTrees& h, const Majorant& m, const ParticleAux* aux, const double* w, int n) {
+  const std::size_t S = std::size_t(m.n_samplers);
+  h.tree.assign(S * (n + 1), 0);
+  h.total.assign(S, 0);
+  h.base.assign(S, 0);
+  for (std::size_t s = 0; s < S; ++s) {
+    int largest = 0;
+    for (int k = 0; k < n; ++k) largest = std::max(largest, raw_class(sampler_value(m.spec[s], aux[k], w[k])));
+    h.base[s] = window_base(largest);
+  }
+  const ParticleTrees trees = h.view(n);
+  for (int k = 0; k < n; ++k) {
+    std::uint64_t units[kMaxSamplers];
+    particle_units(m, trees, aux[k], w[k], units);  // inside every window: they were set from these values
+    for (std::size_t s = 0; s < S; ++s) {
+      h.tree[s * (n + 1) + k + 1] = units[s];
+      h.total[s] += units[s];
+    }
+  }
+  for (std::size_t s = 0; s < S; ++s) {  // each node adds itself to its parent: the linear build
+    std::uint64_t* t = h.tree.data() + s * (n + 1);
+    for (int k = 1; k <= n; ++k)
+      if (const int parent = k + (k & -k); parent <= n) t[parent] += t[k];
+  }
+}
+
+namespace {
+
+// Whether trial b shares a particle with trial a.
+bool touches(const Trial& a, const Trial& b) { return a.i == b.i || a.i == b.j || a.j == b.i || a.j == b.j; }
+
+}  // namespace
+
+std::uint64_t advance_run_stepped_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, double t_target,
+                                      std::uint64_t max_events) {
+  const int n = cfg.n_s, K = cfg.step_trials;
+  const std::size_t first = std::size_t(run) * n;
+  double* v = e.v.data() + first;
+  double* w = e.w.data() + first;
+  const KernelParams& kp = cfg.kernel;
+  const Majorant m = majorant_of(kp);
+  const PhiloxStream rng = run_stream(cfg.seed, cfg.first_run + run);
+  std::vector<ParticleAux> aux(n);
+  for (int k = 0; k < n; ++k) aux[k] = make_aux(v[k], kp);
+  HostTrees h;
+  rebuild_trees(h, m, aux.data(), w, n);  // at the start of every advance, as on the GPU
+  const ParticleTrees trees = h.view(n);
+  const auto add = [](std::uint64_t& to, std::uint64_t delta) { to += delta; };
+
+  std::vector<Trial> trial(K);
+  std::vector<char> accepted(K);
+  std::uint64_t done = 0;
+  while (done < max_events) {
+    const std::uint64_t event = e.events[run];
+    const TermTotals totals = term_totals(m, trees);
+    const double dt = trial_time(m, totals, cfg.box_volume);
+    // Steps of K trials from the state at its start until one keeps an accepted trial.
+    for (std::uint64_t group = 0;; group += K) {
+      if (group >= kMaxGroupTrials) throw run_failed(no_step_trial_message(run, event));
+      int limit = K;  // the trials before the target
+      for (int s = 0; s < K; ++s) {
+        if (!(e.t[run] + double(group + s + 1) * dt <= t_target)) {
+          limit = s;
+          break;
+        }
+        trial[s] = draw_step_trial(rng, event, std::uint32_t(group + s), m, trees, totals);
+        const Trial& t = trial[s];
+        accepted[s] = trial_accepted(t, m, trees, aux[t.i], w[t.i], aux[t.j], w[t.j], kp);
+      }
+      int stop = limit, kept = 0;
+      for (int s = 0; s < limit && stop == limit; ++s) {
+        for (int r = 0; r < s; ++r)
+          if (accepted[r] && touches(trial[r], trial[s])) {
+            stop = s;
+            break;
+          }
+        if (stop == limit && accepted[s]) ++kept;
+      }
+      if (kept == 0) {
+        if (limit < K) return done;  // the target comes before the next event
+        continue;
+      }
+      bool rebuild = false;
+      for (int s = 0; s < stop; ++s) {
+        if (!accepted[s]) continue;
+        const int i = trial[s].i, j = trial[s].j;
+        std::uint64_t before_i[kMaxSamplers], before_j[kMaxSamplers], after_i[kMaxSamplers], after_j[kMaxSamplers];
+        particle_units(m, trees, aux[i], w[i], before_i);
+        particle_units(m, trees, aux[j], w[j], before_j);
+        coalesce(v[i], w[i], v[j], w[j]);
+        aux[i] = make_aux(v[i], kp);
+        aux[j] = make_aux(v[j], kp);
+        const bool inside = particle_units(m, trees, aux[i], w[i], after_i) & particle_units(m, trees, aux[j], w[j], after_j);
+        rebuild = rebuild || !inside;
+        if (rebuild) continue;  // the trees are rebuilt after the step
+        for (int k = 0; k < m.n_samplers; ++k) {
+          trees.add(k, i, after_i[k] - before_i[k], add);
+          trees.add(k, j, after_j[k] - before_j[k], add);
+        }
+      }
+      e.t[run] += double(group + stop) * dt;
+      e.events[run] += std::uint64_t(kept);
+      done += std::uint64_t(kept);
+      if (rebuild) rebuild_trees(h, m, aux.data(), w, n);
+      break;
+    }
+  }
+  return done;
+}
+
+}  // namespace ks::coag
