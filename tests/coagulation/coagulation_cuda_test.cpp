@@ -134,38 +134,45 @@ struct MajorantCase {
 };
 class GpuMajorant : public ::testing::TestWithParam<MajorantCase> {};
 
+// `runs` runs of cfg (the kernel's K and B set here) advanced on the GPU and on the CPU to 300 and then
+// 900 of run 0's initial mean waiting times (eq. 4): two advances, the samplers or trees rebuilt at the
+// start of each; the GPU makes the same events (volumes to 1e-12, weights, times and counts exactly).
+void expect_gpu_repeats_the_cpu_events(EnsembleConfig cfg, int runs) {
+  cfg.kernel.K = 3e-16;
+  cfg.kernel.B = 1e8;
+  Ensemble cpu = testing::make_ensemble(cfg, runs, 1.4);
+  CudaEnsemble gpu(0);
+  gpu.upload(cpu, cfg);
+  double sum_C = 0.0;  // make_ensemble's C' of run 0
+  for (int k = 0; k < cfg.n_s; ++k) sum_C += cpu.C[k];
+  const double dt = 300.0 * waiting_time(sum_C, cfg.box_volume);
+  std::uint64_t gpu_events = 0, cpu_events = 0;
+  for (double t : {dt, 3 * dt}) {
+    gpu_events += gpu.advance(std::vector<double>(runs, t), 700);
+    for (int r = 0; r < runs; ++r) cpu_events += advance_run_cpu(cpu, r, cfg, t, ~0ull);
+  }
+  Ensemble g;
+  gpu.download(g);
+  EXPECT_EQ(gpu_events, cpu_events);
+  EXPECT_GT(cpu_events, std::uint64_t(runs) * 200);
+  for (std::size_t k = 0; k < cpu.v.size(); ++k) {
+    ASSERT_NEAR(g.v[k] / cpu.v[k], 1.0, 1e-12) << "particle " << k;
+    ASSERT_EQ(g.w[k], cpu.w[k]) << "particle " << k;
+  }
+  for (int r = 0; r < runs; ++r) {
+    EXPECT_NEAR(g.t[r] / cpu.t[r], 1.0, 1e-12);
+    EXPECT_EQ(g.events[r], cpu.events[r]);
+    EXPECT_EQ(g.since_refresh[r], cpu.since_refresh[r]);
+  }
+}
+
 TEST_P(GpuMajorant, GpuRepeatsTheCpuEventsForTheSameSeed) {
   KS_REQUIRE_CUDA();
   const MajorantCase c = GetParam();
   EnsembleConfig cfg = testing::free_molecular_config(c.n_s, c.refresh_every, 5);
   cfg.selection = Selection::Majorant;
   cfg.kernel.kind = c.kernel;
-  cfg.kernel.K = 3e-16;
-  cfg.kernel.B = 1e8;
-  Ensemble cpu = testing::make_ensemble(cfg, c.runs, 1.4);
-  CudaEnsemble gpu(0);
-  gpu.upload(cpu, cfg);
-  double sum_C = 0.0;  // make_ensemble's C' of run 0: its mean waiting time, eq. (4)
-  for (int k = 0; k < c.n_s; ++k) sum_C += cpu.C[k];
-  const double dt = 300.0 * waiting_time(sum_C, cfg.box_volume);
-  std::uint64_t gpu_events = 0, cpu_events = 0;
-  for (double t : {dt, 3 * dt}) {  // two advances: the samplers rebuilt at the start of each
-    gpu_events += gpu.advance(std::vector<double>(c.runs, t), 700);
-    for (int r = 0; r < c.runs; ++r) cpu_events += advance_run_cpu(cpu, r, cfg, t, ~0ull);
-  }
-  Ensemble g;
-  gpu.download(g);
-  EXPECT_EQ(gpu_events, cpu_events);
-  EXPECT_GT(cpu_events, std::uint64_t(c.runs) * 200);
-  for (std::size_t k = 0; k < cpu.v.size(); ++k) {
-    ASSERT_NEAR(g.v[k] / cpu.v[k], 1.0, 1e-12) << "particle " << k;
-    ASSERT_EQ(g.w[k], cpu.w[k]) << "particle " << k;
-  }
-  for (int r = 0; r < c.runs; ++r) {
-    EXPECT_NEAR(g.t[r] / cpu.t[r], 1.0, 1e-12);
-    EXPECT_EQ(g.events[r], cpu.events[r]);
-    EXPECT_EQ(g.since_refresh[r], cpu.since_refresh[r]);
-  }
+  expect_gpu_repeats_the_cpu_events(cfg, c.runs);
 }
 
 // Non-finite particles make every trial's acceptance NaN: the warp gives up after kMaxRounds and the
@@ -197,31 +204,7 @@ TEST_P(GpuStepped, GpuRepeatsTheCpuEventsForTheSameSeed) {
   cfg.selection = Selection::Stepped;
   cfg.step_trials = c.K;
   cfg.kernel.kind = c.kernel;
-  cfg.kernel.K = 3e-16;
-  cfg.kernel.B = 1e8;
-  Ensemble cpu = testing::make_ensemble(cfg, c.runs, 1.4);
-  CudaEnsemble gpu(0);
-  gpu.upload(cpu, cfg);
-  double sum_C = 0.0;  // make_ensemble's C' of run 0: its mean waiting time, eq. (4)
-  for (int k = 0; k < c.n_s; ++k) sum_C += cpu.C[k];
-  const double dt = 300.0 * waiting_time(sum_C, cfg.box_volume);
-  std::uint64_t gpu_events = 0, cpu_events = 0;
-  for (double t : {dt, 3 * dt}) {  // two advances: the trees rebuilt at the start of each
-    gpu_events += gpu.advance(std::vector<double>(c.runs, t), 700);
-    for (int r = 0; r < c.runs; ++r) cpu_events += advance_run_cpu(cpu, r, cfg, t, ~0ull);
-  }
-  Ensemble g;
-  gpu.download(g);
-  EXPECT_EQ(gpu_events, cpu_events);
-  EXPECT_GT(cpu_events, std::uint64_t(c.runs) * 200);
-  for (std::size_t k = 0; k < cpu.v.size(); ++k) {
-    ASSERT_NEAR(g.v[k] / cpu.v[k], 1.0, 1e-12) << "particle " << k;
-    ASSERT_EQ(g.w[k], cpu.w[k]) << "particle " << k;
-  }
-  for (int r = 0; r < c.runs; ++r) {
-    EXPECT_NEAR(g.t[r] / cpu.t[r], 1.0, 1e-12);
-    EXPECT_EQ(g.events[r], cpu.events[r]);
-  }
+  expect_gpu_repeats_the_cpu_events(cfg, c.runs);
 }
 
 TEST(CoagulationCuda, SteppedNonFiniteParticlesFailTheRunInsteadOfHanging) {

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/backend.hpp"
 #include "methods/coagulation/coag_method.hpp"
@@ -36,6 +37,26 @@ inline Ensemble make_ensemble(const EnsembleConfig& cfg, int runs, double sigma_
   e.resize(runs, cfg.n_s);
   for (int r = 0; r < runs; ++r) initialise_run(e, r, cfg, kD0, sigma_g0);
   return e;
+}
+
+// One run of particles spread over three decades of volume and of weight, as late in a run.
+inline Ensemble spread_particles(const EnsembleConfig& cfg) {
+  Ensemble e = make_ensemble(cfg, 1, 1.0);
+  const PhiloxStream rng{5, 1};
+  for (int k = 0; k < cfg.n_s; ++k) {
+    double u0, u1;
+    rng.uniform2(k, 0, u0, u1);
+    e.v[k] *= std::pow(10.0, 3.0 * u0);
+    e.w[k] *= std::pow(10.0, -3.0 * u1);
+  }
+  return e;
+}
+
+// Run 0's particles' aux (diameter and the kernel's powers).
+inline std::vector<ParticleAux> aux_of(const Ensemble& e, const EnsembleConfig& cfg) {
+  std::vector<ParticleAux> aux(cfg.n_s);
+  for (int k = 0; k < cfg.n_s; ++k) aux[k] = make_aux(e.v[k], cfg.kernel);
+  return aux;
 }
 
 // A method set up with the defaults overridden by `overrides`, run to its end time.

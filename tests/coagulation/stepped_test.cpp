@@ -16,9 +16,11 @@
 namespace ks::coag {
 namespace {
 
+using testing::aux_of;
 using testing::free_molecular_config;
 using testing::make_ensemble;
 using testing::run_to_end;
+using testing::spread_particles;
 
 constexpr double kNever = 1e300;
 
@@ -29,25 +31,6 @@ EnsembleConfig stepped(EnsembleConfig cfg, int K, KernelKind kind = KernelKind::
   cfg.kernel.K = 3e-16;
   cfg.kernel.B = 1e8;
   return cfg;
-}
-
-// Particles spread over three decades of volume and of weight, as late in a run.
-Ensemble spread_particles(const EnsembleConfig& cfg) {
-  Ensemble e = make_ensemble(cfg, 1, 1.0);
-  const PhiloxStream rng{5, 1};
-  for (int k = 0; k < cfg.n_s; ++k) {
-    double u0, u1;
-    rng.uniform2(k, 0, u0, u1);
-    e.v[k] *= std::pow(10.0, 3.0 * u0);
-    e.w[k] *= std::pow(10.0, -3.0 * u1);
-  }
-  return e;
-}
-
-std::vector<ParticleAux> aux_of(const Ensemble& e, const EnsembleConfig& cfg) {
-  std::vector<ParticleAux> aux(cfg.n_s);
-  for (int k = 0; k < cfg.n_s; ++k) aux[k] = make_aux(e.v[k], cfg.kernel);
-  return aux;
 }
 
 // A descent of a tree finds the particle whose interval of the cumulative class bounds holds the
