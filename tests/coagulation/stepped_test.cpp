@@ -93,6 +93,7 @@ TEST(Stepped, AddedChangesGiveTheRebuiltTrees) {
     for (int s = 0; s < m.n_samplers; ++s) {
       trees.add(s, k, after[0][s] - before[0][s], add);
       trees.add(s, other, after[1][s] - before[1][s], add);
+      h.total[s] += after[0][s] - before[0][s] + after[1][s] - before[1][s];
     }
   }
   HostTrees rebuilt;

@@ -144,6 +144,7 @@ __global__ void __launch_bounds__(kMaxStepTrials) stepped_kernel(SteppedArrays a
         }
         continue;
       }
+      std::uint64_t total_delta[kMaxSamplers] = {};
       if (kept) {
         const int i = trial.i, j = trial.j;
         std::uint64_t before_i[kMaxSamplers], before_j[kMaxSamplers], after_i[kMaxSamplers], after_j[kMaxSamplers];
@@ -158,10 +159,17 @@ __global__ void __launch_bounds__(kMaxStepTrials) stepped_kernel(SteppedArrays a
         if (!inside) rebuild = 1;
         else
 #pragma unroll
-          for (int k = 0; k < S; ++k) {
-            trees.add(k, i, after_i[k] - before_i[k], add);
-            trees.add(k, j, after_j[k] - before_j[k], add);
+          for (int k = 0; k < S; ++k) {  // a class often stays: no atomics for it
+            if (after_i[k] != before_i[k]) trees.add(k, i, after_i[k] - before_i[k], add);
+            if (after_j[k] != before_j[k]) trees.add(k, j, after_j[k] - before_j[k], add);
+            total_delta[k] = after_i[k] - before_i[k] + after_j[k] - before_j[k];
           }
+      }
+#pragma unroll
+      for (int k = 0; k < S; ++k) {  // the totals: one atomic a warp and sampler (sums modulo 2^64)
+        std::uint64_t sum = total_delta[k];
+        for (int o = 16; o > 0; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o);
+        if (lane == 0 && sum != 0) add(trees.total[k], sum);
       }
       t += double(group + stop) * dt;
       event += unsigned(n_kept);

@@ -80,12 +80,25 @@ struct ParticleTrees {
       }
     return pos;
   }
-  // Adds delta (modulo 2^64: a negative delta wraps) to particle p's entry of sampler s.
+  // draw(s, target) and draw(r, other) at once: both descents' loads of a level issued together.
+  KS_HD void descend(int s, std::uint64_t target, int r, std::uint64_t other, int& at_s, int& at_r) const {
+    const std::uint64_t* a = tree + std::size_t(s) * (n + 1);
+    const std::uint64_t* b = tree + std::size_t(r) * (n + 1);
+    int x = 0, y = 0;
+    for (int step = 1 << (31 - clz_of(unsigned(n))); step > 0; step >>= 1) {
+      const std::uint64_t va = x + step <= n ? a[x + step] : ~std::uint64_t(0);
+      const std::uint64_t vb = y + step <= n ? b[y + step] : ~std::uint64_t(0);
+      if (va <= target) x += step, target -= va;
+      if (vb <= other) y += step, other -= vb;
+    }
+    at_s = x, at_r = y;
+  }
+  // Adds delta (modulo 2^64: a negative delta wraps) to particle p's nodes of sampler s's tree; the
+  // caller adds it to total[s].
   template <typename Add>
   KS_HD void add(int s, int p, std::uint64_t delta, Add&& add_to) const {
     std::uint64_t* t = tree + std::size_t(s) * (n + 1);
     for (int k = p + 1; k <= n; k += k & -k) add_to(t[k], delta);
-    add_to(total[s], delta);
   }
 
  private:
@@ -119,9 +132,13 @@ KS_HD Trial draw_step_trial(const PhiloxStream& rng, std::uint64_t event, std::u
   while (a < m.n_terms - 1 && !(target < t.cum[a])) ++a;
   const auto u64 = [](std::uint32_t hi, std::uint32_t lo) { return std::uint64_t(hi) << 32 | lo; };
   Trial trial;
-  trial.i = s.draw(m.f[a], mul_high(u64(r0.v[1], r0.v[2]), s.total[m.f[a]]));
-  trial.j = m.g[a] < 0 ? int((std::uint64_t(r0.v[3]) * std::uint32_t(s.n)) >> 32)
-                       : s.draw(m.g[a], mul_high(u64(r0.v[3], r1.v[0]), s.total[m.g[a]]));
+  const std::uint64_t target_i = mul_high(u64(r0.v[1], r0.v[2]), s.total[m.f[a]]);
+  if (m.g[a] < 0) {
+    trial.i = s.draw(m.f[a], target_i);
+    trial.j = int((std::uint64_t(r0.v[3]) * std::uint32_t(s.n)) >> 32);
+  } else {
+    s.descend(m.f[a], target_i, m.g[a], mul_high(u64(r0.v[3], r1.v[0]), s.total[m.g[a]]), trial.i, trial.j);
+  }
   trial.u = uniform_open01(r1.v[2], r1.v[3]);
   return trial;
 }

@@ -108,6 +108,7 @@ std::uint64_t advance_run_stepped_cpu(Ensemble& e, int run, const EnsembleConfig
         for (int k = 0; k < m.n_samplers; ++k) {
           trees.add(k, i, after_i[k] - before_i[k], add);
           trees.add(k, j, after_j[k] - before_j[k], add);
+          h.total[k] += after_i[k] - before_i[k] + after_j[k] - before_j[k];
         }
       }
       e.t[run] += double(group + stop) * dt;
