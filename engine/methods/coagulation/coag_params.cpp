@@ -54,7 +54,7 @@ const ParamTable<CoagParams>& coag_param_table() {
             only_when("selection", {"stepped"},
                       real_param("step_fraction", "Trials a step", "n_s", 1e-3, 1e-7, 1e-2,
                                  "Trials made at once as a fraction of n_s (1 to 1024 a step). A particle that coagulates rests "
-                                 "until its step ends, missing about 2 step_fraction trials: smaller is closer to the "
+                                 "until its step ends, missing about step_fraction trials: smaller is closer to the "
                                  "event-by-event majorant, larger gives the GPU more to do at once")));
   return table;
 }

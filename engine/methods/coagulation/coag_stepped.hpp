@@ -9,7 +9,7 @@
 // no particle and are coalesced at once, and the time advances by the kept trials. The trials from the
 // stop on are dropped and drawn afresh in the next step. So a particle that took part in an event
 // rests until its step ends: it misses the trials it would have had in the rest of the step, about
-// 2 K / n_s of them on average (its share of the trials, roughly 2 / n_s each, over half a step),
+// K / n_s of them on average (its share of the trials, roughly 2 / n_s each, over half a step),
 // the method's only departure from the event-by-event majorant. K = step_fraction n_s (at least 1:
 // with K = 1 a step is one trial and nothing rests).
 //
