@@ -5,6 +5,7 @@
 // and picks (coag_majorant_cpu.cpp).
 #include "coag_cuda_majorant.cuh"
 
+#include "coag_cuda_launches.cuh"
 #include "coag_majorant.hpp"
 #include "core/cuda_check.hpp"
 #include "core/errors.hpp"
@@ -14,7 +15,6 @@ namespace ks::coag::gpu {
 namespace {
 
 constexpr unsigned kFullMask = 0xffffffffu;
-constexpr int kKeepGoing = 0, kRebuild = 1, kFailed = 2;
 constexpr int kRebuildBlock = 1024;
 
 __device__ ParticleAux shfl(const ParticleAux& a, int from) {
@@ -208,39 +208,21 @@ std::uint64_t launch_majorant(const MajorantArrays& a, MajorantBuffers& b, int n
     KS_CUDA_CHECK_LAUNCH();
     b.stale = false;
   }
-  KS_CUDA_CHECK(cudaMemset(a.done, 0, sizeof(unsigned long long) * n_runs));
-  std::vector<int> flags(n_runs);
-  while (true) {
-    const auto kernel = cfg.kernel.kind == KernelKind::FreeMolecular ? majorant_kernel<KernelKind::FreeMolecular>
-                        : cfg.kernel.kind == KernelKind::Constant    ? majorant_kernel<KernelKind::Constant>
-                        : cfg.kernel.kind == KernelKind::Additive    ? majorant_kernel<KernelKind::Additive>
-                                                                     : majorant_kernel<KernelKind::Continuum>;
-    kernel<<<n_runs, 32>>>(a, cfg.n_s, cfg.box_volume, cfg.kernel, static_cast<unsigned long long>(cfg.seed), cfg.first_run,
-                           static_cast<unsigned long long>(cfg.refresh_every), static_cast<unsigned long long>(max_events));
-    KS_CUDA_CHECK_LAUNCH();
-    b.flag.download(flags.data(), n_runs);  // synchronises; execution errors surface here
-    bool rebuild = false;
-    for (int r = 0; r < n_runs; ++r) {
-      if (flags[r] == kFailed) {
-        std::vector<unsigned long long> events(n_runs);
-        KS_CUDA_CHECK(cudaMemcpy(events.data(), a.events, sizeof(unsigned long long) * n_runs, cudaMemcpyDeviceToHost));
-        throw run_failed(no_trial_message(r, events[r]));
-      }
-      rebuild = rebuild || flags[r] == kRebuild;
-    }
-    if (!rebuild) break;
-    rebuild_kernel<<<rebuild_grid, kRebuildBlock>>>(a, cfg.n_s, m, false);
-    KS_CUDA_CHECK_LAUNCH();
-  }
-  std::vector<unsigned long long> done(n_runs);
-  KS_CUDA_CHECK(cudaMemcpy(done.data(), a.done, sizeof(unsigned long long) * n_runs, cudaMemcpyDeviceToHost));
-  std::uint64_t total = 0;
-  all_reached = true;
-  for (int r = 0; r < n_runs; ++r) {
-    total += done[r];
-    all_reached = all_reached && done[r] < max_events;
-  }
-  return total;
+  const auto kernel = cfg.kernel.kind == KernelKind::FreeMolecular ? majorant_kernel<KernelKind::FreeMolecular>
+                      : cfg.kernel.kind == KernelKind::Constant    ? majorant_kernel<KernelKind::Constant>
+                      : cfg.kernel.kind == KernelKind::Additive    ? majorant_kernel<KernelKind::Additive>
+                                                                   : majorant_kernel<KernelKind::Continuum>;
+  return launch_until_settled(
+      n_runs, b.flag, a.events, a.done, max_events, all_reached,
+      [&] {
+        kernel<<<n_runs, 32>>>(a, cfg.n_s, cfg.box_volume, cfg.kernel, static_cast<unsigned long long>(cfg.seed), cfg.first_run,
+                               static_cast<unsigned long long>(cfg.refresh_every), static_cast<unsigned long long>(max_events));
+      },
+      [&] {
+        rebuild_kernel<<<rebuild_grid, kRebuildBlock>>>(a, cfg.n_s, m, false);
+        KS_CUDA_CHECK_LAUNCH();
+      },
+      no_trial_message);
 }
 
 }  // namespace ks::coag::gpu

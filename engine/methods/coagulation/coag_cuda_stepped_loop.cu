@@ -6,6 +6,7 @@
 // trees). The CPU makes the same trials, stops and events (coag_stepped_cpu.cpp).
 #include "coag_cuda_stepped.cuh"
 
+#include "coag_cuda_launches.cuh"
 #include "coag_stepped.hpp"
 #include "core/ceil_div.hpp"
 #include "core/cuda_check.hpp"
@@ -15,7 +16,6 @@ namespace ks::coag::gpu {
 
 namespace {
 
-constexpr int kKeepGoing = 0, kRebuild = 1, kFailed = 2;
 constexpr int kRebuildBlock = 256;
 
 __device__ bool rebuilds(const SteppedArrays& a, int run, bool every_run) { return every_run || a.flag[run] == kRebuild; }
@@ -57,8 +57,6 @@ __global__ void level_kernel(SteppedArrays a, int n, Majorant m, bool every_run,
   for (int l = 0; l < level; ++l) sum += t[i - (std::int64_t(1) << l)];
   t[i] = sum;
 }
-
-__device__ bool touches(int ai, int aj, int bi, int bj) { return ai == bi || ai == bj || aj == bi || aj == bj; }
 
 // The steps of run blockIdx.x until its target, max_events, or a value above a window (the host
 // rebuilds its trees between launches). Thread s makes trial s of each step; the kernel kind (so the
@@ -128,7 +126,7 @@ __global__ void __launch_bounds__(kMaxStepTrials) stepped_kernel(SteppedArrays a
         for (int q = 0; q < count; ++q) {
           const int r = accepted_slots[q];
           if (r >= s) break;
-          if (touches(pair_i[r], pair_j[r], trial.i, trial.j)) {
+          if (shares_a_particle(pair_i[r], pair_j[r], trial.i, trial.j)) {
             atomicMin(&stop_at, s);
             break;
           }
@@ -147,29 +145,21 @@ __global__ void __launch_bounds__(kMaxStepTrials) stepped_kernel(SteppedArrays a
       std::uint64_t total_delta[kMaxSamplers] = {};
       if (kept) {
         const int i = trial.i, j = trial.j;
-        std::uint64_t before_i[kMaxSamplers], before_j[kMaxSamplers], after_i[kMaxSamplers], after_j[kMaxSamplers];
-        particle_units(m, trees, ai, wi, before_i);
-        particle_units(m, trees, aj, wj, before_j);
-        double vi = ai.v, vj = aj.v;
-        coalesce(vi, wi, vj, wj);
-        const ParticleAux ni = make_aux(vi, kp), nj = make_aux(vj, kp);
-        v[i] = vi, w[i] = wi, aux[i] = ni;
-        v[j] = vj, w[j] = wj, aux[j] = nj;
-        const bool inside = particle_units(m, trees, ni, wi, after_i) & particle_units(m, trees, nj, wj, after_j);
-        if (!inside) rebuild = 1;
+        std::uint64_t change_i[kMaxSamplers], change_j[kMaxSamplers];
+        if (!coalesce_kept(m, trees, kp, i, j, ai, wi, aj, wj, v, w, aux, change_i, change_j)) rebuild = 1;
         else
 #pragma unroll
           for (int k = 0; k < S; ++k) {  // a class often stays: no atomics for it
-            if (after_i[k] != before_i[k]) trees.add(k, i, after_i[k] - before_i[k], add);
-            if (after_j[k] != before_j[k]) trees.add(k, j, after_j[k] - before_j[k], add);
-            total_delta[k] = after_i[k] - before_i[k] + after_j[k] - before_j[k];
+            if (change_i[k] != 0) trees.add(k, i, change_i[k], add);
+            if (change_j[k] != 0) trees.add(k, j, change_j[k], add);
+            total_delta[k] = change_i[k] + change_j[k];
           }
       }
 #pragma unroll
       for (int k = 0; k < S; ++k) {  // the totals: one atomic a warp and sampler (sums modulo 2^64)
         std::uint64_t sum = total_delta[k];
         for (int o = 16; o > 0; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o);
-        if (lane == 0 && sum != 0) add(trees.total[k], sum);
+        if (lane == 0 && sum != 0) add(trees.total_units[k], sum);
       }
       t += double(group + stop) * dt;
       event += unsigned(n_kept);
@@ -223,40 +213,19 @@ std::uint64_t launch_stepped(const SteppedArrays& a, SteppedBuffers& b, int n_ru
     rebuild(a, n_runs, cfg.n_s, m, true);
     b.stale = false;
   }
-  KS_CUDA_CHECK(cudaMemset(a.done, 0, sizeof(unsigned long long) * n_runs));
-  std::vector<int> flags(n_runs);
   const unsigned threads = unsigned(ceil_div(cfg.step_trials, 32) * 32);
-  while (true) {
-    const auto kernel = cfg.kernel.kind == KernelKind::FreeMolecular ? stepped_kernel<KernelKind::FreeMolecular>
-                        : cfg.kernel.kind == KernelKind::Constant    ? stepped_kernel<KernelKind::Constant>
-                        : cfg.kernel.kind == KernelKind::Additive    ? stepped_kernel<KernelKind::Additive>
-                                                                     : stepped_kernel<KernelKind::Continuum>;
-    kernel<<<n_runs, threads>>>(a, cfg.n_s, cfg.step_trials, cfg.box_volume, cfg.kernel,
-                                static_cast<unsigned long long>(cfg.seed), cfg.first_run,
-                                static_cast<unsigned long long>(max_events));
-    KS_CUDA_CHECK_LAUNCH();
-    b.flag.download(flags.data(), n_runs);  // synchronises; execution errors surface here
-    bool again = false;
-    for (int r = 0; r < n_runs; ++r) {
-      if (flags[r] == kFailed) {
-        std::vector<unsigned long long> events(n_runs);
-        KS_CUDA_CHECK(cudaMemcpy(events.data(), a.events, sizeof(unsigned long long) * n_runs, cudaMemcpyDeviceToHost));
-        throw run_failed(no_step_trial_message(r, events[r]));
-      }
-      again = again || flags[r] == kRebuild;
-    }
-    if (!again) break;
-    rebuild(a, n_runs, cfg.n_s, m, false);
-  }
-  std::vector<unsigned long long> done(n_runs);
-  KS_CUDA_CHECK(cudaMemcpy(done.data(), a.done, sizeof(unsigned long long) * n_runs, cudaMemcpyDeviceToHost));
-  std::uint64_t total = 0;
-  all_reached = true;
-  for (int r = 0; r < n_runs; ++r) {
-    total += done[r];
-    all_reached = all_reached && done[r] < max_events;
-  }
-  return total;
+  const auto kernel = cfg.kernel.kind == KernelKind::FreeMolecular ? stepped_kernel<KernelKind::FreeMolecular>
+                      : cfg.kernel.kind == KernelKind::Constant    ? stepped_kernel<KernelKind::Constant>
+                      : cfg.kernel.kind == KernelKind::Additive    ? stepped_kernel<KernelKind::Additive>
+                                                                   : stepped_kernel<KernelKind::Continuum>;
+  return launch_until_settled(
+      n_runs, b.flag, a.events, a.done, max_events, all_reached,
+      [&] {
+        kernel<<<n_runs, threads>>>(a, cfg.n_s, cfg.step_trials, cfg.box_volume, cfg.kernel,
+                                    static_cast<unsigned long long>(cfg.seed), cfg.first_run,
+                                    static_cast<unsigned long long>(max_events));
+      },
+      [&] { rebuild(a, n_runs, cfg.n_s, m, false); }, no_step_trial_message);
 }
 
 }  // namespace ks::coag::gpu

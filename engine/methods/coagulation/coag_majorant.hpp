@@ -254,11 +254,13 @@ struct SamplerSet {
   }
 };
 
-// Each term's total proposal weight coef_a U(F_a) U(G_a), accumulated; the last is sum B / scale.
+// Each term's total proposal weight coef_a U(F_a) U(G_a), accumulated; the last is sum B / scale
+// (s: a SamplerSet, or coag_stepped.hpp's trees).
 struct TermTotals {
   double cum[kMaxTerms];
 };
-KS_HD TermTotals term_totals(const Majorant& m, const SamplerSet& s) {
+template <typename Samplers>
+KS_HD TermTotals term_totals(const Majorant& m, const Samplers& s) {
   TermTotals t{};
   double acc = 0.0;
   for (int a = 0; a < m.n_terms; ++a) {

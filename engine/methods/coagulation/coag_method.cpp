@@ -5,9 +5,9 @@
 #include <limits>
 
 #include "coag_majorant.hpp"
-#include "coag_stepped.hpp"
 #include "coag_pair_rejection.hpp"
 #include "coag_solver.hpp"
+#include "coag_stepped.hpp"
 #include "coag_units.hpp"
 #include "core/checked.hpp"
 #include "core/errors.hpp"

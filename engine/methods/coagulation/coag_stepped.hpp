@@ -57,10 +57,10 @@ KS_HD std::uint64_t mul_high(std::uint64_t a, std::uint64_t b) {
 }
 
 // One run's trees, on the host or the device: sampler s's Fenwick tree at tree[s (n + 1) + 1 .. n]
-// (1-based), its total at total[s] and its window's base at base[s].
+// (1-based), its total in units at total_units[s] and its window's base at base[s].
 struct ParticleTrees {
   std::uint64_t* tree;
-  std::uint64_t* total;
+  std::uint64_t* total_units;
   const int* base;
   int n;
 
@@ -68,8 +68,8 @@ struct ParticleTrees {
   KS_HD int class_of(int s, const SamplerSpec& spec, const Powers& p, double w) const {
     return window_class(sampler_value(spec, p, w), base[s]);
   }
-  KS_HD double total_value(int s) const { return ldexp(double(total[s]), unit_exponent(base[s])); }
-  // The particle whose interval of the cumulative bounds holds target (< total[s]).
+  KS_HD double total(int s) const { return ldexp(double(total_units[s]), unit_exponent(base[s])); }
+  // The particle whose interval of the cumulative bounds holds target (< total_units[s]).
   KS_HD int draw(int s, std::uint64_t target) const {
     const std::uint64_t* t = tree + std::size_t(s) * (n + 1);
     int pos = 0;
@@ -94,7 +94,7 @@ struct ParticleTrees {
     at_s = x, at_r = y;
   }
   // Adds delta (modulo 2^64: a negative delta wraps) to particle p's nodes of sampler s's tree; the
-  // caller adds it to total[s].
+  // caller adds it to total_units[s].
   template <typename Add>
   KS_HD void add(int s, int p, std::uint64_t delta, Add&& add_to) const {
     std::uint64_t* t = tree + std::size_t(s) * (n + 1);
@@ -111,17 +111,6 @@ struct ParticleTrees {
   }
 };
 
-// Each term's total proposal weight, accumulated, as term_totals() for the trees.
-KS_HD TermTotals term_totals(const Majorant& m, const ParticleTrees& s) {
-  TermTotals t{};
-  double acc = 0.0;
-  for (int a = 0; a < m.n_terms; ++a) {
-    acc += m.coef[a] * s.total_value(m.f[a]) * (m.g[a] < 0 ? double(s.n) : s.total_value(m.g[a]));
-    t.cum[a] = acc;
-  }
-  return t;
-}
-
 // Trial `index` of the step group that began after `event` events: two Philox draws (term; i and j
 // each from 64 bits, or j uniform; the acceptance uniform).
 KS_HD Trial draw_step_trial(const PhiloxStream& rng, std::uint64_t event, std::uint32_t index, const Majorant& m,
@@ -132,12 +121,12 @@ KS_HD Trial draw_step_trial(const PhiloxStream& rng, std::uint64_t event, std::u
   while (a < m.n_terms - 1 && !(target < t.cum[a])) ++a;
   const auto u64 = [](std::uint32_t hi, std::uint32_t lo) { return std::uint64_t(hi) << 32 | lo; };
   Trial trial;
-  const std::uint64_t target_i = mul_high(u64(r0.v[1], r0.v[2]), s.total[m.f[a]]);
+  const std::uint64_t target_i = mul_high(u64(r0.v[1], r0.v[2]), s.total_units[m.f[a]]);
   if (m.g[a] < 0) {
     trial.i = s.draw(m.f[a], target_i);
     trial.j = int((std::uint64_t(r0.v[3]) * std::uint32_t(s.n)) >> 32);
   } else {
-    s.descend(m.f[a], target_i, m.g[a], mul_high(u64(r0.v[3], r1.v[0]), s.total[m.g[a]]), trial.i, trial.j);
+    s.descend(m.f[a], target_i, m.g[a], mul_high(u64(r0.v[3], r1.v[0]), s.total_units[m.g[a]]), trial.i, trial.j);
   }
   trial.u = uniform_open01(r1.v[2], r1.v[3]);
   return trial;
@@ -154,6 +143,29 @@ KS_HD bool particle_units(const Majorant& m, const ParticleTrees& s, const Parti
     inside = inside && c < kClasses;
     units[k] = c < kClasses ? class_units(s.base[k], c) : 0;
   }
+  return inside;
+}
+
+// Whether the pairs (ai, aj) and (bi, bj) share a particle: a step stops at the first trial that shares
+// one with an earlier accepted trial.
+KS_HD bool shares_a_particle(int ai, int aj, int bi, int bj) { return ai == bi || ai == bj || aj == bi || aj == bj; }
+
+// A kept trial's event: coalesces particles i and j (their values before: ai, wi, aj, wj), writes v, w
+// and aux, and gives each sampler's change of their entries (modulo 2^64); false when a new value lies
+// above its window (the trees are then rebuilt and the changes unused).
+KS_HD bool coalesce_kept(const Majorant& m, const ParticleTrees& trees, const KernelParams& kp, int i, int j,
+                         ParticleAux ai, double wi, ParticleAux aj, double wj, double* v, double* w,
+                         ParticleAux* aux, std::uint64_t (&change_i)[kMaxSamplers], std::uint64_t (&change_j)[kMaxSamplers]) {
+  std::uint64_t before_i[kMaxSamplers], before_j[kMaxSamplers];
+  particle_units(m, trees, ai, wi, before_i);
+  particle_units(m, trees, aj, wj, before_j);
+  double vi = ai.v, vj = aj.v;
+  coalesce(vi, wi, vj, wj);
+  const ParticleAux ni = make_aux(vi, kp), nj = make_aux(vj, kp);
+  v[i] = vi, w[i] = wi, aux[i] = ni;
+  v[j] = vj, w[j] = wj, aux[j] = nj;
+  const bool inside = particle_units(m, trees, ni, wi, change_i) & particle_units(m, trees, nj, wj, change_j);
+  for (int k = 0; k < m.n_samplers; ++k) change_i[k] -= before_i[k], change_j[k] -= before_j[k];
   return inside;
 }
 

@@ -36,13 +36,6 @@ void rebuild_trees(HostTrees& h, const Majorant& m, const ParticleAux* aux, cons
   }
 }
 
-namespace {
-
-// Whether trial b shares a particle with trial a.
-bool touches(const Trial& a, const Trial& b) { return a.i == b.i || a.i == b.j || a.j == b.i || a.j == b.j; }
-
-}  // namespace
-
 std::uint64_t advance_run_stepped_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, double t_target,
                                       std::uint64_t max_events) {
   const int n = cfg.n_s, K = cfg.step_trials;
@@ -82,7 +75,7 @@ std::uint64_t advance_run_stepped_cpu(Ensemble& e, int run, const EnsembleConfig
       int stop = limit, kept = 0;
       for (int s = 0; s < limit && stop == limit; ++s) {
         for (int r = 0; r < s; ++r)
-          if (accepted[r] && touches(trial[r], trial[s])) {
+          if (accepted[r] && shares_a_particle(trial[r].i, trial[r].j, trial[s].i, trial[s].j)) {
             stop = s;
             break;
           }
@@ -96,19 +89,14 @@ std::uint64_t advance_run_stepped_cpu(Ensemble& e, int run, const EnsembleConfig
       for (int s = 0; s < stop; ++s) {
         if (!accepted[s]) continue;
         const int i = trial[s].i, j = trial[s].j;
-        std::uint64_t before_i[kMaxSamplers], before_j[kMaxSamplers], after_i[kMaxSamplers], after_j[kMaxSamplers];
-        particle_units(m, trees, aux[i], w[i], before_i);
-        particle_units(m, trees, aux[j], w[j], before_j);
-        coalesce(v[i], w[i], v[j], w[j]);
-        aux[i] = make_aux(v[i], kp);
-        aux[j] = make_aux(v[j], kp);
-        const bool inside = particle_units(m, trees, aux[i], w[i], after_i) & particle_units(m, trees, aux[j], w[j], after_j);
+        std::uint64_t change_i[kMaxSamplers], change_j[kMaxSamplers];
+        const bool inside = coalesce_kept(m, trees, kp, i, j, aux[i], w[i], aux[j], w[j], v, w, aux.data(), change_i, change_j);
         rebuild = rebuild || !inside;
         if (rebuild) continue;  // the trees are rebuilt after the step
         for (int k = 0; k < m.n_samplers; ++k) {
-          trees.add(k, i, after_i[k] - before_i[k], add);
-          trees.add(k, j, after_j[k] - before_j[k], add);
-          h.total[k] += after_i[k] - before_i[k] + after_j[k] - before_j[k];
+          trees.add(k, i, change_i[k], add);
+          trees.add(k, j, change_j[k], add);
+          h.total[k] += change_i[k] + change_j[k];
         }
       }
       e.t[run] += double(group + stop) * dt;
