@@ -39,7 +39,10 @@ CudaAvailability query_cuda(int first) {
   // any error means "no usable device".
   const cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess) {
-    a.reason = std::string("no usable CUDA device: ") + cudaGetErrorString(err);
+    // Without any NVIDIA driver the runtime says its driver is "insufficient": say what that means.
+    a.reason = err == cudaErrorInsufficientDriver || err == cudaErrorNoDevice
+                   ? std::string("no NVIDIA driver or GPU found (") + cudaGetErrorString(err) + ")"
+                   : std::string("no usable CUDA device: ") + cudaGetErrorString(err);
     cudaGetLastError();
     return a;
   }

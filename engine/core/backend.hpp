@@ -6,6 +6,7 @@
 #include <string>
 
 #include "communicator.hpp"
+#include "interrupt.hpp"
 
 namespace ks {
 
@@ -24,6 +25,9 @@ struct ExecutionContext {
   // Under MPI: a snapshot's grid fields stay in per-rank pieces (Grid::piece) where the method splits
   // its grid, instead of being gathered on rank 0 (kinetic-run --pieces).
   bool field_pieces = false;
+  // The Runner's requests to stop long work early, and where that work has got to (interrupt.hpp).
+  // Honoured only in one process: under MPI the ranks stop where they agree (pause_after_iteration).
+  Interrupt interrupt;
 };
 
 // ctx.comm, or the one process.

@@ -25,6 +25,7 @@ Runner::Runner(std::unique_ptr<Method> method, ParamSet params, ExecutionContext
       options_(std::move(options)),
       params_(params),
       pending_(std::move(params)) {
+  if (ranks_of(ctx_).size() == 1) ctx_.interrupt = Interrupt::make();
 #ifdef KS_HAVE_CUDA
   if (ctx_.backend == BackendKind::Cuda && !options_.device_field.empty())
     device_field_ = std::make_shared<DeviceFieldPublisher>(ctx_.cuda_device);
@@ -40,16 +41,37 @@ Runner::~Runner() {
     quit_ = true;
     steps_left_ = 0;
   }
+  ctx_.interrupt.request();
   cv_.notify_all();
   if (worker_.joinable()) worker_.join();
+}
+
+// The commands a user waits on: the work under way stops early for them (a step adds to it, a
+// checkpoint or a device field waits for its end).
+bool Runner::interrupts(Command::Kind kind) {
+  using K = Command::Kind;
+  return kind == K::Pause || kind == K::Reset || kind == K::SetLive || kind == K::Stop;
 }
 
 void Runner::post(Command c) {
   {
     std::lock_guard lock(mutex_);
+    if (interrupts(c.kind)) ctx_.interrupt.request();
     commands_.push_back(std::move(c));
   }
   cv_.notify_all();
+}
+
+void Runner::arm_interrupt() {
+  ctx_.interrupt.clear();
+  bool waiting = quit_;
+  for (const Command& c : commands_) waiting = waiting || interrupts(c.kind);
+  if (waiting) ctx_.interrupt.request();
+}
+
+bool Runner::setting_up() const {
+  std::lock_guard lock(mutex_);
+  return setting_up_;
 }
 
 void Runner::start() { post({Command::Kind::Start}); }
@@ -80,11 +102,13 @@ SetResult Runner::set(const std::string& key, const ParamValue& given) {
   }
   pending_.set(key, value);
   if (spec->live) {
+    ctx_.interrupt.request();
     commands_.push_back({Command::Kind::SetLive, 0, key, value});
     cv_.notify_all();
     return {SetResult::Status::Applied, key + " = " + to_string(value) + " applies at the next iteration"};
   }
   if (state_ == RunState::Idle && progress_.iteration == 0) {
+    ctx_.interrupt.request();
     commands_.push_back({Command::Kind::Reset});
     cv_.notify_all();
     return {SetResult::Status::Applied, key + " = " + to_string(value) + " applied (the simulation is set up again)"};
@@ -216,16 +240,21 @@ void Runner::run_setup(std::unique_lock<std::mutex>& lock, const std::string& ch
   params_ = pending_;
   const ParamSet params = params_;
   steps_left_ = 0;
+  setting_up_ = true;
+  arm_interrupt();
   lock.unlock();
   std::string why;
   ErrorKind kind = ErrorKind::RunFailed;
   MemoryEstimate estimate;
+  bool cancelled = false;
   try {
     // Nothing is allocated before the estimate is known to fit.
     estimate = method_->estimate_memory(params, ctx_);
     check_memory(info_.id, estimate, ctx_);
     method_->setup(params, ctx_);
     if (!checkpoint.empty()) load_checkpoint(*method_, ctx_, checkpoint);
+  } catch (const Interrupted&) {
+    cancelled = true;
   } catch (const Error& e) {
     why = e.what();
     kind = e.kind();
@@ -233,6 +262,15 @@ void Runner::run_setup(std::unique_lock<std::mutex>& lock, const std::string& ch
     why = e.what();
   }
   lock.lock();
+  setting_up_ = false;
+  ctx_.interrupt.clear();
+  if (cancelled) {
+    // The method keeps its previous set-up (MethodBase::setup), if it had one; a command waits.
+    params_ = method_->params();
+    log("set-up cancelled");
+    if (!snapshot_) fail("set-up cancelled before it finished: Reset to set up again");
+    return;
+  }
   memory_estimate_ = estimate;
   if (!why.empty()) {
     fail("setup failed: " + why, kind);
@@ -351,6 +389,7 @@ void Runner::iterate(std::unique_lock<std::mutex>& lock) {
     return;
   }
   const Progress before = progress_;
+  arm_interrupt();
   lock.unlock();
   const auto t0 = std::chrono::steady_clock::now();
   const Communicator::Traffic traffic0 = ranks_of(ctx_).traffic();
@@ -370,6 +409,7 @@ void Runner::iterate(std::unique_lock<std::mutex>& lock) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const Communicator::Traffic traffic1 = ranks_of(ctx_).traffic();
   lock.lock();
+  ctx_.interrupt.clear();
   if (!why.empty()) {
     fail(why);  // the last good snapshot stays published
     return;

@@ -59,10 +59,13 @@ class Runner {
 
   // Commands: non-blocking, applied in order on the worker.
   void start();          // run until finished (from idle or paused)
-  void pause();          // after the current iteration
+  // Pause, reset, stop, a live change and the destructor ask the running set-up or iteration to stop
+  // at its next consistent point (core/interrupt.hpp): within a fraction of a second in one process,
+  // an iteration's end under MPI.
+  void pause();          // at the next consistent point of the current iteration
   void step(std::int64_t n = 1);  // n iterations, then paused
   void reset();          // set up again with the current and deferred parameters
-  void stop();           // finish the current iteration, publish, end the worker
+  void stop();           // end the current iteration early, publish, end the worker; waits for it
   // Written between iterations; never from a failed run or a state holding NaN (the previous file
   // is kept). The outcome is logged and kept in last_checkpoint().
   void checkpoint(const std::string& path);
@@ -84,6 +87,10 @@ class Runner {
 
   RunState state() const;
   Progress progress() const;
+  // What the worker is doing while a set-up or an iteration takes long: its stage and fraction
+  // ("packing spheres", 0.4); empty between them and for methods that do not say.
+  WorkStage work_stage() const { return ctx_.interrupt.stage(); }
+  bool setting_up() const;  // a set-up (the first one or a reset) is under way
   std::shared_ptr<const Snapshot> snapshot() const;  // latest complete one (null before setup)
   // The same state as files take it (Method::file_snapshot): the same object where the method has
   // no file snapshot of its own.
@@ -118,6 +125,8 @@ class Runner {
     ParamValue value;
   };
   void post(Command c);
+  static bool interrupts(Command::Kind kind);
+  void arm_interrupt();  // with the lock held, before a set-up or an iteration
   void worker_loop();
   void handle(const Command& c, std::unique_lock<std::mutex>& lock);
   void run_setup(std::unique_lock<std::mutex>& lock, const std::string& checkpoint);
@@ -136,6 +145,7 @@ class Runner {
   mutable std::condition_variable cv_;
   std::deque<Command> commands_;
   bool busy_ = false;  // the worker is executing a command or an iteration
+  bool setting_up_ = false;
   RunState state_ = RunState::Idle;
   ParamSet params_;    // what the method was set up with, plus live changes
   ParamSet pending_;   // applies at the next reset

@@ -31,13 +31,15 @@ class CpuSolver final : public BgkSolver {
     }
   }
 
-  void step(int steps) override {
-    for (int s = 0; s < steps; ++s) {
+  int step(int steps, const Interrupt& stop) override {
+    int s = 0;
+    for (; s < steps && !stop.requested(); ++s) {
       if (c_.kind == Case::Cavity) wall_densities();
       moments_pass();
       relaxation_pass();
       f_.swap(next_);
     }
+    return s;
   }
 
   std::vector<double> raw_moments() const override {

@@ -337,9 +337,12 @@ class CudaSolver final : public BgkSolver {
 
   void set_variant(StepVariant v) override { variant_ = v; }
 
-  void step(int steps) override {
+  int step(int steps, const Interrupt& stop) override {
+    constexpr int kStepsInFlight = 8;  // with a Runner's stop, the host waits for the device this often
     const long long cells = c_.cells();
-    for (int s = 0; s < steps; ++s) {
+    int s = 0;
+    for (; s < steps && !stop.requested(); ++s) {
+      if (stop.armed() && s % kStepsInFlight == kStepsInFlight - 1) KS_CUDA_CHECK(cudaDeviceSynchronize());
       const StreamInputs in = inputs();
       if (c_.kind == Case::Cavity) {
         wall_x_kernel<<<c_.ny, kWallThreads>>>(c_, in, b_.in_left, b_.in_right, nw_left_.ptr, nw_right_.ptr);
@@ -371,6 +374,7 @@ class CudaSolver final : public BgkSolver {
       f_.swap(next_);
     }
     KS_CUDA_CHECK(cudaDeviceSynchronize());
+    return s;
   }
 
   std::vector<double> raw_moments() const override {

@@ -235,10 +235,20 @@ void BgkMethod::advance() {
                                            double(p_.steps_per_iteration)));
   const std::vector<double> before = own_;
   const double t0 = time_;
-  solver_->step(steps);
-  steps_ += steps;
-  time_ += steps * cfg_.dt;
-  ++iteration_;
+  // An iteration stopped on request (ctx_.interrupt) keeps its completed steps and ends there without
+  // a residual or drag point; the next one starts afresh.
+  const Interrupt& stop = ctx_.interrupt;
+  const int chunk = ctx_.backend == BackendKind::Cpu ? 1 : steps;
+  int done = 0;
+  while (done < steps && !stop.requested()) {
+    stop.report("step " + std::to_string(done + 1) + " of " + std::to_string(steps), double(done) / steps);
+    const int ran = solver_->step(std::min(chunk, steps - done), stop);
+    done += ran;
+    if (ran == 0) break;
+  }
+  if (done == 0) return;
+  steps_ += done;
+  time_ += done * cfg_.dt;
   own_ = solver_->raw_moments();
   // Every rank stops at the first cell of the grid whose density is not finite and positive.
   const Communicator& comm = ranks_of(ctx_);
@@ -251,6 +261,8 @@ void BgkMethod::advance() {
     throw run_failed("kinetic.bgk: density not finite and positive in cell " + std::to_string(cell) + " at t = " +
                      std::to_string(time_) + "; reduce dt or enlarge the velocity box");
   }
+  if (done < steps) return;
+  ++iteration_;
   residual_t_.push_back(time_);
   residual_.push_back(residual_since(before, time_ - t0));
   if (cfg_.kind == Case::Cavity) {

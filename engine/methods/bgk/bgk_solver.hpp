@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/interrupt.hpp"
 #include "bgk_config.hpp"
 #include "core/communicator.hpp"
 #include "core/host_device.hpp"
@@ -79,7 +80,9 @@ class BgkSolver {
   // Applies changes that keep the grids: dt, omega, conservative, boundary states (Mach, lid speed),
   // cell size (delta). The distribution carries on from where it is.
   virtual void configure(const BgkConfig& c) = 0;
-  virtual void step(int steps) = 0;  // returns when the steps are done
+  // Runs up to `steps` steps and returns when they are done, or earlier once `stop` is requested (after
+  // a whole step: on CUDA within kStepsInFlight steps); returns the steps completed.
+  virtual int step(int steps, const Interrupt& stop = {}) = 0;
   virtual void set_variant(StepVariant) {}
   virtual std::vector<double> raw_moments() const = 0;
   // f^n in one row of cells, [j * nx + i] (the lid's drag, the phase-space view); on a strip of the

@@ -78,7 +78,8 @@ class StripSolver final : public BgkSolver {
   }
   void set_variant(StepVariant v) override { inner_->set_variant(v); }
 
-  void step(int steps) override {
+  // Across ranks the Runner never requests a stop (every rank must take the same steps).
+  int step(int steps, const Interrupt&) override {
     // The first and last `halo_` owned columns (rows) go to the ranks below and above; theirs fill
     // this rank's halos. The grid's ends exchange nothing (an open chain of ranks).
     const HaloCells h{s_.first_owned_cell(), s_.owned_cells(), (long long)halo_ * s_.unit, s_.lo > 0, s_.hi > 0};
@@ -86,6 +87,7 @@ class StripSolver final : public BgkSolver {
       inner_->exchange_halos(h, comm_);
       inner_->step(1);
     }
+    return steps;
   }
 
   std::vector<double> raw_moments() const override {

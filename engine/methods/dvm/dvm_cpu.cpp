@@ -23,7 +23,7 @@ class CpuSolver final : public DvmSolver {
     partial_.assign(std::size_t(omp_get_max_threads()) * slice * kRaw, 0.0);
   }
 
-  void sweep(const SweepInput& in, SweepOutput& out) override {
+  bool sweep(const SweepInput& in, SweepOutput& out, const Interrupt& stop) override {
     const int nx = cfg_.n(0), ny = cfg_.n(1), nz = cfg_.n(2);
     const long long slice = cfg_.slice_cells();
     out.raw.assign(cfg_.cells() * kRaw, 0.0);
@@ -31,8 +31,12 @@ class CpuSolver final : public DvmSolver {
     const SweepView view{nx, ny, {geo_.inv_size[0].data(), geo_.inv_size[1].data(), geo_.inv_size[2].data()}, geo_.solid.data(),
                          geo_.link.data(), geo_.face_type.data(), in.face_rho->data(), in.state->data()};
     const int threads = omp_get_max_threads();
-    for (const Batch& b : batches_) {
+    for (std::size_t batch = 0; batch < batches_.size(); ++batch) {
+      const Batch& b = batches_[batch];
       for (int kk = 0; kk < nz; ++kk) {
+        if (stop.requested()) return false;
+        stop.report("velocity batch " + std::to_string(batch + 1) + " of " + std::to_string(batches_.size()),
+                    (double(batch) + double(kk) / nz) / double(batches_.size()));
         const int k = b.sign[2] > 0 ? kk : nz - 1 - kk;
         const unsigned char* solid = geo_.solid.data() + (long long)k * slice;
 #pragma omp parallel num_threads(threads)
@@ -69,6 +73,7 @@ class CpuSolver final : public DvmSolver {
         A_.swap(B_);
       }
     }
+    return true;
   }
 
   std::size_t bytes() const override {

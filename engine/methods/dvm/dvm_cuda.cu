@@ -535,7 +535,7 @@ class CudaSolver final : public DvmSolver {
     }
   }
 
-  void sweep(const SweepInput& in, SweepOutput& out) override {
+  bool sweep(const SweepInput& in, SweepOutput& out, const Interrupt& stop) override {
     state_.upload(*in.state);
     face_rho_.upload(*in.face_rho);
     KS_CUDA_CHECK(cudaMemset(raw_.ptr, 0, raw_.count * sizeof(double)));
@@ -548,7 +548,13 @@ class CudaSolver final : public DvmSolver {
     const OctantAxisView axis{{axis_xi_.ptr, axis_xi_.ptr + half}, {axis_w_.ptr, axis_w_.ptr + half}};
     const auto octant_moments =
         packed_pairs_fit(half, kPackedPairs<T>) ? octant_moment_kernel<T, kPackedPairs<T>> : octant_moment_kernel<T, 1>;
-    for (const Batch& b : batches_) {
+    for (std::size_t batch = 0; batch < batches_.size(); ++batch) {
+      // With a Runner's stop the host waits for each batch, so that a request is seen within one.
+      if (stop.armed()) KS_CUDA_CHECK(cudaDeviceSynchronize());
+      if (stop.requested()) return false;
+      stop.report("velocity batch " + std::to_string(batch + 1) + " of " + std::to_string(batches_.size()),
+                  double(batch) / double(batches_.size()));
+      const Batch& b = batches_[batch];
       const Sign sign{{b.sign[0], b.sign[1], b.sign[2]}};
       const Velocity* vel = vel_.ptr + b.begin;
       const int xy_half = b.count == cfg_.octant() && (half == 32 || half == 64) ? half : 0;  // sweep_kernel's kXYHalf
@@ -571,6 +577,7 @@ class CudaSolver final : public DvmSolver {
     }
     out.raw = raw_.to_host();
     out.face_influx = face_influx_.to_host();
+    return true;
   }
 
   void set_display_sums(const std::vector<double>& raw) override { raw_.upload(raw); }

@@ -185,7 +185,9 @@ double DvmMethod::total_mass() const {
 void DvmMethod::advance() {
   if (finished()) return;
   SweepOutput out;
-  solver_->sweep({&state_, &face_rho_, walls_}, out);
+  // A sweep stopped on request (ctx_.interrupt) is dropped: the state stays the last iteration's, and
+  // the next advance() sweeps it again.
+  if (!solver_->sweep({&state_, &face_rho_, walls_}, out, ctx_.interrupt)) return;
   // Under MPI each rank swept its batches: the moments and wall fluxes are sums over all of them (in
   // the MPI library's order: equal to one process's within rounding), also in the solver's display sums.
   if (ranks_of(ctx_).size() > 1) {

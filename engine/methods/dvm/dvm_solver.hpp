@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/interrupt.hpp"
 #include "dvm_config.hpp"
 #include "dvm_geometry.hpp"
 #include "dvm_model.hpp"
@@ -27,8 +28,10 @@ struct SweepOutput {
 class DvmSolver {
  public:
   virtual ~DvmSolver() = default;
-  // One iteration: every batch, every z-slice in the batch's sweep direction (Algorithm 1).
-  virtual void sweep(const SweepInput& in, SweepOutput& out) = 0;
+  // One iteration: every batch, every z-slice in the batch's sweep direction (Algorithm 1). False when
+  // `stop` was requested before the sweep ended (checked between z-slices on the CPU, between batches
+  // on CUDA): `out` is then incomplete, and the input state was only read.
+  virtual bool sweep(const SweepInput& in, SweepOutput& out, const Interrupt& stop = {}) = 0;
   // Memory the solver holds for f and the per-cell data (device memory for CUDA).
   virtual std::size_t bytes() const = 0;
   // Zero-copy views (Method::write_display_field): field `field` (n, U, T, p, q, P_xy: DvmMethod's

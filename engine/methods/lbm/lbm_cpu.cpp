@@ -2,6 +2,7 @@
 // Push streaming: each fluid node collides (eq. 2) and writes its populations to the neighbours,
 // so every target is written by exactly one source and the planes run in parallel.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 
@@ -39,7 +40,7 @@ class CpuSolver final : public LbmSolver {
     mixture_densities(c, c.x_o2, p_in * c.pressure_ratio, rho_out_);
   }
 
-  void step(int steps) override { run(steps, nullptr); }
+  int step(int steps, const Interrupt& stop) override { return run(steps, nullptr, stop); }
 
   StageTimes profile(int steps) override {
     StageTimes t;
@@ -102,8 +103,10 @@ class CpuSolver final : public LbmSolver {
   long long first_owned_node() const { return (long long)c_.nx * c_.ny * slab_.first_owned(); }
 
   // The three stages of a step, with the halo exchange after streaming; with `t`, the wall time of
-  // each stage is added to it (the exchange to collide_stream).
-  void run(int steps, StageTimes* t) {
+  // each stage is added to it (the exchange to collide_stream). Returns the steps completed: a step
+  // stopped during collide_stream writes only next_, so f_ stays the last completed state (the
+  // entries it wrote are rewritten by the next full step; none that no stage writes is touched).
+  int run(int steps, StageTimes* t, const Interrupt& stop = {}) {
     using Clock = std::chrono::steady_clock;
     auto timed = [&](double StageTimes::*stage, auto&& body) {
       const auto t0 = Clock::now();
@@ -111,10 +114,12 @@ class CpuSolver final : public LbmSolver {
       if (t) t->*stage += std::chrono::duration<double>(Clock::now() - t0).count();
     };
     for (int n = 0; n < steps; ++n) {
+      bool stopped = false;
       timed(&StageTimes::collide_stream, [&] {
-        collide_stream();
+        stopped = !collide_stream(stop);
         if (slab_.halo) exchange_halos();
       });
+      if (stopped) return n;
       if (c_.bounce_back == BounceBack::Interpolated) timed(&StageTimes::bounce_back, [&] { bounce_back(); });
       if (!c_.periodic_z())
         timed(&StageTimes::boundary, [&] {
@@ -123,6 +128,7 @@ class CpuSolver final : public LbmSolver {
         });
       f_.swap(next_);
     }
+    return steps;
   }
 
   // What the owned planes streamed into the halo planes goes to the neighbouring ranks, and what
@@ -151,13 +157,20 @@ class CpuSolver final : public LbmSolver {
   Real* pop(std::vector<Real>& v, int s, int i) { return v.data() + (std::size_t(s) * kQ + i) * held_.nodes(); }
 
   // Stage 1: collide at fluid nodes and push; wall nodes send back what they received (full-way).
-  void collide_stream() {
+  // False when `stop` came during it (checked per plane; across ranks never requested): next_ is then
+  // incomplete.
+  bool collide_stream(const Interrupt& stop) {
     const LbmConfig c = held_;
     const long long N = c.nodes();
     const std::uint8_t* type = g_->type.data();
     const int z0 = slab_.first_owned(), z1 = z0 + slab_.owned();
+    std::atomic<bool> stopped{false};
 #pragma omp parallel for schedule(static)
-    for (int z = z0; z < z1; ++z)
+    for (int z = z0; z < z1; ++z) {
+      if (stopped.load(std::memory_order_relaxed) || stop.requested()) {
+        stopped.store(true, std::memory_order_relaxed);
+        continue;
+      }
       for (int y = 0; y < c.ny; ++y)
         for (int x = 0; x < c.nx; ++x) {
           const long long k = (std::size_t(z) * c.ny + y) * c.nx + x;
@@ -179,6 +192,8 @@ class CpuSolver final : public LbmSolver {
             for (int s = 0; s < kSpecies; ++s) pop(next_, s, i)[to] = f[s][i];
           }
         }
+    }
+    return !stopped;
   }
 
   // Stage 2: eq. (14) on every wall link; half-way bounce-back where x_ff is not fluid.

@@ -224,9 +224,10 @@ class CudaSolver final : public LbmSolver {
     }
   }
 
-  void step(int steps) override {
-    run(steps, nullptr);
+  int step(int steps, const Interrupt& interrupt) override {
+    const int done = run(steps, nullptr, interrupt);
     KS_CUDA_CHECK(cudaDeviceSynchronize());
+    return done;
   }
 
   StageTimes profile(int steps) override {
@@ -308,7 +309,10 @@ class CudaSolver final : public LbmSolver {
   // The three kernels of a step (and under MPI the halo exchange, overlapped with the interior's
   // streaming); with `t`, each stage is timed with events (which serialises them, the exchange
   // counted in collide_stream).
-  void run(int steps, StageTimes* t) {
+  // Returns the steps launched: fewer once `interrupt` is requested. With a Runner's stop the host waits for
+  // the device every kStepsInFlight steps, so that a request is seen within that many steps.
+  int run(int steps, StageTimes* t, const Interrupt& interrupt = {}) {
+    constexpr int kStepsInFlight = 8;
     cudaEvent_t start = nullptr, stop = nullptr;
     if (t) {
       KS_CUDA_CHECK(cudaEventCreate(&start));
@@ -325,7 +329,9 @@ class CudaSolver final : public LbmSolver {
       KS_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
       t->*stage += 1e-3 * ms;
     };
-    for (int n = 0; n < steps; ++n) {
+    int n = 0;
+    for (; n < steps && !interrupt.requested(); ++n) {
+      if (interrupt.armed() && n % kStepsInFlight == kStepsInFlight - 1) KS_CUDA_CHECK(cudaDeviceSynchronize());
       if (fused_) {  // the whole step is one kernel: its time counts as collide_stream
         timed(&StageTimes::collide_stream, [&] { pull_step(); });
         continue;
@@ -349,6 +355,7 @@ class CudaSolver final : public LbmSolver {
       cudaEventDestroy(start);
       cudaEventDestroy(stop);
     }
+    return n;
   }
 
   // One fused step; the first from a pre-collision state collides it in place (lbm_cuda_pull.cuh).

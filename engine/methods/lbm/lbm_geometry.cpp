@@ -1,5 +1,6 @@
 #include "lbm_geometry.hpp"
 
+#include <atomic>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -86,7 +87,7 @@ Shapes coarsened(const Shapes& fine) {
   return s;
 }
 
-LatticeGeometry build_geometry(const LbmConfig& c, Shapes shapes, const Slab& slab) {
+LatticeGeometry build_geometry(const LbmConfig& c, Shapes shapes, const Slab& slab, const Interrupt& stop) {
   if (c.nodes() >= (1ll << 31))
     throw bad_input("nx, ny, nz", "the lattice has " + std::to_string(c.nodes()) + " nodes", "fewer than 2^31");
   LatticeGeometry g;
@@ -101,6 +102,7 @@ LatticeGeometry build_geometry(const LbmConfig& c, Shapes shapes, const Slab& sl
   const long long plane = (long long)c.nx * c.ny, W = win.nodes();
   auto global_z = [&](int w) { return slab.global(w - m); };
   std::vector<std::uint8_t> solid(W, 0);
+  stop.report("marking solid nodes", 0.0);
   // The tube, node by node; the spheres over their bounding boxes.
 #pragma omp parallel for schedule(static)
   for (int w = 0; w < win.nz; ++w)
@@ -126,6 +128,8 @@ LatticeGeometry build_geometry(const LbmConfig& c, Shapes shapes, const Slab& sl
         }
     }
   }
+  stop.throw_if_requested();
+  stop.report("classifying nodes", 0.2);
   g.type.assign(std::size_t(slab.planes()) * plane, kFluid);
   long long fluid = 0;
 #pragma omp parallel for schedule(static) reduction(+ : fluid)
@@ -146,10 +150,14 @@ LatticeGeometry build_geometry(const LbmConfig& c, Shapes shapes, const Slab& sl
   g.fluid_nodes = g.lattice_fluid_nodes = fluid;
 
   // Wall links of the owned fluid nodes: the first point of the segment x_f -> x_f + c_i that is solid.
+  stop.throw_if_requested();
+  stop.report("finding wall links", 0.3);
   const SphereBuckets buckets(s.spheres, c);
   std::vector<std::vector<WallLink>> per_plane(slab.planes());
+  std::atomic<int> planes_done{0};
 #pragma omp parallel for schedule(dynamic)
-  for (int zl = slab.first_owned(); zl < slab.first_owned() + slab.owned(); ++zl)
+  for (int zl = slab.first_owned(); zl < slab.first_owned() + slab.owned(); ++zl) {
+    if (stop.requested()) continue;
     for (int y = 0; y < c.ny; ++y)
       for (int x = 0; x < c.nx; ++x) {
         const int w = zl + m, z = slab.global(zl);
@@ -177,6 +185,9 @@ LatticeGeometry build_geometry(const LbmConfig& c, Shapes shapes, const Slab& sl
           per_plane[zl].push_back({std::int32_t(k - m * plane), std::int32_t(sn - m * plane), std::int32_t(ff), i, delta});
         }
       }
+    stop.report("finding wall links", 0.3 + 0.7 * double(++planes_done) / slab.owned());
+  }
+  stop.throw_if_requested();
   for (auto& links : per_plane) g.links.insert(g.links.end(), links.begin(), links.end());
   return g;
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/interrupt.hpp"
 #include "lbm_config.hpp"
 #include "lbm_slab.hpp"
 
@@ -44,7 +45,9 @@ struct LatticeGeometry {
 // Mask, node types and wall links on the planes `slab` holds of the lattice of `c` (node indices of
 // the held planes; links of the owned fluid nodes; fluid_nodes counts the owned planes). Links do not
 // cross the open ends in z.
-LatticeGeometry build_geometry(const LbmConfig& c, Shapes shapes, const Slab& slab);
+// Reports its stages to `stop` and throws Interrupted between them (and between planes of the wall
+// links) once it is requested.
+LatticeGeometry build_geometry(const LbmConfig& c, Shapes shapes, const Slab& slab, const Interrupt& stop = {});
 inline LatticeGeometry build_geometry(const LbmConfig& c, Shapes shapes) { return build_geometry(c, std::move(shapes), slab_of(c.nz, 0, 1)); }
 
 // The tube of the tube benchmark and of the packed bed: axis in the middle of the box, radius

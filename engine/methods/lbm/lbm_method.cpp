@@ -92,7 +92,7 @@ LbmConfig LbmMethod::make_config(const LbmParams& p) {
   return c;
 }
 
-Scene LbmMethod::make_scene(const LbmParams& p, const LbmConfig& c) {
+Scene LbmMethod::make_scene(const LbmParams& p, const LbmConfig& c, const Interrupt& stop) {
   if (c.geometry != Geometry::PackedBed) return scene_at_level(p, c, std::nullopt);
   const int nx = p.nx, ny = p.ny, nz = p.nz;
   const Shapes tube = centred_tube(nx, ny);
@@ -114,7 +114,7 @@ Scene LbmMethod::make_scene(const LbmParams& p, const LbmConfig& c) {
                                        " cannot hold a sphere of diameter " + format_number(spec.d_max),
                     "open_length <= " + format_number(std::max(0.0, (nz - 1 - spec.d_max) / 2)));
   spec.seed = std::uint64_t(p.seed);
-  return scene_at_level(p, c, pack_spheres(spec));
+  return scene_at_level(p, c, pack_spheres(spec, stop));
 }
 
 Scene LbmMethod::scene_at_level(const LbmParams& p, const LbmConfig& c, std::optional<Packing> packing) {
@@ -265,8 +265,9 @@ MemoryEstimate LbmMethod::estimate(const LbmParams& p, const ExecutionContext& c
 void LbmMethod::set_up() {
   const LbmConfig c = make_config(p_);
   const Slab slab = rank_slab(c, ctx_);
-  Scene scene = make_scene(p_, c);  // the same packing on every rank (from the seed)
-  LatticeGeometry built = build_geometry(c, scene.shapes, slab);
+  Scene scene = make_scene(p_, c, ctx_.interrupt);  // the same packing on every rank (from the seed)
+  LatticeGeometry built = build_geometry(c, scene.shapes, slab, ctx_.interrupt);
+  ctx_.interrupt.report("allocating the lattice", 1.0);
   std::vector<double> counts{double(built.fluid_nodes), double(built.links.size())};  // of the whole lattice
   if (slab.halo) ranks_of(ctx_).all_sum(counts);
   built.lattice_fluid_nodes = (long long)counts[0];
@@ -285,21 +286,37 @@ void LbmMethod::set_up() {
   momentum_rms_ = solver_->momentum_rms();
 }
 
+// An iteration stopped on request (ctx_.interrupt) keeps the steps it completed and ends there: its
+// steps count, it adds no iteration and no residual point, and the next iteration starts afresh.
 void LbmMethod::advance() {
   if (finished()) return;
   const int steps = int(std::min<std::int64_t>(p_.steps_per_iteration, p_.max_steps - steps_));
+  const Interrupt& stop = ctx_.interrupt;
+  // On the CPU a step takes long enough to say which one runs; on the GPU the iteration is one call.
+  const int chunk = ctx_.backend == BackendKind::Cpu ? 1 : steps;
+  int done = 0;
+  auto run = [&](int until) {
+    while (done < until && !stop.requested()) {
+      stop.report("step " + std::to_string(done + 1) + " of " + std::to_string(steps), double(done) / steps);
+      const int ran = solver_->step(std::min(chunk, until - done), stop);
+      done += ran;
+      if (ran == 0) break;
+    }
+  };
   // Eq. (19)-(20) between the last two steps of the iteration.
-  if (steps > 1) solver_->step(steps - 1);
-  const double before = solver_->momentum_rms();
-  solver_->step(1);
+  run(steps - 1);
+  const double before = done == steps - 1 ? solver_->momentum_rms() : 0.0;
+  if (done == steps - 1) run(steps);
+  if (done == 0) return;
   const double now = solver_->momentum_rms();
   momentum_rms_ = now;
-  steps_ += steps;
-  ++iteration_;
+  steps_ += done;
   if (!std::isfinite(now))
     throw run_failed("lbm.binary: the momentum became " + format_number(now) + " at step " + std::to_string(steps_) +
                      "; raise the viscosity or lower the pressure drop");
   moments_ = solver_->moments();
+  if (done < steps) return;
+  ++iteration_;
   residual_step_.push_back(double(steps_));
   residual_.push_back(before > 0.0 ? std::fabs(now / before - 1.0) : (now > 0.0 ? 1.0 : 0.0));
 }

@@ -114,7 +114,7 @@ double separation_sweep(std::vector<Sphere>& sp, const CellList& cells, const Pa
 
 }  // namespace
 
-Packing pack_spheres(const PackingSpec& spec) {
+Packing pack_spheres(const PackingSpec& spec, const Interrupt& stop) {
   if (!(spec.d_min > 0.0 && spec.d_max >= spec.d_min))
     throw bad_input("d_min, d_max", "the sphere size range [" + std::to_string(spec.d_min) + ", " + std::to_string(spec.d_max) + "] is empty",
                     "0 < d_min <= d_max");
@@ -147,12 +147,19 @@ Packing pack_spheres(const PackingSpec& spec) {
   out.porosity = 1.0 - solid / bed_volume;
   CellList cells(spec);
   const double tolerance = spec.overlap_tolerance * spec.d_min;
+  double first_overlap = 0.0;
   for (out.sweeps = 0; out.sweeps < spec.max_sweeps; ++out.sweeps) {
+    stop.throw_if_requested();
     cells.fill(out.spheres);
     separation_sweep(out.spheres, cells, spec, true);
     cells.fill(out.spheres);
     out.max_overlap = separation_sweep(out.spheres, cells, spec, false) / spec.d_min;
     if (out.max_overlap * spec.d_min < tolerance) return out;
+    // The overlap falls about geometrically: the fraction of the way in its logarithm.
+    if (out.sweeps == 0) first_overlap = out.max_overlap;
+    const double way = std::log(first_overlap / spec.overlap_tolerance);
+    stop.report("packing " + std::to_string(spec.count) + " spheres (sweep " + std::to_string(out.sweeps + 1) + ")",
+                way > 0.0 ? std::clamp(std::log(first_overlap / out.max_overlap) / way, 0.0, 1.0) : 0.0);
   }
   throw bad_input("sphere_count", std::to_string(spec.count) + " spheres still overlap by " + std::to_string(out.max_overlap) +
                                       " d_min after " + std::to_string(spec.max_sweeps) + " sweeps",

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/interrupt.hpp"
 #include "lbm_geometry.hpp"
 
 namespace ks::lbm {
@@ -38,7 +39,8 @@ struct Packing {
 };
 
 // Throws bad_input naming the key when the target cannot be met (porosity out of reach of the size
-// range, or the overlaps not removed within max_sweeps).
-Packing pack_spheres(const PackingSpec& spec);
+// range, or the overlaps not removed within max_sweeps). Reports its sweeps to `stop` and throws
+// Interrupted between them once it is requested.
+Packing pack_spheres(const PackingSpec& spec, const Interrupt& stop = {});
 
 }  // namespace ks::lbm

@@ -35,7 +35,10 @@ class LbmSolver {
   // Applies what keeps the lattice and precision: viscosity, D_AB, mole fraction, pressure ratio,
   // bounce-back scheme. The populations carry on from where they are.
   virtual void configure(const LbmConfig& c) = 0;
-  virtual void step(int steps) = 0;
+  // Runs up to `steps` steps and returns how many it completed: fewer once `stop` is requested (a step
+  // under way on the CPU is abandoned, the populations left as the last completed step made them; on
+  // CUDA it stops after the kernels in flight).
+  virtual int step(int steps, const Interrupt& stop = {}) = 0;
   // Steps like step() and times each stage (synchronising after each on the GPU).
   virtual StageTimes profile(int steps) = 0;
   virtual std::vector<double> moments() const = 0;

@@ -221,8 +221,8 @@ class CudaSolver final : public RmcSolver {
     }
   }
 
-  void trace(std::uint32_t batch, int rays, Block origins, std::vector<double>& sum, std::vector<double>& sum2,
-             double& steps) override {
+  bool trace(std::uint32_t batch, int rays, Block origins, std::vector<double>& sum, std::vector<double>& sum2,
+             double& steps, const Interrupt&) override {
     KS_CUDA_CHECK(cudaSetDevice(device_));
     const RmcConfig& c = problem_.config;
     const long long first = origins.begin, cells = origins.count();  // the cells traced here
@@ -260,6 +260,7 @@ class CudaSolver final : public RmcSolver {
     for (long long i = 0; i < cells; ++i) sum2[first + i] += host_[i];
     csteps_.download(host_.data(), cells);
     for (long long i = 0; i < cells; ++i) steps += host_[i];
+    return true;
   }
 
   void set_sums(const std::vector<double>& sum, const std::vector<double>& sum2) override {

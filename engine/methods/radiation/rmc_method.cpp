@@ -267,7 +267,9 @@ void RmcMethod::advance() {
   const int rays = int(std::min<long long>(p_.rays_per_batch, target - rays_));
   const std::vector<double> before = mean();
   double steps = 0.0;
-  solver_->trace(batch_, rays, origins_, sum_, sum2_, steps);
+  // A batch stopped on request (ctx_.interrupt) adds nothing: the estimate stays the last batch's, and
+  // the next advance() traces the same batch again.
+  if (!solver_->trace(batch_, rays, origins_, sum_, sum2_, steps, ctx_.interrupt)) return;
   share_sums(steps);
   ++batch_;
   rays_ += rays;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/interrupt.hpp"
 #include "core/communicator.hpp"
 #include "rmc_config.hpp"
 #include "rmc_levels.hpp"
@@ -48,9 +49,10 @@ class RmcSolver {
   // Traces `rays` rays from each cell of `origins` (cell indices; all cells in one process, a rank's
   // block under MPI) for batch `batch`; adds each such cell's sum and sum of squares of the ray
   // estimates (W/m^3) to sum[cell] and sum2[cell], and the face crossings to steps. A cell's rays and
-  // their chunks do not depend on `origins`.
-  virtual void trace(std::uint32_t batch, int rays, Block origins, std::vector<double>& sum, std::vector<double>& sum2,
-                     double& steps) = 0;
+  // their chunks do not depend on `origins`. False, with nothing added, when `stop` was requested before
+  // the batch ended (the CPU checks between cells; a CUDA batch runs to its end).
+  virtual bool trace(std::uint32_t batch, int rays, Block origins, std::vector<double>& sum, std::vector<double>& sum2,
+                     double& steps, const Interrupt& stop = {}) = 0;
   virtual std::size_t bytes() const = 0;  // memory held for the problem (device memory for CUDA)
   // Zero-copy views: the CUDA solver keeps a device copy of the running sums, to which trace adds
   // each batch as to the host's; set_sums replaces it (a new estimate, a checkpoint).
