@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages Kinetic Studio builds with (Debian 12, Ubuntu 24.04).
 #   scripts/install-deps.sh          engine, CLI, Python module, tests and benchmarks
-#   scripts/install-deps.sh --gui    also Qt 6, VTK 9, Dear ImGui and Xvfb for the desktop app
+#   scripts/install-deps.sh --gui    also Qt 6, VTK 9, Dear ImGui, the DejaVu fonts and Xvfb for the desktop app
 set -euo pipefail
 packages=(build-essential cmake nlohmann-json3-dev zlib1g-dev libcli11-dev libgtest-dev libgmock-dev libopenmpi-dev openmpi-bin
           pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib)
 if [[ "${1:-}" == "--gui" ]]; then
-  packages+=(qt6-base-dev libqt6opengl6-dev libvtk9-dev libimgui-dev xvfb xauth)
+  packages+=(qt6-base-dev libqt6opengl6-dev libvtk9-dev libimgui-dev fonts-dejavu-core xvfb xauth)
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -32,11 +32,15 @@ struct Declared {
                                 "write the fields (.vti/.vtp) and the series (.csv) to DIR when the iterations are done",
                                 "DIR"};
   QCommandLineOption exit{"exit", "close the window when the script is done"};
+  QCommandLineOption quit_after{"quit-after",
+                                "press Run once the preset is set up (or at once while it sets up), quit after S seconds "
+                                "and print how long quitting took and the event loop's longest stall",
+                                "S"};
   QCommandLineOption help{QStringList{"h", "help"}, "print this help and exit"};
   QCommandLineOption version{"version", "print the version and exit"};
 
   QList<QCommandLineOption> all() const {
-    return {preset, set, backend, steps, screenshot, view, export_dir, exit, help, version};
+    return {preset, set, backend, steps, screenshot, view, export_dir, exit, quit_after, help, version};
   }
 };
 
@@ -47,12 +51,14 @@ An option's value follows it (--steps 10) or is joined to it by '=' (--steps=10)
 )";
 
 constexpr char kFooter[] = R"(
-A script (any of --steps, --screenshot, --export, --exit) opens the window with the preset, runs N
+A script (any of --steps, --screenshot, --export, --exit, --quit-after) opens the window with the preset, runs N
 iterations, saves the screenshot and the exported fields, and with --exit closes when done; then it
 prints one line on stdout:
   kinetic-studio: field view: backend=cpu|cuda host_uploads=N device_copies=N paints=N paint_ms_p50=T
       paint_ms_p99=T renderer="GL_RENDERER"
   (paint_ms: how long the field view's paints took, the GPU's work included, ms)
+  kinetic-studio: event loop: longest_gap_ms=T over S s
+  (the GUI thread's longest stall; with --quit-after also quit_ms=T runs_ended_ms=T)
 It checks the preset and every --set before the window opens; errors go to stderr.
 exit codes:
   0    done
@@ -154,6 +160,12 @@ AppOptions parse_app_options(const QStringList& args) {
   }
   o.export_dir = parser.value(d.export_dir);
   o.exit = parser.isSet(d.exit);
+  if (parser.isSet(d.quit_after)) {
+    bool ok = false;
+    o.quit_after = parser.value(d.quit_after).toDouble(&ok);
+    if (!ok || !(o.quit_after >= 0.0 && o.quit_after <= 86400.0))
+      throw bad_input("--quit-after", "'" + excerpt(parser.value(d.quit_after)) + "' is not a valid value", "seconds in [0, 86400]");
+  }
   return o;
 }
 

@@ -20,11 +20,12 @@ struct AppOptions {
   QString view = "window";                         // --view field|plot|scene|window
   QString export_dir;                              // --export DIR: fields (.vti/.vtp) and series (.csv)
   bool exit = false;                               // --exit when the script is done
+  double quit_after = -1.0;                        // --quit-after S: run, then quit after S seconds (-1: not asked)
   bool help = false, version = false;              // --help, --version: print and exit 0
 
-  // A script runs (any of --steps, --screenshot, --export, --exit): bad input ends the app with
+  // A script runs (any of --steps, --screenshot, --export, --exit, --quit-after): bad input ends the app with
   // its message on stderr instead of being shown in the window.
-  bool scripted() const { return steps >= 0 || !screenshot.isEmpty() || !export_dir.isEmpty() || exit; }
+  bool scripted() const { return steps >= 0 || !screenshot.isEmpty() || !export_dir.isEmpty() || exit || quit_after >= 0.0; }
 };
 
 // Parses args (args[0] is the program) with QCommandLineParser: --opt value and --opt=value, "--"

@@ -43,6 +43,14 @@ void FieldView::showSnapshot(std::shared_ptr<const ks::Snapshot> snapshot) {
   shownValuesChanged();
 }
 
+void FieldView::resetForPreset() {
+  shown_.reset();
+  colour_scale_ = ColourScale();
+  interaction_.reset();
+  comparison_.clear();
+  shownValuesChanged();
+}
+
 void FieldView::setDeviceField(const ks::DeviceFieldPublisher* source) {
   if (device_feed_.holdsBuffers()) {  // their GL objects go with the view's context
     makeCurrent();
@@ -102,15 +110,6 @@ void FieldView::setComparison(const QString& text) {
   update();
 }
 
-void FieldView::setQuickParameters(const std::vector<ks::ParamSpec>& specs, const ks::ParamSet& values) {
-  overlay_->setQuickParameters(specs, values);
-  update();
-}
-
-void FieldView::showValues(const ks::ParamSet& values) {
-  if (overlay_->showValues(values)) update();
-}
-
 QStringList FieldView::fieldNames() const { return shown_.names(); }
 
 QString FieldView::field() const {
@@ -126,7 +125,14 @@ int FieldView::deviceCopies() const { return device_feed_.copies(); }
 
 QString FieldView::glRenderer() const { return layers_.renderer(); }
 
-QImage FieldView::grabImage() { return grabFramebuffer(); }
+// A screenshot shows the field, its axes and colour bar, not the live rates (grabFramebuffer paints
+// a frame of its own).
+QImage FieldView::grabImage(bool with_rates) {
+  grabbing_without_rates_ = !with_rates;
+  QImage image = grabFramebuffer();
+  grabbing_without_rates_ = false;
+  return image;
+}
 
 // --- the shown data --------------------------------------------------------------------------
 
@@ -181,7 +187,7 @@ void FieldView::paint() {
     return;
   }
   if (data.kind == PackedField::Kind::None) {
-    drawCentredMessage(tr("no field"));
+    drawCentredMessage(waiting_.isEmpty() ? tr("no field") : waiting_);
     drawImGuiOverlay();
     return;
   }
@@ -213,10 +219,10 @@ void FieldView::drawOverlay(const PackedField& data, const ValueRange& range) {
 }
 
 void FieldView::drawImGuiOverlay() {
+  if (grabbing_without_rates_) return;
   const OverlayStatus status{framesPerSecond(), iterations_per_s_, work_per_s_, work_unit_,
                              hover_text_, comparison_, hostUploads(), deviceCopies()};
-  for (const QuickChange& change : overlay_->draw(status, size(), devicePixelRatioF()))
-    emit quickParameterChanged(change.key, change.value);
+  overlay_->draw(status, size(), devicePixelRatioF());
   if (overlay_->needsAnotherFrame()) update();
 }
 

@@ -2,8 +2,7 @@
 // (2D, or a slice of 3D) become a scalar texture on a quad, particle fields a cloud of
 // round points; the shaders (shaders/image.*, shaders/points.*) map values to colours.
 // A QPainter overlay draws the axes (ticks, names and units) and labels the colour bar; a Dear ImGui overlay
-// (imgui_overlay.hpp) shows the frame and simulation rates, the value under the cursor and
-// the method's quick parameters as sliders. With the CUDA backend, the field the Runner keeps
+// (imgui_overlay.hpp) shows the frame and simulation rates and the value under the cursor. With the CUDA backend, the field the Runner keeps
 // in device memory is drawn zero-copy (app/interop/zero_copy_buffer.hpp): particles from a vertex buffer,
 // images through a pixel buffer into the field texture; no host upload.
 // The widget composes the parts, each in its own file: the shown field and its packed values
@@ -47,6 +46,10 @@ class FieldView : public QOpenGLWidget {
 
   // Keeps the snapshot; its data is packed and uploaded at the next paint.
   void showSnapshot(std::shared_ptr<const ks::Snapshot> snapshot);
+  // Back to a new view's state for another preset: no snapshot, no wished-for field, the
+  // magnitude of vectors, the whole plane of 2D fields (3D ones at the plane setSlice gives next),
+  // automatic linear colour range, no pan or zoom. The colour map, a user's preference, stays.
+  void resetForPreset();
   // The zero-copy path (CUDA builds): `source` (the Runner's device_field(), which must outlive
   // this use or be replaced first) publishes a field in device memory. Paints copy it
   // device-to-device into a GL buffer and draw from it, and the host uploads nothing. When the
@@ -54,6 +57,12 @@ class FieldView : public QOpenGLWidget {
   // keeps its picture until the Runner publishes it; where the method cannot write a selection,
   // the host snapshot is uploaded. Null: host snapshots only.
   void setDeviceField(const ks::DeviceFieldPublisher* source);
+  // Drawn instead of "no field" while there is none (a set-up's stage); empty for "no field".
+  void setWaitingMessage(const QString& text) {
+    if (text == waiting_) return;
+    waiting_ = text;
+    update();
+  }
   // A field of the snapshot. A name the snapshot lacks is kept as the wish, and the first
   // field is shown meanwhile.
   void setField(const QString& name);
@@ -69,9 +78,6 @@ class FieldView : public QOpenGLWidget {
   void setSimulationRate(double iterations_per_s, double work_per_s, const QString& work_unit);
   // The plotted series against its reference, shown in the overlay ("d_g: 1.2 % from sectional").
   void setComparison(const QString& text);
-  // The overlay's sliders: one per spec that is quick and live, at its value in `values`.
-  void setQuickParameters(const std::vector<ks::ParamSpec>& specs, const ks::ParamSet& values);
-  void showValues(const ks::ParamSet& values);  // the values the simulation runs with
 
   QStringList fieldNames() const;
   QString field() const;           // the field shown; empty without one
@@ -82,13 +88,12 @@ class FieldView : public QOpenGLWidget {
   int hostUploads() const;         // host-to-GPU uploads of field data so far
   int deviceCopies() const;        // device-to-device copies of field data so far (zero-copy path)
   QString glRenderer() const;      // GL_RENDERER of the view's context; empty before it exists
-  QImage grabImage();              // the view as drawn, overlay included
+  // The view as drawn; the ImGui status line (frame and simulation rates) only `with_rates`.
+  QImage grabImage(bool with_rates = false);
 
  signals:
   // "x = …, y = …: <field> = <value> <unit>" under the cursor; empty when outside the data.
   void hovered(const QString& text);
-  // A quick slider set a new value (on release, or at most every 200 ms while dragged).
-  void quickParameterChanged(const QString& key, const ks::ParamValue& value);
   // The zero-copy path needs the Runner to publish this field and component (Runner::show_on_device).
   void deviceSelectionWanted(const QString& field, int component);
 
@@ -113,6 +118,8 @@ class FieldView : public QOpenGLWidget {
   void drawOverlay(const PackedField& data, const ValueRange& range);  // axes, colour bar labels, ImGui
   void drawImGuiOverlay();
   void drawCentredMessage(const QString& text);
+  QString waiting_;  // shown instead of "no field" while a set-up runs
+  bool grabbing_without_rates_ = false;  // a screenshot's frame is being drawn
   QString hoverTextAt(const QPointF& pos);
   void updateHover();
 

@@ -33,6 +33,9 @@ QString shortcuts_text() {
          "R\treset (set up again with the pending parameters)\n"
          "Ctrl+S\tscreenshot of the shown view\n"
          "Ctrl+E\texport fields and series\n"
+         "Ctrl+Shift+S\tsave the parameters as a preset\n"
+         "Ctrl+O\topen a preset file\n"
+         "Enter in a parameter\tapply it and give the keys back to the view\n"
          "Ctrl+Q\tquit\n"
          "Mouse wheel on a plot\tzoom about the cursor";
 }

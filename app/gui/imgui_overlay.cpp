@@ -3,13 +3,15 @@
 #include <QMouseEvent>
 #include <QWheelEvent>
 #include <algorithm>
-#include <cstdint>
-#include <variant>
+#include <array>
 
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
+#include <imgui_internal.h>  // a window's contents' extent (ImGuiWindow::DC), in 1.86 and 1.90 alike
 
 #include "colour_bar.hpp"
+#include "notation.hpp"
+#include "text_font.hpp"
 
 namespace ks::gui {
 
@@ -17,13 +19,9 @@ namespace {
 
 constexpr float kMarginPx = float(kViewMargin);  // from the view's edges, as the field view's layout
 constexpr float kBackgroundAlpha = 0.6f;  // translucent: the field shows through
-constexpr float kSliderWidthPx = 180.0f;
+constexpr float kFontPx = 13.0f;          // as ImGui's built-in font: two status lines fit the view's top strip
 constexpr float kTooltipWidthEm = 30.0f;  // help text wraps at about 30 characters' width
-constexpr double kSendIntervalS = 0.2;    // a dragged slider sends at most every 200 ms
 constexpr float kMinFrameSeconds = 1e-4f;  // ImGui needs a positive step; a grab may paint twice at once
-// Ranges spanning this factor or more move logarithmically: a linear slider of a few hundred
-// pixels could not reach the low decades (End time in [1e-3, 1e6] tau_char).
-constexpr double kLogRangeRatio = 1e3;
 
 // Fixed in place and sized to their contents; nothing saved, no keyboard navigation.
 constexpr ImGuiWindowFlags kPinnedWindow = ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
@@ -42,43 +40,30 @@ QString rateText(const OverlayStatus& s) {
   return rate;
 }
 
-// The label with its unit, as the parameter panel writes it: "End time [tau_char]".
-std::string labelFor(const ks::ParamSpec& spec) {
-  const bool unit_shown = !spec.unit.empty() && spec.unit != "1";  // "1" marks counts
-  return unit_shown ? spec.label + " [" + spec.unit + "]" : spec.label;
+// kOverlayGlyphRanges as ImWchar, which the font atlas reads until it is built.
+const ImWchar* glyphRanges() {
+  static const auto ranges = [] {
+    std::array<ImWchar, kOverlayGlyphRanges.size()> r{};
+    std::copy(kOverlayGlyphRanges.begin(), kOverlayGlyphRanges.end(), r.begin());
+    return r;
+  }();
+  return ranges.data();
 }
 
-// An Int parameter's value as int64, a Real one's as double: the types the sliders edit.
-ks::ParamValue numericValue(const ks::ParamSpec& spec, const ks::ParamSet& values) {
-  if (spec.type == ks::ParamType::Int) return values.get_int(spec.key);
-  return values.get_real(spec.key);
+// text_font.hpp's font with the glyphs of kOverlayGlyphRanges; without its file the atlas keeps
+// ImGui's built-in font (Latin only), which it adds itself when built.
+void loadFont(ImFontAtlas& fonts) {
+  if (text_font_available()) fonts.AddFontFromFileTTF(kTextFontFile, kFontPx, nullptr, glyphRanges());
 }
 
-bool logarithmic(const ks::ParamSpec& spec) {
-  return spec.log_scale || (spec.min > 0.0 && spec.max >= kLogRangeRatio * spec.min);
-}
-
-// A slider over [min, max] in the value's own type (int64 or double): nothing is narrowed.
-// Ctrl+click types a value; AlwaysClamp keeps typed values in range too.
-void slider(const char* label, const ks::ParamSpec& spec, ks::ParamValue& value) {
-  const ImGuiSliderFlags flags =
-      ImGuiSliderFlags_AlwaysClamp | (logarithmic(spec) ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None);
-  if (auto* real = std::get_if<double>(&value)) {
-    const double lo = spec.min, hi = spec.max;
-    ImGui::SliderScalar(label, ImGuiDataType_Double, real, &lo, &hi, "%.4g", flags);
-  } else if (auto* integer = std::get_if<std::int64_t>(&value)) {
-    const std::int64_t lo = std::int64_t(spec.min), hi = std::int64_t(spec.max);
-    ImGui::SliderScalar(label, ImGuiDataType_S64, integer, &lo, &hi, nullptr, flags);
-  }
-}
-
-void helpTooltip(const std::string& help) {
-  if (help.empty() || !ImGui::IsItemHovered()) return;
-  ImGui::BeginTooltip();
-  ImGui::PushTextWrapPos(ImGui::GetFontSize() * kTooltipWidthEm);
-  ImGui::TextUnformatted(help.c_str());
-  ImGui::PopTextWrapPos();
-  ImGui::EndTooltip();
+// An auto-resized window takes its size from the contents of the frame before: whether the
+// current window's contents reach past it in this frame (a longer line), so that
+// they would be cut.
+bool contentsOutgrowWindow() {
+  constexpr float kSlackPx = 1.0f;  // ImGui floors the measured contents
+  const ImGuiWindow* w = ImGui::GetCurrentWindowRead();
+  return !w->Collapsed && (w->DC.CursorMaxPos.x > w->WorkRect.Max.x + kSlackPx ||
+                           w->DC.CursorMaxPos.y > w->WorkRect.Max.y + kSlackPx);
 }
 
 }  // namespace
@@ -91,6 +76,7 @@ ImGuiOverlay::ImGuiOverlay() {
   io.IniFilename = nullptr;  // the layout is fixed in code: no imgui.ini in the working directory
   io.LogFilename = nullptr;
   ImGuiQtInput::configureKeyMap(io);
+  loadFont(*io.Fonts);  // before the backend builds the atlas (its first frame)
   ImGui::GetStyle().WindowPadding = ImVec2(6.0f, 3.0f);  // two status lines fit the view's top strip
   frame_clock_.start();
 }
@@ -110,56 +96,6 @@ void ImGuiOverlay::cleanupGL() {
   makeCurrent();
   ImGui_ImplOpenGL3_Shutdown();
   gl_ready_ = false;
-}
-
-// --- quick parameters ----------------------------------------------------------------------
-
-void ImGuiOverlay::setQuickParameters(const std::vector<ks::ParamSpec>& specs, const ks::ParamSet& values) {
-  quick_.clear();
-  for (const ks::ParamSpec& spec : specs) {
-    const bool numeric = spec.type == ks::ParamType::Int || spec.type == ks::ParamType::Real;
-    const std::string choice = values.has(spec.when_key) ? values.get_choice(spec.when_key) : std::string();
-    if (!spec.quick || !spec.live || !numeric || !values.has(spec.key) || !ks::acts_when(spec, choice)) continue;
-    const ks::ParamValue v = numericValue(spec, values);
-    quick_.push_back({spec, labelFor(spec), v, v, v, v});
-  }
-}
-
-bool ImGuiOverlay::showValues(const ks::ParamSet& values) {
-  bool changed = false;
-  for (QuickParam& q : quick_) {
-    if (!values.has(q.spec.key)) continue;
-    const ks::ParamValue v = numericValue(q.spec, values);
-    // Only a change of the simulation's value is shown: until a sent value is applied, the
-    // simulation still reports the old one, and the slider keeps what the user set.
-    if (v == q.simulated) continue;
-    q.simulated = q.value = v;
-    changed = true;
-  }
-  return changed;
-}
-
-void ImGuiOverlay::quickSlider(QuickParam& q, std::vector<QuickChange>& changes) {
-  if (!q.held) q.edit = q.value;
-  ImGui::PushID(q.spec.key.c_str());
-  slider(q.label.c_str(), q.spec, q.edit);
-  const double now = ImGui::GetTime();
-  if (ImGui::IsItemActivated()) {  // a new hold: its first change is sent at once
-    q.sent = q.value;
-    q.sent_at = now - kSendIntervalS;
-  }
-  const bool released = ImGui::IsItemDeactivated();
-  q.held = ImGui::IsItemActive();
-  helpTooltip(q.spec.help);
-  ImGui::PopID();
-
-  // Typed text (Ctrl+click) is sent when entered, not digit by digit.
-  const bool typing = ImGui::GetIO().WantTextInput;
-  const bool due = released || (q.held && !typing && now - q.sent_at >= kSendIntervalS);
-  if (!due || q.edit == q.sent) return;
-  changes.push_back({QString::fromStdString(q.spec.key), q.edit});
-  q.sent = q.value = q.edit;
-  q.sent_at = now;
 }
 
 // --- input -----------------------------------------------------------------------------------
@@ -206,9 +142,8 @@ float ImGuiOverlay::secondsSinceLastFrame() {
   return std::max(float(seconds), kMinFrameSeconds);
 }
 
-std::vector<QuickChange> ImGuiOverlay::draw(const OverlayStatus& status, QSizeF size, double dpr) {
-  std::vector<QuickChange> changes;
-  if (!gl_ready_) return changes;
+void ImGuiOverlay::draw(const OverlayStatus& status, QSizeF size, double dpr) {
+  if (!gl_ready_) return;
   makeCurrent();
   ImGuiIO& io = ImGui::GetIO();
   io.DisplaySize = ImVec2(float(size.width()), float(size.height()));
@@ -218,25 +153,25 @@ std::vector<QuickChange> ImGuiOverlay::draw(const OverlayStatus& status, QSizeF 
 
   ImGui_ImplOpenGL3_NewFrame();
   ImGui::NewFrame();
-  buildWindows(status, size, changes);
-  if (window_appeared_) {
-    // ImGui hides a new auto-sized window in the frame that measures it: build the frame
-    // again, so that this image (a screenshot, say) already shows the window.
+  buildWindows(status, size);
+  if (window_stale_) {
+    // ImGui hides a new auto-sized window in the frame that measures it, and sizes a window to
+    // the contents of the frame before: build the frame again, so that this image (a
+    // screenshot, say) already shows every window whole.
     ImGui::EndFrame();
+    io.DeltaTime = kMinFrameSeconds;  // the same moment
     ImGui::NewFrame();
-    buildWindows(status, size, changes);
+    buildWindows(status, size);
   }
   ImGui::Render();
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   text_input_ = io.WantTextInput;
-  return changes;
 }
 
-void ImGuiOverlay::buildWindows(const OverlayStatus& status, QSizeF size, std::vector<QuickChange>& changes) {
+void ImGuiOverlay::buildWindows(const OverlayStatus& status, QSizeF size) {
   window_rects_.clear();
-  window_appeared_ = false;
+  window_stale_ = false;
   buildStatusWindow(status, size);
-  if (!quick_.empty()) buildQuickWindow(size, changes);
 }
 
 // In the strip above the field (colour_bar.hpp's layout): the rates on one line; on a second, the
@@ -258,26 +193,10 @@ void ImGuiOverlay::buildStatusWindow(const OverlayStatus& s, QSizeF size) {
   ImGui::End();
 }
 
-// Bottom right, under the colour bar, folded at first: the field stays clear until the user opens
-// it (it then opens leftwards over the field).
-void ImGuiOverlay::buildQuickWindow(QSizeF size, std::vector<QuickChange>& changes) {
-  ImGui::SetNextWindowPos(ImVec2(float(size.width()) - kMarginPx, float(size.height()) - kMarginPx), ImGuiCond_Always,
-                          ImVec2(1.0f, 1.0f));
-  ImGui::SetNextWindowCollapsed(true, ImGuiCond_Once);
-  ImGui::SetNextWindowBgAlpha(kBackgroundAlpha);
-  if (ImGui::Begin("Sliders", nullptr, kPinnedWindow)) {
-    ImGui::PushItemWidth(kSliderWidthPx);
-    for (QuickParam& q : quick_) quickSlider(q, changes);
-    ImGui::PopItemWidth();
-  }
-  recordWindow();
-  ImGui::End();
-}
-
 void ImGuiOverlay::recordWindow() {
   const ImVec2 pos = ImGui::GetWindowPos(), extent = ImGui::GetWindowSize();
   window_rects_.emplace_back(pos.x, pos.y, extent.x, extent.y);
-  window_appeared_ = window_appeared_ || ImGui::IsWindowAppearing();
+  window_stale_ = window_stale_ || ImGui::IsWindowAppearing() || contentsOutgrowWindow();
 }
 
 }  // namespace ks::gui

@@ -49,6 +49,15 @@ int main(int argc, char** argv) {
   format.setDepthBufferSize(24);
   format.setStencilBufferSize(8);
   QSurfaceFormat::setDefaultFormat(format);
+  // Without a display Qt aborts with advice to reinstall: say what is missing instead.
+  const bool qt_platform_given = qEnvironmentVariableIsSet("QT_QPA_PLATFORM") || args.contains("-platform");
+  if (!qt_platform_given && !qEnvironmentVariableIsSet("DISPLAY") && !qEnvironmentVariableIsSet("WAYLAND_DISPLAY")) {
+    std::fprintf(stderr,
+                 "kinetic-studio: error: no display found (neither DISPLAY nor WAYLAND_DISPLAY is set); run it in a desktop "
+                 "session, set DISPLAY, or use kinetic-run for runs without a window (xvfb-run kinetic-studio for scripted "
+                 "screenshots)\n");
+    return 1;
+  }
   QApplication app(argc, argv);
   QApplication::setOrganizationName("KineticStudio");
   QApplication::setApplicationName("Kinetic Studio");

@@ -7,10 +7,12 @@
 #include <QCheckBox>
 #include <QCloseEvent>
 #include <QComboBox>
-#include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFile>
+#include <QStandardPaths>
+#include <QTextBrowser>
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QLabel>
@@ -26,9 +28,10 @@
 #include <QSignalBlocker>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QThread>
 #include <QTimer>
 #include <QToolBar>
-#include <QUrl>
+#include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -47,6 +50,7 @@
 #include "plot_view.hpp"
 #include "preset_browser.hpp"
 #include "preset_saver.hpp"
+#include "quick_sliders.hpp"
 #include "scene_view.hpp"
 #include "slice_control.hpp"
 
@@ -93,7 +97,15 @@ MainWindow::MainWindow(AppOptions options, std::variant<StartPreset, QString> st
   field_ = new FieldView(views_);
   plot_ = new PlotView(views_);
   scene_ = new SceneView(views_);
-  views_->addTab(field_, "Field");
+  // The field with its quick sliders under it (outside the picture: they cover no axis or legend).
+  field_page_ = new QWidget(views_);
+  auto* field_column = new QVBoxLayout(field_page_);
+  field_column->setContentsMargins(0, 0, 0, 0);
+  field_column->setSpacing(0);
+  field_column->addWidget(field_, 1);
+  quick_ = new QuickSliders(field_page_);
+  field_column->addWidget(quick_);
+  views_->addTab(field_page_, "Field");
   views_->addTab(plot_, "Plot");
   views_->addTab(scene_, "Scene");
   setCentralWidget(views_);
@@ -114,7 +126,11 @@ MainWindow::MainWindow(AppOptions options, std::variant<StartPreset, QString> st
   connect(plot_, &PlotView::comparisonChanged, field_, &FieldView::setComparison);
   field_->timePaints(options_.scripted());  // for the summary line a script ends with
   connect(field_, &FieldView::hovered, this, [this](const QString& text) { statusBar()->showMessage(text, 2000); });
-  connect(field_, &FieldView::quickParameterChanged, this, &MainWindow::applyParameter);
+  connect(quick_, &QuickSliders::parameterChanged, this, &MainWindow::applyParameter);
+  connect(quick_, &QuickSliders::editingDone, this, &MainWindow::focusShownView);
+  connect(quick_, &QuickSliders::parameterRefused, this, [this](const QString& key, const QString& text, const QString& reason) {
+    reportError(QString("%1 = %2 refused: %3 (the run goes on unchanged)").arg(key, text.trimmed(), reason));
+  });
   connect(field_, &FieldView::deviceSelectionWanted, this, [this](const QString& field, int component) {
     if (runner_) runner_->show_on_device(field.toStdString(), component);
   });
@@ -145,6 +161,24 @@ MainWindow::MainWindow(AppOptions options, std::variant<StartPreset, QString> st
   timer_ = new QTimer(this);
   connect(timer_, &QTimer::timeout, this, &MainWindow::poll);
   timer_->start(kPollMs);
+  gap_.start();
+  if (options_.quit_after >= 0.0) QTimer::singleShot(int(1000.0 * options_.quit_after), this, &MainWindow::quitScript);
+}
+
+// --quit-after: quits as a user would, whatever runs (set-up or iteration), and says how long the
+// window took to close, how long the runs took to end after it, and the GUI thread's longest stall.
+void MainWindow::quitScript() {
+  const double gap_ms = gap_.longestMs(), watched_s = gap_.secondsWatched();
+  QElapsedTimer t;
+  t.start();
+  close();
+  const qint64 quit_ms = t.elapsed();
+  while (retired_.ending() > 0 && t.elapsed() < kScriptStallMs) QThread::msleep(1);
+  std::printf("kinetic-studio: event loop: longest_gap_ms=%.1f over %.1f s quit_ms=%lld runs_ended_ms=%lld\n", gap_ms, watched_s,
+              (long long)quit_ms, (long long)(t.elapsed() - quit_ms));
+  std::fflush(stdout);
+  script_stage_ = 3;
+  QApplication::exit(retired_.ending() > 0 ? static_cast<int>(ErrorKind::RunFailed) : 0);
 }
 
 MainWindow::~MainWindow() = default;
@@ -158,6 +192,7 @@ void MainWindow::buildDocks() {
   connect(browser_, &PresetBrowser::presetActivated, this, [this](const QString& path) { loadPreset(path); });
 
   params_ = new ParameterPanel(this);
+  params_->setObjectName("parameterPanel");
   // Scrolls: radiation's 27 parameters would otherwise make the window taller than a laptop screen.
   auto* params_scroll = new QScrollArea(this);
   params_scroll->setWidget(params_);
@@ -168,6 +203,7 @@ void MainWindow::buildDocks() {
   params->setWidget(params_scroll);
   addDockWidget(Qt::RightDockWidgetArea, params);
   connect(params_, &ParameterPanel::parameterEdited, this, &MainWindow::applyParameter);
+  connect(params_, &ParameterPanel::editingDone, this, &MainWindow::focusShownView);
   connect(params_, &ParameterPanel::parameterRefused, this, [this](const QString& key, const QString& text, const QString& reason) {
     reportError(QString("%1 = %2 refused: %3 (%4)").arg(key, text.trimmed(), reason, runner_ ? "the run goes on unchanged" : kNothingRuns));
   });
@@ -188,6 +224,10 @@ void MainWindow::buildActions() {
   reset_ = bar->addAction("Reset", this, [this] { if (runner_) runner_->reset(); });
   step_->setShortcut(Qt::Key_S);
   reset_->setShortcut(Qt::Key_R);
+  run_->setToolTip("Run to the end condition (Space)");
+  pause_->setToolTip("Pause at the next step, sweep or batch (Space)");
+  step_->setToolTip("One iteration, then pause (S)");
+  reset_->setToolTip("Set up again with the pending parameters (R)");
   auto* toggle = new QAction(this);
   toggle->setShortcut(Qt::Key_Space);
   connect(toggle, &QAction::triggered, this, [this] {
@@ -218,12 +258,12 @@ void MainWindow::buildActions() {
   colormap->setToolTip("Colour map");
   connect(colormap, &QComboBox::currentTextChanged, field_, &FieldView::setColormap);
   view->addWidget(colormap);
-  auto* log_scale = new QCheckBox("log", this);
-  connect(log_scale, &QCheckBox::toggled, field_, &FieldView::setLogScale);
-  view->addWidget(log_scale);
-  auto* auto_range = new QCheckBox("auto range", this);
-  auto_range->setChecked(true);
-  view->addWidget(auto_range);
+  log_scale_ = new QCheckBox("log", this);
+  connect(log_scale_, &QCheckBox::toggled, field_, &FieldView::setLogScale);
+  view->addWidget(log_scale_);
+  auto_range_ = new QCheckBox("auto range", this);
+  auto_range_->setChecked(true);
+  view->addWidget(auto_range_);
   // Fixed range: two bounds, refused in place (red) unless both are numbers with min < max.
   range_lo_ = new QLineEdit(this);
   range_hi_ = new QLineEdit(this);
@@ -236,7 +276,7 @@ void MainWindow::buildActions() {
   }
   range_lo_->setPlaceholderText("min");
   range_hi_->setPlaceholderText("max");
-  connect(auto_range, &QCheckBox::toggled, this, [this](bool on) {
+  connect(auto_range_, &QCheckBox::toggled, this, [this](bool on) {
     field_->setAutoRange(on);
     range_lo_->setEnabled(!on);
     range_hi_->setEnabled(!on);
@@ -250,6 +290,10 @@ void MainWindow::buildActions() {
   colormap_box_ = colormap;
 
   QMenu* file = menuBar()->addMenu("&File");
+  file->addAction("Open preset…", QKeySequence::Open, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, "Open preset", preset_dir(), "Presets (*.json)");
+    if (!path.isEmpty()) loadPreset(path);
+  });
   file->addAction("Screenshot…", QKeySequence("Ctrl+S"), this, &MainWindow::saveScreenshotDialog);
   file->addAction("Export fields and series…", QKeySequence("Ctrl+E"), this, &MainWindow::exportDialog);
   record_ = file->addAction("Record time series…", this, &MainWindow::recordDialog);
@@ -274,8 +318,7 @@ void MainWindow::buildActions() {
   help->addAction("Method notes (equations, cases, measured numbers)", this, [this] {
     const QString path = preset_ ? method_notes_path(QString::fromStdString(preset_->method)) : QString();
     if (path.isEmpty()) reportError(preset_ ? "no notes found for " + QString::fromStdString(preset_->method) + " in the data directory" : kNothingRuns);
-    else if (!QDesktopServices::openUrl(QUrl::fromLocalFile(path))) reportError("could not open " + path + " (no program for .md files?)");
-    else log_->appendMessage("opened " + path);
+    else showMethodNotes(path);
   });
   help->addAction("Keyboard shortcuts", this, [this] { QMessageBox::information(this, "Keyboard shortcuts", shortcuts_text()); });
   help->addAction("About Kinetic Studio", this, [this] {
@@ -307,12 +350,17 @@ bool MainWindow::loadPreset(const QString& path) {
 void MainWindow::startRunner(std::unique_ptr<Preset> preset, const QString& path, const ExecutionContext& ctx) {
   RunnerOptions ropt;
   ropt.snapshot_interval = kSnapshotInterval;
+  ropt.yield_to_gui = true;
   ropt.device_field = preset_field(*preset);  // the CUDA backend keeps it on the device for the field view
   ropt.after_iteration = [recorder = recorder_](const Method& m, const ExecutionContext&) { recorder->after_iteration(m); };
   auto runner = std::make_unique<Runner>(builtin_registry().create(preset->method), preset->params, ctx, ropt);
   if (!runner_) {
     adopt(std::move(runner), std::move(preset), path, ctx);  // nothing to keep: show its state, even a failed setup
   } else {
+    // The shown run waits while the new one sets up (both would share the cores); a set-up still
+    // pending is given up.
+    runner_->pause();
+    if (pending_) retired_.retire(std::move(std::exchange(pending_, nullptr)->runner));
     pending_ = std::make_unique<PendingLoad>(PendingLoad{std::move(runner), std::move(preset), path, ctx});
     log_->appendMessage(QString("setting up %1 …").arg(path));
   }
@@ -325,23 +373,56 @@ void MainWindow::reportError(const QString& message) {
   if (options_.scripted()) std::fprintf(stderr, "kinetic-studio: error: %s\n", message.toLocal8Bit().constData());
 }
 
+// The keyboard back to the shown view, so that the window's shortcuts (Space, S, R) act again.
+void MainWindow::focusShownView() {
+  QWidget* page = views_->currentWidget();
+  (page == field_page_ ? static_cast<QWidget*>(field_) : page)->setFocus(Qt::OtherFocusReason);
+}
+
+// Every view as in a new window (slice, plot axes and zoom, field and colour range, quick sliders),
+// before the preset's own view settings: nothing of the last preset's view carries over. The colour
+// map is the user's preference and stays.
+void MainWindow::resetViewsForPreset() {
+  field_->resetForPreset();
+  quick_->clear();
+  plot_->resetForPreset();
+  scene_->resetForPreset();
+  slice_->resetForPreset();
+  slice_action_->setVisible(false);
+  {
+    const QSignalBlocker block(field_box_);
+    field_box_->clear();
+  }
+  log_scale_->setChecked(false);
+  auto_range_->setChecked(true);  // its handler disables the bounds
+  for (QLineEdit* bound : {range_lo_, range_hi_}) {
+    bound->clear();
+    bound->setStyleSheet(QString());
+  }
+}
+
 // Makes `runner` the current simulation and shows it.
 void MainWindow::adopt(std::unique_ptr<Runner> runner, std::unique_ptr<Preset> preset, const QString& path,
                        const ExecutionContext& ctx) {
   const QString field = QString::fromStdString(preset_field(*preset));
   field_->setDeviceField(runner->device_field());  // before the old runner and its device copy go
   recorder_->stop("another simulation was opened");
+  retired_.retire(std::move(runner_));
   runner_ = std::move(runner);
   preset_ = std::move(preset);
   shown_.reset();
+  resetViewsForPreset();
   params_->setParameters(preset_->params);
-  field_->setQuickParameters(preset_->params.specs(), preset_->params);
+  quick_->setParameters(preset_->params.specs(), preset_->params);
   plot_->setReference(preset_->reference);
   if (!field.isEmpty()) {
     field_->setField(field);
     scene_->setField(field);
   }
   if (preset_->view.contains("series")) plot_->setSeries(QString::fromStdString(preset_->view["series"].get<std::string>()));
+  // The preset's teaching picture first (the coagulation presets' size distribution on the plot).
+  const std::string tab = preset_->view.value("tab", "field");
+  views_->setCurrentWidget(tab == "plot" ? static_cast<QWidget*>(plot_) : tab == "scene" ? static_cast<QWidget*>(scene_) : field_page_);
   backend_label_->setText(" " + QString::fromStdString(ctx.device_name) + " ");
   if (!ctx.cuda_unused_reason.empty()) {
     const QString why = QString("CUDA not used (%1): running on the CPU").arg(QString::fromStdString(ctx.cuda_unused_reason));
@@ -463,14 +544,18 @@ void MainWindow::poll() {
     plot_->showSnapshot(snap);
     scene_->showSnapshot(snap);
     updateSliceControl();
-    if (field_box_->count() != field_->fieldNames().size()) {
-      const QSignalBlocker block(field_box_);
+    // The snapshot's fields, listed again whenever their names change, and the one drawn.
+    const QStringList names = field_->fieldNames();
+    QStringList listed;
+    for (int i = 0; i < field_box_->count(); ++i) listed << field_box_->itemText(i);
+    const QSignalBlocker block(field_box_);
+    if (listed != names) {
       field_box_->clear();
-      field_box_->addItems(field_->fieldNames());
-      field_box_->setCurrentText(field_->field());
+      field_box_->addItems(names);
     }
+    field_box_->setCurrentText(field_->field());
     params_->showValues(runner_->params());
-    field_->showValues(runner_->params());
+    quick_->showValues(runner_->params());
   }
   field_->setSimulationRate(runner_->iterations_per_second(), runner_->work_per_second(),
                             QString::fromStdString(runner_->progress().work_unit));
@@ -504,6 +589,20 @@ void MainWindow::updateStatus() {
                      .arg(field_->framesPerSecond(), 0, 'f', 0)
                      .arg(field_->hostUploads());
   if (runner_->state() == RunState::Failed) text += "  |  " + QString::fromStdString(runner_->error());
+  // Set-ups and long iterations say where they are.
+  const auto stage_text = [](const WorkStage& w) {
+    return QString("%1 (%2 %)").arg(unicode_notation(w.stage)).arg(100.0 * w.fraction, 0, 'f', 0);
+  };
+  const WorkStage work = runner_->work_stage();
+  if (!work.stage.empty()) text += "  |  " + stage_text(work);
+  QString waiting;
+  if (runner_->setting_up()) waiting = "setting up: " + (work.stage.empty() ? QString("…") : stage_text(work));
+  if (pending_) {
+    const WorkStage next = pending_->runner->work_stage();
+    const QString name = QFileInfo(pending_->path).completeBaseName();
+    text = QString("setting up %1: %2  |  ").arg(name, next.stage.empty() ? QString("…") : stage_text(next)) + text;
+  }
+  field_->setWaitingMessage(waiting);
   status_->setText(text);
   const RunState state = runner_->state();
   eta_.add(1e-3 * double(clock_.elapsed()), p.fraction_done);
@@ -511,7 +610,9 @@ void MainWindow::updateStatus() {
   const std::optional<double> left = eta_.seconds_left();
   QString bar = QString("%1 %").arg(100.0 * p.fraction_done, 0, 'f', 1);
   if (state == RunState::Finished) bar = "done";
-  else if (state == RunState::Running && left) bar += "  ·  " + QString::fromStdString(format_duration(*left)) + " left";
+  else if (state == RunState::Running && left)
+    bar += "  ·  " + QString::fromStdString(format_duration(*left)) + " left" +
+           (p.end_condition.empty() ? QString() : " to " + QString::fromStdString(p.end_condition));
   else if (state != RunState::Running) eta_.clear();  // a pause does not count in the rate
   progress_bar_->setFormat(bar);
 }
@@ -521,6 +622,14 @@ void MainWindow::updateStatus() {
 // screenshot or export was not written. Every wait is bounded by scriptStalled().
 void MainWindow::runScriptStep() {
   if (!options_.scripted() || script_stage_ >= 3) return;
+  if (options_.quit_after >= 0.0) {  // --quit-after: Run once set up; quitScript() ends it
+    if (script_stage_ == 0 && runner_ && runner_->wait_settled(std::chrono::milliseconds(0)) &&
+        (runner_->state() == RunState::Idle || runner_->state() == RunState::Paused)) {
+      script_stage_ = 1;
+      runner_->start();
+    }
+    return;
+  }
   if (!runner_) {  // the start preset was refused (reported already): nothing to run
     endScript({}, static_cast<int>(ErrorKind::BadInput));
     return;
@@ -593,6 +702,7 @@ void MainWindow::printFieldViewSummary() const {
               "paint_ms_p99=%.3g renderer=\"%s\"\n",
               to_string(runner_->context().backend).c_str(), field_->hostUploads(), field_->deviceCopies(), paints.count(),
               paints.quantile(0.5), paints.quantile(0.99), field_->glRenderer().toLocal8Bit().constData());
+  std::printf("kinetic-studio: event loop: longest_gap_ms=%.1f over %.1f s\n", gap_.longestMs(), gap_.secondsWatched());
   std::fflush(stdout);
 }
 
@@ -617,7 +727,7 @@ void MainWindow::updateSliceControl() {
 bool MainWindow::saveScreenshot(const QString& path, const QString& view) {
   bool ok = false;
   if (view == "field") {
-    views_->setCurrentWidget(field_);
+    views_->setCurrentWidget(field_page_);
     ok = field_->grabImage().save(path);
   } else if (view == "plot") {
     views_->setCurrentWidget(plot_);
@@ -692,23 +802,52 @@ void MainWindow::stopRecording() {
 void MainWindow::recordDialog() {
   if (recorder_->active()) return stopRecording();
   record_->setChecked(false);
-  const QString dir = QFileDialog::getExistingDirectory(this, "Record the fields as a time series (.pvd) into");
+  const QString dir = QFileDialog::getExistingDirectory(this, "Record the fields as a time series (.pvd) into", dialogFolder());
   if (dir.isEmpty()) return;
+  rememberDialogFolder(dir);
   bool ok = false;
   const int every = QInputDialog::getInt(this, "Record time series", "Write the fields every N iterations, N =", 10, 1, 1000000000, 1, &ok);
   if (ok) recordTo(dir, every);
 }
 
 void MainWindow::saveScreenshotDialog() {
-  const QString path = QFileDialog::getSaveFileName(this, "Save screenshot", "screenshot.png", "PNG images (*.png)");
+  const QString path = QFileDialog::getSaveFileName(this, "Save screenshot", dialogFolder() + "/screenshot.png", "PNG images (*.png)");
   if (path.isEmpty()) return;
+  rememberDialogFolder(QFileInfo(path).absolutePath());
   const QWidget* current = views_->currentWidget();
   saveScreenshot(path, current == plot_ ? "plot" : current == scene_ ? "scene" : "field");
 }
 
 void MainWindow::exportDialog() {
-  const QString dir = QFileDialog::getExistingDirectory(this, "Export fields (.vti/.vtp) and series (.csv) to");
-  if (!dir.isEmpty()) exportTo(dir);
+  const QString dir = QFileDialog::getExistingDirectory(this, "Export fields (.vti/.vtp) and series (.csv) to", dialogFolder());
+  if (dir.isEmpty()) return;
+  rememberDialogFolder(dir);
+  exportTo(dir);
+}
+
+// Where the save and export dialogs open: the folder last used, else the user's documents (never the
+// folder the app was started from, often the source tree).
+QString MainWindow::dialogFolder() const {
+  const QString last = QSettings().value("dialog/folder").toString();
+  if (!last.isEmpty() && QFileInfo(last).isDir()) return last;
+  return QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+}
+
+void MainWindow::rememberDialogFolder(const QString& dir) { QSettings().setValue("dialog/folder", dir); }
+
+// The method's README rendered as Markdown in a window of the app (no .md handler needed).
+void MainWindow::showMethodNotes(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) return reportError("could not read " + path + ": " + file.errorString());
+  auto* notes = new QTextBrowser;
+  notes->setAttribute(Qt::WA_DeleteOnClose);
+  notes->setWindowTitle("Method notes — " + QFileInfo(path).dir().dirName());
+  notes->setOpenExternalLinks(true);
+  notes->setSearchPaths({QFileInfo(path).absolutePath()});
+  notes->setMarkdown(QString::fromUtf8(file.readAll()));
+  notes->resize(std::min(900, width()), std::min(700, height()));
+  notes->show();
+  log_->appendMessage("method notes: " + path);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
@@ -717,7 +856,9 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   settings.setValue("window/state", saveState());
   settings.setValue("view/colormap", field_->colormap());
   field_->setDeviceField(nullptr);
-  runner_.reset();  // stops the worker after its current iteration
+  timer_->stop();  // nothing left to poll
+  retired_.retire(std::move(runner_));  // they stop at once; the window does not wait for them
+  if (pending_) retired_.retire(std::move(std::exchange(pending_, nullptr)->runner));
   event->accept();
 }
 

@@ -9,13 +9,16 @@
 #include <variant>
 
 #include "app_options.hpp"
+#include "event_loop_gap.hpp"
 #include "progress_eta.hpp"
 #include "recorder.hpp"
+#include "retired_runners.hpp"
 #include "core/backend.hpp"
 #include "io/preset.hpp"
 #include "run/runner.hpp"
 
 class QAction;
+class QCheckBox;
 class QComboBox;
 class QDockWidget;
 class QLineEdit;
@@ -31,6 +34,7 @@ class LogPanel;
 class ParameterPanel;
 class PlotView;
 class PresetBrowser;
+class QuickSliders;
 class SceneView;
 class SliceControl;
 
@@ -66,6 +70,10 @@ class MainWindow : public QMainWindow {
   // What the parameter panel calls: live parameters apply at the next iteration.
   void applyParameter(const QString& key, const ks::ParamValue& value);
   Runner* runner() const { return runner_.get(); }
+  // The GUI thread's longest stall since the window opened (event_loop_gap.hpp), in ms.
+  double longestEventLoopGapMs() const { return gap_.longestMs(); }
+  void restartEventLoopGap() { gap_.start(); }
+  int runnersEnding() const { return retired_.ending(); }
   bool settingUp() const { return pending_ != nullptr; }  // a loaded preset is still being set up
 
  protected:
@@ -76,10 +84,13 @@ class MainWindow : public QMainWindow {
   void buildDocks();
   void poll();
   void applyFixedRange();
+  void resetViewsForPreset();
+  void focusShownView();
   void updateSliceControl();
   void updateStatus();
   void updateActions();
   void runScriptStep();
+  void quitScript();
   bool scriptStalled();
   void endScript(const std::string& error, int exit_code);
   bool nextSetupFits(const std::string& key, const ks::ParamValue& value);
@@ -93,9 +104,13 @@ class MainWindow : public QMainWindow {
   void exportDialog();
   void recordDialog();
   std::shared_ptr<const Snapshot> fileSnapshot() const;
-  void rememberRecent(const QString& path);  // File > Recent presets, most recent first
+  void rememberRecent(const QString& path);
+  QString dialogFolder() const;
+  void rememberDialogFolder(const QString& dir);
+  void showMethodNotes(const QString& path);  // File > Recent presets, most recent first
 
   AppOptions options_;
+  RetiredRunners retired_;  // before runner_ and pending_: joined after they are handed to it
   std::unique_ptr<Runner> runner_;
   std::unique_ptr<Preset> preset_;
   // A simulation still setting up, to replace the current one when its setup succeeds.
@@ -119,7 +134,9 @@ class MainWindow : public QMainWindow {
   LogPanel* log_ = nullptr;
   QDockWidget* log_dock_ = nullptr;
   QTabWidget* views_ = nullptr;
+  QWidget* field_page_ = nullptr;  // the Field tab: the field view over its quick sliders
   FieldView* field_ = nullptr;
+  QuickSliders* quick_ = nullptr;
   PlotView* plot_ = nullptr;
   SceneView* scene_ = nullptr;
   QAction *run_ = nullptr, *pause_ = nullptr, *step_ = nullptr, *reset_ = nullptr;
@@ -129,9 +146,11 @@ class MainWindow : public QMainWindow {
   QElapsedTimer clock_;  // the ETA's time base
   QComboBox *field_box_ = nullptr, *colormap_box_ = nullptr;
   QLineEdit *range_lo_ = nullptr, *range_hi_ = nullptr;
+  QCheckBox *log_scale_ = nullptr, *auto_range_ = nullptr;
   SliceControl* slice_ = nullptr;
   QAction* slice_action_ = nullptr;  // the control's place in the view toolbar
   QTimer* timer_ = nullptr;
+  EventLoopGap gap_;
 };
 
 }  // namespace ks::gui

@@ -34,6 +34,7 @@ QString word(const QString& w, bool subscript) {
 
 bool isLetter(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
 bool isAlnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+bool isNonAscii(char c) { return static_cast<unsigned char>(c) >= 0x80; }  // a byte of a UTF-8 sequence
 
 // The run of characters from `i` that `keep` accepts.
 std::string runFrom(const std::string& s, std::size_t& i, bool (*keep)(char)) {
@@ -42,15 +43,24 @@ std::string runFrom(const std::string& s, std::size_t& i, bool (*keep)(char)) {
   return s.substr(from, i - from);
 }
 
+// The text at `i` kept as it is: one ASCII character, or a run of UTF-8 characters ("±", "…"),
+// whose bytes are all non-ASCII, decoded whole.
+QString keptFrom(const std::string& s, std::size_t& i) {
+  if (isNonAscii(s[i])) return QString::fromUtf8(runFrom(s, i, isNonAscii));
+  return QString(QLatin1Char(s[i++]));
+}
+
 // The words of `text` as letters (a subscript's or superscript's content).
 QString convertedWords(const std::string& text, bool subscript) {
   QString out;
   for (std::size_t i = 0; i < text.size();) {
     if (isLetter(text[i])) {
       out += word(QString::fromStdString(runFrom(text, i, isLetter)), subscript);
-    } else {
-      out += QChar(text[i] == '-' ? QChar(0x2212) : QChar(text[i]));
+    } else if (text[i] == '-') {
+      out += QChar(0x2212);
       ++i;
+    } else {
+      out += keptFrom(text, i);
     }
   }
   return out;
@@ -86,8 +96,7 @@ std::vector<Piece> parse(const std::string& s) {
       }
       pieces.push_back({convertedWords(content, place == Place::Sub), place});
     } else {
-      pieces.push_back({QString(QChar(c))});
-      ++i;
+      pieces.push_back({keptFrom(s, i)});
     }
   }
   return pieces;
@@ -136,6 +145,10 @@ QString unicode_notation(const std::string& label) {
 
 QString rich_axis_title(const std::string& name, const std::string& unit) {
   return unit.empty() ? rich_notation(name) : rich_notation(name) + " [" + rich_notation(unit) + "]";
+}
+
+QString unicode_axis_title(const std::string& name, const std::string& unit) {
+  return unit.empty() ? unicode_notation(name) : unicode_notation(name) + " [" + unicode_notation(unit) + "]";
 }
 
 QStaticText rich_axis_title_text(const std::string& name, const std::string& unit) {

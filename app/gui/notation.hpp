@@ -1,6 +1,7 @@
 // Labels in proper notation. Engine labels are plain ASCII ("x (lambda-)", "sigma_g", "kg/m^3",
 // "V / sqrt(2RT-)"); views show them with Greek letters, sub- and superscripts: Qt rich text for
-// QPainter and Qt widgets, Unicode for VTK charts, which draw plain text.
+// QPainter and Qt widgets, Unicode for VTK charts and the ImGui overlay, which draw plain text
+// (in text_font.hpp's font). UTF-8 in a label ("± standard error") is kept as it is.
 #pragma once
 
 #include <QStaticText>
@@ -20,6 +21,8 @@ QString unicode_notation(const std::string& label);
 
 // An axis title: "<name> [<unit>]" (rich text), the name alone without a unit.
 QString rich_axis_title(const std::string& name, const std::string& unit);
+// The same as plain Unicode text, for VTK and the ImGui overlay: "End time [τ_char]".
+QString unicode_axis_title(const std::string& name, const std::string& unit);
 // The same, laid out once for QPainter::drawStaticText.
 QStaticText rich_axis_title_text(const std::string& name, const std::string& unit);
 

@@ -64,6 +64,7 @@ QWidget* ParameterPanel::makeEditor(const ParamSpec& spec, const ParamValue& val
                 emit parameterEdited(QString::fromStdString(spec.key), text.toStdString());
                 refreshEnabled();  // parameters may depend on this choice
               });
+      connect(combo, &QComboBox::activated, this, &ParameterPanel::editingDone);
       editor = combo;
       break;
     }
@@ -73,6 +74,7 @@ QWidget* ParameterPanel::makeEditor(const ParamSpec& spec, const ParamValue& val
       // range message, which spin boxes cannot give.
       auto* line = new QLineEdit;
       connect(line, &QLineEdit::editingFinished, this, [this, spec, line] { commitText(spec, line, line->text()); });
+      connect(line, &QLineEdit::returnPressed, this, &ParameterPanel::editingDone);
       editor = line;
       break;
     }

@@ -25,6 +25,9 @@ class ParameterPanel : public QWidget {
   void parameterEdited(const QString& key, const ks::ParamValue& value);
   // A typed value the parameter's rules refuse (the widget shows the last good value again).
   void parameterRefused(const QString& key, const QString& text, const QString& reason);
+  // Enter in a value, or a choice made: the window gives the keyboard back to its view, so that its
+  // shortcuts (Space, S, R) act again instead of typing into the editor.
+  void editingDone();
 
  private:
   QWidget* makeEditor(const ParamSpec& spec, const ParamValue& value);

@@ -30,11 +30,13 @@
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
 #include <vtkTable.h>
+#include <vtkTooltipItem.h>
 
 #include "core/errors.hpp"
 #include "io/reference.hpp"
 #include "notation.hpp"
 #include "plot_zoom.hpp"
+#include "text_font.hpp"
 #include "vtk_gl_widget.hpp"
 
 namespace ks::gui {
@@ -42,6 +44,25 @@ namespace ks::gui {
 namespace {
 constexpr double kZoomPerNotch = 1.25;  // the wheel shrinks both axes by this factor per notch
 constexpr double kWheelNotch = 120.0;   // QWheelEvent::angleDelta units per notch
+
+// Titles, tick labels, legend and tooltips in the font that has the labels' Greek letters and symbols.
+void useTextFont(vtkChartXY* chart) {
+  for (int location : {vtkAxis::LEFT, vtkAxis::BOTTOM, vtkAxis::RIGHT, vtkAxis::TOP}) {
+    use_text_font(chart->GetAxis(location)->GetTitleProperties());
+    use_text_font(chart->GetAxis(location)->GetLabelProperties());
+  }
+  use_text_font(chart->GetLegend()->GetLabelProperties());
+  use_text_font(chart->GetTitleProperties());
+  use_text_font(chart->GetTooltip()->GetTextProperties());
+}
+
+// Gives a linear axis the whole real line back. VTK 9.1's vtkAxis, once its range is set while
+// on a log scale, keeps 0 as the lower limit for the linear scale after it (UpdateLogScaleActive
+// saves the limit it clamped as the linear one): negative values would stay hidden.
+void allowAnyRange(vtkAxis* axis) {
+  axis->SetUnscaledMinimumLimit(std::numeric_limits<double>::lowest());
+  axis->SetUnscaledMaximumLimit(std::numeric_limits<double>::max());
+}
 }  // namespace
 
 // The chart in its OpenGL widget (see vtk_gl_widget.hpp for the embedding of VTK in Qt 6), with
@@ -243,8 +264,9 @@ class ChartBuilder {
 
   void setAxis(int location, const std::string& title, bool log, const Range& range) {
     vtkAxis* axis = chart_->GetAxis(location);
-    axis->SetTitle(unicode_notation(title).toStdString());  // VTK draws plain text: Greek letters, ₋, ³
+    axis->SetTitle(unicode_notation(title).toStdString());  // UTF-8: Greek letters, ₋, ³ in text_font.hpp's font
     axis->SetLogScale(log);
+    if (!log) allowAnyRange(axis);
     if (keep_ranges_) return;
     if (range.lo < range.hi) axis->SetUnscaledRange(range.lo, range.hi);  // the chart still rounds it (auto)
   }
@@ -345,6 +367,7 @@ PlotView::PlotView(QWidget* parent)
   chart->SetRenderEmpty(true);  // axes even without data:
   chart->SetAutoAxes(false);    // (automatic axes hide when no plot uses them)
   chart->GetLegend()->SetHorizontalAlignment(vtkChartLegend::RIGHT);
+  useTextFont(chart);
 
   connect(series_box_, &QComboBox::textActivated, this, &PlotView::setSeries);
   // A new scale or series starts from all of its data.
@@ -355,6 +378,21 @@ PlotView::PlotView(QWidget* parent)
 PlotView::~PlotView() = default;
 
 void PlotView::showSnapshot(std::shared_ptr<const ks::Snapshot> snapshot) { snapshots_.offer(std::move(snapshot)); }
+
+void PlotView::resetForPreset() {
+  snapshots_.clear();
+  reference_ = {};
+  wanted_.clear();
+  scaled_for_.clear();  // the next series' own choice of log axes
+  {
+    const QSignalBlocker block_x(log_x_), block_y(log_y_);
+    log_x_->setChecked(false);
+    log_y_->setChecked(false);
+  }
+  canvas_->resetZoom();
+  updateSeriesBox();
+  redraw();  // empty axes; comparisonChanged("") when a comparison was shown
+}
 
 void PlotView::setReference(const ks::Reference& ref) {
   reference_ = ref;

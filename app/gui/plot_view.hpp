@@ -31,6 +31,10 @@ class PlotView : public QWidget {
   // Latest snapshot; redraws at most every 100 ms (keep the newest, drop intermediate ones)
   // so a fast simulation never floods the GUI thread.
   void showSnapshot(std::shared_ptr<const ks::Snapshot> snapshot);
+  // Back to a new view's state for another preset: no snapshot, reference or wanted series,
+  // linear axes (the next series chooses its own log axes), no zoom. The plot is empty until the
+  // next snapshot.
+  void resetForPreset();
   // The preset's reference (may be empty: ref.series empty). Drawn as symbols on its series;
   // the legend entry shows its mean relative error vs the series.
   void setReference(const ks::Reference& ref);

@@ -5,7 +5,10 @@
 #include <QHeaderView>
 #include <QTextBrowser>
 #include <QTreeWidget>
+#include <algorithm>
 
+#include "core/backend.hpp"
+#include "core/memory.hpp"
 #include "core/registry.hpp"
 #include "io/preset.hpp"
 
@@ -33,6 +36,18 @@ PresetBrowser::PresetBrowser(QWidget* parent) : QSplitter(Qt::Vertical, parent) 
   });
 }
 
+// "Needs 1.2 GB of memory (and 0.8 GB on the GPU) on CPU, 2 threads", from the method's estimate.
+QString PresetBrowser::memoryText(const Registry& registry, const Preset& preset, const ExecutionContext& ctx) {
+  try {
+    const MemoryEstimate m = registry.create(preset.method)->estimate_memory(preset.params, ctx);
+    QString text = QString("Needs %1 of memory").arg(QString::fromStdString(format_bytes(m.host_bytes)));
+    if (m.device_bytes) text += QString(" and %1 on the GPU").arg(QString::fromStdString(format_bytes(m.device_bytes)));
+    return text + " on " + QString::fromStdString(ctx.device_name);
+  } catch (const std::exception& e) {
+    return QString("Memory not estimated: %1").arg(e.what());
+  }
+}
+
 void PresetBrowser::scan(const QString& dir) {
   tree_->clear();
   const Registry& registry = builtin_registry();
@@ -40,13 +55,28 @@ void PresetBrowser::scan(const QString& dir) {
   QStringList files;
   QDirIterator it(dir, {"*.json"}, QDir::Files, QDirIterator::Subdirectories);
   while (it.hasNext()) files << QFileInfo(it.next()).canonicalFilePath();
-  files.sort();
+  // Teaching presets first in each method, then the paper's cases by name.
+  const auto teaching = [](const QString& path) { return QFileInfo(path).fileName().startsWith("teaching"); };
+  std::sort(files.begin(), files.end(), [&](const QString& a, const QString& b) {
+    const QString da = QFileInfo(a).path(), db = QFileInfo(b).path();
+    if (da != db) return da < db;
+    if (teaching(a) != teaching(b)) return teaching(a);
+    return a < b;
+  });
+  // What each preset would take here, before the user commits to it (the Runner's own estimate).
+  ExecutionContext here;
+  try {
+    here = resolve_backend(BackendRequest::Auto);
+  } catch (const std::exception&) {
+    here = resolve_backend(BackendRequest::Cpu);
+  }
   for (const QString& path : files) {
-    QString method, title, problem;
+    QString method, title, problem, cost;
     try {
       const Preset p = load_preset(path.toStdString(), registry);
       method = QString::fromStdString(p.method);
       title = QString::fromStdString(p.title);
+      cost = memoryText(registry, p, here);
     } catch (const std::exception& e) {
       method = "(presets with errors)";
       title = QFileInfo(path).fileName();
@@ -62,7 +92,7 @@ void PresetBrowser::scan(const QString& dir) {
     }
     auto* item = new QTreeWidgetItem(methods[method], {title});
     item->setData(0, kPathRole, path);
-    item->setToolTip(0, problem.isEmpty() ? title : problem);
+    item->setToolTip(0, problem.isEmpty() ? title + (cost.isEmpty() ? QString() : "\n" + cost) : problem);
     if (!problem.isEmpty()) item->setForeground(0, Qt::gray);
   }
 }

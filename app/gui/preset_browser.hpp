@@ -6,19 +6,27 @@
 class QTextBrowser;
 class QTreeWidget;
 
+namespace ks {
+class Registry;
+struct Preset;
+struct ExecutionContext;
+}  // namespace ks
+
 namespace ks::gui {
 
 class PresetBrowser : public QSplitter {
   Q_OBJECT
  public:
   explicit PresetBrowser(QWidget* parent = nullptr);
-  // Scans dir/<method folder>/*.json; presets that fail to load are listed greyed with the reason.
+  // Scans dir/<method folder>/*.json, teaching presets first; presets that fail to load are listed
+  // greyed with the reason. A preset's tooltip says the memory it needs on this machine's backend.
   void scan(const QString& dir);
   void select(const QString& path);
  signals:
   void presetActivated(const QString& path);  // double-click or Enter
  private:
   void describe(const QString& path);
+  static QString memoryText(const Registry& registry, const Preset& preset, const ExecutionContext& ctx);
   QTreeWidget* tree_;
   QTextBrowser* text_;
 };

@@ -48,7 +48,9 @@
 
 #include "colormaps.hpp"
 #include "core/errors.hpp"
+#include "notation.hpp"
 #include "snapshot_to_vtk.hpp"
+#include "text_font.hpp"
 #include "vtk_gl_widget.hpp"
 
 namespace ks::gui {
@@ -151,12 +153,11 @@ int flatAxis(vtkImageData* image) {
   return -1;
 }
 
-// "diameter (m)"; vector fields are shown by their length: "|u| (m/s)". (Brackets, as in the
-// field view, would look like parentheses anyway in VTK's font as Debian ships it.)
+// "diameter [nm]" in notation, as the field view's colour bar ("Q_R [W/m³]"), in UTF-8; vector
+// fields are shown by their length: "|u| [m/s]".
 std::string colourBarTitle(const FieldDesc& desc) {
-  std::string title = desc.components > 1 ? "|" + desc.name + "|" : desc.name;
-  if (!desc.unit.empty()) title += " (" + desc.unit + ")";
-  return title;
+  const std::string name = desc.components > 1 ? "|" + desc.name + "|" : desc.name;
+  return unicode_axis_title(name, desc.unit).toStdString();
 }
 
 }  // namespace
@@ -272,6 +273,7 @@ void SceneCanvas::buildParts() {
     text->ItalicOff();
     text->ShadowOff();
     text->SetFontSize(kBarFontPx);
+    use_text_font(text);  // Greek letters and symbols in the title
   }
   colour_bar_->SetPosition(0.83, 0.08);  // normalised viewport coordinates: near the right-hand edge
   colour_bar_->SetWidth(0.12);
@@ -281,6 +283,7 @@ void SceneCanvas::buildParts() {
   renderer_->AddActor2D(colour_bar_);
 
   message_->GetTextProperty()->SetFontSize(kMessageFontPx);
+  use_text_font(message_->GetTextProperty());
   message_->GetTextProperty()->SetColor(kMessageColour[0], kMessageColour[1], kMessageColour[2]);
   message_->GetTextProperty()->SetJustificationToCentered();
   message_->GetTextProperty()->SetVerticalJustificationToCentered();
@@ -572,11 +575,31 @@ SceneView::SceneView(QWidget* parent)
   connect(iso_surface_, &QCheckBox::toggled, canvas_, &SceneCanvas::setIsoSurface);
   connect(volume_, &QCheckBox::toggled, canvas_, &SceneCanvas::setVolume);
   redraw();
+  snapshots_.setHeld(true);  // until the view is first shown
 }
 
 SceneView::~SceneView() = default;
 
 void SceneView::showSnapshot(std::shared_ptr<const ks::Snapshot> snapshot) { snapshots_.offer(std::move(snapshot)); }
+
+void SceneView::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  snapshots_.setHeld(false);
+}
+
+void SceneView::hideEvent(QHideEvent* event) {
+  snapshots_.setHeld(true);
+  QWidget::hideEvent(event);
+}
+
+void SceneView::resetForPreset() {
+  snapshots_.clear();
+  wanted_.clear();
+  iso_surface_->setChecked(false);
+  volume_->setChecked(false);
+  forgetObstacles();
+  redraw();  // "no field": the next data is framed afresh (a new shape resets the camera)
+}
 
 void SceneView::setField(const QString& name) {
   if (name == wanted_) return;
@@ -611,15 +634,19 @@ const FieldData* SceneView::obstaclesFor(const FieldData& shown) const {
 void SceneView::updateObstacles(const FieldData& shown) {
   const FieldData* spheres = obstaclesFor(shown);
   if (!spheres) {
-    if (!obstacle_centres_.empty()) canvas_->showObstacles(nullptr);
-    obstacle_centres_.clear();
-    obstacle_diameters_.clear();
+    if (!obstacle_centres_.empty()) forgetObstacles();
     return;
   }
   if (spheres->positions == obstacle_centres_ && spheres->values == obstacle_diameters_) return;
   canvas_->showObstacles(vtkPolyData::SafeDownCast(to_vtk(*spheres)));
   obstacle_centres_ = spheres->positions;
   obstacle_diameters_ = spheres->values;
+}
+
+void SceneView::forgetObstacles() {
+  canvas_->showObstacles(nullptr);
+  obstacle_centres_.clear();
+  obstacle_diameters_.clear();
 }
 
 void SceneView::redraw() {

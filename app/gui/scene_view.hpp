@@ -31,6 +31,9 @@ class SceneView : public QWidget {
   // Latest snapshot; redraws at most every 250 ms (keep the newest, drop intermediate ones)
   // so a fast simulation never floods the GUI thread.
   void showSnapshot(std::shared_ptr<const ks::Snapshot> snapshot);
+  // Back to a new view's state for another preset: no snapshot or wanted field, no iso-surface
+  // or volume rendering, no obstacles; the camera frames the next data afresh.
+  void resetForPreset();
   // Which field to show. A name the snapshot lacks is kept as the wish (the first field is
   // shown meanwhile), so a preset's default view can be set before its first snapshot.
   void setField(const QString& name);
@@ -38,10 +41,16 @@ class SceneView : public QWidget {
   // never shown (no OpenGL context yet) or the file cannot be written.
   bool saveScreenshot(const QString& png_path);
 
+ protected:
+  // Hidden (another tab shown), the view converts and draws nothing; shown, the newest snapshot.
+  void showEvent(QShowEvent* event) override;
+  void hideEvent(QHideEvent* event) override;
+
  private:
   const ks::FieldData* shownField() const;
   const ks::FieldData* obstaclesFor(const ks::FieldData& shown) const;
   void updateObstacles(const ks::FieldData& shown);
+  void forgetObstacles();  // none drawn, none remembered
   void redraw();
 
   QCheckBox* iso_surface_;

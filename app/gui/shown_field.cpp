@@ -32,6 +32,11 @@ void ShownField::setSlice(SlicePlane plane) {
   stale_ = true;
 }
 
+void ShownField::reset() {
+  *this = ShownField();
+  stale_ = true;  // the view drops the packed values it drew
+}
+
 QStringList ShownField::names() const {
   QStringList names;
   if (snapshot_) {
@@ -56,6 +61,11 @@ const ks::FieldData* ShownField::mask() const {
   return nullptr;
 }
 
+SlicePlane ShownField::slice() const {
+  const ks::FieldData* f = field();
+  return f && f->grid.cells[2] > 1 ? slice_ : SlicePlane{};
+}
+
 QString ShownField::displayName() const {
   const ks::FieldData* f = field();
   if (!f) return {};
@@ -74,7 +84,7 @@ bool ShownField::repackIfStale() {
   if (!stale_) return false;
   const ks::FieldData* f = field();
   const ks::FieldData* m = mask();
-  packed_ = f ? pack_field(*f, slice_, component_, m != f ? m : nullptr) : PackedField{};
+  packed_ = f ? pack_field(*f, slice(), component_, m != f ? m : nullptr) : PackedField{};
   stale_ = false;
   return true;
 }

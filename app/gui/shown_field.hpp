@@ -22,11 +22,14 @@ class ShownField {
   void setName(const QString& name);
   void setComponent(int c);  // vector fields: -1 = magnitude (default), else that component
   void setSlice(SlicePlane plane);  // 3D image fields (the index clamped to the field when packing)
+  // For another preset: no snapshot, no wished-for field, the magnitude, the default plane.
+  void reset();
 
   QStringList names() const;           // the snapshot's fields
   const ks::FieldData* field() const;  // the field shown; null without one
   int component() const { return component_; }
-  SlicePlane slice() const { return slice_; }
+  // The plane shown: the one set for a 3D image field; a 2D one is shown whole (SlicePlane{}).
+  SlicePlane slice() const;
   QString displayName() const;  // the field's name with the component: "u", "u[0]", "|u|"
   QString unit() const;         // the field's unit; empty without one
 

@@ -49,6 +49,11 @@ bool SliceControl::follow(const ks::FieldData* field) {
   return true;
 }
 
+void SliceControl::resetForPreset() {
+  field_.clear();
+  grid_ = ks::Grid();
+}
+
 SlicePlane SliceControl::plane() const { return {normal_->currentIndex(), slider_->value()}; }
 
 QString SliceControl::text() const { return label_->text(); }

@@ -22,6 +22,9 @@ class SliceControl : public QWidget {
 
   // Follows the shown field (null: none). False when it is not a 3D image: nothing to slice.
   bool follow(const ks::FieldData* field);
+  // For another preset: the next field followed starts afresh at its view normal and middle
+  // slice, and announces them (planeChanged), whatever its name and grid.
+  void resetForPreset();
   SlicePlane plane() const;
   QString text() const;  // the label's text
 

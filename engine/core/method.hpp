@@ -35,6 +35,7 @@ struct Progress {
   std::string time_unit;       // e.g. "s", "tau_char", "steps"
   double residual = 0.0;       // method-defined convergence measure (0 when not meaningful)
   double fraction_done = 0.0;  // 0..1 towards the method's end condition
+  std::string end_condition;   // which end fraction_done follows ("t_end", "steady state (residual 1e-07)")
   double work_done = 0.0;      // method-defined work units (events, cell updates, rays) since setup
   std::string work_unit;       // "events", "cell updates", ...
   // True only when the method's convergence tolerance was met (not when t_end, an iteration

@@ -59,10 +59,16 @@ void require_one_of(const std::string& value, const std::vector<std::string>& na
   throw bad_input(where, "method has no " + what + " '" + cut(value, 60) + "'", "one of " + all);
 }
 
-// {"field": a field of the method, "series": one of its series}: the views shown first.
+// {"field": a field of the method, "series": one of its series, "tab": the window's view}: what is shown first.
 nlohmann::json parse_view(const nlohmann::json& v, const std::string& where, const MethodInfo& info) {
-  if (!v.is_object()) throw bad_input(where, "expected an object, got " + brief(v), "{\"field\": ..., \"series\": ...}");
-  reject_unknown_keys(v, {"field", "series"}, where);
+  if (!v.is_object()) throw bad_input(where, "expected an object, got " + brief(v), "{\"field\": ..., \"series\": ..., \"tab\": ...}");
+  reject_unknown_keys(v, {"field", "series", "tab"}, where);
+  // The view the window opens on: the preset's teaching picture.
+  if (optional_key(v, "tab")) {
+    const std::string tab = required_string(v, "tab", where);
+    if (tab != "field" && tab != "plot" && tab != "scene")
+      throw bad_input(where + "/tab", "unknown view tab '" + cut(tab, 60) + "'", "field, plot or scene");
+  }
   if (optional_key(v, "field")) {
     std::vector<std::string> names;
     for (const auto& f : info.fields) names.push_back(f.name);

@@ -2,10 +2,28 @@
 
 #include <cmath>
 
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 #include "core/errors.hpp"
 #include "io/checkpoint.hpp"
 
 namespace ks {
+
+namespace {
+
+// Threads this thread creates afterwards (an OpenMP team) inherit the priority.
+void lower_this_threads_priority() {
+#ifdef __linux__
+  constexpr int kNice = 10;
+  setpriority(PRIO_PROCESS, pid_t(syscall(SYS_gettid)), kNice);  // best effort: a refusal changes nothing
+#endif
+}
+
+}  // namespace
 
 std::string to_string(RunState s) {
   switch (s) {
@@ -215,6 +233,7 @@ void Runner::fail(const std::string& why, ErrorKind kind) {
 }
 
 void Runner::worker_loop() {
+  if (options_.yield_to_gui) lower_this_threads_priority();
   std::unique_lock lock(mutex_);
   while (true) {
     cv_.wait(lock, [&] {

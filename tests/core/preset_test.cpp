@@ -216,6 +216,16 @@ TEST_F(PresetFile, GoodBackendIsRead) {
   EXPECT_EQ(*p.backend, ks::BackendRequest::Cpu);
 }
 
+TEST_F(PresetFile, ViewTabIsOneOfTheWindowsViews) {
+  const std::string good = write_edited("tab.json", [](nlohmann::json& d) { d["view"]["tab"] = "plot"; });
+  EXPECT_EQ(ks::load_preset(good, ks::builtin_registry()).view["tab"], "plot");
+  const std::string path = write_edited("badtab.json", [](nlohmann::json& d) { d["view"]["tab"] = "chart"; });
+  const std::string msg = load_error(path);
+  EXPECT_MESSAGE_HAS(msg, path + ":/view/tab");
+  EXPECT_MESSAGE_HAS(msg, "chart");
+  EXPECT_MESSAGE_HAS(msg, "field, plot or scene");
+}
+
 TEST_F(PresetFile, ReferenceWithUnknownSeriesNamesPointerAndKnownSeries) {
   const std::string path = write_edited("refseries.json", [](nlohmann::json& d) { d["reference"]["series"] = "volume"; });
   const std::string msg = load_error(path);

@@ -25,11 +25,14 @@
 
 #include <QAbstractScrollArea>
 #include <QAction>
+#include <QKeyEvent>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QSlider>
+#include <QTabWidget>
+#include <QTextBrowser>
 #include <QScreen>
 #include <QProgressBar>
 #include <QFileInfo>
@@ -236,6 +239,16 @@ TEST(GuiCommandLine, VersionWithoutADisplayExitsZeroWithTheProjectVersion) {
   EXPECT_EQ(r.out, std::string("kinetic-studio ") + KS_VERSION + "\n");
 }
 
+// Opening a window without a display says so in one line (not Qt's abort and advice to reinstall).
+TEST(GuiCommandLine, AWindowWithoutADisplaySaysWhatIsMissingAndWhatToUse) {
+  const AppRun r = run_app_bounded({"--preset", QString::fromStdString(kDemo)}, 60000, without_display());
+  ASSERT_TRUE(r.finished);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.err.rfind("kinetic-studio: error: no display found", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("kinetic-run"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
 // A bad option is answered before a window (or a display) is needed: exit 2, one line on stderr.
 TEST(GuiCommandLine, BadOptionWithoutADisplayExitsTwoWithOneLine) {
   for (const QStringList& args : {QStringList{"--frobnicate"}, QStringList{"--steps=99999999999", "--exit"},
@@ -375,6 +388,54 @@ TEST(GuiInProcess, HelpMenuFindsEveryMethodsNotesAndAboutNamesTheDevice) {
   EXPECT_TRUE(menus.contains("&Help")) << menus.join(", ").toStdString();
 }
 
+// Help > Method notes renders the method's README in a window of the app (a desktop without a .md
+// handler has nothing to open it with); every key in the menus is in Help > Keyboard shortcuts and in
+// its action's tooltip or menu text.
+TEST(GuiInProcess, MethodNotesOpenInTheAppAndEveryMenuKeyIsListed) {
+  const auto window = shown_demo_window();
+  QAction* notes = nullptr;
+  for (QAction* menu : window->menuBar()->actions())
+    for (QAction* a : menu->menu() ? menu->menu()->actions() : QList<QAction*>{}) {
+      if (a->text().startsWith("Method notes")) notes = a;
+      const QString key = a->shortcut().toString();
+      if (!key.isEmpty()) EXPECT_TRUE(ks::gui::shortcuts_text().contains(key + "\t")) << key.toStdString();
+    }
+  ASSERT_NE(notes, nullptr);
+  notes->trigger();
+  QTextBrowser* shown = nullptr;
+  for (QWidget* w : QApplication::topLevelWidgets())
+    if (auto* b = qobject_cast<QTextBrowser*>(w); b && b->isVisible()) shown = b;
+  ASSERT_NE(shown, nullptr);
+  EXPECT_TRUE(shown->toPlainText().contains("aerosol.coagulation")) << shown->toPlainText().left(300).toStdString();
+  EXPECT_FALSE(shown->toPlainText().contains("# ")) << "Markdown shown as text";
+  shown->close();
+}
+
+// Enter in a parameter's value gives the keyboard back to the view: Space, S and R act again.
+TEST(GuiInProcess, EnterInAParameterReturnsTheKeysToTheView) {
+  const auto window = shown_demo_window();
+  window->activateWindow();
+  QApplication::processEvents(QEventLoop::AllEvents, 200);
+  auto* panel = window->findChild<QWidget*>("parameterPanel");
+  ASSERT_NE(panel, nullptr);
+  QLineEdit* value = nullptr;
+  for (QLineEdit* line : panel->findChildren<QLineEdit*>())
+    if (line->isEnabled() && line->objectName().isEmpty()) value = line;
+  ASSERT_NE(value, nullptr);
+  value->setFocus();
+  QApplication::processEvents();
+  ASSERT_TRUE(value->hasFocus());
+  QKeyEvent enter(QEvent::KeyPress, Qt::Key_Return, Qt::NoModifier);
+  QApplication::sendEvent(value, &enter);
+  QApplication::processEvents();
+  EXPECT_FALSE(value->hasFocus());
+  const auto* tabs = window->findChild<QTabWidget*>();
+  ASSERT_NE(tabs, nullptr);
+  const QWidget* focus = QApplication::focusWidget();
+  ASSERT_NE(focus, nullptr);
+  EXPECT_TRUE(focus == tabs->currentWidget() || tabs->currentWidget()->isAncestorOf(focus)) << focus->metaObject()->className();
+}
+
 // File > Save parameters as preset writes the open preset with the parameters of the next set-up,
 // which loads back like any preset; File > Recent presets lists what was loaded, newest first.
 TEST(GuiInProcess, ParametersSavedAsAPresetLoadBackAndAreRememberedAsRecent) {
@@ -461,7 +522,7 @@ TEST(GuiInProcess, StatusBarShowsProgressAndTimeLeftWhileRunning) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (!bar->format().contains("left") && std::chrono::steady_clock::now() < deadline)
     QApplication::processEvents(QEventLoop::AllEvents, 50);
-  EXPECT_TRUE(bar->format().contains("left")) << bar->format().toStdString();
+  EXPECT_TRUE(bar->format().contains("left to ")) << bar->format().toStdString();  // and which end it counts to
   EXPECT_NE(runner->state(), ks::RunState::Finished);
   runner->pause();
   runner->wait_settled(std::chrono::seconds(30));

@@ -8,6 +8,7 @@
 #include "bgk_model.hpp"
 #include "bgk_params.hpp"
 #include "bgk_strip.hpp"
+#include "core/end_condition.hpp"
 #include "core/checked.hpp"
 #include "core/column_blocks.hpp"
 #include "core/errors.hpp"
@@ -325,7 +326,9 @@ Progress BgkMethod::progress() const {
   p.sim_time = time_;
   p.time_unit = "1/nu_ref";
   p.residual = residual_.empty() ? 0.0 : residual_.back();
-  p.fraction_done = finished() ? 1.0 : std::min(1.0, time_ / p_.t_end);
+  const EndProgress end = toward_end(time_ / p_.t_end, "t_end", p.residual, iteration_ > 1 ? p_.tolerance : 0.0);
+  p.fraction_done = finished() ? 1.0 : end.fraction;
+  p.end_condition = end.condition;
   p.work_done = double(steps_) * double(cfg_.phase_cells());
   p.work_unit = "phase-space cell updates";
   p.converged = converged();

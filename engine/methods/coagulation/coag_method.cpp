@@ -398,6 +398,7 @@ Progress CoagulationMethod::progress() const {
   p.fraction_done = iteration_ == 0 ? 0.0
                                     : std::log(p.sim_time / kFirstOutputTau + 1.0) / std::log(t_end / kFirstOutputTau + 1.0);
   if (finished()) p.fraction_done = 1.0;
+  p.end_condition = "t_end";
   p.work_done = double(events_);
   p.work_unit = "events";
   // No convergence tolerance: t_end ends every run, so p.converged stays false.

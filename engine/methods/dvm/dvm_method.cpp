@@ -4,6 +4,7 @@
 #include <cmath>
 #include <initializer_list>
 
+#include "core/end_condition.hpp"
 #include "core/ceil_div.hpp"
 #include "core/checked.hpp"
 #include "core/errors.hpp"
@@ -244,11 +245,10 @@ Progress DvmMethod::progress() const {
   p.sim_time = double(iteration_);
   p.time_unit = "iterations";
   p.residual = residual_.empty() ? 0.0 : residual_.back();
-  const double tol = p_.tolerance;
-  double f = double(iteration_) / double(p_.max_iterations);
-  if (tol > 0.0 && p.residual > 0.0 && iteration_ > 1)  // progress in decades of the residual towards the tolerance
-    f = std::max(f, std::clamp(std::log(p.residual) / std::log(tol), 0.0, 1.0));
-  p.fraction_done = finished() ? 1.0 : std::min(f, 1.0);
+  const EndProgress end = toward_end(double(iteration_) / double(p_.max_iterations), "max_iterations", p.residual,
+                                     iteration_ > 1 ? p_.tolerance : 0.0);
+  p.fraction_done = finished() ? 1.0 : end.fraction;
+  p.end_condition = end.condition;
   p.work_done = double(iteration_) * double(cfg_.cells()) * double(cfg_.vg.count());
   p.work_unit = "phase-space point updates";
   p.converged = converged();

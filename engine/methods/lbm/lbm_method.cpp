@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/end_condition.hpp"
 #include "core/constants.hpp"
 #include "core/checked.hpp"
 #include "core/errors.hpp"
@@ -374,7 +375,10 @@ Progress LbmMethod::progress() const {
   p.sim_time = double(steps_);
   p.time_unit = "steps";
   p.residual = residual_.empty() ? 0.0 : residual_.back();
-  p.fraction_done = finished() ? 1.0 : double(steps_) / double(p_.max_steps);
+  const EndProgress end = toward_end(double(steps_) / double(p_.max_steps), "max_steps", p.residual,
+                                     iteration_ > level_start_ + 1 ? p_.tolerance : 0.0);
+  p.fraction_done = finished() ? 1.0 : end.fraction;
+  p.end_condition = end.condition;
   p.work_done = double(steps_) * double(cfg_.nodes());
   p.work_unit = "lattice updates (both species)";
   p.converged = converged();

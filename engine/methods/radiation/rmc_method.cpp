@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/end_condition.hpp"
 #include "core/checked.hpp"
 #include "core/errors.hpp"
 #include "io/binary_io.hpp"
@@ -334,6 +335,7 @@ Progress RmcMethod::progress() const {
   p.time_unit = "rays per cell";
   p.residual = change_y_.empty() ? 0.0 : change_y_.back();
   p.fraction_done = std::min(1.0, double(rays_) / double(p_.rays_per_cell));
+  p.end_condition = "rays_per_cell";
   p.work_done = double(rays_) * double(problem_.config.cells());
   p.work_unit = "rays";
   return p;

@@ -1,0 +1,43 @@
+// The GUI thread's longest stall: a timer that should fire every kTickMs, and the longest time seen
+// between two of its firings beyond that. A window that never blocks keeps it near the tick; work
+// on the GUI thread (a solver step, a join, a long paint) shows up in it whole.
+#pragma once
+
+#include <QElapsedTimer>
+#include <algorithm>
+#include <QObject>
+#include <QTimer>
+
+namespace ks::gui {
+
+class EventLoopGap : public QObject {
+ public:
+  static constexpr int kTickMs = 5;
+
+  explicit EventLoopGap(QObject* parent = nullptr) : QObject(parent) {
+    timer_.setTimerType(Qt::PreciseTimer);
+    timer_.setInterval(kTickMs);
+    connect(&timer_, &QTimer::timeout, this, [this] {
+      const qint64 now = clock_.nsecsElapsed();
+      if (last_ >= 0) longest_ns_ = std::max(longest_ns_, now - last_ - qint64(kTickMs) * 1000000);
+      last_ = now;
+    });
+  }
+  // Starts (again) from no gap.
+  void start() {
+    longest_ns_ = 0;
+    last_ = -1;
+    clock_.start();
+    timer_.start();
+  }
+  // The longest stall since start() in milliseconds, the tick itself not counted.
+  double longestMs() const { return 1e-6 * double(longest_ns_); }
+  double secondsWatched() const { return clock_.isValid() ? 1e-9 * double(clock_.nsecsElapsed()) : 0.0; }
+
+ private:
+  QTimer timer_;
+  QElapsedTimer clock_;
+  qint64 last_ = -1, longest_ns_ = 0;
+};
+
+}  // namespace ks::gui
