@@ -169,6 +169,11 @@ MainWindow::MainWindow(AppOptions options, std::variant<StartPreset, QString> st
 // window took to close, how long the runs took to end after it, and the GUI thread's longest stall.
 void MainWindow::quitScript() {
   const double gap_ms = gap_.longestMs(), watched_s = gap_.secondsWatched();
+  if (runner_) {
+    const WorkStage w = runner_->work_stage();
+    std::printf("kinetic-studio: quit during: %s%s%s\n", runner_->setting_up() ? "set-up" : to_string(runner_->state()).c_str(),
+                w.stage.empty() ? "" : ", ", w.stage.c_str());
+  }
   QElapsedTimer t;
   t.start();
   close();

@@ -4,13 +4,18 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstddef>
 #include <utility>
 #include <vector>
 
 #include "cuda_check.hpp"
+#include "memory.hpp"
 
 namespace ks {
+
+// What device_buffer_bytes() reads (memory.cpp).
+std::atomic<std::uint64_t>& device_buffer_byte_count();
 
 template <class T>
 struct DeviceBuffer {
@@ -28,9 +33,11 @@ struct DeviceBuffer {
     release();
     if (n) KS_CUDA_CHECK(cudaMalloc(&ptr, n * sizeof(T)));
     count = n;
+    device_buffer_byte_count() += n * sizeof(T);
   }
   void release() {
     if (ptr) cudaFree(ptr);
+    device_buffer_byte_count() -= count * sizeof(T);
     ptr = nullptr;
     count = 0;
   }

@@ -1,5 +1,6 @@
 #include "memory.hpp"
 
+#include <atomic>
 #include <cstdio>
 #include <fstream>
 
@@ -22,6 +23,13 @@ std::uint64_t available_host_memory() {
     if (key == "MemAvailable:") return kb * 1024;
   return 0;
 }
+
+std::atomic<std::uint64_t>& device_buffer_byte_count() {
+  static std::atomic<std::uint64_t> bytes{0};
+  return bytes;
+}
+
+std::uint64_t device_buffer_bytes() { return device_buffer_byte_count().load(); }
 
 std::uint64_t free_device_memory(int device) {
 #ifdef KS_HAVE_CUDA

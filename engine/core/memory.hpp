@@ -23,6 +23,9 @@ struct MemoryEstimate {
 std::uint64_t available_host_memory();
 // Free memory of CUDA device `device`; 0 when unknown or without CUDA.
 std::uint64_t free_device_memory(int device);
+// Device memory this process holds in DeviceBuffers (core/device_buffer.hpp), as allocated: unlike
+// free_device_memory, not moved by other processes on the same GPU (tests under ctest -j).
+std::uint64_t device_buffer_bytes();
 
 // "1.23 GB"
 std::string format_bytes(std::uint64_t bytes);

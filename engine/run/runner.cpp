@@ -459,6 +459,7 @@ void Runner::iterate(std::unique_lock<std::mutex>& lock) {
 // snapshot may be a collective (Method::snapshot), so only the forced ones are taken: they follow the
 // same commands and iterations on every rank.
 void Runner::publish(bool force) {
+  if (quit_) return;  // nobody reads it: the Runner is being destroyed
   const auto now = std::chrono::steady_clock::now();
   if (!force && (now - last_publish_ < options_.snapshot_interval || ranks_of(ctx_).size() > 1)) return;
   last_publish_ = now;

@@ -170,9 +170,9 @@ TEST(LbmCudaInPlace, HoldsOneCopyOfThePopulationsWithinTheEstimate) {
   const auto taken = [&](GpuStep step) {
     LbmConfig c = m.config();
     c.gpu_step = step;
-    const std::uint64_t before = free_device_memory(device);
+    const std::uint64_t before = device_buffer_bytes();
     const auto solver = make_cuda_solver(c, geometry, device);
-    return double(before - free_device_memory(device));
+    return double(device_buffer_bytes() - before);
   };
   const double fused = taken(GpuStep::Fused), in_place = taken(GpuStep::InPlace);
   const double fluid = double(geometry->fluid_nodes), sources = double(pull_nodes(m.config(), *geometry).solid_sources);

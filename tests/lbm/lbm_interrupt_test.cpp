@@ -5,10 +5,12 @@
 
 #include <chrono>
 #include <cstring>
+#include <string>
 #include <thread>
 
 #include "core/interrupt.hpp"
 #include "lbm_test_support.hpp"
+#include "require_cuda.hpp"
 
 namespace ks::lbm {
 namespace {
@@ -26,11 +28,18 @@ void expect_same_bits(const std::vector<double>& a, const std::vector<double>& b
   EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(double)), 0);
 }
 
-TEST(LbmInterrupt, AStoppedIterationHoldsItsCompletedStepsBitForBitAndGoesOnFromThem) {
+// On the CPU the stop lands inside a step (which is dropped); on CUDA between kernels.
+class LbmInterrupt : public ::testing::TestWithParam<const char*> {
+ protected:
+  ExecutionContext context() const { return std::string(GetParam()) == "cuda" ? testing::cuda_context() : testing::cpu_context(); }
+};
+
+TEST_P(LbmInterrupt, AStoppedIterationHoldsItsCompletedStepsBitForBitAndGoesOnFromThem) {
+  if (std::string(GetParam()) == "cuda") KS_REQUIRE_CUDA();
   auto p = testing::small_bed();
   p["steps_per_iteration"] = "100000";
   p["max_steps"] = "1000000";
-  ExecutionContext ctx = testing::cpu_context();
+  ExecutionContext ctx = context();
   ctx.interrupt = Interrupt::make();
   LbmMethod stopped;
   stopped.setup(testing::params(p), ctx);
@@ -48,7 +57,7 @@ TEST(LbmInterrupt, AStoppedIterationHoldsItsCompletedStepsBitForBitAndGoesOnFrom
 
   p["steps_per_iteration"] = std::to_string(k);
   LbmMethod straight;
-  straight.setup(testing::params(p), testing::cpu_context());
+  straight.setup(testing::params(p), context());
   straight.advance();
   expect_same_bits(populations(stopped), populations(straight));
   EXPECT_EQ(stopped.moments(), straight.moments());  // what snapshots and files read
@@ -63,7 +72,9 @@ TEST(LbmInterrupt, AStoppedIterationHoldsItsCompletedStepsBitForBitAndGoesOnFrom
   expect_same_bits(populations(stopped), populations(straight));
 }
 
-TEST(LbmInterrupt, ASetUpStoppedWhilePackingKeepsThePreviousOne) {
+INSTANTIATE_TEST_SUITE_P(CpuAndCuda, LbmInterrupt, ::testing::Values("cpu", "cuda"));
+
+TEST(LbmSetUpInterrupt, ASetUpStoppedWhilePackingKeepsThePreviousOne) {
   ExecutionContext ctx = testing::cpu_context();
   ctx.interrupt = Interrupt::make();
   LbmMethod m;

@@ -1,3 +1,4 @@
+#include "core/interruptible_fill.hpp"
 #include "bgk_boundaries.hpp"
 
 #include <cmath>
@@ -72,18 +73,19 @@ BoundaryData make_boundaries(const BgkConfig& c) {
   return b;
 }
 
-std::vector<double> initial_distribution(const BgkConfig& c) {
-  const int nv = c.vg.count();
-  std::vector<double> f(std::size_t(nv) * c.cells());
+std::vector<double> initial_distribution(const BgkConfig& c, const Interrupt& stop) {
   const std::vector<double> left = discrete_maxwellian(c.vg, c.kind == Case::Shock ? c.upstream : Macro{});
   const std::vector<double> right = c.kind == Case::Shock ? discrete_maxwellian(c.vg, c.downstream) : left;
-  for (int j = 0; j < nv; ++j)
-    for (int k = 0; k < c.ny; ++k)
-      for (int i = 0; i < c.nx; ++i) {
-        const double x = c.x0 + (c.first_column + i + 0.5) * c.dx;
-        f[(std::size_t(j) * c.ny + k) * c.nx + i] = x < 0.0 ? left[j] : right[j];
-      }
-  return f;
+  const std::size_t cells = std::size_t(c.cells());
+  // f[(j * ny + k) * nx + i]: velocity j, row k, column i.
+  return make_interruptibly<double>(
+      std::size_t(c.vg.count()) * cells,
+      [&](std::size_t at) {
+        const std::size_t j = at / cells, i = at % std::size_t(c.nx);
+        const double x = c.x0 + (c.first_column + double(i) + 0.5) * c.dx;
+        return x < 0.0 ? left[j] : right[j];
+      },
+      stop, "initial distribution");
 }
 
 }  // namespace ks::bgk

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/interruptible_fill.hpp"
 #include "bgk_boundaries.hpp"
 #include "bgk_model.hpp"
 #include "bgk_solver.hpp"
@@ -17,7 +18,10 @@ constexpr int kTile = 64;  // x cells per tile: the inner loop runs over contigu
 
 class CpuSolver final : public BgkSolver {
  public:
-  explicit CpuSolver(const BgkConfig& c) : f_(initial_distribution(c)), next_(f_.size()) { configure(c); }
+  CpuSolver(const BgkConfig& c, const Interrupt& stop)
+      : f_(initial_distribution(c, stop)), next_(filled_interruptibly(f_.size(), 0.0, stop, "second distribution array")) {
+    configure(c);
+  }
 
   void configure(const BgkConfig& c) override {
     c_ = c;
@@ -35,19 +39,21 @@ class CpuSolver final : public BgkSolver {
     int s = 0;
     for (; s < steps && !stop.requested(); ++s) {
       if (c_.kind == Case::Cavity) wall_densities();
-      moments_pass();
-      relaxation_pass();
+      // A step stopped in its passes is dropped: they read f_ and write next_, which the next step
+      // writes whole, so f_ stays the last completed state.
+      if (!moments_pass(stop) || !relaxation_pass(stop)) break;
       f_.swap(next_);
     }
     return s;
   }
 
-  std::vector<double> raw_moments() const override {
+  std::vector<double> raw_moments(const Interrupt& stop) const override {
     const long long cells = c_.cells();
     std::vector<double> out(std::size_t(kRawMoments) * cells, 0.0);
     const double dV = c_.vg.cell_volume();
 #pragma omp parallel for schedule(static)
     for (long long t = 0; t < tiles(); ++t) {
+      if (stop.requested()) continue;
       const Tile tl = tile(t);
       for (int j = 0; j < c_.vg.count(); ++j) {
         const double vx = c_.vg.v(0, c_.vg.jx(j)), vy = c_.vg.v(1, c_.vg.jy(j)), vz = c_.vg.v(2, c_.vg.jz(j));
@@ -55,6 +61,7 @@ class CpuSolver final : public BgkSolver {
         for (int i = 0; i < tl.width; ++i) add_raw_moments(&out[tl.first + i], cells, fj[i], vx, vy, vz);
       }
     }
+    stop.throw_if_requested();
     for (double& x : out) x *= dV;
     return out;
   }
@@ -140,11 +147,13 @@ class CpuSolver final : public BgkSolver {
     }
   }
 
-  void moments_pass() {
+  // False when `stop` came during the pass (checked per tile).
+  bool moments_pass(const Interrupt& stop) {
     const BgkConfig c = c_;
     const StreamInputs s = inputs();
 #pragma omp parallel for schedule(static)
     for (long long t = 0; t < tiles(); ++t) {
+      if (stop.requested()) continue;
       const Tile tl = tile(t);
       MomentSums sums[kTile];
       for (int j = 0; j < c.vg.count(); ++j) {
@@ -154,15 +163,18 @@ class CpuSolver final : public BgkSolver {
       }
       for (int i = 0; i < tl.width; ++i) relaxation_[tl.first + i] = cell_relaxation(sums[i], c);
     }
+    return !stop.requested();
   }
 
-  void relaxation_pass() {
+  // False when `stop` came during the pass (checked per tile).
+  bool relaxation_pass(const Interrupt& stop) {
     const BgkConfig c = c_;
     const VelocityGrid& g = c.vg;
     const StreamInputs s = inputs();
     const long long cells = c.cells();
 #pragma omp parallel for schedule(static)
     for (long long t = 0; t < tiles(); ++t) {
+      if (stop.requested()) continue;
       const Tile tl = tile(t);
       // The Maxwellian factorises over the axes: Phi = (ex * ey) * ez, ex carrying the prefactor.
       std::vector<double> ex(std::size_t(g.n[0]) * kTile), ey(std::size_t(g.n[1]) * kTile), ez(std::size_t(g.n[2]) * kTile);
@@ -183,6 +195,7 @@ class CpuSolver final : public BgkSolver {
           out[i] = relax(streamed(c, s, j, tl.i0 + i, tl.k, C), px[i] * py[i] * pz[i], relaxation_[tl.first + i].decay);
       }
     }
+    return !stop.requested();
   }
 
   BgkConfig c_;
@@ -194,6 +207,8 @@ class CpuSolver final : public BgkSolver {
 
 }  // namespace
 
-std::unique_ptr<BgkSolver> make_cpu_solver(const BgkConfig& c) { return std::make_unique<CpuSolver>(c); }
+std::unique_ptr<BgkSolver> make_cpu_solver(const BgkConfig& c, const Interrupt& stop) {
+  return std::make_unique<CpuSolver>(c, stop);
+}
 
 }  // namespace ks::bgk

@@ -377,7 +377,7 @@ class CudaSolver final : public BgkSolver {
     return s;
   }
 
-  std::vector<double> raw_moments() const override {
+  std::vector<double> raw_moments(const Interrupt&) const override {
     raw_.resize(std::size_t(kRawMoments) * c_.cells());
     raw_moments_kernel<<<ceil_div(c_.cells(), 128), 128>>>(c_, f_.ptr, raw_.ptr);
     KS_CUDA_CHECK_LAUNCH();

@@ -176,27 +176,32 @@ void BgkMethod::set_up() {
   const Communicator& comm = ranks_of(ctx_);
   const Strip strip = strip_of(c, comm.rank(), comm.size());
   const BgkConfig held = comm.size() > 1 ? held_config(c, strip) : c;
-  cfg_ = c;
-  strip_ = strip;
-  bounds_ = make_boundaries(c);
+  // Everything is built before the method changes: a refusal or a stop request keeps the last set-up.
+  std::unique_ptr<BgkSolver> solver;
   if (ctx_.backend == BackendKind::Cuda) {
 #ifdef KS_HAVE_CUDA
-    solver_ = make_cuda_solver(held, ctx_.cuda_device);
+    solver = make_cuda_solver(held, ctx_.cuda_device);
 #else
     throw backend_unavailable("kinetic.bgk: this build has no CUDA path");
 #endif
   } else {
-    solver_ = make_cpu_solver(held);
+    solver = make_cpu_solver(held, ctx_.interrupt);
   }
-  if (comm.size() > 1) solver_ = make_strip_solver(std::move(solver_), c, strip, comm);
-  solver_->set_variant(p_.variant);
+  if (comm.size() > 1) solver = make_strip_solver(std::move(solver), c, strip, comm);
+  solver->set_variant(p_.variant);
+  ctx_.interrupt.report("moments of the initial state", 1.0);
+  std::vector<double> own = solver->raw_moments(ctx_.interrupt);
+  cfg_ = c;
+  strip_ = strip;
+  bounds_ = make_boundaries(c);
+  solver_ = std::move(solver);
   iteration_ = steps_ = 0;
   time_ = 0.0;
   residual_t_.clear();
   residual_.clear();
   drag_t_.clear();
   drag_.clear();
-  own_ = solver_->raw_moments();
+  own_ = std::move(own);
 }
 
 std::vector<double> BgkMethod::whole_raw_moments() const {

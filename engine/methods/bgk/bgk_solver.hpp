@@ -84,7 +84,8 @@ class BgkSolver {
   // a whole step: on CUDA within kStepsInFlight steps); returns the steps completed.
   virtual int step(int steps, const Interrupt& stop = {}) = 0;
   virtual void set_variant(StepVariant) {}
-  virtual std::vector<double> raw_moments() const = 0;
+  // With a Runner's `stop` (the set-up's sums of f^0), throws Interrupted once it is requested.
+  virtual std::vector<double> raw_moments(const Interrupt& stop = {}) const = 0;
   // f^n in one row of cells, [j * nx + i] (the lid's drag, the phase-space view); on a strip of the
   // grid (bgk_strip.hpp), this rank's part of row k of the whole grid.
   virtual std::vector<double> row(int k) const = 0;
@@ -114,7 +115,8 @@ class BgkSolver {
   }
 };
 
-std::unique_ptr<BgkSolver> make_cpu_solver(const BgkConfig& c);
+// Its arrays are made a block at a time: `stop` throws Interrupted between blocks.
+std::unique_ptr<BgkSolver> make_cpu_solver(const BgkConfig& c, const Interrupt& stop = {});
 #ifdef KS_HAVE_CUDA
 std::unique_ptr<BgkSolver> make_cuda_solver(const BgkConfig& c, int device);
 #endif

@@ -90,8 +90,8 @@ class StripSolver final : public BgkSolver {
     return steps;
   }
 
-  std::vector<double> raw_moments() const override {
-    return column_block(inner_->raw_moments(), kRawMoments, s_.held_cells(), s_.owned_in_held());
+  std::vector<double> raw_moments(const Interrupt& stop) const override {
+    return column_block(inner_->raw_moments(stop), kRawMoments, s_.held_cells(), s_.owned_in_held());
   }
 
   // This rank's part of global row k: its columns (shock), or the whole row where it owns it.

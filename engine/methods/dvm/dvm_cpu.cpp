@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "core/interruptible_fill.hpp"
 #include "dvm_solver.hpp"
 #include "dvm_sweep.hpp"
 
@@ -16,10 +17,11 @@ namespace {
 template <class T>
 class CpuSolver final : public DvmSolver {
  public:
-  CpuSolver(const DvmConfig& c, std::shared_ptr<const Geometry> g) : cfg_(c), geo_(*g), keep_(std::move(g)), vel_(velocity_table(c.vg)), batches_(rank_batches(c)) {
+  CpuSolver(const DvmConfig& c, std::shared_ptr<const Geometry> g, const Interrupt& stop)
+      : cfg_(c), geo_(*g), keep_(std::move(g)), vel_(velocity_table(c.vg)), batches_(rank_batches(c)) {
     const long long slice = c.slice_cells();
-    A_.assign(c.batch_size() * slice, T(0));
-    B_.assign(c.batch_size() * slice, T(0));
+    A_ = filled_interruptibly(std::size_t(c.batch_size() * slice), T(0), stop, "upwind slices");
+    B_ = filled_interruptibly(std::size_t(c.batch_size() * slice), T(0), stop, "swept slices");
     partial_.assign(std::size_t(omp_get_max_threads()) * slice * kRaw, 0.0);
   }
 
@@ -45,6 +47,7 @@ class CpuSolver final : public DvmSolver {
           std::fill(acc, acc + slice * kRaw, 0.0);
 #pragma omp for schedule(static)
           for (long long v = 0; v < b.count; ++v) {
+            if (stop.requested()) continue;  // the sweep is dropped: the rest of the slice need not run
             const Velocity& u = vel_[b.begin + v];
             const T* Av = A_.data() + v * slice;
             T* Bv = B_.data() + v * slice;
@@ -92,9 +95,9 @@ class CpuSolver final : public DvmSolver {
 
 }  // namespace
 
-std::unique_ptr<DvmSolver> make_cpu_solver(const DvmConfig& c, std::shared_ptr<const Geometry> g) {
-  if (c.single) return std::make_unique<CpuSolver<float>>(c, std::move(g));
-  return std::make_unique<CpuSolver<double>>(c, std::move(g));
+std::unique_ptr<DvmSolver> make_cpu_solver(const DvmConfig& c, std::shared_ptr<const Geometry> g, const Interrupt& stop) {
+  if (c.single) return std::make_unique<CpuSolver<float>>(c, std::move(g), stop);
+  return std::make_unique<CpuSolver<double>>(c, std::move(g), stop);
 }
 
 }  // namespace ks::dvm

@@ -119,7 +119,7 @@ void DvmMethod::set_up() {
     throw backend_unavailable("kinetic.dvm: this build has no CUDA path");
 #endif
   } else {
-    solver = make_cpu_solver(c, geo);
+    solver = make_cpu_solver(c, geo, ctx_.interrupt);
   }
   cfg_ = c;
   geo_ = std::move(geo);

@@ -48,7 +48,8 @@ class DvmSolver {
   virtual void set_display_sums(const std::vector<double>& raw) { (void)raw; }
 };
 
-std::unique_ptr<DvmSolver> make_cpu_solver(const DvmConfig& c, std::shared_ptr<const Geometry> g);
+// Its slices are made a block at a time: `stop` throws Interrupted between blocks.
+std::unique_ptr<DvmSolver> make_cpu_solver(const DvmConfig& c, std::shared_ptr<const Geometry> g, const Interrupt& stop = {});
 #ifdef KS_HAVE_CUDA
 std::unique_ptr<DvmSolver> make_cuda_solver(const DvmConfig& c, std::shared_ptr<const Geometry> g, int device);
 #endif

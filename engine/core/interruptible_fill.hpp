@@ -1,0 +1,44 @@
+// Set-up arrays of gigabytes made a block at a time, so that a stop request (core/interrupt.hpp)
+// is answered within a block (throwing Interrupted) and the stage reports how far the filling is:
+// a single assign() of a few GB takes seconds on two cores and could not be cancelled.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "interrupt.hpp"
+
+namespace ks {
+
+inline constexpr std::size_t kFillBlock = std::size_t(1) << 22;  // elements between two checks
+
+// n elements, element k = at(k).
+template <class T, class At>
+std::vector<T> make_interruptibly(std::size_t n, At at, const Interrupt& stop, const std::string& stage) {
+  std::vector<T> v;
+  v.reserve(n);
+  for (std::size_t first = 0; first < n; first += kFillBlock) {
+    stop.throw_if_requested();
+    stop.report(stage, double(first) / double(n));
+    const std::size_t end = std::min(n, first + kFillBlock);
+    for (std::size_t k = first; k < end; ++k) v.push_back(at(k));
+  }
+  return v;
+}
+
+// n copies of `value`.
+template <class T>
+std::vector<T> filled_interruptibly(std::size_t n, T value, const Interrupt& stop, const std::string& stage) {
+  std::vector<T> v;
+  v.reserve(n);
+  for (std::size_t first = 0; first < n; first += kFillBlock) {
+    stop.throw_if_requested();
+    stop.report(stage, double(first) / double(n));
+    v.insert(v.end(), std::min(kFillBlock, n - first), value);
+  }
+  return v;
+}
+
+}  // namespace ks
