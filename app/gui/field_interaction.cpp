@@ -105,9 +105,10 @@ QString hover_text(const PackedField& data, const QRectF& data_rect, QPointF pos
   const auto coordinate = [](const ks::GridAxis& axis, double value) {
     return QString("%1 = %2 %3").arg(unicode_notation(axis.name), number(value), unicode_notation(axis.unit));
   };
-  return QString("%1, %2: %3 = %4%5")
-      .arg(coordinate(data.across, data.x0 + s->u * data.w), coordinate(data.up, data.y0 + s->v * data.h), name,
-           number(s->value), unit.isEmpty() ? QString() : " " + unicode_notation(unit.toStdString()));
+  const QString where = coordinate(data.across, data.x0 + s->u * data.w) + ", " + coordinate(data.up, data.y0 + s->v * data.h);
+  if (data.masked && std::isnan(s->value)) return where + ": solid";  // a masked cell has no value
+  return QString("%1: %2 = %3%4")
+      .arg(where, name, number(s->value), unit.isEmpty() ? QString() : " " + unicode_notation(unit.toStdString()));
 }
 
 }  // namespace ks::gui

@@ -115,4 +115,19 @@ TEST(FieldInteraction, DataOfOneUnitKeepsItsAspectAPhaseSpaceFillsTheArea) {
   EXPECT_EQ(kept.center(), area.center());
 }
 
+// The value under the cursor names a solid (masked) cell as such, not as "nan m/s".
+TEST(FieldInteraction, HoverOverASolidCellSaysSolid) {
+  ks::gui::PackedField data;
+  data.kind = ks::gui::PackedField::Kind::Image;
+  data.width = 2;
+  data.height = 1;
+  data.data = {std::nanf(""), 1.5f};
+  data.masked = true;
+  const QRectF rect(0, 0, 200, 100);
+  const QString solid = ks::gui::hover_text(data, rect, {50, 50}, "|u|", "m/s");
+  EXPECT_TRUE(solid.endsWith(": solid")) << solid.toStdString();
+  const QString fluid = ks::gui::hover_text(data, rect, {150, 50}, "|u|", "m/s");
+  EXPECT_TRUE(fluid.contains("|u| = 1.5 m/s")) << fluid.toStdString();
+}
+
 }  // namespace
