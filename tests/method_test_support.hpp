@@ -3,10 +3,12 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/backend.hpp"
@@ -32,6 +34,21 @@ inline ExecutionContext cuda_context() {
   ctx.backend = BackendKind::Cuda;
   ctx.cuda_device = 0;
   return ctx;
+}
+
+// "cpu" or "cuda": the context a test parametrised over both backends runs on.
+inline ExecutionContext context_named(const std::string& backend) { return backend == "cuda" ? cuda_context() : cpu_context(); }
+
+// One advance() of `m` (set up on `ctx`, which holds a Runner-style interrupt) that a user stops
+// after `delay`, as a pause in the app would.
+template <class M>
+void advance_stopped_after(M& m, const ExecutionContext& ctx, std::chrono::milliseconds delay) {
+  std::thread user([&] {
+    std::this_thread::sleep_for(delay);
+    ctx.interrupt.request();
+  });
+  m.advance();
+  user.join();
 }
 
 // Parameters of method M with `overrides` (text values, as on the command line) applied.

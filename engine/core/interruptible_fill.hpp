@@ -14,17 +14,24 @@ namespace ks {
 
 inline constexpr std::size_t kFillBlock = std::size_t(1) << 22;  // elements between two checks
 
+// Calls fill(first, end) for consecutive blocks of [0, n), checking `stop` and reporting before each.
+template <class Fill>
+void in_blocks(std::size_t n, const Interrupt& stop, const std::string& stage, Fill fill) {
+  for (std::size_t first = 0; first < n; first += kFillBlock) {
+    stop.throw_if_requested();
+    stop.report(stage, double(first) / double(n));
+    fill(first, std::min(n, first + kFillBlock));
+  }
+}
+
 // n elements, element k = at(k).
 template <class T, class At>
 std::vector<T> make_interruptibly(std::size_t n, At at, const Interrupt& stop, const std::string& stage) {
   std::vector<T> v;
   v.reserve(n);
-  for (std::size_t first = 0; first < n; first += kFillBlock) {
-    stop.throw_if_requested();
-    stop.report(stage, double(first) / double(n));
-    const std::size_t end = std::min(n, first + kFillBlock);
+  in_blocks(n, stop, stage, [&](std::size_t first, std::size_t end) {
     for (std::size_t k = first; k < end; ++k) v.push_back(at(k));
-  }
+  });
   return v;
 }
 
@@ -33,11 +40,7 @@ template <class T>
 std::vector<T> filled_interruptibly(std::size_t n, T value, const Interrupt& stop, const std::string& stage) {
   std::vector<T> v;
   v.reserve(n);
-  for (std::size_t first = 0; first < n; first += kFillBlock) {
-    stop.throw_if_requested();
-    stop.report(stage, double(first) / double(n));
-    v.insert(v.end(), std::min(kFillBlock, n - first), value);
-  }
+  in_blocks(n, stop, stage, [&](std::size_t first, std::size_t end) { v.insert(v.end(), end - first, value); });
   return v;
 }
 

@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstring>
 #include <string>
-#include <thread>
 
 #include "bgk_test_support.hpp"
 #include "core/interrupt.hpp"
@@ -26,7 +25,7 @@ std::vector<double> distribution(const BgkMethod& m) {
 
 class BgkInterrupt : public ::testing::TestWithParam<const char*> {
  protected:
-  ExecutionContext context() const { return std::string(GetParam()) == "cuda" ? testing::cuda_context() : testing::cpu_context(); }
+  ExecutionContext context() const { return test_support::context_named(GetParam()); }
 };
 
 TEST_P(BgkInterrupt, AStoppedIterationHoldsItsCompletedStepsBitForBitAndGoesOnFromThem) {
@@ -39,12 +38,7 @@ TEST_P(BgkInterrupt, AStoppedIterationHoldsItsCompletedStepsBitForBitAndGoesOnFr
   ctx.interrupt = Interrupt::make();
   BgkMethod stopped;
   stopped.setup(testing::params(p), ctx);
-  std::thread user([&] {
-    std::this_thread::sleep_for(300ms);
-    ctx.interrupt.request();
-  });
-  stopped.advance();
-  user.join();
+  test_support::advance_stopped_after(stopped, ctx, 300ms);
   const std::int64_t k = std::llround(stopped.time() / stopped.config().dt);
   ASSERT_GT(k, 0);
   ASSERT_LT(k, 100000);

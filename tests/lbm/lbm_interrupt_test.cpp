@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cstring>
 #include <string>
-#include <thread>
 
 #include "core/interrupt.hpp"
 #include "lbm_test_support.hpp"
@@ -31,7 +30,7 @@ void expect_same_bits(const std::vector<double>& a, const std::vector<double>& b
 // On the CPU the stop lands inside a step (which is dropped); on CUDA between kernels.
 class LbmInterrupt : public ::testing::TestWithParam<const char*> {
  protected:
-  ExecutionContext context() const { return std::string(GetParam()) == "cuda" ? testing::cuda_context() : testing::cpu_context(); }
+  ExecutionContext context() const { return test_support::context_named(GetParam()); }
 };
 
 TEST_P(LbmInterrupt, AStoppedIterationHoldsItsCompletedStepsBitForBitAndGoesOnFromThem) {
@@ -43,12 +42,7 @@ TEST_P(LbmInterrupt, AStoppedIterationHoldsItsCompletedStepsBitForBitAndGoesOnFr
   ctx.interrupt = Interrupt::make();
   LbmMethod stopped;
   stopped.setup(testing::params(p), ctx);
-  std::thread user([&] {
-    std::this_thread::sleep_for(300ms);
-    ctx.interrupt.request();
-  });
-  stopped.advance();
-  user.join();
+  test_support::advance_stopped_after(stopped, ctx, 300ms);
   const std::int64_t k = stopped.steps();
   ASSERT_GT(k, 0);
   ASSERT_LT(k, 100000);
