@@ -48,10 +48,13 @@
 #include "notation.hpp"
 #include "parameter_panel.hpp"
 #include "plot_view.hpp"
+#include "iteration_time.hpp"
 #include "preset_browser.hpp"
+#include "preset_cost_gate.hpp"
 #include "preset_saver.hpp"
 #include "quick_sliders.hpp"
 #include "scene_view.hpp"
+#include "speed_probe.hpp"
 #include "slice_control.hpp"
 
 // The shaders are compiled into the kinetic-studio-lib static library, whose resource
@@ -123,6 +126,9 @@ MainWindow::MainWindow(AppOptions options, std::variant<StartPreset, QString> st
   status_->setObjectName("progress");
   statusBar()->addPermanentWidget(status_);
   clock_.start();
+  probe_ = std::make_unique<SpeedProbe>(preset_dir(), retired_);
+  cost_gate_ = new PresetCostGate(*probe_, this);
+  connect(cost_gate_, &PresetCostGate::message, this, [this](const QString& text) { log_->appendMessage(text); });
   connect(plot_, &PlotView::comparisonChanged, field_, &FieldView::setComparison);
   field_->timePaints(options_.scripted());  // for the summary line a script ends with
   connect(field_, &FieldView::hovered, this, [this](const QString& text) { statusBar()->showMessage(text, 2000); });
@@ -194,7 +200,7 @@ void MainWindow::buildDocks() {
   presets->setObjectName("presets");
   presets->setWidget(browser_);
   addDockWidget(Qt::LeftDockWidgetArea, presets);
-  connect(browser_, &PresetBrowser::presetActivated, this, [this](const QString& path) { loadPreset(path); });
+  connect(browser_, &PresetBrowser::presetActivated, this, &MainWindow::openPreset);
 
   params_ = new ParameterPanel(this);
   params_->setObjectName("parameterPanel");
@@ -297,7 +303,7 @@ void MainWindow::buildActions() {
   QMenu* file = menuBar()->addMenu("&File");
   file->addAction("Open preset…", QKeySequence::Open, this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, "Open preset", preset_dir(), "Presets (*.json)");
-    if (!path.isEmpty()) loadPreset(path);
+    if (!path.isEmpty()) openPreset(path);
   });
   file->addAction("Screenshot…", QKeySequence("Ctrl+S"), this, &MainWindow::saveScreenshotDialog);
   file->addAction("Export fields and series…", QKeySequence("Ctrl+E"), this, &MainWindow::exportDialog);
@@ -313,7 +319,7 @@ void MainWindow::buildActions() {
   connect(recent, &QMenu::aboutToShow, this, [this, recent] {
     recent->clear();
     for (const QString& path : QSettings().value("preset/recent").toStringList())
-      recent->addAction(path, this, [this, path] { loadPreset(path); });
+      recent->addAction(path, this, [this, path] { openPreset(path); });
     if (recent->isEmpty()) recent->addAction("(none yet)")->setEnabled(false);
   });
   file->addSeparator();
@@ -336,19 +342,32 @@ void MainWindow::buildActions() {
 bool MainWindow::loadPreset(const QString& path) {
   try {
     auto preset = std::make_unique<Preset>(load_preset(path.toStdString(), builtin_registry()));
-    ExecutionContext ctx;
-    try {
-      ctx = resolve_backend(preset->backend.value_or(BackendRequest::Auto));
-    } catch (const Error& e) {
-      log_->appendError(QString("%1; running on the CPU instead").arg(e.what()));
-      ctx = resolve_backend(BackendRequest::Cpu);
-    }
+    QString fallback;
+    const ExecutionContext ctx = preset_context(*preset, &fallback);
+    if (!fallback.isEmpty()) log_->appendError(fallback);
     startRunner(std::move(preset), path, ctx);
     return true;
   } catch (const std::exception& e) {
     reportError(QString("%1 (%2)").arg(QString::fromStdString(e.what()), runner_ ? "the current simulation is kept" : kNothingRuns));
     return false;
   }
+}
+
+void MainWindow::openPreset(const QString& path) {
+  cost_gate_->request(path, [this, path] { loadPreset(path); });
+}
+
+// The shown run's time an iteration, for the time estimates of this preset and its method
+// (iteration_time.hpp): once a second of iterations has passed, again every tenth iteration, and at
+// the run's end.
+void MainWindow::recordIterationTime() {
+  const std::int64_t iterations = runner_->progress().iteration;
+  const double seconds = runner_->iteration_seconds();
+  if (iterations < timed_iteration_) timed_iteration_ = 0;  // set up again
+  const bool ended = runner_->state() == RunState::Finished;
+  if (iterations <= timed_iteration_ || (!ended && (seconds < 1.0 || (timed_iteration_ > 0 && iterations < timed_iteration_ + 10)))) return;
+  timed_iteration_ = iterations;
+  record_iteration_time(QString::fromStdString(preset_->file), preset_->method, runner_->params(), runner_->context(), iterations, seconds);
 }
 
 // Sets `preset` up on a new Runner: shown at once when nothing runs yet, else pending until settled.
@@ -415,6 +434,7 @@ void MainWindow::adopt(std::unique_ptr<Runner> runner, std::unique_ptr<Preset> p
   retired_.retire(std::move(runner_));
   runner_ = std::move(runner);
   preset_ = std::move(preset);
+  timed_iteration_ = 0;
   shown_.reset();
   resetViewsForPreset();
   params_->setParameters(preset_->params);
@@ -562,6 +582,7 @@ void MainWindow::poll() {
     params_->showValues(runner_->params());
     quick_->showValues(runner_->params());
   }
+  recordIterationTime();
   field_->setSimulationRate(runner_->iterations_per_second(), runner_->work_per_second(),
                             QString::fromStdString(runner_->progress().work_unit));
   updateActions();

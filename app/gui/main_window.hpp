@@ -34,6 +34,8 @@ class LogPanel;
 class ParameterPanel;
 class PlotView;
 class PresetBrowser;
+class PresetCostGate;
+class SpeedProbe;
 class QuickSliders;
 class SceneView;
 class SliceControl;
@@ -53,6 +55,9 @@ class MainWindow : public QMainWindow {
   // has succeeded; a setup that fails (say, a grid the method cannot run) is logged and the
   // current simulation is kept. With none running yet, the new one is shown at once, failed or not.
   bool loadPreset(const QString& path);
+  // What the browser, File > Open and Recent do: loadPreset() once the preset's cost is known and,
+  // where an iteration takes over a minute here, the user has agreed (preset_cost_gate.hpp).
+  void openPreset(const QString& path);
   // Screenshot of a view ("field", "plot", "scene") or the whole window; false on failure.
   bool saveScreenshot(const QString& path, const QString& view);
   // Fields as VTK XML (.vti/.vtp) and series as CSV into dir; false on failure.
@@ -83,6 +88,7 @@ class MainWindow : public QMainWindow {
   void buildActions();
   void buildDocks();
   void poll();
+  void recordIterationTime();
   void applyFixedRange();
   void resetViewsForPreset();
   void focusShownView();
@@ -111,6 +117,9 @@ class MainWindow : public QMainWindow {
 
   AppOptions options_;
   RetiredRunners retired_;  // before runner_ and pending_: joined after they are handed to it
+  std::unique_ptr<SpeedProbe> probe_;  // hands its runner to retired_
+  PresetCostGate* cost_gate_ = nullptr;
+  std::int64_t timed_iteration_ = 0;  // the shown run's iterations when its time was last recorded
   std::unique_ptr<Runner> runner_;
   std::unique_ptr<Preset> preset_;
   // A simulation still setting up, to replace the current one when its setup succeeds.

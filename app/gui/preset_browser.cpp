@@ -11,6 +11,8 @@
 #include "core/memory.hpp"
 #include "core/registry.hpp"
 #include "io/preset.hpp"
+#include "iteration_time.hpp"
+#include "preset_cost_gate.hpp"
 
 namespace ks::gui {
 
@@ -64,19 +66,13 @@ void PresetBrowser::scan(const QString& dir) {
     return a < b;
   });
   // What each preset would take here, before the user commits to it (the Runner's own estimate).
-  ExecutionContext here;
-  try {
-    here = resolve_backend(BackendRequest::Auto);
-  } catch (const std::exception&) {
-    here = resolve_backend(BackendRequest::Cpu);
-  }
   for (const QString& path : files) {
     QString method, title, problem, cost;
     try {
       const Preset p = load_preset(path.toStdString(), registry);
       method = QString::fromStdString(p.method);
       title = QString::fromStdString(p.title);
-      cost = memoryText(registry, p, here);
+      cost = memoryText(registry, p, preset_context(p));
     } catch (const std::exception& e) {
       method = "(presets with errors)";
       title = QFileInfo(path).fileName();
@@ -106,6 +102,11 @@ void PresetBrowser::describe(const QString& path) {
   try {
     const Preset p = load_preset(path.toStdString(), builtin_registry());
     QString html = QString("<h3>%1</h3>").arg(QString::fromStdString(p.title).toHtmlEscaped());
+    // Cost before commitment: next to the title, where it is read before a double-click.
+    const ExecutionContext ctx = preset_context(p);
+    html += QString("<p><b>Cost here:</b> %1.<br>%2.</p>")
+                .arg(iteration_time_text(iteration_time(path, p.method, p.params, ctx), ctx).toHtmlEscaped(),
+                     memoryText(builtin_registry(), p, ctx).toHtmlEscaped());
     if (!p.paper.empty())
       html += QString("<p><b>Paper:</b> %1<br><b>Case:</b> %2</p>")
                   .arg(QString::fromStdString(p.paper).toHtmlEscaped(), QString::fromStdString(p.case_name).toHtmlEscaped());

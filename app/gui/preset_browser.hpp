@@ -19,7 +19,8 @@ class PresetBrowser : public QSplitter {
  public:
   explicit PresetBrowser(QWidget* parent = nullptr);
   // Scans dir/<method folder>/*.json, teaching presets first; presets that fail to load are listed
-  // greyed with the reason. A preset's tooltip says the memory it needs on this machine's backend.
+  // greyed with the reason. A preset's tooltip says the memory it needs on this machine's backend; its
+  // description, that and the time an iteration takes here (iteration_time.hpp).
   void scan(const QString& dir);
   void select(const QString& path);
  signals:

@@ -65,6 +65,10 @@ class Method {
   // parameters alone (nothing allocated, no file read beyond its header) in checked arithmetic;
   // the Runner refuses a set-up that does not fit before calling setup().
   virtual MemoryEstimate estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const = 0;
+  // What one iteration of setup(params) costs, in units of the method's own choosing that grow as its
+  // time does on one device (lattice updates, phase-space updates, ray-cell crossings): a time
+  // estimate divides it by a rate measured on this machine. 0 where the method gives none.
+  virtual double iteration_cost(const ParamSet& params) const { (void)params; return 0.0; }
   // Allocates and initialises the state for `params` on `ctx`; may be called again (reset).
   virtual void setup(const ParamSet& params, const ExecutionContext& ctx) = 0;
   // One iteration; throws ks::Error (RunFailed) when the state is no longer physical.

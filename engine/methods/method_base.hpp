@@ -3,6 +3,7 @@
 // checkpoint's tag. Derived provides
 //   static MethodInfo describe();  // id, title, paper, fields, series (static_info() adds the table's)
 //   static MemoryEstimate estimate(const P&, const ExecutionContext&);  // what set_up() would allocate
+//   static double cost(const P&);  // what an iteration costs (Method::iteration_cost)
 // and overrides the typed hooks below: set_up() (p_ and ctx_ hold the new values), save_body() and
 // load_body() (the state after the tag), write_display() where the CUDA backend draws fields without
 // a copy, on_live_change() where a live change must redo something (Change::NextIteration). A Derived whose checkpoint layout changes declares its own state_version.
@@ -41,6 +42,7 @@ class MethodBase : public Method {
   MemoryEstimate estimate_memory(const ParamSet& params, const ExecutionContext& ctx) const final {
     return Derived::estimate(param_table().read(params), ctx);
   }
+  double iteration_cost(const ParamSet& params) const final { return Derived::cost(param_table().read(params)); }
 
   // p_, params_ and ctx_ take the new values, then set_up() builds the state from them; a set-up that
   // throws leaves the three as they were (set_up() itself changes nothing before it can no longer fail).

@@ -117,6 +117,7 @@ class ToyMethod final : public ks::MethodBase<ToyMethod, Toy, toy_table> {
     m.host_bytes = 8 * std::uint64_t(p.cells);
     return m;
   }
+  static double cost(const Toy& p) { return 3.0 * p.cells; }
   void advance() override {}
   bool finished() const override { return true; }
   ks::Progress progress() const override { return {}; }
@@ -143,6 +144,7 @@ TEST(MethodBase, EstimateAndSetUpReadTheTypedStructAndARefusedSetUpLeavesThePara
   ks::ParamSet set(ToyMethod::param_table().specs());
   set.set("cells", std::int64_t(40));
   EXPECT_EQ(m.estimate_memory(set, {}).host_bytes, 320u);
+  EXPECT_EQ(m.iteration_cost(set), 120.0);
   m.setup(set, {});
   EXPECT_EQ(m.state, 40);
   set.set("cells", std::int64_t(2000));

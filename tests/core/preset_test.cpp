@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <functional>
 #include <fstream>
@@ -99,6 +100,26 @@ TEST(ShippedPresets, EveryPresetLoadsWithItsMethodsParams) {
     }
   }
   EXPECT_GE(count, 4) << "expected the shipped coagulation presets under " << root;
+}
+
+// The cost model the app's time estimates divide by a measured rate (Method::iteration_cost): every
+// shipped preset has one, and it grows with the work an iteration does.
+TEST(ShippedPresets, AnIterationsCostGrowsWithItsWork) {
+  const fs::path root = fs::path(KS_SOURCE_DIR) / "presets";
+  auto cost = [&](const std::string& name) {
+    const ks::Preset p = ks::load_preset((root / name).string(), ks::builtin_registry());
+    return ks::builtin_registry().create(p.method)->iteration_cost(p.params);
+  };
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
+    const double c = cost(fs::relative(entry.path(), root).string());
+    EXPECT_TRUE(std::isfinite(c) && c > 0.0) << entry.path() << ": " << c;
+  }
+  // The coarse bed is the fine one on a lattice of half the nodes per axis: an eighth of the updates.
+  EXPECT_NEAR(cost("lbm/packed-bed-fine.json") / cost("lbm/packed-bed-coarse.json"), 8.0, 0.2);
+  EXPECT_LT(cost("lbm/teaching-packed-bed.json"), cost("lbm/packed-bed-coarse.json") / 10);
+  // Twice the cells per axis, the same velocities: eight times the sweep.
+  EXPECT_DOUBLE_EQ(cost("dvm/cavity-kn1-128.json") / cost("dvm/cavity-kn1-64.json"), 8.0);
 }
 
 TEST_F(PresetFile, GoodPresetLoadsParamsAndReference) {

@@ -99,6 +99,12 @@ MemoryEstimate BgkMethod::estimate(const BgkParams& p, const ExecutionContext& c
   return m;
 }
 
+double BgkMethod::cost(const BgkParams& p) {
+  // Phase-space cell updates: nx x ny cells x nv^3 velocities, steps_per_iteration times.
+  const double ny = p.problem == Case::Cavity ? p.ny : 1;
+  return double(p.nx) * ny * std::pow(double(p.nv), 3) * double(p.steps_per_iteration);
+}
+
 BgkConfig BgkMethod::make_config(const BgkParams& p) {
   BgkConfig c;
   c.kind = p.problem;

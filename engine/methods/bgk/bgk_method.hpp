@@ -21,6 +21,7 @@ class BgkMethod final : public MethodBase<BgkMethod, BgkParams, bgk_param_table>
   // Host (and on CUDA device) bytes of the two copies of f, the per-cell arrays of a step and of the
   // residual, from nx, ny and nv alone (bgk_method.cpp lists what is counted).
   static MemoryEstimate estimate(const BgkParams& p, const ExecutionContext& ctx);
+  static double cost(const BgkParams& p);
   // An iteration: steps_per_iteration time steps of eq. (13) (fewer to land on t_end), then the
   // residual and, in the cavity, the drag.
   void advance() override;

@@ -119,6 +119,11 @@ MemoryEstimate CoagulationMethod::estimate(const CoagParams& p, const ExecutionC
   return m;
 }
 
+double CoagulationMethod::cost(const CoagParams& p) {
+  // Events of one output interval: about one per simulation particle of every run.
+  return double(p.n_s) * double(p.n_runs);
+}
+
 void CoagulationMethod::set_up() {
   EnsembleConfig cfg;
   cfg.n_s = p_.n_s;

@@ -21,6 +21,7 @@ class CoagulationMethod final : public MethodBase<CoagulationMethod, CoagParams,
   // Host (and on CUDA device) bytes of the n_s x n_runs ensemble, the per-run statistics and the
   // work arrays of an advance, from the parameters alone (coag_method.cpp lists what is counted).
   static MemoryEstimate estimate(const CoagParams& p, const ExecutionContext& ctx);
+  static double cost(const CoagParams& p);
   // An iteration: every run brought to the next output time (the events of section 2), then the
   // ensemble statistics there.
   void advance() override;

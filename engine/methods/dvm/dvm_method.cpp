@@ -102,6 +102,13 @@ MemoryEstimate DvmMethod::estimate(const DvmParams& p, const ExecutionContext& c
   return m;
 }
 
+double DvmMethod::cost(const DvmParams& p) {
+  // Phase-space point updates of one sweep: the cells x nv^3 velocities.
+  const bool couette = p.problem == Case::Couette;
+  const double cells = (couette ? 1.0 : double(p.nx) * double(p.nz)) * double(p.ny);
+  return cells * std::pow(double(p.nv), 3);
+}
+
 void DvmMethod::set_up() {
   DvmConfig c = make_config(p_);
   const Communicator& comm = ranks_of(ctx_);

@@ -22,6 +22,7 @@ class DvmMethod final : public MethodBase<DvmMethod, DvmParams, dvm_param_table>
   // Host (and on CUDA device) bytes of the per-cell arrays, the two slices of f of a batch and the
   // velocity tables, from the parameters alone (dvm_method.cpp lists what is counted).
   static MemoryEstimate estimate(const DvmParams& p, const ExecutionContext& ctx);
+  static double cost(const DvmParams& p);
   // An iteration: one sweep of every velocity batch through the grid (eq. 5-9), the new moments and
   // the mass rescaling.
   void advance() override;

@@ -263,6 +263,11 @@ MemoryEstimate LbmMethod::estimate(const LbmParams& p, const ExecutionContext& c
   return m;
 }
 
+double LbmMethod::cost(const LbmParams& p) {
+  // Lattice updates: every node of the chosen grid level, steps_per_iteration times.
+  return double(make_config(p).nodes()) * double(p.steps_per_iteration);
+}
+
 void LbmMethod::set_up() {
   const LbmConfig c = make_config(p_);
   const Slab slab = rank_slab(c, ctx_);

@@ -30,6 +30,7 @@ class LbmMethod final : public MethodBase<LbmMethod, LbmParams, lbm_param_table>
   // Host (and on CUDA device) bytes of the lattice, its wall links and the spheres; refuses, as
   // make_config does, what cannot run.
   static MemoryEstimate estimate(const LbmParams& p, const ExecutionContext& ctx);
+  static double cost(const LbmParams& p);
   // An iteration: steps_per_iteration lattice steps (collide and stream), the last one measured for
   // the residual of eq. (19).
   void advance() override;

@@ -95,6 +95,18 @@ MemoryEstimate RmcMethod::estimate(const RmcParams& p, const ExecutionContext& c
   return m;
 }
 
+double RmcMethod::cost(const RmcParams& p) {
+  // Ray-cell crossings of one batch: rays_per_batch rays from every cell, each crossing about as many
+  // cells as the longest axis has (a file's grid from its header).
+  std::int64_t n[3] = {p.nx, p.ny, p.nz};
+  if (p.profile == Profile::File) {
+    const TemperatureFileEstimate f = estimate_temperature_file(temperature_file_path(p));
+    for (int a = 0; a < 3; ++a) n[a] = f.n[a] > 0 ? f.n[a] : std::int64_t(std::cbrt(double(f.cells)));
+  }
+  const double longest = double(std::max({n[0], n[1], n[2]}));
+  return double(n[0]) * double(n[1]) * double(n[2]) * longest * double(p.rays_per_batch);
+}
+
 void RmcMethod::set_up() {
   RmcProblem p;
   p.config = make_config(p_);

@@ -19,6 +19,7 @@ class RmcMethod final : public MethodBase<RmcMethod, RmcParams, rmc_param_table>
   static MethodInfo describe();
 
   static MemoryEstimate estimate(const RmcParams& p, const ExecutionContext& ctx);
+  static double cost(const RmcParams& p);
   // An iteration: a batch of rays from every cell (eq. 12-14) added to the running mean and variance.
   void advance() override;
   bool finished() const override;  // rays_per_cell rays from every cell

@@ -1,0 +1,86 @@
+#include "iteration_time.hpp"
+
+#include <QFileInfo>
+#include <QSettings>
+#include <cmath>
+
+#include "core/backend.hpp"
+#include "core/registry.hpp"
+
+namespace ks::gui {
+
+namespace {
+
+// QSettings keys take '/' as groups: a device name or a path is one key.
+QString key_part(QString text) { return text.replace('/', '|').replace('\\', '|'); }
+QString rate_key(const QString& kind, const QString& name, const ExecutionContext& ctx) {
+  return "iteration_time/" + key_part(QString::fromStdString(ctx.device_name)) + "/" + kind + "/" + key_part(name);
+}
+double cost_of(const std::string& method, const ParamSet& params) {
+  try {
+    return builtin_registry().create(method)->iteration_cost(params);
+  } catch (const std::exception&) {
+    return 0.0;  // a preset the method refuses has no time: its error shows where it is loaded
+  }
+}
+
+// Rates are kept per decade of cost: an estimate takes the rate of runs of the nearest size.
+int cost_decade(double cost) { return int(std::floor(std::log10(cost))); }
+
+}  // namespace
+
+IterationTime iteration_time(const QString& path, const std::string& method, const ParamSet& params, const ExecutionContext& ctx) {
+  const double cost = cost_of(method, params);
+  if (cost <= 0.0) return {};
+  QSettings settings;
+  if (!path.isEmpty()) {
+    const double rate = settings.value(rate_key("preset", QFileInfo(path).canonicalFilePath(), ctx)).toDouble();
+    if (rate > 0.0) return {cost / rate, true, 1.0};
+  }
+  // The method's rate from runs of the nearest size: a lattice that fits in a cache runs faster.
+  settings.beginGroup(rate_key("method", QString::fromStdString(method), ctx));
+  const int decade = cost_decade(cost);
+  int nearest = 0;
+  QVariantList run;  // {rate, cost} of the runs of the nearest size
+  for (const QString& key : settings.childKeys()) {
+    const int d = key.toInt();
+    if (run.isEmpty() || std::abs(d - decade) < std::abs(nearest - decade)) {
+      nearest = d;
+      run = settings.value(key).toList();
+    }
+  }
+  if (run.size() != 2 || run[0].toDouble() <= 0.0 || run[1].toDouble() <= 0.0) return {};
+  return {cost / run[0].toDouble(), false, cost / run[1].toDouble()};
+}
+
+void record_iteration_time(const QString& path, const std::string& method, const ParamSet& params, const ExecutionContext& ctx,
+                           std::int64_t iterations, double seconds) {
+  const double cost = cost_of(method, params);
+  if (cost <= 0.0 || iterations <= 0 || seconds <= 0.0) return;
+  const double rate = cost * double(iterations) / seconds;
+  QSettings settings;
+  if (!path.isEmpty()) settings.setValue(rate_key("preset", QFileInfo(path).canonicalFilePath(), ctx), rate);
+  settings.setValue(rate_key("method", QString::fromStdString(method), ctx) + "/" + QString::number(cost_decade(cost)), QVariantList{rate, cost});
+}
+
+QString duration_text(double seconds) {
+  if (seconds < 1.0) return "under a second";
+  if (seconds < 90.0) return QString("%1 s").arg(std::lround(seconds));
+  if (seconds < 5400.0) return QString("%1 min").arg(std::lround(seconds / 60.0));
+  return QString("%1 h").arg(seconds / 3600.0, 0, 'f', 1);
+}
+
+QString iteration_time_text(const IterationTime& t, const ExecutionContext& ctx) {
+  const QString device = QString::fromStdString(ctx.device_name);
+  if (t.seconds <= 0.0) return "Time an iteration on " + device + ": not measured yet (measured when a preset of this method is opened)";
+  QString basis = "measured in runs of this preset here";
+  if (!t.measured)
+    basis = t.scale < 3.0 && t.scale > 1.0 / 3.0
+                ? "estimated from runs of this method of about its size here"
+                : QString("estimated from runs of this method %1 times %2 here; larger runs are often slower per cell")
+                      .arg(std::lround(t.scale >= 1.0 ? t.scale : 1.0 / t.scale))
+                      .arg(t.scale >= 1.0 ? "smaller" : "larger");
+  return QString("About %1 an iteration on %2 (%3)").arg(duration_text(t.seconds), device, basis);
+}
+
+}  // namespace ks::gui

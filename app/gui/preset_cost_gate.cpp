@@ -1,0 +1,79 @@
+#include "preset_cost_gate.hpp"
+
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QPushButton>
+
+#include "core/errors.hpp"
+#include "core/registry.hpp"
+#include "io/preset.hpp"
+#include "iteration_time.hpp"
+#include "speed_probe.hpp"
+
+namespace ks::gui {
+
+ExecutionContext preset_context(const Preset& preset, QString* fallback) {
+  try {
+    return resolve_backend(preset.backend.value_or(BackendRequest::Auto));
+  } catch (const Error& e) {
+    if (fallback) *fallback = QString("%1; running on the CPU instead").arg(e.what());
+    return resolve_backend(BackendRequest::Cpu);
+  }
+}
+
+PresetCostGate::PresetCostGate(SpeedProbe& probe, QWidget* dialog_parent) : probe_(probe), parent_(dialog_parent) {
+  connect(&probe_, &SpeedProbe::finished, this, [this](const QString& method, bool measured) {
+    if (!waiting_.open || method.toStdString() != waiting_.method) return;
+    if (!measured) emit message(QString("could not measure this machine's speed for %1; opening without a time estimate").arg(method));
+    decide();
+  });
+}
+
+void PresetCostGate::request(const QString& path, std::function<void()> open) {
+  waiting_ = {path, {}, std::move(open)};
+  try {
+    const Preset preset = load_preset(path.toStdString(), builtin_registry());
+    waiting_.method = preset.method;
+    const ExecutionContext ctx = preset_context(preset);
+    const bool teaching = QFileInfo(path).fileName().startsWith("teaching");
+    if (!teaching && iteration_time(path, preset.method, preset.params, ctx).seconds <= 0.0 && probe_.measure(preset.method, ctx)) {
+      emit message(QString("measuring this machine's speed for %1 on %2 before opening %3 …")
+                       .arg(QString::fromStdString(preset.method), QString::fromStdString(ctx.device_name), path));
+      return;
+    }
+  } catch (const std::exception&) {
+    // opening reports what is wrong with the preset
+  }
+  decide();
+}
+
+void PresetCostGate::decide() {
+  Waiting w = std::exchange(waiting_, {});
+  IterationTime t;
+  ExecutionContext ctx;
+  try {
+    const Preset preset = load_preset(w.path.toStdString(), builtin_registry());
+    ctx = preset_context(preset);
+    t = iteration_time(w.path, preset.method, preset.params, ctx);
+  } catch (const std::exception&) {
+  }
+  if (t.seconds <= kAskAboveSeconds) {
+    w.open();
+    return;
+  }
+  auto* box = new QMessageBox(QMessageBox::Question, "Start a long run?",
+                              QString("%1\n\n%2.\n\nPause, Reset and switching presets stay within a second of a click.")
+                                  .arg(QFileInfo(w.path).fileName(), iteration_time_text(t, ctx)),
+                              QMessageBox::NoButton, parent_);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  QPushButton* start = box->addButton("Start", QMessageBox::AcceptRole);
+  box->addButton(QMessageBox::Cancel);
+  box->setDefaultButton(QMessageBox::Cancel);
+  connect(box, &QMessageBox::finished, this, [this, box, start, w] {
+    if (box->clickedButton() == start) w.open();
+    else emit message(QString("%1 not opened").arg(w.path));
+  });
+  box->open();
+}
+
+}  // namespace ks::gui
