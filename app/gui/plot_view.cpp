@@ -208,6 +208,7 @@ class ChartBuilder {
     line->SetInputData(makeTable({{"x", &p.x}, {"y", &p.y}}), "x", "y");
     line->SetLabel(unicode_notation(label).toStdString());
     line->SetLegendVisibility(!label.empty());
+    legend_entries_ += !label.empty();
     line->SetColor(colour.r, colour.g, colour.b, colour.a);
     line->SetWidth(style == LineStyle::Thin ? 1.0 : 2.0);
     if (style == LineStyle::Dashed) line->GetPen()->SetLineType(vtkPen::DASH_LINE);
@@ -220,24 +221,68 @@ class ChartBuilder {
     vtkNew<vtkPlotPoints> symbols;
     symbols->SetInputData(makeTable({{"x", &p.x}, {"y", &p.y}}), "x", "y");
     symbols->SetLabel(label);
+    ++legend_entries_;
     symbols->SetColor(colour.r, colour.g, colour.b, colour.a);
     symbols->SetMarkerStyle(vtkPlotPoints::CIRCLE);
     symbols->SetMarkerSize(7.0);
     chart_->AddPlot(symbols);
   }
 
-  // Titles, scales and ranges of the axes; the legend goes to the right-hand corner
-  // (where time series end) farther from the end of the first line or symbols added.
+  // Titles, scales and ranges of the axes; the legend goes to the corner its box covers the fewest
+  // points in, the right-hand ones first (where time series end), and where it would still cover
+  // some, the y axis makes room for it above or below the data.
   void finish(const std::string& x_title, const std::string& y_title) {
+    placeLegend();
     setAxis(vtkAxis::BOTTOM, x_title, scales_.log_x, x_range_);
     setAxis(vtkAxis::LEFT, y_title, scales_.log_y, y_range_);
-    const bool end_is_high = scaled(end_y_, scales_.log_y) > 0.5 * (scaled(y_range_.lo, scales_.log_y) +
-                                                                   scaled(y_range_.hi, scales_.log_y));
-    chart_->GetLegend()->SetVerticalAlignment(end_is_high ? vtkChartLegend::BOTTOM : vtkChartLegend::TOP);
     if (!keep_ranges_) chart_->RecalculateBounds();
   }
 
  private:
+  // The legend's box, as fractions of the plot's width and height: a line of text an entry.
+  static constexpr double kLegendWidth = 0.5, kLegendLine = 0.045;
+
+  void placeLegend() {
+    if (points_.empty() || legend_entries_ == 0) return;
+    const double legend_height = std::min(0.5, kLegendLine * (legend_entries_ + 1));
+    struct Corner {
+      bool right, top;
+    };
+    constexpr Corner corners[] = {{true, true}, {true, false}, {false, true}, {false, false}};
+    const double x0 = scaled(x_range_.lo, scales_.log_x), x1 = scaled(x_range_.hi, scales_.log_x);
+    const double y0 = scaled(y_range_.lo, scales_.log_y), y1 = scaled(y_range_.hi, scales_.log_y);
+    auto covered = [&](Corner c) {
+      int n = 0;
+      for (const auto& [x, y] : points_) {
+        const double fx = x1 > x0 ? (scaled(x, scales_.log_x) - x0) / (x1 - x0) : 0.5;
+        const double fy = y1 > y0 ? (scaled(y, scales_.log_y) - y0) / (y1 - y0) : 0.5;
+        n += (c.right ? fx >= 1.0 - kLegendWidth : fx <= kLegendWidth) && (c.top ? fy >= 1.0 - legend_height : fy <= legend_height);
+      }
+      return n;
+    };
+    Corner best = corners[0];
+    int fewest = covered(best);
+    for (const Corner& c : corners) {
+      const int n = covered(c);
+      if (n < fewest) best = c, fewest = n;
+    }
+    chart_->GetLegend()->SetHorizontalAlignment(best.right ? vtkChartLegend::RIGHT : vtkChartLegend::LEFT);
+    chart_->GetLegend()->SetVerticalAlignment(best.top ? vtkChartLegend::TOP : vtkChartLegend::BOTTOM);
+    if (fewest > 0 && y1 > y0) {
+      const double room = (y1 - y0) * legend_height / (1.0 - legend_height);
+      const double end = best.top ? y1 + room : y0 - room;
+      const double y = scales_.log_y ? std::pow(10.0, end) : end;
+      (best.top ? y_range_.hi : y_range_.lo) = y;
+      // The axis takes its range from the plots (auto): an unmarked point there widens it.
+      vtkNew<vtkPlotPoints> room_mark;
+      const std::vector<double> mx{x_range_.lo}, my{y};
+      room_mark->SetInputData(makeTable({{"x", &mx}, {"y", &my}}), "x", "y");
+      room_mark->SetMarkerStyle(vtkPlotPoints::NONE);
+      room_mark->SetLegendVisibility(false);
+      chart_->AddPlot(room_mark);
+    }
+  }
+
   struct Range {
     double lo = std::numeric_limits<double>::infinity();
     double hi = -std::numeric_limits<double>::infinity();
@@ -257,8 +302,8 @@ class ChartBuilder {
       p.y.push_back(y[i]);
       x_range_.add(x[i]);
       y_range_.add(y[i]);
+      points_.emplace_back(x[i], y[i]);
     }
-    if (!p.y.empty() && std::isnan(end_y_)) end_y_ = p.y.back();
     return p;
   }
 
@@ -275,7 +320,8 @@ class ChartBuilder {
   AxisScales scales_;
   bool keep_ranges_;
   Range x_range_, y_range_;
-  double end_y_ = std::numeric_limits<double>::quiet_NaN();
+  std::vector<std::pair<double, double>> points_;  // every point drawn, for the legend's corner
+  int legend_entries_ = 0;
 };
 
 // y ± y_err as two thin light lines, one legend entry. (A vtkPlotArea band would look nicer,

@@ -40,6 +40,18 @@ TEST(RmcEstimator, StandardErrorFallsAsOneOverSqrtRays) {
   for (double s : a->std_error()) sa += s;
   for (double s : b->std_error()) sb += s;
   EXPECT_NEAR(sa / sb, 4.0, 0.3);  // sqrt(6400 / 400)
+  // The snapshot's mean standard error against its 1/sqrt(N) companion, 16 batches on.
+  const Snapshot snap = b->snapshot();
+  const Series* measured = nullptr, *clt = nullptr;
+  for (const Series& s : snap.series) {
+    if (s.name == "mean std(Q^R)") measured = &s;
+    if (s.name == "mean std(Q^R) 1/sqrt(N)") clt = &s;
+  }
+  ASSERT_TRUE(measured && clt);
+  ASSERT_EQ(clt->x, measured->x);
+  ASSERT_EQ(measured->y.size(), 4u);
+  EXPECT_EQ(clt->y.front(), measured->y.front());
+  EXPECT_NEAR(measured->y.back() / clt->y.back(), 1.0, 0.1);
 }
 
 TEST(RmcEstimator, MultigridAgreesWithTheFineGridWithinTheStatisticalError) {

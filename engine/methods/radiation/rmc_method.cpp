@@ -42,7 +42,7 @@ MethodInfo RmcMethod::describe() {
                  {"Q_R", "W/m^3", 1, "Radiative power: emitted minus absorbed per unit volume (div q)"},
                  {"Q_R_std", "W/m^3", 1, "Standard error of Q_R"},
                  {"kappa_P", "1/m", 1, "Planck-mean absorption coefficient"}};
-  info.series = {"Q^R(x)", "Q^R(x) reference", "std(Q^R)(x)", "change per batch", "mean std(Q^R)"};
+  info.series = {"Q^R(x)", "Q^R(x) reference", "std(Q^R)(x)", "change per batch", "mean std(Q^R)", "mean std(Q^R) 1/sqrt(N)"};
   info.decomposition = "the ray origins (cells) in contiguous blocks, one per rank, the medium on every rank; Q^R sums gathered every iteration";
   return info;
 }
@@ -371,6 +371,11 @@ Snapshot RmcMethod::snapshot() const {
   snap.series.push_back({"std(Q^R)(x)", where, "standard error of Q^R (W/m^3)", x, profile(sd), {}});
   snap.series.push_back({"change per batch", "rays per cell", "mean |change of Q^R| / mean |Q^R|", change_x_, change_y_, {}});
   snap.series.push_back({"mean std(Q^R)", "rays per cell", "mean standard error (W/m^3)", sd_x_, sd_y_, {}});
+  // Its companion: the fall as 1/sqrt(N) rays of a mean of independent ray estimates, through the
+  // first batch's point; the measured line follows it once the batches are many.
+  std::vector<double> clt(sd_x_.size());
+  for (std::size_t i = 0; i < clt.size(); ++i) clt[i] = sd_y_[0] * std::sqrt(sd_x_[0] / sd_x_[i]);
+  snap.series.push_back({"mean std(Q^R) 1/sqrt(N)", "rays per cell", "mean standard error (W/m^3)", sd_x_, clt, {}});
 
   nlohmann::json d = {{"cells_per_axis", {c.n[0], c.n[1], c.n[2]}},  // a file's grid may differ from nx, ny, nz
                       {"box_m", {c.L[0], c.L[1], c.L[2]}},
