@@ -37,9 +37,10 @@ struct Scratch {
 
 }  // namespace
 
-std::uint64_t advance_run_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, double t_target, std::uint64_t max_events) {
-  if (cfg.selection == Selection::Majorant) return advance_run_majorant_cpu(e, run, cfg, t_target, max_events);
-  if (cfg.selection == Selection::Stepped) return advance_run_stepped_cpu(e, run, cfg, t_target, max_events);
+std::uint64_t advance_run_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, double t_target, std::uint64_t max_events,
+                              const Interrupt& stop) {
+  if (cfg.selection == Selection::Majorant) return advance_run_majorant_cpu(e, run, cfg, t_target, max_events, stop);
+  if (cfg.selection == Selection::Stepped) return advance_run_stepped_cpu(e, run, cfg, t_target, max_events, stop);
   const int n = cfg.n_s;
   const std::size_t base = std::size_t(run) * n;
   double* v = e.v.data() + base;
@@ -59,7 +60,7 @@ std::uint64_t advance_run_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, d
   PairBounds bounds = by_rejection ? pair_bounds(s.aux.data(), w, n) : PairBounds{};
 
   std::uint64_t done = 0;
-  while (done < max_events) {
+  while (done < max_events && !stop.requested()) {
     double sum_C = 0.0;
     std::uint32_t C_high = 0;
     for (int k = 0; k < n; ++k) {
@@ -144,13 +145,13 @@ std::uint64_t advance_run_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, d
 }
 
 std::uint64_t advance_runs_cpu(Ensemble& e, const EnsembleConfig& cfg, const std::vector<double>& t_target,
-                               std::uint64_t max_events_per_run) {
+                               std::uint64_t max_events_per_run, const Interrupt& stop) {
   // One run: no enclosing region, so its inner loops use the thread pool (an inner region nested
   // in an inactive outer one would start new threads for every event).
-  if (e.n_runs == 1) return advance_run_cpu(e, 0, cfg, t_target[0], max_events_per_run);
+  if (e.n_runs == 1) return advance_run_cpu(e, 0, cfg, t_target[0], max_events_per_run, stop);
   std::uint64_t total = 0;
 #pragma omp parallel for schedule(dynamic, 1) reduction(+ : total)
-  for (int r = 0; r < e.n_runs; ++r) total += advance_run_cpu(e, r, cfg, t_target[r], max_events_per_run);
+  for (int r = 0; r < e.n_runs; ++r) total += advance_run_cpu(e, r, cfg, t_target[r], max_events_per_run, stop);
   return total;
 }
 
@@ -163,8 +164,8 @@ class CpuSolver final : public CoagSolver {
     if (!keeps_rates(cfg_.selection)) return;
     for (int r = first_new_run; r < e.n_runs; ++r) recompute_rates(e, r, cfg_);
   }
-  std::uint64_t advance(Ensemble& e, const std::vector<double>& t_target) override {
-    return advance_runs_cpu(e, cfg_, t_target, ~std::uint64_t(0));
+  std::uint64_t advance(Ensemble& e, const std::vector<double>& t_target, const Interrupt& stop) override {
+    return advance_runs_cpu(e, cfg_, t_target, ~std::uint64_t(0), stop);
   }
 
  private:

@@ -268,12 +268,12 @@ std::uint64_t CudaEnsemble::launch(const std::vector<double>& t_target, std::uin
   return total;
 }
 
-std::uint64_t CudaEnsemble::advance(const std::vector<double>& t_target, std::uint64_t max_events_per_launch) {
+std::uint64_t CudaEnsemble::advance(const std::vector<double>& t_target, std::uint64_t max_events_per_launch, const Interrupt& stop) {
   d_->majorant.stale = true;  // the majorant's samplers and the stepped trials' trees are rebuilt at the start of
   d_->stepped.stale = true;   // every advance, as on the CPU
   std::uint64_t total = 0;
   bool all_reached = false;
-  while (!all_reached) total += launch(t_target, max_events_per_launch, all_reached);
+  while (!all_reached && !stop.requested()) total += launch(t_target, max_events_per_launch, all_reached);
   return total;
 }
 

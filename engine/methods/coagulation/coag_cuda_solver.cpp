@@ -21,8 +21,8 @@ class CudaSolver final : public CoagSolver {
     gpu_.download(e);                     // the host copy holds C' too (checkpoints, snapshots)
   }
 
-  std::uint64_t advance(Ensemble& e, const std::vector<double>& t_target) override {
-    const std::uint64_t events = gpu_.advance(t_target, max_events_per_launch_);
+  std::uint64_t advance(Ensemble& e, const std::vector<double>& t_target, const Interrupt& stop) override {
+    const std::uint64_t events = gpu_.advance(t_target, max_events_per_launch_, stop);
     gpu_.download(e);
     return events;
   }

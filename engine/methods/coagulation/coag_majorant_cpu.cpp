@@ -63,7 +63,7 @@ bool update_samplers(const SamplerSet& set, const Majorant& m, const ChangedPart
 }
 
 std::uint64_t advance_run_majorant_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, double t_target,
-                                       std::uint64_t max_events) {
+                                       std::uint64_t max_events, const Interrupt& stop) {
   const int n = cfg.n_s;
   const std::size_t first = std::size_t(run) * n;
   double* v = e.v.data() + first;
@@ -78,7 +78,7 @@ std::uint64_t advance_run_majorant_cpu(Ensemble& e, int run, const EnsembleConfi
   const SamplerSet set = h.view(n);
 
   std::uint64_t done = 0;
-  while (done < max_events) {
+  while (done < max_events && !stop.requested()) {
     const std::uint64_t event = e.events[run];
     const TermTotals totals = term_totals(m, set);
     // Trials in lane order until one is accepted; the event's time is theirs.

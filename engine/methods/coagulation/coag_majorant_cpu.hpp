@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/interrupt.hpp"
 #include "coag_majorant.hpp"
 
 namespace ks::coag {
@@ -33,6 +34,6 @@ bool update_samplers(const SamplerSet& set, const Majorant& m, const ChangedPart
 
 // advance_run_cpu() with cfg.selection == Majorant.
 std::uint64_t advance_run_majorant_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, double t_target,
-                                       std::uint64_t max_events);
+                                       std::uint64_t max_events, const Interrupt& stop = {});
 
 }  // namespace ks::coag

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <tuple>
+#include <utility>
 
 #include "coag_majorant.hpp"
 #include "coag_pair_rejection.hpp"
@@ -79,7 +82,8 @@ MethodInfo CoagulationMethod::describe() {
 // diameter and weight of run 0 with their positions (64 B per particle of a run). On CUDA the host
 // keeps the ensemble (downloaded after every output) without work arrays; the device holds v, w, C',
 // the row or second C' buffer and the aux per particle (72 B) and five values per run. The sectional
-// reference (200 sections) is a small table.
+// reference (200 sections) is a small table. Where a Runner may stop an iteration, the ensemble and
+// its runs' values are held twice (advance() keeps the iteration's start).
 MemoryEstimate CoagulationMethod::estimate(const CoagParams& p, const ExecutionContext& ctx) {
   const bool cuda = ctx.backend == BackendKind::Cuda;
   const std::int64_t n_s = p.n_s, n_runs = p.n_runs;
@@ -98,9 +102,9 @@ MemoryEstimate CoagulationMethod::estimate(const CoagParams& p, const ExecutionC
                      device_run = 5 * sizeof(std::uint64_t) + (samplers ? (kMaxSamplers * (kClasses + 2) + 1) * 4 : 0);
   // Runs advance in parallel, one per thread; a single run uses the threads inside its loops.
   const std::int64_t threads = cuda ? 0 : std::min<std::int64_t>(std::max(ctx.cpu_threads, 1), n_runs);
-  const std::int64_t ensemble = checked_mul(particles, host_particle, "aerosol.coagulation host bytes of the ensemble");
+  const std::int64_t ensemble = checked_product({2, particles, host_particle}, "aerosol.coagulation host bytes of the ensemble");
   const std::int64_t per_run =
-      checked_mul(n_runs, host_run + outputs * std::int64_t(sizeof(RunStatistics)), "aerosol.coagulation bytes per run");
+      checked_mul(n_runs, 2 * host_run + outputs * std::int64_t(sizeof(RunStatistics)), "aerosol.coagulation bytes per run");
   const std::int64_t work =
       checked_mul(n_s, threads * (thread_particle + samplers) + snapshot_particle, "aerosol.coagulation work arrays");
   MemoryEstimate m;
@@ -111,7 +115,7 @@ MemoryEstimate CoagulationMethod::estimate(const CoagParams& p, const ExecutionC
                                                checked_mul(n_runs, device_run, "aerosol.coagulation device bytes per run"),
                                                "aerosol.coagulation device bytes"));
   m.detail = "n_s x n_runs = " + std::to_string(n_s) + " x " + std::to_string(n_runs) + " = " + std::to_string(particles) +
-             " particles x " + std::to_string(host_particle) + " B = " + format_bytes(std::uint64_t(ensemble)) + " on the host" +
+             " particles x " + std::to_string(host_particle) + " B x 2 (an iteration's start kept) = " + format_bytes(std::uint64_t(ensemble)) + " on the host" +
              (cuda ? " (x " + std::to_string(device_particle) + " B = " + format_bytes(m.device_bytes) + " on the device)" : "") + "; " +
              std::to_string(outputs) + " outputs (t_end, outputs_per_decade) x n_runs statistics x " +
              std::to_string(sizeof(RunStatistics)) + " B" +
@@ -248,7 +252,8 @@ void CoagulationMethod::resize_runs(int n_runs) {
 }
 
 // Brings every run to output k, recording the statistics of each output it passes
-// (new runs catch up through the outputs they missed).
+// (new runs catch up through the outputs they missed); on a stop requested (ctx_.interrupt) it returns
+// with the runs where they stand.
 std::uint64_t CoagulationMethod::bring_runs_to(int k) {
   std::uint64_t new_events = 0;
   while (true) {
@@ -260,7 +265,8 @@ std::uint64_t CoagulationMethod::bring_runs_to(int k) {
       target[r] = t_out_[next];
     }
     if (!behind) return new_events;
-    new_events += solver_->advance(ens_, target);
+    new_events += solver_->advance(ens_, target, ctx_.interrupt);
+    if (ctx_.interrupt.requested()) return new_events;  // the runs short of the output record nothing
     for (int r = 0; r < ens_.n_runs; ++r) {
       if (next_out_[r] > k) continue;
       const RunStatistics s = run_statistics(&ens_.v[std::size_t(r) * cfg_.n_s], &ens_.w[std::size_t(r) * cfg_.n_s],
@@ -279,7 +285,17 @@ std::uint64_t CoagulationMethod::bring_runs_to(int k) {
 
 void CoagulationMethod::advance() {
   if (finished()) return;
+  // Where a Runner may stop the iteration (one process only), its start is kept: a stopped iteration
+  // is dropped, since taking the runs on from mid-way would rebuild the majorant's samplers there and
+  // draw other events than a run never stopped.
+  std::optional<std::pair<Ensemble, std::vector<int>>> start;
+  if (ctx_.interrupt.armed()) start.emplace(ens_, next_out_);
   std::vector<double> events{double(bring_runs_to(iteration_ + 1))};  // exact up to 2^53 events
+  if (ctx_.interrupt.requested()) {
+    std::tie(ens_, next_out_) = std::move(*start);
+    solver_->load(ens_, ens_.n_runs);  // the device copy too; every C' is kept
+    return;
+  }
   ranks_of(ctx_).all_sum(events);
   events_ += std::uint64_t(events[0]);
   share_statistics(iteration_ + 1);

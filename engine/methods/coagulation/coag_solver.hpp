@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "coag_ensemble.hpp"
+#include "core/interrupt.hpp"
 
 namespace ks::coag {
 
@@ -18,9 +19,10 @@ class CoagSolver {
   // Takes `e` as the state (all runs): C' of the runs from `first_new_run` on is computed here from
   // eq. (2) (Algorithm 1 on the GPU), the others keep theirs; `e` holds every C' on return.
   virtual void load(Ensemble& e, int first_new_run) = 0;
-  // Advances every run to its own target (events until the next would pass it); `e` holds the result.
-  // Returns the number of events done.
-  virtual std::uint64_t advance(Ensemble& e, const std::vector<double>& t_target) = 0;
+  // Advances every run to its own target (events until the next would pass it), or until `stop` is
+  // requested (each run stands after an event of its own; the next call takes it on); `e` holds the
+  // result. Returns the number of events done.
+  virtual std::uint64_t advance(Ensemble& e, const std::vector<double>& t_target, const Interrupt& stop) = 0;
   // Run 0's particles as float4 (x, y, z, value) into device memory for a zero-copy view (value =
   // diameter in nm or weight; positions from the host snapshot's Philox draws of `position_purpose`):
   // the bytes written, or needed when dst is null; 0 where not supported (the CPU).

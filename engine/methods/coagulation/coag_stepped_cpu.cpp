@@ -37,7 +37,7 @@ void rebuild_trees(HostTrees& h, const Majorant& m, const ParticleAux* aux, cons
 }
 
 std::uint64_t advance_run_stepped_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, double t_target,
-                                      std::uint64_t max_events) {
+                                      std::uint64_t max_events, const Interrupt& stop) {
   const int n = cfg.n_s, K = cfg.step_trials;
   const std::size_t first = std::size_t(run) * n;
   double* v = e.v.data() + first;
@@ -55,7 +55,7 @@ std::uint64_t advance_run_stepped_cpu(Ensemble& e, int run, const EnsembleConfig
   std::vector<Trial> trial(K);
   std::vector<char> accepted(K);
   std::uint64_t done = 0;
-  while (done < max_events) {
+  while (done < max_events && !stop.requested()) {
     const std::uint64_t event = e.events[run];
     const TermTotals totals = term_totals(m, trees);
     const double dt = trial_time(m, totals, cfg.box_volume);

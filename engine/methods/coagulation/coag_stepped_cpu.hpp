@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/interrupt.hpp"
 #include "coag_stepped.hpp"
 
 namespace ks::coag {
@@ -21,6 +22,6 @@ void rebuild_trees(HostTrees& h, const Majorant& m, const ParticleAux* aux, cons
 
 // advance_run_cpu() with cfg.selection == Stepped.
 std::uint64_t advance_run_stepped_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, double t_target,
-                                      std::uint64_t max_events);
+                                      std::uint64_t max_events, const Interrupt& stop = {});
 
 }  // namespace ks::coag
