@@ -1,6 +1,7 @@
 #include "retired_runners.hpp"
 
 #include <algorithm>
+#include <functional>
 
 namespace ks::gui {
 
@@ -20,11 +21,11 @@ void RetiredRunners::retire(std::unique_ptr<Runner> runner) {
 }
 
 int RetiredRunners::ending() const {
-  return int(std::count_if(ending_.begin(), ending_.end(), [](const Ending& e) { return !e.done->load(); }));
+  return int(std::count_if(ending_.begin(), ending_.end(), std::mem_fn(&Ending::still_ending)));
 }
 
 void RetiredRunners::join_done() {
-  auto finished = std::partition(ending_.begin(), ending_.end(), [](const Ending& e) { return !e.done->load(); });
+  auto finished = std::partition(ending_.begin(), ending_.end(), std::mem_fn(&Ending::still_ending));
   for (auto it = finished; it != ending_.end(); ++it) it->thread.join();
   ending_.erase(finished, ending_.end());
 }

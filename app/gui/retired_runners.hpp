@@ -29,6 +29,7 @@ class RetiredRunners {
   struct Ending {
     std::thread thread;
     std::shared_ptr<std::atomic<bool>> done;
+    bool still_ending() const { return !done->load(); }
   };
   void join_done();
   std::vector<Ending> ending_;

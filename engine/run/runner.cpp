@@ -72,11 +72,13 @@ bool Runner::interrupts(Command::Kind kind) {
 }
 
 void Runner::post(Command c) {
-  {
-    std::lock_guard lock(mutex_);
-    if (interrupts(c.kind)) ctx_.interrupt.request();
-    commands_.push_back(std::move(c));
-  }
+  std::lock_guard lock(mutex_);
+  post_locked(std::move(c));
+}
+
+void Runner::post_locked(Command c) {
+  if (interrupts(c.kind)) ctx_.interrupt.request();
+  commands_.push_back(std::move(c));
   cv_.notify_all();
 }
 
@@ -120,15 +122,11 @@ SetResult Runner::set(const std::string& key, const ParamValue& given) {
   }
   pending_.set(key, value);
   if (spec->live) {
-    ctx_.interrupt.request();
-    commands_.push_back({Command::Kind::SetLive, 0, key, value});
-    cv_.notify_all();
+    post_locked({Command::Kind::SetLive, 0, key, value});
     return {SetResult::Status::Applied, key + " = " + to_string(value) + " applies at the next iteration"};
   }
   if (state_ == RunState::Idle && progress_.iteration == 0) {
-    ctx_.interrupt.request();
-    commands_.push_back({Command::Kind::Reset});
-    cv_.notify_all();
+    post_locked({Command::Kind::Reset});
     return {SetResult::Status::Applied, key + " = " + to_string(value) + " applied (the simulation is set up again)"};
   }
   return {SetResult::Status::Deferred,

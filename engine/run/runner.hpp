@@ -129,6 +129,7 @@ class Runner {
     ParamValue value;
   };
   void post(Command c);
+  void post_locked(Command c);  // post() with mutex_ held
   static bool interrupts(Command::Kind kind);
   void arm_interrupt();  // with the lock held, before a set-up or an iteration
   void worker_loop();

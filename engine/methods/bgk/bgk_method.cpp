@@ -12,6 +12,7 @@
 #include "core/checked.hpp"
 #include "core/column_blocks.hpp"
 #include "core/errors.hpp"
+#include "core/interruptible_steps.hpp"
 #include "io/binary_io.hpp"
 
 namespace ks::bgk {
@@ -251,13 +252,7 @@ void BgkMethod::advance() {
   // a residual or drag point; the next one starts afresh.
   const Interrupt& stop = ctx_.interrupt;
   const int chunk = ctx_.backend == BackendKind::Cpu ? 1 : steps;
-  int done = 0;
-  while (done < steps && !stop.requested()) {
-    stop.report("step " + std::to_string(done + 1) + " of " + std::to_string(steps), double(done) / steps);
-    const int ran = solver_->step(std::min(chunk, steps - done), stop);
-    done += ran;
-    if (ran == 0) break;
-  }
+  const int done = step_until(0, steps, steps, chunk, stop, [&](int n) { return solver_->step(n, stop); });
   if (done == 0) return;
   steps_ += done;
   time_ += done * cfg_.dt;

@@ -8,6 +8,7 @@
 #include "core/constants.hpp"
 #include "core/checked.hpp"
 #include "core/errors.hpp"
+#include "core/interruptible_steps.hpp"
 #include "core/text.hpp"
 #include "io/binary_io.hpp"
 #include "lbm_diagnostics.hpp"
@@ -298,21 +299,13 @@ void LbmMethod::advance() {
   if (finished()) return;
   const int steps = int(std::min<std::int64_t>(p_.steps_per_iteration, p_.max_steps - steps_));
   const Interrupt& stop = ctx_.interrupt;
-  // On the CPU a step takes long enough to say which one runs; on the GPU the iteration is one call.
   const int chunk = ctx_.backend == BackendKind::Cpu ? 1 : steps;
-  int done = 0;
-  auto run = [&](int until) {
-    while (done < until && !stop.requested()) {
-      stop.report("step " + std::to_string(done + 1) + " of " + std::to_string(steps), double(done) / steps);
-      const int ran = solver_->step(std::min(chunk, until - done), stop);
-      done += ran;
-      if (ran == 0) break;
-    }
-  };
+  auto step = [&](int n) { return solver_->step(n, stop); };
   // Eq. (19)-(20) between the last two steps of the iteration.
-  run(steps - 1);
-  const double before = done == steps - 1 ? solver_->momentum_rms() : 0.0;
-  if (done == steps - 1) run(steps);
+  int done = step_until(0, steps - 1, steps, chunk, stop, step);
+  const bool last = done == steps - 1 && !stop.requested();
+  const double before = last ? solver_->momentum_rms() : 0.0;
+  if (last) done = step_until(done, steps, steps, chunk, stop, step);
   if (done == 0) return;
   const double now = solver_->momentum_rms();
   momentum_rms_ = now;
