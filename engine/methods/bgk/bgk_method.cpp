@@ -209,10 +209,17 @@ void BgkMethod::set_up() {
   drag_t_.clear();
   drag_.clear();
   own_ = std::move(own);
+  own_stale_ = false;
+}
+
+const std::vector<double>& BgkMethod::own() const {
+  if (own_stale_) own_ = solver_->raw_moments();
+  own_stale_ = false;
+  return own_;
 }
 
 std::vector<double> BgkMethod::whole_raw_moments() const {
-  std::vector<double> raw = solver_->raw_moments();
+  std::vector<double> raw = own();
   const Communicator& comm = ranks_of(ctx_);
   if (comm.size() == 1) return raw;
   return join_column_blocks(comm.all_gather(raw), kRawMoments, owned_cells_of_ranks(cfg_, comm.size()), cfg_.cells());
@@ -246,7 +253,7 @@ void BgkMethod::advance() {
   const double t_end = p_.t_end;
   const int steps = int(std::clamp<double>(std::ceil((t_end - time_) / cfg_.dt - 1e-9), 1.0,
                                            double(p_.steps_per_iteration)));
-  const std::vector<double> before = own_;
+  const std::vector<double> before = own();
   const double t0 = time_;
   // An iteration stopped on request (ctx_.interrupt) keeps its completed steps and ends there without
   // a residual or drag point; the next one starts afresh.
@@ -256,6 +263,11 @@ void BgkMethod::advance() {
   if (done == 0) return;
   steps_ += done;
   time_ += done * cfg_.dt;
+  // Stopped (one process only): ended at once; the moments are made when first asked.
+  if (done < steps) {
+    own_stale_ = true;
+    return;
+  }
   own_ = solver_->raw_moments();
   // Every rank stops at the first cell of the grid whose density is not finite and positive.
   const Communicator& comm = ranks_of(ctx_);
@@ -268,7 +280,6 @@ void BgkMethod::advance() {
     throw run_failed("kinetic.bgk: density not finite and positive in cell " + std::to_string(cell) + " at t = " +
                      std::to_string(time_) + "; reduce dt or enlarge the velocity box");
   }
-  if (done < steps) return;
   ++iteration_;
   residual_t_.push_back(time_);
   residual_.push_back(residual_since(before, time_ - t0));
@@ -493,6 +504,7 @@ void BgkMethod::load_body(std::istream& in) {
   drag_t_ = std::move(dt);
   drag_ = std::move(dd);
   own_ = solver_->raw_moments();
+  own_stale_ = false;
 }
 
 }  // namespace ks::bgk

@@ -37,9 +37,9 @@ class BgkMethod final : public MethodBase<BgkMethod, BgkParams, bgk_param_table>
   const BoundaryData& boundaries() const { return bounds_; }
   const BgkSolver& solver() const { return *solver_; }
   // The raw sums of this rank's cells (the whole grid in one process) in the current state.
-  const std::vector<double>& raw_moments() const { return own_; }
+  const std::vector<double>& raw_moments() const { return own(); }
   double time() const { return time_; }
-  double total_mass() const { return mass_of(own_); }  // one process: sum of n times the cell area (or length)
+  double total_mass() const { return mass_of(own()); }  // one process: sum of n times the cell area (or length)
 
  private:
   void set_up() override;
@@ -66,7 +66,11 @@ class BgkMethod final : public MethodBase<BgkMethod, BgkParams, bgk_param_table>
   std::unique_ptr<BgkSolver> solver_;
   std::int64_t iteration_ = 0, steps_ = 0;
   double time_ = 0.0;
-  std::vector<double> own_;                 // velocity sums of f at time_, this rank's cells
+  // Velocity sums of f at time_, this rank's cells: made at the end of every iteration (its residual
+  // and density check need them), and after one stopped on request when first asked (own()).
+  const std::vector<double>& own() const;
+  mutable std::vector<double> own_;
+  mutable bool own_stale_ = false;
   std::vector<double> residual_t_, residual_;
   std::vector<double> drag_t_, drag_;       // cavity: D(t)
 };

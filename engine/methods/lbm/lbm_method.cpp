@@ -289,8 +289,7 @@ void LbmMethod::set_up() {
   iteration_ = steps_ = level_start_ = 0;
   residual_step_.clear();
   residual_.clear();
-  moments_ = solver_->moments();
-  momentum_rms_ = solver_->momentum_rms();
+  state_changed();
 }
 
 // An iteration stopped on request (ctx_.interrupt) keeps the steps it completed and ends there: its
@@ -307,17 +306,35 @@ void LbmMethod::advance() {
   const double before = last ? solver_->momentum_rms() : 0.0;
   if (last) done = step_until(done, steps, steps, chunk, stop, step);
   if (done == 0) return;
-  const double now = solver_->momentum_rms();
-  momentum_rms_ = now;
   steps_ += done;
+  state_changed();
+  // Stopped (one process only): ended at once, its momentum and moments found when first asked.
+  if (done < steps) return;
+  const double now = momentum_rms();
   if (!std::isfinite(now))
     throw run_failed("lbm.binary: the momentum became " + format_number(now) + " at step " + std::to_string(steps_) +
                      "; raise the viscosity or lower the pressure drop");
-  moments_ = solver_->moments();
-  if (done < steps) return;
   ++iteration_;
   residual_step_.push_back(double(steps_));
   residual_.push_back(before > 0.0 ? std::fabs(now / before - 1.0) : (now > 0.0 ? 1.0 : 0.0));
+}
+
+void LbmMethod::state_changed() {
+  moments_stale_ = momentum_stale_ = true;
+}
+
+// The moments of every node in doubles (and on CUDA a copy to the host): a pass over all
+// populations, made when a snapshot, a file or a test asks, not every iteration.
+const std::vector<double>& LbmMethod::moments() const {
+  if (moments_stale_) moments_ = solver_->moments();
+  moments_stale_ = false;
+  return moments_;
+}
+
+double LbmMethod::momentum_rms() const {
+  if (momentum_stale_) momentum_rms_ = solver_->momentum_rms();
+  momentum_stale_ = false;
+  return momentum_rms_;
 }
 
 bool LbmMethod::converged() const {
@@ -363,8 +380,7 @@ void LbmMethod::switch_grid_level() {
   solver_ = std::move(solver);
   level_start_ = iteration_;  // steps, iterations and the residual history carry on
   wall_links_ = std::int64_t(geometry_->links.size());
-  moments_ = solver_->moments();
-  momentum_rms_ = solver_->momentum_rms();
+  state_changed();
 }
 
 Progress LbmMethod::progress() const {
@@ -429,8 +445,7 @@ void LbmMethod::load_body(std::istream& in) {
   level_start_ = 0;  // not in the state: a restart counts its residual history as on this level
   residual_step_ = std::move(rs);
   residual_ = std::move(r);
-  moments_ = solver_->moments();
-  momentum_rms_ = solver_->momentum_rms();
+  state_changed();
 }
 
 }  // namespace ks::lbm

@@ -51,7 +51,7 @@ class LbmMethod final : public MethodBase<LbmMethod, LbmParams, lbm_param_table>
   const LatticeGeometry& geometry() const { return *geometry_; }
   const Scene& scene() const { return scene_; }
   const LbmSolver& solver() const { return *solver_; }
-  const std::vector<double>& moments() const { return moments_; }  // of the current state, owned planes
+  const std::vector<double>& moments() const;  // of the current state, owned planes
   std::int64_t steps() const { return steps_; }
   double bed_porosity() const;  // fluid fraction of the tube's nodes in the bed section (one process)
 
@@ -91,9 +91,14 @@ class LbmMethod final : public MethodBase<LbmMethod, LbmParams, lbm_param_table>
   std::unique_ptr<LbmSolver> solver_;
   std::int64_t iteration_ = 0, steps_ = 0;
   std::int64_t wall_links_ = 0;  // of the whole lattice
-  double momentum_rms_ = 0.0;    // c_t of the current state (eq. 20)
+  // c_t of the current state (eq. 20) and the moments of its owned planes, found when first asked after
+  // the state changed (state_changed()); under MPI every rank asks at the same points (snapshots).
+  void state_changed();
+  double momentum_rms() const;
+  mutable double momentum_rms_ = 0.0;
+  mutable bool momentum_stale_ = true, moments_stale_ = true;
   std::int64_t level_start_ = 0;  // iteration at which the current grid level began
-  std::vector<double> moments_;
+  mutable std::vector<double> moments_;
   std::vector<double> residual_step_, residual_;  // eq. (19) against the step
 };
 

@@ -24,13 +24,14 @@ std::vector<double>* average(PlaneAverages& a, int v) {
 }  // namespace
 
 Snapshot LbmMethod::snapshot() const {
+  momentum_rms();  // on every rank (a collective under MPI) before rank 0 alone assembles the snapshot
   const long long plane = (long long)cfg_.nx * cfg_.ny;
-  if (!slab_.halo) return assemble(node_field_data(geometry_->type.data(), moments_, cfg_.nz), summary_of(*geometry_, moments_));
+  if (!slab_.halo) return assemble(node_field_data(geometry_->type.data(), moments(), cfg_.nz), summary_of(*geometry_, moments()));
   const Communicator& comm = ranks_of(ctx_);
   const int planes = slab_.owned();
   const std::uint8_t* owned_type = geometry_->type.data() + plane * slab_.first_owned();
   if (ctx_.field_pieces) {
-    std::vector<FieldData> fields = node_field_data(owned_type, moments_, planes);
+    std::vector<FieldData> fields = node_field_data(owned_type, moments(), planes);
     for (FieldData& f : fields) {
       f.grid.first = {0, 0, slab_.begin};
       f.grid.whole = {cfg_.nx, cfg_.ny, cfg_.nz};
@@ -45,7 +46,7 @@ Snapshot LbmMethod::snapshot() const {
   // The moments and node types of every slab gathered on rank 0, which makes the snapshot: the types
   // are one row more after the moments.
   const long long owned = plane * planes;
-  std::vector<double> mine(moments_);
+  std::vector<double> mine(moments());
   mine.insert(mine.end(), owned_type, owned_type + owned);
   const std::vector<double> all = comm.gather(mine);
   if (comm.rank() != 0) {
@@ -99,7 +100,7 @@ LbmMethod::LatticeSummary LbmMethod::gathered_summary() const {
   LatticeGeometry g;
   const std::uint8_t* type = geometry_->type.data() + plane * slab_.first_owned();
   g.type.assign(type, type + plane * planes);
-  PlaneAverages mine = plane_averages(owned, g, moments_);
+  PlaneAverages mine = plane_averages(owned, g, moments());
   std::vector<double> part;
   for (int v = 0; v < kAverages; ++v) part.insert(part.end(), average(mine, v)->begin(), average(mine, v)->end());
   const std::vector<double> all = comm.gather(part);
@@ -111,7 +112,7 @@ LbmMethod::LatticeSummary LbmMethod::gathered_summary() const {
   std::vector<double> middle;
   if (cfg_.geometry == Geometry::Tube && slab_.owns(zm)) {
     const long long at = plane * (zm - slab_.begin), n = plane * planes;
-    for (int q = 0; q < kNodeMoments; ++q) middle.insert(middle.end(), moments_.begin() + q * n + at, moments_.begin() + q * n + at + plane);
+    for (int q = 0; q < kNodeMoments; ++q) middle.insert(middle.end(), moments().begin() + q * n + at, moments().begin() + q * n + at + plane);
     middle.insert(middle.end(), type + at, type + at + plane);
   }
   if (cfg_.geometry == Geometry::Tube) middle = comm.gather(middle);
@@ -185,7 +186,7 @@ Snapshot LbmMethod::assemble(std::vector<FieldData> fields, const LatticeSummary
   nlohmann::json d = {{"steps", steps_},
                       {"fluid_nodes", s.fluid_nodes},
                       {"wall_links", wall_links_},
-                      {"momentum_rms", momentum_rms_},
+                      {"momentum_rms", momentum_rms()},
                       {"schmidt", cfg_.viscosity / cfg_.diffusivity},
                       {"schmidt_max", max_schmidt(cfg_.x_o2)}};
   if (s.poiseuille) {
