@@ -65,6 +65,7 @@ namespace ks::gui {
 
 namespace {
 
+constexpr int kStatusMinimumWidth = 300;    // px; the status line takes the bar's right half beside the progress
 constexpr int kPollMs = 33;                  // ~30 Hz: snapshots, progress, log
 constexpr int kScreenshotSettleMs = 400;     // lets throttled views draw the final snapshot
 constexpr auto kSnapshotInterval = std::chrono::milliseconds(50);
@@ -119,11 +120,16 @@ MainWindow::MainWindow(AppOptions options, std::variant<StartPreset, QString> st
   progress_bar_ = new QProgressBar(this);
   progress_bar_->setObjectName("progressBar");
   progress_bar_->setRange(0, 1000);
-  progress_bar_->setFixedWidth(220);
+  progress_bar_->setFixedSize(220, progress_bar_->sizeHint().height());  // its text changes too
   progress_bar_->setToolTip("Progress toward the end condition (t_end, the ray count, the maximum steps), and the time left at the recent rate");
   statusBar()->addPermanentWidget(progress_bar_);
   status_ = new QLabel(this);
   status_->setObjectName("progress");
+  // Its text changes at every poll, its size only with the window's (resizeEvent): a widget of fixed
+  // size relayouts nothing when its text changes, where a label sized to its text relayouted the
+  // window, whose views redraw on a resize (100-300 ms under a software renderer when a longer set-up
+  // stage widened it). What does not fit is cut at the right.
+  status_->setFixedSize(kStatusMinimumWidth, status_->sizeHint().height());
   statusBar()->addPermanentWidget(status_);
   clock_.start();
   probe_ = std::make_unique<SpeedProbe>(preset_dir(), retired_);
@@ -167,7 +173,7 @@ MainWindow::MainWindow(AppOptions options, std::variant<StartPreset, QString> st
   timer_ = new QTimer(this);
   connect(timer_, &QTimer::timeout, this, &MainWindow::poll);
   timer_->start(kPollMs);
-  gap_.start();
+  gap_.startAfterFirstFrame(this);
   if (options_.quit_after >= 0.0) QTimer::singleShot(int(1000.0 * options_.quit_after), this, &MainWindow::quitScript);
 }
 
@@ -602,10 +608,25 @@ void MainWindow::updateActions() {
   if (!loaded) status_->setText(kNothingRuns);
 }
 
+void MainWindow::resizeEvent(QResizeEvent* event) {
+  QMainWindow::resizeEvent(event);
+  // The left half of the status bar stays for messages (hover values, refusals).
+  status_->setFixedWidth(std::max(kStatusMinimumWidth, width() / 2 - progress_bar_->width()));
+}
+
 void MainWindow::updateStatus() {
   const Progress p = runner_->progress();
+  // Set-ups and long iterations say where they are, next to the state: a narrow window cuts the
+  // line's end (the rates), not that.
+  const auto stage_text = [](const WorkStage& w) {
+    return QString("%1 (%2 %)").arg(unicode_notation(w.stage)).arg(100.0 * w.fraction, 0, 'f', 0);
+  };
+  const WorkStage work = runner_->work_stage();
+  QString state_text = QString::fromStdString(to_string(runner_->state()));
+  if (runner_->state() == RunState::Failed) state_text += ": " + QString::fromStdString(runner_->error());
+  if (!work.stage.empty()) state_text += ", " + stage_text(work);
   QString text = QString("%1  |  iteration %2  |  t = %3 %4  |  residual %5  |  %6 %7/s  |  view %8 fps  |  uploads %9")
-                     .arg(QString::fromStdString(to_string(runner_->state())))
+                     .arg(state_text)
                      .arg(p.iteration)
                      .arg(p.sim_time, 0, 'g', 5)
                      .arg(unicode_notation(p.time_unit))
@@ -614,13 +635,6 @@ void MainWindow::updateStatus() {
                      .arg(QString::fromStdString(p.work_unit))
                      .arg(field_->framesPerSecond(), 0, 'f', 0)
                      .arg(field_->hostUploads());
-  if (runner_->state() == RunState::Failed) text += "  |  " + QString::fromStdString(runner_->error());
-  // Set-ups and long iterations say where they are.
-  const auto stage_text = [](const WorkStage& w) {
-    return QString("%1 (%2 %)").arg(unicode_notation(w.stage)).arg(100.0 * w.fraction, 0, 'f', 0);
-  };
-  const WorkStage work = runner_->work_stage();
-  if (!work.stage.empty()) text += "  |  " + stage_text(work);
   QString waiting;
   if (runner_->setting_up()) waiting = "setting up: " + (work.stage.empty() ? QString("…") : stage_text(work));
   if (pending_) {
