@@ -34,7 +34,7 @@ class CudaEnsemble {
   // Advances every run to its own target on the device, the whole event loop in one
   // kernel launch per batch of events, `stop` checked between launches; returns the number of
   // events done.
-  std::uint64_t advance(const std::vector<double>& t_target, std::uint64_t max_events_per_launch, const Interrupt& stop);
+  std::uint64_t advance(const std::vector<double>& t_target, std::uint64_t max_events_per_launch, const Interrupt& stop = {});
   // One launch: every run does events until t_target or max_events; returns the events done and
   // sets all_reached when no run stopped on max_events.
   // Run 0's particles as float4 (x, y, z, value) for a zero-copy view: positions from the same
