@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <string>
 
 #include "display_field_check.hpp"
 #include "require_cuda.hpp"
@@ -32,6 +33,25 @@ double largest_difference_over_peak(const RmcMethod& a, const RmcMethod& b) {
   return worst / peak;
 }
 
+// The convergence series the CUDA path reduces on the device (its sums stay there) against the CPU's
+// from the host's sums: the largest difference over the series' largest value.
+double series_difference(const RmcMethod& a, const RmcMethod& b, const std::string& name) {
+  auto find = [&](const Snapshot& s) {
+    for (const Series& x : s.series)
+      if (x.name == name) return x;
+    return Series{};
+  };
+  const Series sa = find(a.snapshot()), sb = find(b.snapshot());
+  EXPECT_EQ(sa.x, sb.x) << name;
+  EXPECT_FALSE(sa.y.empty()) << name;
+  double worst = 0.0, peak = 0.0;
+  for (std::size_t i = 0; i < sa.y.size() && i < sb.y.size(); ++i) {
+    worst = std::max(worst, std::fabs(sa.y[i] - sb.y[i]));
+    peak = std::max(peak, std::fabs(sa.y[i]));
+  }
+  return worst / peak;
+}
+
 TEST(RmcCuda, DoublePathMatchesTheCpuToRoundOff) {
   KS_REQUIRE_CUDA();
   for (const auto& extra : std::vector<std::map<std::string, std::string>>{
@@ -43,6 +63,7 @@ TEST(RmcCuda, DoublePathMatchesTheCpuToRoundOff) {
     const double d = largest_difference_over_peak(*cpu, *gpu);
     std::printf("[ measured ] CPU vs CUDA (double tables), %zu extra settings: largest difference / peak %.2e\n", extra.size(), d);
     EXPECT_LT(d, 1e-9);
+    for (const char* series : {"change per batch", "mean std(Q^R)"}) EXPECT_LT(series_difference(*cpu, *gpu, series), 1e-9) << series;
   }
 }
 

@@ -155,6 +155,39 @@ __global__ void add_batch_kernel(long long cells, const double* batch_sum, const
   }
 }
 
+// add_batch_kernel with the batch's series (RmcMethod::advance) reduced on the way: totals[0..3] gain
+// the summed |Q after - Q before|, |Q after|, standard error and face crossings; first_bad becomes
+// the smallest cell whose Q is not finite.
+__global__ void add_batch_series_kernel(long long cells, const double* batch_sum, const double* batch_sum2, const double* batch_steps,
+                                        double* sum, double* sum2, long long rays_before, long long rays_after, double* totals,
+                                        unsigned long long* first_bad) {
+  double t[4] = {0.0, 0.0, 0.0, 0.0};
+  for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < cells; c += (long long)gridDim.x * blockDim.x) {
+    const double before = estimate_mean(sum[c], rays_before);
+    const double s = sum[c] + batch_sum[c], s2 = sum2[c] + batch_sum2[c];
+    sum[c] = s;
+    sum2[c] = s2;
+    const double now = estimate_mean(s, rays_after);
+    if (!isfinite(now)) atomicMin(first_bad, static_cast<unsigned long long>(c));
+    t[0] += fabs(now - before);
+    t[1] += fabs(now);
+    t[2] += estimate_std_error(s, s2, rays_after);
+    t[3] += batch_steps[c];
+  }
+  __shared__ double warp_totals[4][32];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  for (int k = 0; k < 4; ++k) {
+    for (int o = 16; o > 0; o /= 2) t[k] += __shfl_down_sync(0xffffffffu, t[k], o);
+    if (lane == 0) warp_totals[k][warp] = t[k];
+  }
+  __syncthreads();
+  if (threadIdx.x < 4) {
+    double block = 0.0;
+    for (int w = 0; w < int(blockDim.x / 32); ++w) block += warp_totals[threadIdx.x][w];
+    atomicAdd(&totals[threadIdx.x], block);
+  }
+}
+
 // Zero-copy views: Q^R or its standard error per cell as floats ...
 __global__ void display_kernel(long long cells, const double* sum, const double* sum2, bool std_error, long long rays, float* out) {
   for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < cells; c += (long long)gridDim.x * blockDim.x)
@@ -223,6 +256,54 @@ class CudaSolver final : public RmcSolver {
 
   bool trace(std::uint32_t batch, int rays, Block origins, std::vector<double>& sum, std::vector<double>& sum2,
              double& steps, const Interrupt&) override {
+    const long long first = origins.begin, cells = origins.count();  // the cells traced here
+    launch_batch(batch, rays, origins);
+    if (dsum_.count == std::size_t(problem_.config.cells())) {
+      add_batch_kernel<<<int(std::min<long long>(ceil_div(cells, 256), 8LL * sms_)), 256>>>(cells, csum_.ptr, csum2_.ptr, dsum_.ptr + first,
+                                                                                          dsum2_.ptr + first);
+      KS_CUDA_CHECK(cudaGetLastError());
+    }
+    host_.resize(cells);
+    csum_.download(host_.data(), cells);
+    for (long long i = 0; i < cells; ++i) sum[first + i] += host_[i];
+    csum2_.download(host_.data(), cells);
+    for (long long i = 0; i < cells; ++i) sum2[first + i] += host_[i];
+    csteps_.download(host_.data(), cells);
+    for (long long i = 0; i < cells; ++i) steps += host_[i];
+    return true;
+  }
+
+  bool keeps_sums() const override { return dsum_.count == std::size_t(problem_.config.cells()); }
+
+  double trace_kept(std::uint32_t batch, int rays, long long rays_before, BatchSeries& series) override {
+    const long long cells = problem_.config.cells();
+    launch_batch(batch, rays, {0, cells});
+    totals_.resize(4);
+    first_bad_.resize(1);
+    KS_CUDA_CHECK(cudaMemset(totals_.ptr, 0, 4 * sizeof(double)));
+    KS_CUDA_CHECK(cudaMemset(first_bad_.ptr, 0xff, sizeof(unsigned long long)));
+    add_batch_series_kernel<<<int(std::min<long long>(ceil_div(cells, 256), 8LL * sms_)), 256>>>(
+        cells, csum_.ptr, csum2_.ptr, csteps_.ptr, dsum_.ptr, dsum2_.ptr, rays_before, rays_before + rays, totals_.ptr, first_bad_.ptr);
+    KS_CUDA_CHECK(cudaGetLastError());
+    double t[4];
+    unsigned long long bad = 0;
+    totals_.download(t, 4);
+    first_bad_.download(&bad, 1);
+    series = {t[0], t[1], t[2] / double(cells), bad == ~0ull ? -1 : (long long)bad};
+    return t[3];
+  }
+
+  void download_sums(std::vector<double>& sum, std::vector<double>& sum2) const override {
+    KS_CUDA_CHECK(cudaSetDevice(device_));
+    sum.resize(dsum_.count), sum2.resize(dsum2_.count);
+    dsum_.download(sum.data(), sum.size());
+    dsum2_.download(sum2.data(), sum2.size());
+  }
+
+ private:
+  // The trace and reduce kernels of one batch from the cells of `origins`: the batch's sums per cell in
+  // csum_, csum2_ and csteps_ (on the device).
+  void launch_batch(std::uint32_t batch, int rays, Block origins) {
     KS_CUDA_CHECK(cudaSetDevice(device_));
     const RmcConfig& c = problem_.config;
     const long long first = origins.begin, cells = origins.count();  // the cells traced here
@@ -248,21 +329,9 @@ class CudaSolver final : public RmcSolver {
     reduce_kernel<<<int(std::min<long long>(ceil_div(cells, 256), 8LL * sms_)), 256>>>(cells, chunks, psum_.ptr, psum2_.ptr, psteps_.ptr,
                                                                                        csum_.ptr, csum2_.ptr, csteps_.ptr);
     KS_CUDA_CHECK(cudaGetLastError());
-    if (dsum_.count == std::size_t(c.cells())) {
-      add_batch_kernel<<<int(std::min<long long>(ceil_div(cells, 256), 8LL * sms_)), 256>>>(cells, csum_.ptr, csum2_.ptr, dsum_.ptr + first,
-                                                                                          dsum2_.ptr + first);
-      KS_CUDA_CHECK(cudaGetLastError());
-    }
-    host_.resize(cells);
-    csum_.download(host_.data(), cells);
-    for (long long i = 0; i < cells; ++i) sum[first + i] += host_[i];
-    csum2_.download(host_.data(), cells);
-    for (long long i = 0; i < cells; ++i) sum2[first + i] += host_[i];
-    csteps_.download(host_.data(), cells);
-    for (long long i = 0; i < cells; ++i) steps += host_[i];
-    return true;
   }
 
+ public:
   void set_sums(const std::vector<double>& sum, const std::vector<double>& sum2) override {
     KS_CUDA_CHECK(cudaSetDevice(device_));
     dsum_.upload(sum);
@@ -313,7 +382,9 @@ class CudaSolver final : public RmcSolver {
   LinearTexture coord_tex_;  // every level's coord, back to back
   std::array<int, kMaxLevels> coord_first_{};
   DeviceBuffer<double> psum_, psum2_, psteps_, csum_, csum2_, csteps_;
-  DeviceBuffer<double> dsum_, dsum2_;  // the running sums, for zero-copy views
+  DeviceBuffer<double> dsum_, dsum2_;  // the running sums (zero-copy views; trace_kept keeps them here alone)
+  DeviceBuffer<double> totals_;        // a batch's series (add_batch_series_kernel)
+  DeviceBuffer<unsigned long long> first_bad_;
   DeviceBuffer<double> dT_, dkappa_;   // the fixed fields, for zero-copy views
   std::vector<double> host_;
 };

@@ -183,6 +183,7 @@ void RmcMethod::restart_estimate() {
   sum_.assign(problem_.config.cells(), 0.0);
   sum2_.assign(problem_.config.cells(), 0.0);
   solver_->set_sums(sum_, sum2_);
+  sums_out_of_date_ = false;
   rays_ = 0;
   steps_ = 0.0;
   iteration_ = 0;
@@ -202,13 +203,20 @@ std::size_t RmcMethod::write_display(int field, int component, void* device_dst,
   return solver_->write_display_field(what[field], rays_, device_dst, capacity);
 }
 
+void RmcMethod::fetch_sums() const {
+  if (sums_out_of_date_) solver_->download_sums(sum_, sum2_);
+  sums_out_of_date_ = false;
+}
+
 std::vector<double> RmcMethod::mean() const {
+  fetch_sums();
   std::vector<double> m(sum_.size());
   for (std::size_t i = 0; i < m.size(); ++i) m[i] = estimate_mean(sum_[i], rays_);
   return m;
 }
 
 std::vector<double> RmcMethod::std_error() const {
+  fetch_sums();
   std::vector<double> s(sum_.size());
   for (std::size_t i = 0; i < s.size(); ++i) s[i] = estimate_std_error(sum_[i], sum2_[i], rays_);
   return s;
@@ -278,6 +286,20 @@ void RmcMethod::advance() {
   if (finished()) return;
   const long long target = p_.rays_per_cell;
   const int rays = int(std::min<long long>(p_.rays_per_batch, target - rays_));
+  if (ranks_of(ctx_).size() == 1 && solver_->keeps_sums()) {
+    // The sums stay on the device; the series come back as four numbers.
+    BatchSeries s;
+    steps_ += solver_->trace_kept(batch_, rays, rays_, s);
+    sums_out_of_date_ = true;
+    ++batch_;
+    rays_ += rays;
+    ++iteration_;
+    if (s.not_finite >= 0)
+      throw run_failed("radiation.rmc: Q^R is not finite in cell " + std::to_string(s.not_finite) + " after " + std::to_string(rays_) +
+                       " rays per cell");
+    add_series_point(s);
+    return;
+  }
   const std::vector<double> before = mean();
   double steps = 0.0;
   // A batch stopped on request (ctx_.interrupt) adds nothing: the estimate stays the last batch's, and
@@ -288,19 +310,23 @@ void RmcMethod::advance() {
   rays_ += rays;
   ++iteration_;
   const std::vector<double> now = mean(), sd = std_error();
-  double change = 0.0, size = 0.0, sd_mean = 0.0;
+  BatchSeries s;
   for (std::size_t i = 0; i < now.size(); ++i) {
     if (!std::isfinite(now[i]))
       throw run_failed("radiation.rmc: Q^R is " + std::to_string(now[i]) + " in cell " + std::to_string(i) + " after " +
                        std::to_string(rays_) + " rays per cell");
-    change += std::fabs(now[i] - before[i]);
-    size += std::fabs(now[i]);
-    sd_mean += sd[i] / double(now.size());
+    s.change += std::fabs(now[i] - before[i]);
+    s.size += std::fabs(now[i]);
+    s.sd_mean += sd[i] / double(now.size());
   }
+  add_series_point(s);
+}
+
+void RmcMethod::add_series_point(const BatchSeries& s) {
   change_x_.push_back(double(rays_));
-  change_y_.push_back(size > 0.0 ? change / size : 0.0);
+  change_y_.push_back(s.size > 0.0 ? s.change / s.size : 0.0);
   sd_x_.push_back(double(rays_));
-  sd_y_.push_back(sd_mean);
+  sd_y_.push_back(s.sd_mean);
 }
 
 // Under MPI: every rank's block of the sums, so that every rank holds all cells' (the snapshot reads
@@ -412,6 +438,7 @@ void RmcMethod::save_body(std::ostream& out) const {
   bin::write<std::int64_t>(out, rays_);
   bin::write<std::uint32_t>(out, batch_);
   bin::write<double>(out, steps_);
+  fetch_sums();
   bin::write_vector(out, sum_);
   bin::write_vector(out, sum2_);
   bin::write_vector(out, change_x_);
@@ -458,6 +485,7 @@ void RmcMethod::load_body(std::istream& in) {
   steps_ = steps;
   sum_ = std::move(s), sum2_ = std::move(s2);
   solver_->set_sums(sum_, sum2_);
+  sums_out_of_date_ = false;
   change_x_ = std::move(series[0]), change_y_ = std::move(series[1]), sd_x_ = std::move(series[2]), sd_y_ = std::move(series[3]);
 }
 

@@ -49,13 +49,18 @@ class RmcMethod final : public MethodBase<RmcMethod, RmcParams, rmc_param_table>
   void rebuild_levels();  // after a change of the march settings
   void restart_estimate();
   void share_sums(double steps);  // after a batch: all ranks' sums and face crossings
+  void add_series_point(const BatchSeries& s);  // the convergence series' points of the batch just added
   const std::vector<double>& kappa_planck() const;  // the kappa_P field
 
   RmcProblem problem_;
   std::unique_ptr<RmcSolver> solver_;
   Block origins_;                        // the cells whose rays this rank traces
   std::vector<double> T_;                // cell temperatures, K
-  std::vector<double> sum_, sum2_;       // per cell: sum and sum of squares of the ray estimates
+  // Per cell: sum and sum of squares of the ray estimates. Where the solver keeps them (CUDA, one
+  // process: RmcSolver::trace_kept) these are a copy made when asked (fetch_sums).
+  mutable std::vector<double> sum_, sum2_;
+  mutable bool sums_out_of_date_ = false;
+  void fetch_sums() const;
   long long rays_ = 0;                   // rays per cell in the sums
   std::uint32_t batch_ = 0;              // next batch (the random stream's counter)
   std::int64_t iteration_ = 0;

@@ -41,6 +41,14 @@ KS_HD double estimate_std_error(double sum, double sum2, long long rays) {
   return sqrt(var / n);
 }
 
+// The convergence series of one batch, from the running sums before and after it: the summed
+// |change| and size of Q^R over the cells, the mean standard error, and the first cell whose Q^R is
+// not finite (-1: none).
+struct BatchSeries {
+  double change = 0.0, size = 0.0, sd_mean = 0.0;
+  long long not_finite = -1;
+};
+
 class RmcSolver {
  public:
   virtual ~RmcSolver() = default;
@@ -53,6 +61,17 @@ class RmcSolver {
   // the batch ended (the CPU checks between cells; a CUDA batch runs to its end).
   virtual bool trace(std::uint32_t batch, int rays, Block origins, std::vector<double>& sum, std::vector<double>& sum2,
                      double& steps, const Interrupt& stop = {}) = 0;
+  // Where the solver keeps the running sums itself (CUDA, one process; set_sums gave them): one batch
+  // of `rays` rays from every cell added to them, with the batch's series reduced there; returns the
+  // face crossings. The host's copy is then out of date until download_sums(). A CUDA batch runs to
+  // its end. Their copy to the host and the host's passes over them took half of a batch of 200 rays
+  // at 64^3 cells (issue 49).
+  virtual bool keeps_sums() const { return false; }
+  virtual double trace_kept(std::uint32_t batch, int rays, long long rays_before, BatchSeries& series) {
+    (void)batch, (void)rays, (void)rays_before, (void)series;
+    return 0.0;
+  }
+  virtual void download_sums(std::vector<double>& sum, std::vector<double>& sum2) const { (void)sum, (void)sum2; }
   virtual std::size_t bytes() const = 0;  // memory held for the problem (device memory for CUDA)
   // Zero-copy views: the CUDA solver keeps a device copy of the running sums, to which trace adds
   // each batch as to the host's; set_sums replaces it (a new estimate, a checkpoint).
