@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Speed as users get it: a method's paper case through kinetic-run against its kernel benchmark, in
 # one run on one GPU. kinetic-run's rate is summary.json's work_done over iterations_time_s (set-up,
-# snapshots and outputs excluded); the benchmark's, the same work unit from its JSON. Rows so far:
-#   lbm.binary  packed-bed-fine (128^2 x 256, 12753 spheres, fp32, fused step) vs bench_lbm --sizes 128
-#   kinetic.dvm cavity-kn1-64 (64^3 cells x 64^3 velocities)                  vs bench_dvm's 64 x 64 row
+# snapshots and outputs excluded); the benchmark's, the same work unit from its JSON. The rows:
+#   lbm.binary          packed-bed-fine (128^2 x 256, 12753 spheres, fp32)   vs bench_lbm --sizes 128
+#   kinetic.dvm         cavity-kn1-64 (64^3 cells x 64^3 velocities)        vs bench_dvm's 64 x 64 row
+#   radiation.rmc       case 10's profile at 64^3 x 6e4 rays, multigrid fp32, the presets' 200 rays a
+#                       batch                                               vs bench_rmc's same case
+#   aerosol.coagulation one-million-particles (stepped)                      vs bench_coagulation 1e6
 # usage: bench/end_to_end.sh [--build DIR] [--json FILE]   (a CUDA build: scripts/device-check.sh)
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,34 +21,57 @@ done
 run=$build/app/cli/kinetic-run
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+rows=$work/rows
 
-# kinetic-run's work a second on `preset` for `steps` iterations: prints "work_done/iterations_time_s".
+# A value from a JSON file: jq-like, by a Python expression over `d`.
+json_value() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+
+# kinetic-run's work a second on preset $1 with the arguments after it (--steps, --set).
 user_rate() {
-  "$run" "$src/presets/$1" --backend cuda --steps "$2" --out "$work/run" >"$work/run.log" 2>&1 ||
-    { tail -5 "$work/run.log" >&2; exit 1; }
-  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["work_done"] / d["iterations_time_s"])' "$work/run/summary.json"
+  local preset=$1
+  shift
+  "$run" "$src/presets/$preset" --backend cuda --out "$work/run" "$@" >"$work/run.log" 2>&1 || { tail -5 "$work/run.log" >&2; exit 1; }
+  json_value "$work/run/summary.json" 'd["work_done"] / d["iterations_time_s"]'
   rm -rf "$work/run"
 }
 
+# row METHOD CASE UNIT BENCH_RATE USER_RATE
+row() { printf '%s\t%s\t%s\t%s\t%s\n' "$@" >>"$rows"; }
+
 "$build/bench/bench_lbm" --sizes 128 --box-sizes 8 --cpu-max-nodes 1 --seconds 1 --out "$work/lbm.json" >/dev/null
-lbm_bench=$(python3 -c 'import json,sys; print(next(r["gpu_mlups"] for r in json.load(open(sys.argv[1]))["rows"] if r["n"] == 128 and r["precision"] == "fp32") * 1e6)' "$work/lbm.json")
-lbm_user=$(user_rate lbm/packed-bed-fine.json 5)
+row lbm.binary packed-bed-fine "lattice updates/s" \
+  "$(json_value "$work/lbm.json" 'next(r["gpu_mlups"] for r in d["rows"] if r["n"] == 128 and r["precision"] == "fp32") * 1e6')" \
+  "$(user_rate lbm/packed-bed-fine.json --steps 5)"
 
 "$build/bench/bench_dvm" --max-cells 64 --max-velocities 64 --cpu-max-points 1 --out "$work/dvm.json" >/dev/null
-dvm_bench=$(python3 -c 'import json,sys; print(1e9 / next(r["gpu_ns_per_point"] for r in json.load(open(sys.argv[1]))["rows"] if r["cells"] == 64 and r["velocities"] == 64))' "$work/dvm.json")
-dvm_user=$(user_rate dvm/cavity-kn1-64.json 3)
+row kinetic.dvm cavity-kn1-64 "phase-space point updates/s" \
+  "$(json_value "$work/dvm.json" '1e9 / next(r["gpu_ns_per_point"] for r in d["rows"] if r["cells"] == 64 and r["velocities"] == 64)')" \
+  "$(user_rate dvm/cavity-kn1-64.json --steps 3)"
+
+"$build/bench/bench_rmc" --grids 64 --rays 60000 --variants multigrid_fp32 --budget 3 --ray-sweep 60000 --sweep-grid 64 \
+  --out "$work/rmc.json" >/dev/null
+row radiation.rmc "case 10 at 64^3" "rays/s" \
+  "$(json_value "$work/rmc.json" 'next(r["rays_per_second"] for r in d["grid_sweep"] if r["grid"] == 64)')" \
+  "$(user_rate radiation/case10-h2o-slab-parab1.json --set nx=64 --set ny=64 --set nz=64 --set rays_per_cell=60000 \
+       --set single_precision=true --set texture=true --set sorting=true --set grid_levels=5)"
+
+"$build/bench/bench_coagulation" --sizes 1000000 --selection stepped --no-ensemble --cpu-max-n 1 --out "$work/coag.json" >/dev/null
+row aerosol.coagulation one-million-particles "events/s" \
+  "$(json_value "$work/coag.json" 'd["sizes"][0]["gpu_events_per_s"]')" \
+  "$(user_rate coagulation/one-million-particles.json)"
 
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
-python3 - "$json" "$gpu" "$lbm_bench" "$lbm_user" "$dvm_bench" "$dvm_user" <<'PY'
+python3 - "$rows" "$json" "$gpu" <<'PY'
 import json, sys
-out, gpu = sys.argv[1], sys.argv[2]
-rows = [{"method": "lbm.binary", "case": "packed-bed-fine", "unit": "lattice updates/s", "bench": float(sys.argv[3]), "kinetic_run": float(sys.argv[4])},
-        {"method": "kinetic.dvm", "case": "cavity-kn1-64", "unit": "phase-space point updates/s", "bench": float(sys.argv[5]), "kinetic_run": float(sys.argv[6])}]
-print(f"{gpu}: kinetic-run against the kernel benchmark, one run")
-print(f"{'method':12} {'case':18} {'bench':>10} {'kinetic-run':>12} {'ratio':>6}  unit")
+rows = []
+for line in open(sys.argv[1]):
+    method, case, unit, bench, user = line.rstrip("\n").split("\t")
+    rows.append({"method": method, "case": case, "unit": unit, "bench": float(bench), "kinetic_run": float(user),
+                 "ratio": float(user) / float(bench)})
+print(f"{sys.argv[3]}: kinetic-run against the kernel benchmark, one run")
+print(f"{'method':20} {'case':22} {'bench':>10} {'kinetic-run':>12} {'ratio':>6}  unit")
 for r in rows:
-    r["ratio"] = r["kinetic_run"] / r["bench"]
-    print(f"{r['method']:12} {r['case']:18} {r['bench']:10.3e} {r['kinetic_run']:12.3e} {r['ratio']:6.2f}  {r['unit']}")
-if out:
-    json.dump({"gpu": gpu, "rows": rows}, open(out, "w"), indent=1)
+    print(f"{r['method']:20} {r['case']:22} {r['bench']:10.3e} {r['kinetic_run']:12.3e} {r['ratio']:6.2f}  {r['unit']}")
+if sys.argv[2]:
+    json.dump({"gpu": sys.argv[3], "rows": rows}, open(sys.argv[2], "w"), indent=1)
 PY
