@@ -14,6 +14,7 @@
 #include <string>
 
 #include "main_window.hpp"
+#include "serve_events.hpp"
 
 namespace {
 
@@ -29,17 +30,8 @@ const QString kDemo = kPresets + "coagulation/teaching-demo.json";
 const QString kFineBed = kPresets + "lbm/packed-bed-fine.json";
 const QString kCoarseBed = kPresets + "lbm/packed-bed-coarse.json";
 
-// Serves the event loop until `done` or `timeout_ms`; the milliseconds it took.
-qint64 serve_until(const std::function<bool()>& done, qint64 timeout_ms) {
-  QElapsedTimer t;
-  t.start();
-  while (!done() && t.elapsed() < timeout_ms) QApplication::processEvents(QEventLoop::AllEvents, 5);
-  return t.elapsed();
-}
-
-void serve_for(qint64 ms) {
-  serve_until([] { return false; }, ms);
-}
+using ks::gui::testing::serve_for;
+using ks::gui::testing::serve_until;
 
 std::unique_ptr<ks::gui::MainWindow> cpu_window(const QString& preset) {
   ks::gui::AppOptions options;

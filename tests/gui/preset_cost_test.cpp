@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
-#include <QElapsedTimer>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
@@ -16,6 +15,7 @@
 #include "iteration_time.hpp"
 #include "main_window.hpp"
 #include "preset_cost_gate.hpp"
+#include "serve_events.hpp"
 
 namespace {
 
@@ -24,10 +24,9 @@ const QString kDemo = kPresets + "coagulation/teaching-demo.json";
 const QString kTeachingBed = kPresets + "lbm/teaching-packed-bed.json";
 const QString kCoarseBed = kPresets + "lbm/packed-bed-coarse.json";
 
-bool serve_until(const std::function<bool()>& done, qint64 timeout_ms) {
-  QElapsedTimer t;
-  t.start();
-  while (!done() && t.elapsed() < timeout_ms) QApplication::processEvents(QEventLoop::AllEvents, 5);
+// Serves the event loop until `done` or `timeout_ms`; whether it is done.
+bool served_until(const std::function<bool()>& done, qint64 timeout_ms) {
+  ks::gui::testing::serve_until(done, timeout_ms);
   return done();
 }
 
@@ -54,7 +53,7 @@ class PresetCost : public ::testing::Test {
     options.backend = "cpu";
     window_ = std::make_unique<ks::gui::MainWindow>(options);
     window_->show();
-    ASSERT_TRUE(serve_until([&] { return window_->runner()->wait_settled(std::chrono::milliseconds(0)); }, 60000));
+    ASSERT_TRUE(served_until([&] { return window_->runner()->wait_settled(std::chrono::milliseconds(0)); }, 60000));
   }
   void TearDown() override {
     window_.reset();
@@ -87,7 +86,7 @@ TEST_F(PresetCost, APresetOverAMinuteAnIterationAsksAndCancelOpensNothing) {
   EXPECT_FALSE(window_->settingUp());
   ASSERT_NE(button(box, "Cancel"), nullptr);
   button(box, "Cancel")->click();
-  serve_until([&] { return question(*window_) == nullptr; }, 2000);
+  served_until([&] { return question(*window_) == nullptr; }, 2000);
   EXPECT_FALSE(window_->settingUp());
   EXPECT_EQ(window_->runner()->info().id, "aerosol.coagulation");
 
@@ -96,7 +95,7 @@ TEST_F(PresetCost, APresetOverAMinuteAnIterationAsksAndCancelOpensNothing) {
   ASSERT_NE(box, nullptr);
   ASSERT_NE(button(box, "Start"), nullptr);
   button(box, "Start")->click();
-  EXPECT_TRUE(serve_until([&] { return window_->settingUp(); }, 2000));
+  EXPECT_TRUE(served_until([&] { return window_->settingUp(); }, 2000));
 }
 
 TEST_F(PresetCost, APresetUnderAMinuteAnIterationOpensAtOnce) {
@@ -112,7 +111,7 @@ TEST_F(PresetCost, AnUnknownSpeedIsMeasuredByAProbeOfTheTeachingPresetFirst) {
   ASSERT_EQ(ks::gui::iteration_time(kCoarseBed, coarse.method, coarse.params, ctx).seconds, 0.0);
   window_->openPreset(kCoarseBed);
   EXPECT_FALSE(window_->settingUp());  // not before the probe
-  ASSERT_TRUE(serve_until([&] { return window_->settingUp() || question(*window_) != nullptr; }, 60000))
+  ASSERT_TRUE(served_until([&] { return window_->settingUp() || question(*window_) != nullptr; }, 60000))
       << "neither opened nor asked after the probe";
   // The probe measured the teaching bed's speed: the coarse bed's estimate is its cost over that rate.
   const ks::gui::IterationTime t = ks::gui::iteration_time(kCoarseBed, coarse.method, coarse.params, ctx);
@@ -126,7 +125,7 @@ TEST_F(PresetCost, ARunOfThePresetTimesItsIterations) {
   const ks::Preset demo = preset(kDemo);
   const ks::ExecutionContext ctx = ks::gui::preset_context(demo);
   window_->runner()->start();
-  ASSERT_TRUE(serve_until([&] { return ks::gui::iteration_time(kDemo, demo.method, demo.params, ctx).measured; }, 60000))
+  ASSERT_TRUE(served_until([&] { return ks::gui::iteration_time(kDemo, demo.method, demo.params, ctx).measured; }, 60000))
       << "the shown run's iterations were not timed";
   EXPECT_GT(ks::gui::iteration_time(kDemo, demo.method, demo.params, ctx).seconds, 0.0);
 }
