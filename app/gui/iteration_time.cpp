@@ -27,6 +27,15 @@ double cost_of(const std::string& method, const ParamSet& params) {
 // Rates are kept per decade of cost: an estimate takes the rate of runs of the nearest size.
 int cost_decade(double cost) { return int(std::floor(std::log10(cost))); }
 
+// An estimate's duration, rounded as an estimate is: "45 s", "28 min", "2.5 h" (the progress bar's
+// time left, format_duration, counts down to the second).
+QString duration_text(double seconds) {
+  if (seconds < 1.0) return "under a second";
+  if (seconds < 90.0) return QString("%1 s").arg(std::lround(seconds));
+  if (seconds < 5400.0) return QString("%1 min").arg(std::lround(seconds / 60.0));
+  return QString("%1 h").arg(seconds / 3600.0, 0, 'f', 1);
+}
+
 }  // namespace
 
 IterationTime iteration_time(const QString& path, const std::string& method, const ParamSet& params, const ExecutionContext& ctx) {
@@ -61,13 +70,6 @@ void record_iteration_time(const QString& path, const std::string& method, const
   QSettings settings;
   if (!path.isEmpty()) settings.setValue(rate_key("preset", QFileInfo(path).canonicalFilePath(), ctx), rate);
   settings.setValue(rate_key("method", QString::fromStdString(method), ctx) + "/" + QString::number(cost_decade(cost)), QVariantList{rate, cost});
-}
-
-QString duration_text(double seconds) {
-  if (seconds < 1.0) return "under a second";
-  if (seconds < 90.0) return QString("%1 s").arg(std::lround(seconds));
-  if (seconds < 5400.0) return QString("%1 min").arg(std::lround(seconds / 60.0));
-  return QString("%1 h").arg(seconds / 3600.0, 0, 'f', 1);
 }
 
 QString iteration_time_text(const IterationTime& t, const ExecutionContext& ctx) {

@@ -1,8 +1,9 @@
 // How long an iteration of a preset takes on this machine, before the user commits to it. A preset
 // that has run here is timed from its own runs; any other from its method's cost model
 // (Method::iteration_cost) over the rate, cost a second, that the method's runs and speed probes
-// (speed_probe.hpp) measured here, those of the nearest size (a power of ten in cost) first. Kept in QSettings per device (ExecutionContext::device_name), so a
-// laptop and a GPU machine each learn their own.
+// (speed_probe.hpp) measured here, those of the nearest size (a power of ten in cost) first. Kept in
+// QSettings per device (ExecutionContext::device_name), so a laptop and a GPU machine each learn their
+// own.
 #pragma once
 
 #include <QString>
@@ -28,7 +29,5 @@ void record_iteration_time(const QString& path, const std::string& method, const
                            std::int64_t iterations, double seconds);
 // "about 3 s an iteration on CPU, 2 threads (measured)", or that it is not known yet.
 QString iteration_time_text(const IterationTime& t, const ExecutionContext& ctx);
-// "45 s", "28 min", "2.5 h"
-QString duration_text(double seconds);
 
 }  // namespace ks::gui

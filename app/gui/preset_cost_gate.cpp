@@ -23,40 +23,36 @@ ExecutionContext preset_context(const Preset& preset, QString* fallback) {
 
 PresetCostGate::PresetCostGate(SpeedProbe& probe, QWidget* dialog_parent) : probe_(probe), parent_(dialog_parent) {
   connect(&probe_, &SpeedProbe::finished, this, [this](const QString& method, bool measured) {
-    if (!waiting_.open || method.toStdString() != waiting_.method) return;
+    if (!waiting_.open || !waiting_.preset || method.toStdString() != waiting_.preset->method) return;
     if (!measured) emit message(QString("could not measure this machine's speed for %1; opening without a time estimate").arg(method));
     decide();
   });
 }
 
 void PresetCostGate::request(const QString& path, std::function<void()> open) {
-  waiting_ = {path, {}, std::move(open)};
+  waiting_ = {path, nullptr, {}, std::move(open)};
   try {
-    const Preset preset = load_preset(path.toStdString(), builtin_registry());
-    waiting_.method = preset.method;
-    const ExecutionContext ctx = preset_context(preset);
-    const bool teaching = QFileInfo(path).fileName().startsWith("teaching");
-    if (!teaching && iteration_time(path, preset.method, preset.params, ctx).seconds <= 0.0 && probe_.measure(preset.method, ctx)) {
-      emit message(QString("measuring this machine's speed for %1 on %2 before opening %3 …")
-                       .arg(QString::fromStdString(preset.method), QString::fromStdString(ctx.device_name), path));
-      return;
-    }
+    waiting_.preset = std::make_shared<const Preset>(load_preset(path.toStdString(), builtin_registry()));
   } catch (const std::exception&) {
-    // opening reports what is wrong with the preset
+    decide();  // opening reports what is wrong with the preset
+    return;
+  }
+  const Preset& preset = *waiting_.preset;
+  waiting_.ctx = preset_context(preset);
+  const bool teaching = QFileInfo(path).fileName().startsWith("teaching");
+  if (!teaching && iteration_time(path, preset.method, preset.params, waiting_.ctx).seconds <= 0.0 &&
+      probe_.measure(preset.method, waiting_.ctx)) {
+    emit message(QString("measuring this machine's speed for %1 on %2 before opening %3 …")
+                     .arg(QString::fromStdString(preset.method), QString::fromStdString(waiting_.ctx.device_name), path));
+    return;
   }
   decide();
 }
 
 void PresetCostGate::decide() {
   Waiting w = std::exchange(waiting_, {});
-  IterationTime t;
-  ExecutionContext ctx;
-  try {
-    const Preset preset = load_preset(w.path.toStdString(), builtin_registry());
-    ctx = preset_context(preset);
-    t = iteration_time(w.path, preset.method, preset.params, ctx);
-  } catch (const std::exception&) {
-  }
+  const IterationTime t = w.preset ? iteration_time(w.path, w.preset->method, w.preset->params, w.ctx) : IterationTime{};
+  const ExecutionContext& ctx = w.ctx;
   if (t.seconds <= kAskAboveSeconds) {
     w.open();
     return;

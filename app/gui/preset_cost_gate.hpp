@@ -7,6 +7,7 @@
 #include <QObject>
 #include <QString>
 #include <functional>
+#include <memory>
 
 #include "core/backend.hpp"
 
@@ -40,7 +41,8 @@ class PresetCostGate : public QObject {
   void decide();
   struct Waiting {
     QString path;
-    std::string method;
+    std::shared_ptr<const Preset> preset;  // null where it does not load (opening says why)
+    ExecutionContext ctx;                  // the preset's backend here
     std::function<void()> open;
   };
   SpeedProbe& probe_;

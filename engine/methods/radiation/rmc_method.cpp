@@ -286,29 +286,34 @@ void RmcMethod::advance() {
   if (finished()) return;
   const long long target = p_.rays_per_cell;
   const int rays = int(std::min<long long>(p_.rays_per_batch, target - rays_));
-  if (ranks_of(ctx_).size() == 1 && solver_->keeps_sums()) {
-    // The sums stay on the device; the series come back as four numbers.
-    BatchSeries s;
+  // Where the solver keeps the sums (CUDA, one process), the batch's series come back as numbers.
+  const bool kept = ranks_of(ctx_).size() == 1 && solver_->keeps_sums();
+  BatchSeries s;
+  std::vector<double> before;
+  if (kept) {
     steps_ += solver_->trace_kept(batch_, rays, rays_, s);
     sums_out_of_date_ = true;
-    ++batch_;
-    rays_ += rays;
-    ++iteration_;
-    if (s.not_finite >= 0)
-      throw run_failed("radiation.rmc: Q^R is not finite in cell " + std::to_string(s.not_finite) + " after " + std::to_string(rays_) +
-                       " rays per cell");
-    add_series_point(s);
-    return;
+  } else {
+    before = mean();
+    double steps = 0.0;
+    // A batch stopped on request (ctx_.interrupt) adds nothing: the estimate stays the last batch's,
+    // and the next advance() traces the same batch again.
+    if (!solver_->trace(batch_, rays, origins_, sum_, sum2_, steps, ctx_.interrupt)) return;
+    share_sums(steps);
   }
-  const std::vector<double> before = mean();
-  double steps = 0.0;
-  // A batch stopped on request (ctx_.interrupt) adds nothing: the estimate stays the last batch's, and
-  // the next advance() traces the same batch again.
-  if (!solver_->trace(batch_, rays, origins_, sum_, sum2_, steps, ctx_.interrupt)) return;
-  share_sums(steps);
   ++batch_;
   rays_ += rays;
   ++iteration_;
+  if (!kept) s = series_since(before);
+  if (s.not_finite >= 0)
+    throw run_failed("radiation.rmc: Q^R is not finite in cell " + std::to_string(s.not_finite) + " after " + std::to_string(rays_) +
+                     " rays per cell");
+  add_series_point(s);
+}
+
+// The batch's series from the host's sums, against the estimate `before` it; a cell whose Q^R is not
+// finite is named with its value.
+BatchSeries RmcMethod::series_since(const std::vector<double>& before) const {
   const std::vector<double> now = mean(), sd = std_error();
   BatchSeries s;
   for (std::size_t i = 0; i < now.size(); ++i) {
@@ -319,7 +324,7 @@ void RmcMethod::advance() {
     s.size += std::fabs(now[i]);
     s.sd_mean += sd[i] / double(now.size());
   }
-  add_series_point(s);
+  return s;
 }
 
 void RmcMethod::add_series_point(const BatchSeries& s) {

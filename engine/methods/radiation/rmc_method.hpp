@@ -49,6 +49,7 @@ class RmcMethod final : public MethodBase<RmcMethod, RmcParams, rmc_param_table>
   void rebuild_levels();  // after a change of the march settings
   void restart_estimate();
   void share_sums(double steps);  // after a batch: all ranks' sums and face crossings
+  BatchSeries series_since(const std::vector<double>& before) const;
   void add_series_point(const BatchSeries& s);  // the convergence series' points of the batch just added
   const std::vector<double>& kappa_planck() const;  // the kappa_P field
 
