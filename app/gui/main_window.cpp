@@ -20,7 +20,6 @@
 #include <QPainter>
 #include <QProgressBar>
 #include <QScreen>
-#include <QScrollArea>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -211,10 +210,7 @@ void MainWindow::buildDocks() {
   params_ = new ParameterPanel(this);
   params_->setObjectName("parameterPanel");
   // Scrolls: radiation's 27 parameters would otherwise make the window taller than a laptop screen.
-  auto* params_scroll = new QScrollArea(this);
-  params_scroll->setWidget(params_);
-  params_scroll->setWidgetResizable(true);
-  params_scroll->setFrameShape(QFrame::NoFrame);
+  auto* params_scroll = new ParameterScrollArea(params_, this);
   auto* params = new QDockWidget("Parameters", this);
   params->setObjectName("parameters");
   params->setWidget(params_scroll);

@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QStringList>
 
@@ -199,6 +200,25 @@ void ParameterPanel::refreshEnabled() {
     if (label) label->setEnabled(acts);
     editor->setToolTip(tip);
   }
+}
+
+ParameterScrollArea::ParameterScrollArea(ParameterPanel* panel, QWidget* parent) : QScrollArea(parent) {
+  setWidget(panel);
+  setWidgetResizable(true);
+  setFrameShape(QFrame::NoFrame);
+  setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+}
+
+// The rows of a new preset are shown (and counted by the layout) after setParameters, when the panel
+// asks for a new layout: then the dock is asked for its size again.
+bool ParameterScrollArea::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == widget() && event->type() == QEvent::LayoutRequest) updateGeometry();
+  return QScrollArea::eventFilter(watched, event);
+}
+
+QSize ParameterScrollArea::minimumSizeHint() const {
+  const QSize inner = widget()->minimumSizeHint();
+  return {inner.width() + verticalScrollBar()->sizeHint().width(), QScrollArea::minimumSizeHint().height()};
 }
 
 }  // namespace ks::gui

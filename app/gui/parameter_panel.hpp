@@ -4,6 +4,7 @@
 // while running; invalid input is refused in the widget with the allowed range shown.
 #pragma once
 
+#include <QScrollArea>
 #include <QWidget>
 #include <map>
 
@@ -43,6 +44,17 @@ class ParameterPanel : public QWidget {
   std::map<std::string, ParamValue> shown_;
   std::map<std::string, QString> tips_;
   bool running_ = false;
+};
+
+// Scrolls a panel up and down, never sideways: as wide as the panel's widest row, so the dock
+// holding it widens when a preset's labels are longer than the last one's.
+class ParameterScrollArea : public QScrollArea {
+ public:
+  explicit ParameterScrollArea(ParameterPanel* panel, QWidget* parent = nullptr);
+  QSize minimumSizeHint() const override;
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
 };
 
 }  // namespace ks::gui
