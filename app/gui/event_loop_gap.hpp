@@ -7,6 +7,7 @@
 
 #include <QElapsedTimer>
 #include <algorithm>
+#include <functional>
 #include <QObject>
 #include <QTimer>
 #include <QWidget>
@@ -27,9 +28,11 @@ class EventLoopGap : public QObject {
       last_ = now;
     });
   }
-  // Starts once `window` has been shown and its first expose handled.
-  void startAfterFirstFrame(QWidget* window) {
+  // Starts once `window` has been shown and its first expose handled, after `appearing` (the
+  // window's own first-use work, counted as its appearing).
+  void startAfterFirstFrame(QWidget* window, std::function<void()> appearing = {}) {
     window_ = window;
+    appearing_ = std::move(appearing);
     window->installEventFilter(this);
   }
   // Starts (again) from no gap.
@@ -51,13 +54,17 @@ class EventLoopGap : public QObject {
       window_->removeEventFilter(this);
       window_->windowHandle()->removeEventFilter(this);
       window_ = nullptr;
-      QTimer::singleShot(0, this, [this] { start(); });  // after the expose's paint
+      QTimer::singleShot(0, this, [this] {  // after the expose's paint
+        if (appearing_) appearing_();
+        start();
+      });
     }
     return false;
   }
 
  private:
   QWidget* window_ = nullptr;
+  std::function<void()> appearing_;
   QTimer timer_;
   QElapsedTimer clock_;
   qint64 last_ = -1, longest_ns_ = 0;

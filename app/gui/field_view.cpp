@@ -6,6 +6,7 @@
 #include <QPainter>
 #include <QWheelEvent>
 #include <QtDebug>
+#include <limits>
 #include <utility>
 
 #include "colour_bar.hpp"
@@ -161,6 +162,7 @@ void FieldView::initializeGL() {
 }
 
 void FieldView::cleanup() {
+  painter_prepared_ = false;
   if (!layers_.holdsPrograms()) return;  // nothing was created in this context
   makeCurrent();
   if (layers_.ready()) {
@@ -181,6 +183,7 @@ void FieldView::paintGL() {
 }
 
 void FieldView::paint() {
+  if (!painter_prepared_) preparePainter();
   const PackedField& data = packed();
   if (!layers_.ready()) {
     drawCentredMessage(tr("OpenGL 3.3 or the field shaders failed (see the log)"));
@@ -224,6 +227,26 @@ void FieldView::drawImGuiOverlay() {
                              hover_text_, comparison_, hostUploads(), deviceCopies()};
   overlay_->draw(status, size(), devicePixelRatioF());
   if (overlay_->needsAnotherFrame()) update();
+}
+
+// The painter's OpenGL programs (antialiased lines, text, turned text) and the axes' glyphs are
+// made when first drawn in a context: 30-50 ms under a software renderer, a stall at the first
+// preset shown. A sample field's axes and colour bar, drawn under the background, make them in
+// the window's first frame (MainWindow draws the hidden tabs once).
+void FieldView::preparePainter() {
+  QPainter painter(this);
+  painter.setRenderHint(QPainter::Antialiasing);
+  painter.setPen(kOverlayText);
+  PackedField sample;  // a 2 x 2 image, one cell solid
+  sample.kind = PackedField::Kind::Image;
+  sample.width = sample.height = 2;
+  sample.data = {0.0f, 1.0f, 0.5f, std::numeric_limits<float>::quiet_NaN()};
+  sample.masked = true;
+  sample.max = 1.0;
+  paint_field_axes(painter, dataRect(), plot_area(size()), sample);
+  paint_colour_bar_labels(painter, size(), colour_scale_, {0.0, 1.0}, "|u|", "m/s", tr("solid"));
+  painter.fillRect(rect(), kBackground);
+  painter_prepared_ = true;
 }
 
 void FieldView::drawCentredMessage(const QString& text) {

@@ -118,6 +118,8 @@ class FieldView : public QOpenGLWidget {
   void drawOverlay(const PackedField& data, const ValueRange& range);  // axes, colour bar labels, ImGui
   void drawImGuiOverlay();
   void drawCentredMessage(const QString& text);
+  void preparePainter();         // once per context: see field_view.cpp
+  bool painter_prepared_ = false;
   QString waiting_;  // shown instead of "no field" while a set-up runs
   bool grabbing_without_rates_ = false;  // a screenshot's frame is being drawn
   QString hoverTextAt(const QPointF& pos);

@@ -86,6 +86,7 @@ class MainWindow : public QMainWindow {
   void resizeEvent(QResizeEvent* event) override;
 
  private:
+  void prepareHiddenViews();  // the hidden tabs' OpenGL views draw a first frame off screen
   void buildActions();
   void buildDocks();
   void poll();
