@@ -340,11 +340,9 @@ CoagulationMethod::EnsembleSums CoagulationMethod::ensemble_sums() const {
   constexpr int kPerRun = 1 + kHistogramBins;
   std::vector<double> sums(std::size_t(ens_.n_runs) * kPerRun, 0.0);
   for (int r = 0; r < ens_.n_runs; ++r) {
-    double* s = &sums[std::size_t(r) * kPerRun];
-    for (std::size_t k = std::size_t(r) * n; k < std::size_t(r + 1) * n; ++k) {
-      s[0] += ens_.w[k] * ens_.v[k];
-      if (spread) s[1 + std::min(kHistogramBins - 1, int((std::log10(diameter_of_volume(ens_.v[k])) - l0) / dl))] += ens_.w[k];
-    }
+    const std::size_t first = std::size_t(r) * n;
+    const std::vector<double> run = volume_and_histogram(&ens_.v[first], &ens_.w[first], n, l0, dl, spread ? kHistogramBins : 0);
+    std::copy(run.begin(), run.end(), &sums[std::size_t(r) * kPerRun]);
   }
   if (comm.size() > 1) sums = comm.all_gather(sums);
   std::vector<double> total(kPerRun, 0.0);

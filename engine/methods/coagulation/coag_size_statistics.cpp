@@ -1,28 +1,81 @@
 #include "coag_size_statistics.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "coag_units.hpp"
 
 namespace ks::coag {
 
+namespace {
+
+// Particles are summed in chunks of this many, and the chunks' sums in order, whatever the threads:
+// the statistics of a run are the same bits on any machine (and in a run stopped and taken on).
+constexpr int kChunk = 1 << 12;
+
+// The weight, weighted mean and weighted sum of squared deviations of ln d over some particles.
+struct LogMoments {
+  double w = 0.0, mean = 0.0, m2 = 0.0;
+};
+
+// Two sets' moments as one (Chan, Golub and LeVeque's pairwise update).
+LogMoments merged(const LogMoments& a, const LogMoments& b) {
+  const double w = a.w + b.w;
+  if (w == 0.0) return a;
+  const double delta = b.mean - a.mean;
+  return {w, a.mean + delta * (b.w / w), a.m2 + b.m2 + delta * delta * (a.w * b.w / w)};
+}
+
+LogMoments chunk_moments(const double* v, const double* w, int n) {
+  double ln_d[kChunk];
+  LogMoments m;
+  double s1 = 0.0;
+  for (int k = 0; k < n; ++k) {
+    ln_d[k] = log_diameter_of_volume(v[k]);
+    m.w += w[k];
+    s1 += w[k] * ln_d[k];
+  }
+  if (m.w == 0.0) return m;
+  m.mean = s1 / m.w;
+  for (int k = 0; k < n; ++k) m.m2 += w[k] * (ln_d[k] - m.mean) * (ln_d[k] - m.mean);
+  return m;
+}
+
+}  // namespace
+
 RunStatistics run_statistics(const double* v, const double* w, int n, double box_volume) {
-  double sw = 0.0, s1 = 0.0;
-  for (int k = 0; k < n; ++k) {
-    sw += w[k];
-    s1 += w[k] * std::log(diameter_of_volume(v[k]));
+  const int chunks = (n + kChunk - 1) / kChunk;
+  std::vector<LogMoments> part(chunks);
+#pragma omp parallel for schedule(static) if (chunks > 1)
+  for (int c = 0; c < chunks; ++c) {
+    const int begin = c * kChunk;
+    part[c] = chunk_moments(v + begin, w + begin, std::min(kChunk, n - begin));
   }
-  const double ln_dg = s1 / sw;
-  double s2 = 0.0;
-  for (int k = 0; k < n; ++k) {
-    const double x = std::log(diameter_of_volume(v[k])) - ln_dg;
-    s2 += w[k] * x * x;
-  }
+  LogMoments all;
+  for (const LogMoments& m : part) all = merged(all, m);
   RunStatistics r;
-  r.number = sw / box_volume;
-  r.d_g = std::exp(ln_dg);
-  r.sigma_g = std::exp(std::sqrt(s2 / sw));
+  r.number = all.w / box_volume;
+  r.d_g = std::exp(all.mean);
+  r.sigma_g = std::exp(std::sqrt(all.m2 / all.w));
   return r;
+}
+
+std::vector<double> volume_and_histogram(const double* v, const double* w, int n, double l0, double dl, int bins) {
+  const int chunks = (n + kChunk - 1) / kChunk;
+  std::vector<std::vector<double>> part(chunks, std::vector<double>(1 + bins, 0.0));
+  const double ln10 = std::log(10.0);
+#pragma omp parallel for schedule(static) if (chunks > 1)
+  for (int c = 0; c < chunks; ++c) {
+    double* s = part[c].data();
+    for (int k = c * kChunk; k < std::min(n, (c + 1) * kChunk); ++k) {
+      s[0] += w[k] * v[k];
+      if (bins > 0) s[1 + std::clamp(int((log_diameter_of_volume(v[k]) / ln10 - l0) / dl), 0, bins - 1)] += w[k];
+    }
+  }
+  std::vector<double> total(1 + bins, 0.0);
+  for (const std::vector<double>& s : part)
+    for (int q = 0; q <= bins; ++q) total[q] += s[q];
+  return total;
 }
 
 MeanAndError mean_and_error(const std::vector<double>& x) {

@@ -14,6 +14,11 @@ struct RunStatistics {
 // Over n particles with volumes v and weights w in a box of volume V.
 RunStatistics run_statistics(const double* v, const double* w, int n, double box_volume);
 
+// Over n particles: the sum of w v (their volume) and then the weight in each of `bins` bins of
+// log10 d, the first from l0, each dl wide (the first and last take what lies beyond); bins 0: the
+// volume only.
+std::vector<double> volume_and_histogram(const double* v, const double* w, int n, double l0, double dl, int bins);
+
 struct MeanAndError {
   double mean = 0.0;
   double stderr_ = 0.0;  // standard error of the mean (0 for one sample)

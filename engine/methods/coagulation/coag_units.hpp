@@ -12,6 +12,9 @@ using constants::kPi;
 
 inline double volume_of_diameter(double d) { return kPi / 6.0 * d * d * d; }
 inline double diameter_of_volume(double v) { return std::cbrt(6.0 * v / kPi); }
+// ln d of a sphere of volume v, (ln v + ln(6/pi)) / 3: one logarithm, no cube root (the statistics
+// take it of every particle at every output).
+inline double log_diameter_of_volume(double v) { return (std::log(v) + 0.6470295833786548 /* ln(6/pi) */) / 3.0; }
 
 // K_F = (3 k_B T / rho_p)^{1/2}, eq. (11). With it, eq. (11) is exactly the usual
 // free-molecular kernel (3/4pi)^{1/6} (6kT/rho)^{1/2} (1/v_i+1/v_j)^{1/2} (v_i^{1/3}+v_j^{1/3})^2
