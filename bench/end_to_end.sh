@@ -10,14 +10,15 @@
 #   kinetic.bgk         cavity-delta-10 (160^2 cells x 20^3 velocities)      vs bench_bgk's cavity N_r 320 (fused)
 # Each preset also runs through the Python module (the same parameters and iterations, its summary's
 # rates) where the build has it: the column python / kinetic-run.
-# usage: bench/end_to_end.sh [--build DIR] [--json FILE]   (a CUDA build: scripts/device-check.sh)
+# usage: bench/end_to_end.sh [--build DIR] [--json FILE] [--only METHOD]   (a CUDA build: scripts/device-check.sh)
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
-build=$src/build-device-90 json=
+build=$src/build-device-90 json= only=
 while (($#)); do
   case $1 in
     --build) build=$2; shift 2 ;;
     --json) json=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
     *) echo "end_to_end.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -72,33 +73,45 @@ PY
 
 # row METHOD CASE UNIT BENCH_RATE "KINETIC_RUN_RATE<tab>PYTHON_RATE"
 row() { printf '%s\t%s\t%s\t%s\t%s\n' "$@" >>"$rows"; }
+# Whether METHOD's row is wanted (--only).
+wanted() { [[ -z $only || $only == "$1" ]]; }
 
-"$build/bench/bench_lbm" --sizes 128 --box-sizes 8 --cpu-max-nodes 1 --seconds 1 --out "$work/lbm.json" >/dev/null
-row lbm.binary packed-bed-fine "lattice updates/s" \
-  "$(json_value "$work/lbm.json" 'next(r["gpu_mlups"] for r in d["rows"] if r["n"] == 128 and r["precision"] == "fp32") * 1e6')" \
-  "$(user_rates lbm/packed-bed-fine.json --steps 5)"
+if wanted lbm.binary; then
+  "$build/bench/bench_lbm" --sizes 128 --box-sizes 8 --cpu-max-nodes 1 --seconds 1 --out "$work/lbm.json" >/dev/null
+  row lbm.binary packed-bed-fine "lattice updates/s" \
+    "$(json_value "$work/lbm.json" 'next(r["gpu_mlups"] for r in d["rows"] if r["n"] == 128 and r["precision"] == "fp32") * 1e6')" \
+    "$(user_rates lbm/packed-bed-fine.json --steps 5)"
+fi
 
-"$build/bench/bench_dvm" --max-cells 64 --max-velocities 64 --cpu-max-points 1 --out "$work/dvm.json" >/dev/null
-row kinetic.dvm cavity-kn1-64 "phase-space point updates/s" \
-  "$(json_value "$work/dvm.json" '1e9 / next(r["gpu_ns_per_point"] for r in d["rows"] if r["cells"] == 64 and r["velocities"] == 64)')" \
-  "$(user_rates dvm/cavity-kn1-64.json --steps 3)"
+if wanted kinetic.dvm; then
+  "$build/bench/bench_dvm" --max-cells 64 --max-velocities 64 --cpu-max-points 1 --out "$work/dvm.json" >/dev/null
+  row kinetic.dvm cavity-kn1-64 "phase-space point updates/s" \
+    "$(json_value "$work/dvm.json" '1e9 / next(r["gpu_ns_per_point"] for r in d["rows"] if r["cells"] == 64 and r["velocities"] == 64)')" \
+    "$(user_rates dvm/cavity-kn1-64.json --steps 3)"
+fi
 
-"$build/bench/bench_rmc" --grids 64 --rays 60000 --variants multigrid_fp32 --budget 3 --ray-sweep 60000 --sweep-grid 64 \
-  --out "$work/rmc.json" >/dev/null
-row radiation.rmc "case 10 at 64^3" "rays/s" \
-  "$(json_value "$work/rmc.json" 'next(r["rays_per_second"] for r in d["grid_sweep"] if r["grid"] == 64)')" \
-  "$(user_rates radiation/case10-h2o-slab-parab1.json --set nx=64 --set ny=64 --set nz=64 --set rays_per_cell=60000 \
-       --set single_precision=true --set texture=true --set sorting=true --set grid_levels=5)"
+if wanted radiation.rmc; then
+  "$build/bench/bench_rmc" --grids 64 --rays 60000 --variants multigrid_fp32 --budget 3 --ray-sweep 60000 --sweep-grid 64 \
+    --out "$work/rmc.json" >/dev/null
+  row radiation.rmc "case 10 at 64^3" "rays/s" \
+    "$(json_value "$work/rmc.json" 'next(r["rays_per_second"] for r in d["grid_sweep"] if r["grid"] == 64)')" \
+    "$(user_rates radiation/case10-h2o-slab-parab1.json --set nx=64 --set ny=64 --set nz=64 --set rays_per_cell=60000 \
+         --set single_precision=true --set texture=true --set sorting=true --set grid_levels=5)"
+fi
 
-"$build/bench/bench_coagulation" --sizes 1000000 --selection stepped --no-ensemble --cpu-max-n 1 --out "$work/coag.json" >/dev/null
-row aerosol.coagulation one-million-particles "events/s" \
-  "$(json_value "$work/coag.json" 'd["sizes"][0]["gpu_events_per_s"]')" \
-  "$(user_rates coagulation/one-million-particles.json)"
+if wanted aerosol.coagulation; then
+  "$build/bench/bench_coagulation" --sizes 1000000 --selection stepped --no-ensemble --cpu-max-n 1 --out "$work/coag.json" >/dev/null
+  row aerosol.coagulation one-million-particles "events/s" \
+    "$(json_value "$work/coag.json" 'd["sizes"][0]["gpu_events_per_s"]')" \
+    "$(user_rates coagulation/one-million-particles.json)"
+fi
 
-"$build/bench/bench_bgk" --shock-nx 16 --cavity-n 160 --cpu-max-phase-cells 1 --seconds 1 --out "$work/bgk.json" >/dev/null
-row kinetic.bgk cavity-delta-10 "phase-space cell updates/s" \
-  "$(json_value "$work/bgk.json" '1e9 / next(r["gpu_fused_ns"] for r in d["rows"] if r["case"] == "cavity")')" \
-  "$(user_rates bgk/cavity-delta-10.json --steps 4)"
+if wanted kinetic.bgk; then
+  "$build/bench/bench_bgk" --shock-nx 16 --cavity-n 160 --cpu-max-phase-cells 1 --seconds 1 --out "$work/bgk.json" >/dev/null
+  row kinetic.bgk cavity-delta-10 "phase-space cell updates/s" \
+    "$(json_value "$work/bgk.json" '1e9 / next(r["gpu_fused_ns"] for r in d["rows"] if r["case"] == "cavity")')" \
+    "$(user_rates bgk/cavity-delta-10.json --steps 4)"
+fi
 
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 python3 - "$rows" "$json" "$gpu" <<'PY'

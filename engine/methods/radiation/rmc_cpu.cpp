@@ -31,7 +31,7 @@ class CpuSolver final : public RmcSolver {
       double s = 0.0, s2 = 0.0, st = 0.0;
       for (int ch = 0; ch < chunks; ++ch) {
         double cs = 0.0, cs2 = 0.0, cst = 0.0;
-        trace_rays<double>(view_, look, cell, ci, batch, chunk_begin(rays, chunks, ch), chunk_begin(rays, chunks, ch + 1), cs, cs2, cst);
+        trace_rays<double>(view_, look, cell, ci, batch, chunk_begin(rays, chunks, ch), chunk_begin(rays, chunks, ch + 1), rays, cs, cs2, cst);
         s += cs, s2 += cs2, st += cst;
       }
       batch_sum_[cell - origins.begin] = s;

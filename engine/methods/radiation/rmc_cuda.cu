@@ -124,7 +124,7 @@ __global__ void __launch_bounds__(kTraceThreads, sizeof(Real) == 4 ? 8 : 1) trac
     const long long cell = first + (t - ch * cells);
     const int ci[3] = {int(cell % nx), int(cell / nx % ny), int(cell / ((long long)nx * ny))};
     double s = 0.0, s2 = 0.0, st = 0.0;
-    trace_rays<Real>(v, look, cell, ci, batch, chunk_begin(rays, chunks, ch), chunk_begin(rays, chunks, ch + 1), s, s2, st);
+    trace_rays<Real>(v, look, cell, ci, batch, chunk_begin(rays, chunks, ch), chunk_begin(rays, chunks, ch + 1), rays, s, s2, st);
     psum[t] = s;
     psum2[t] = s2;
     psteps[t] = st;

@@ -328,11 +328,12 @@ struct ChunkRays {
   PhiloxStream rng;
   std::uint32_t batch;
   int r, r1;
-  double u_top = 1.0;
-  int sorted_at;  // sorting: the last ray's index in cdf_sorted (the next one is not above it)
+  int batch_rays;  // the cell's rays in the batch, all chunks: sorting's strata
+  int sorted_at;   // sorting: the last ray's index in cdf_sorted (the next one is not above it)
 
-  KS_HD ChunkRays(const MarchView& v, long long cell, std::uint32_t batch_, int r0, int r1_)
-      : rng{v.seed, std::uint32_t(cell >> v.packet_shift)}, batch(batch_), r(r0), r1(r1_), sorted_at(v.bands * v.per_band - 1) {}
+  KS_HD ChunkRays(const MarchView& v, long long cell, std::uint32_t batch_, int r0, int r1_, int batch_rays_)
+      : rng{v.seed, std::uint32_t(cell >> v.packet_shift)}, batch(batch_), r(r0), r1(r1_), batch_rays(batch_rays_),
+        sorted_at(v.bands * v.per_band - 1) {}
   KS_HD bool more() const { return r < r1; }
   KS_HD std::uint64_t index() const { return (std::uint64_t(batch) << 32) | std::uint32_t(r); }
   // The next ray's direction (eq. 9) and pseudo-spectral point (eq. 15-17), in the precision the
@@ -346,8 +347,13 @@ struct ChunkRays {
     sincos_2pi(unit_word<Real>(w.v[1]), sn, cs);
     dir[0] = st * cs, dir[1] = st * sn, dir[2] = ct;
     if (v.sorting) {
-      u_top *= double(pow(unit_word<Real>(w.v[2]), Real(1) / Real(r1 - r)));  // the next-lower order statistic
-      sorted_at = search_cdf_below(v.cdf_sorted, sorted_at, u_top);
+      // Ray r of the batch's R draws its spectral variate in the r-th of R equal strata from the top:
+      // u in ((R - 1 - r) / R, (R - r) / R]. A thread's rays descend through the spectrum, and the
+      // lanes of a warp (neighbouring cells, same chunk) march the same stratum at the same time
+      // however few rays a batch has (section 4.2; random order statistics of a chunk's few rays
+      // lost the alignment: 200 rays a batch ran at 0.70 of one batch of all rays).
+      const double u = (double(batch_rays - 1 - r) + unit_word(w.v[2])) / double(batch_rays);
+      sorted_at = search_cdf_below(v.cdf_sorted, sorted_at, u);
       point = v.sorted_point[sorted_at];
     } else {
       const int band = search_cdf(v.cdf_band, v.bands, unit_word(w.v[2]));
@@ -357,12 +363,12 @@ struct ChunkRays {
   }
 };
 
-// Rays [r0, r1) of batch `batch` from cell `cell`, one after the other: adds their estimates to sum
+// Rays [r0, r1) of batch `batch` (batch_rays a cell) from cell `cell`, one after the other: adds their estimates to sum
 // and sum2 and their face crossings to steps.
 template <class Real, class Lookup>
 KS_HD void trace_rays(const MarchView& v, const Lookup& look, long long cell, const int ci[3], std::uint32_t batch, int r0,
-                      int r1, double& sum, double& sum2, double& steps) {
-  ChunkRays rays(v, cell, batch, r0, r1);
+                      int r1, int batch_rays, double& sum, double& sum2, double& steps) {
+  ChunkRays rays(v, cell, batch, r0, r1, batch_rays);
   while (rays.more()) {
     const std::uint64_t index = rays.index();
     Real dir[3];
