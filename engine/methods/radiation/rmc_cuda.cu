@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <string>
 
 #include "core/ceil_div.hpp"
@@ -205,10 +206,28 @@ class CudaSolver final : public RmcSolver {
   explicit CudaSolver(int device) : device_(device) {
     KS_CUDA_CHECK(cudaSetDevice(device_));
     KS_CUDA_CHECK(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, device_));
+    // Not synchronised with the default stream, nor with each other: the next batch traces on ahead_
+    // while this one's tail, sums and series finish on main_. ahead_'s blocks wait for SMs that main_
+    // leaves free (stream priorities): a batch traced ahead fills the tail and never slows the batch
+    // asked for (at equal priority the two interleaved and one batch took twice as long).
+    int low = 0, high = 0;
+    KS_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&low, &high));
+    KS_CUDA_CHECK(cudaStreamCreateWithPriority(&main_, cudaStreamNonBlocking, high));
+    KS_CUDA_CHECK(cudaStreamCreateWithPriority(&ahead_, cudaStreamNonBlocking, low));
+    KS_CUDA_CHECK(cudaEventCreateWithFlags(&ahead_done_, cudaEventDisableTiming));
+  }
+  ~CudaSolver() override {
+    cudaSetDevice(device_);
+    cudaStreamSynchronize(ahead_);
+    cudaStreamSynchronize(main_);
+    cudaEventDestroy(ahead_done_);
+    cudaStreamDestroy(ahead_);
+    cudaStreamDestroy(main_);
   }
 
   void load(const RmcProblem& p) override {
     KS_CUDA_CHECK(cudaSetDevice(device_));
+    drop_ahead();  // it reads the tables replaced here
     problem_ = p;
     view_ = march_view(problem_);
     const SpectralTables& t = problem_.tables;
@@ -257,7 +276,10 @@ class CudaSolver final : public RmcSolver {
   bool trace(std::uint32_t batch, int rays, Block origins, std::vector<double>& sum, std::vector<double>& sum2,
              double& steps, const Interrupt&) override {
     const long long first = origins.begin, cells = origins.count();  // the cells traced here
-    launch_batch(batch, rays, origins);
+    drop_ahead();
+    launch_batch(batch, rays, origins, 0, nullptr);
+    sum_chunks(0, cells);
+    KS_CUDA_CHECK(cudaStreamSynchronize(main_));  // the default stream's copies below do not wait for main_
     if (dsum_.count == std::size_t(problem_.config.cells())) {
       add_batch_kernel<<<int(std::min<long long>(ceil_div(cells, 256), 8LL * sms_)), 256>>>(cells, csum_.ptr, csum2_.ptr, dsum_.ptr + first,
                                                                                           dsum2_.ptr + first);
@@ -275,20 +297,38 @@ class CudaSolver final : public RmcSolver {
 
   bool keeps_sums() const override { return dsum_.count == std::size_t(problem_.config.cells()); }
 
-  double trace_kept(std::uint32_t batch, int rays, long long rays_before, BatchSeries& series) override {
+  double trace_kept(std::uint32_t batch, int rays, long long rays_before, BatchSeries& series, int next_rays) override {
     const long long cells = problem_.config.cells();
-    launch_batch(batch, rays, {0, cells});
+    int slot = 0;
+    if (ahead_batch_ && ahead_batch_->batch == batch && ahead_batch_->rays == rays) {
+      slot = ahead_batch_->slot;  // traced ahead on ahead_ while the last batch finished
+      KS_CUDA_CHECK(cudaStreamWaitEvent(main_, ahead_done_, 0));
+      ahead_batch_.reset();
+    } else {
+      drop_ahead();  // another batch or another size than was traced ahead (rays_per_batch is live)
+      launch_batch(batch, rays, {0, cells}, 0, main_);
+    }
+    sum_chunks(slot, cells);
     totals_.resize(4);
     first_bad_.resize(1);
-    KS_CUDA_CHECK(cudaMemset(totals_.ptr, 0, 4 * sizeof(double)));
-    KS_CUDA_CHECK(cudaMemset(first_bad_.ptr, 0xff, sizeof(unsigned long long)));
-    add_batch_series_kernel<<<int(std::min<long long>(ceil_div(cells, 256), 8LL * sms_)), 256>>>(
+    KS_CUDA_CHECK(cudaMemsetAsync(totals_.ptr, 0, 4 * sizeof(double), main_));
+    KS_CUDA_CHECK(cudaMemsetAsync(first_bad_.ptr, 0xff, sizeof(unsigned long long), main_));
+    add_batch_series_kernel<<<int(std::min<long long>(ceil_div(cells, 256), 8LL * sms_)), 256, 0, main_>>>(
         cells, csum_.ptr, csum2_.ptr, csteps_.ptr, dsum_.ptr, dsum2_.ptr, rays_before, rays_before + rays, totals_.ptr, first_bad_.ptr);
     KS_CUDA_CHECK(cudaGetLastError());
+    // The next batch starts while this one's last rays, sums and series run: a batch's tail no longer
+    // leaves the GPU idle (at 200 rays a batch it cost 4-6 ms of 12, issue 49). Its chunk sums go to
+    // the other slot; they count only when the next call asks for that batch.
+    if (next_rays > 0) {
+      launch_batch(batch + 1, next_rays, {0, cells}, 1 - slot, ahead_);
+      KS_CUDA_CHECK(cudaEventRecord(ahead_done_, ahead_));
+      ahead_batch_ = AheadBatch{batch + 1, next_rays, 1 - slot};
+    }
     double t[4];
     unsigned long long bad = 0;
-    totals_.download(t, 4);
-    first_bad_.download(&bad, 1);
+    KS_CUDA_CHECK(cudaMemcpyAsync(t, totals_.ptr, 4 * sizeof(double), cudaMemcpyDeviceToHost, main_));
+    KS_CUDA_CHECK(cudaMemcpyAsync(&bad, first_bad_.ptr, sizeof(bad), cudaMemcpyDeviceToHost, main_));
+    KS_CUDA_CHECK(cudaStreamSynchronize(main_));
     series = {t[0], t[1], t[2] / double(cells), bad == ~0ull ? -1 : (long long)bad};
     return t[3];
   }
@@ -301,22 +341,24 @@ class CudaSolver final : public RmcSolver {
   }
 
  private:
-  // The trace and reduce kernels of one batch from the cells of `origins`: the batch's sums per cell in
-  // csum_, csum2_ and csteps_ (on the device).
-  void launch_batch(std::uint32_t batch, int rays, Block origins) {
+  // The trace kernel of one batch from the cells of `origins` on `stream` (main_ where null): each
+  // chunk's sums in slot `slot` of the chunk buffers.
+  void launch_batch(std::uint32_t batch, int rays, Block origins, int slot, cudaStream_t stream) {
     KS_CUDA_CHECK(cudaSetDevice(device_));
+    if (!stream) stream = main_;
     const RmcConfig& c = problem_.config;
     const long long first = origins.begin, cells = origins.count();  // the cells traced here
     const int chunks = ray_chunks(c.cells(), rays);
     const std::size_t total = std::size_t(checked_mul(cells, chunks, "cells x ray chunks"));
-    psum_.resize(total), psum2_.resize(total), psteps_.resize(total);
-    csum_.resize(cells), csum2_.resize(cells), csteps_.resize(cells);
+    ChunkSums& p = chunk_sums_[slot];
+    p.sum.resize(total), p.sum2.resize(total), p.steps.resize(total);
+    p.chunks = chunks;
     const int blocks = int(std::min<long long>(ceil_div(total, kTraceThreads), 64LL * sms_));
     auto launch = [&](const auto& look) {
       if (single_)
-        trace_kernel<float><<<blocks, kTraceThreads>>>(view_, look, c.n[0], c.n[1], first, cells, chunks, rays, batch, psum_.ptr, psum2_.ptr, psteps_.ptr);
+        trace_kernel<float><<<blocks, kTraceThreads, 0, stream>>>(view_, look, c.n[0], c.n[1], first, cells, chunks, rays, batch, p.sum.ptr, p.sum2.ptr, p.steps.ptr);
       else
-        trace_kernel<double><<<blocks, kTraceThreads>>>(view_, look, c.n[0], c.n[1], first, cells, chunks, rays, batch, psum_.ptr, psum2_.ptr, psteps_.ptr);
+        trace_kernel<double><<<blocks, kTraceThreads, 0, stream>>>(view_, look, c.n[0], c.n[1], first, cells, chunks, rays, batch, p.sum.ptr, p.sum2.ptr, p.steps.ptr);
     };
     if (texture_) {
       TextureLookup look{emission_tex_.object(), kE_tex_.object(), coord_tex_.object(), {}};
@@ -326,14 +368,28 @@ class CudaSolver final : public RmcSolver {
       launch(TableLookup{emission_.ptr, absorption_.ptr, problem_.tables.nt});
     }
     KS_CUDA_CHECK(cudaGetLastError());
-    reduce_kernel<<<int(std::min<long long>(ceil_div(cells, 256), 8LL * sms_)), 256>>>(cells, chunks, psum_.ptr, psum2_.ptr, psteps_.ptr,
-                                                                                       csum_.ptr, csum2_.ptr, csteps_.ptr);
+  }
+
+  // On main_: per cell, the chunks' sums of slot `slot` in csum_, csum2_ and csteps_.
+  void sum_chunks(int slot, long long cells) {
+    const ChunkSums& p = chunk_sums_[slot];
+    csum_.resize(cells), csum2_.resize(cells), csteps_.resize(cells);
+    reduce_kernel<<<int(std::min<long long>(ceil_div(cells, 256), 8LL * sms_)), 256, 0, main_>>>(cells, p.chunks, p.sum.ptr, p.sum2.ptr, p.steps.ptr,
+                                                                                               csum_.ptr, csum2_.ptr, csteps_.ptr);
     KS_CUDA_CHECK(cudaGetLastError());
+  }
+
+  // Forgets a batch traced ahead, once it has ended (its slot may be written again).
+  void drop_ahead() {
+    if (!ahead_batch_) return;
+    KS_CUDA_CHECK(cudaStreamSynchronize(ahead_));
+    ahead_batch_.reset();
   }
 
  public:
   void set_sums(const std::vector<double>& sum, const std::vector<double>& sum2) override {
     KS_CUDA_CHECK(cudaSetDevice(device_));
+    drop_ahead();  // a new estimate (a checkpoint, a reset) starts its own batches
     dsum_.upload(sum);
     dsum2_.upload(sum2);
   }
@@ -362,10 +418,11 @@ class CudaSolver final : public RmcSolver {
 
   std::size_t bytes() const override {
     std::size_t b = (emission_.count + absorption_.count + cdf_band_.count + cdf_point_.count + cdf_sorted_.count + inv_source_.count +
-                     psum_.count + psum2_.count + psteps_.count + csum_.count + csum2_.count + csteps_.count + dsum_.count +
+                     csum_.count + csum2_.count + csteps_.count + dsum_.count +
                      dsum2_.count + dT_.count + dkappa_.count) * sizeof(double) +
                     sorted_point_.count * sizeof(int);
     for (int l = 0; l < view_.levels; ++l) b += coord_[l].count * sizeof(double);
+    for (const ChunkSums& p : chunk_sums_) b += (p.sum.count + p.sum2.count + p.steps.count) * sizeof(double);
     if (texture_) b += coord_tex_.bytes() + (emission_.count + 2 * absorption_.count) * sizeof(float);
     return b;
   }
@@ -381,7 +438,20 @@ class CudaSolver final : public RmcSolver {
   TableTexture emission_tex_, kE_tex_;
   LinearTexture coord_tex_;  // every level's coord, back to back
   std::array<int, kMaxLevels> coord_first_{};
-  DeviceBuffer<double> psum_, psum2_, psteps_, csum_, csum2_, csteps_;
+  // A batch's sums per (cell, chunk of its rays): two slots, the batch being summed and the one traced ahead.
+  struct ChunkSums {
+    DeviceBuffer<double> sum, sum2, steps;
+    int chunks = 1;
+  };
+  std::array<ChunkSums, 2> chunk_sums_;
+  struct AheadBatch {
+    std::uint32_t batch;
+    int rays, slot;
+  };
+  std::optional<AheadBatch> ahead_batch_;  // launched on ahead_, ends at ahead_done_
+  cudaStream_t main_ = nullptr, ahead_ = nullptr;
+  cudaEvent_t ahead_done_ = nullptr;
+  DeviceBuffer<double> csum_, csum2_, csteps_;
   DeviceBuffer<double> dsum_, dsum2_;  // the running sums (zero-copy views; trace_kept keeps them here alone)
   DeviceBuffer<double> totals_;        // a batch's series (add_batch_series_kernel)
   DeviceBuffer<unsigned long long> first_bad_;

@@ -84,13 +84,14 @@ MemoryEstimate RmcMethod::estimate(const RmcParams& p, const ExecutionContext& c
   if (cuda && cells > 0) {
     // Device, per cell: the batch's sums and face crossings, the running sums, T and kappa_P (7 doubles); per
     // cell of every level: the table coordinate as a double and as a texture float (texture is live); per
-    // thread (a cell's chunk of rays; rays_per_batch is live: its most chunks): the chunk's sums (3 doubles).
+    // thread (a cell's chunk of rays; rays_per_batch is live: its most chunks): the chunk's sums (3 doubles),
+    // for two batches (the next one traces while this one ends).
     const int chunks = ray_chunks(cells, kMaxRaysPerBatch);
     const std::int64_t threads = checked_mul(cells, chunks, "cells x ray chunks");
     m.device_bytes = std::uint64_t(checked_add(checked_add(checked_mul(cells, 56, "cells x 56 B"), checked_mul(level_cells, 12, "grid level cells x 12 B"), "radiation.rmc device bytes"),
-                                               checked_mul(threads, 24, "ray threads x 24 B"), "radiation.rmc device bytes"));
+                                               checked_mul(threads, 48, "ray threads x 48 B"), "radiation.rmc device bytes"));
     m.detail += "; device: " + std::to_string(cells) + " cells x 56 B + " + std::to_string(level_cells) + " level cells x 12 B + " +
-                std::to_string(threads) + " ray threads (cells x " + std::to_string(chunks) + " chunks) x 24 B";
+                std::to_string(threads) + " ray threads (cells x " + std::to_string(chunks) + " chunks) x 48 B";
   }
   return m;
 }
@@ -291,7 +292,8 @@ void RmcMethod::advance() {
   BatchSeries s;
   std::vector<double> before;
   if (kept) {
-    steps_ += solver_->trace_kept(batch_, rays, rays_, s);
+    const int next_rays = int(std::min<long long>(p_.rays_per_batch, target - rays_ - rays));
+    steps_ += solver_->trace_kept(batch_, rays, rays_, s, next_rays);
     sums_out_of_date_ = true;
   } else {
     before = mean();

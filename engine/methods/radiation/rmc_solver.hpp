@@ -65,10 +65,11 @@ class RmcSolver {
   // of `rays` rays from every cell added to them, with the batch's series reduced there; returns the
   // face crossings. The host's copy is then out of date until download_sums(). A CUDA batch runs to
   // its end. Their copy to the host and the host's passes over them took half of a batch of 200 rays
-  // at 64^3 cells (issue 49).
+  // at 64^3 cells (issue 49). `next_rays` > 0: the next batch (batch + 1, that many rays) may start
+  // tracing before this call returns; a later call for it takes its sums.
   virtual bool keeps_sums() const { return false; }
-  virtual double trace_kept(std::uint32_t batch, int rays, long long rays_before, BatchSeries& series) {
-    (void)batch, (void)rays, (void)rays_before, (void)series;
+  virtual double trace_kept(std::uint32_t batch, int rays, long long rays_before, BatchSeries& series, int next_rays) {
+    (void)batch, (void)rays, (void)rays_before, (void)series, (void)next_rays;
     return 0.0;
   }
   virtual void download_sums(std::vector<double>& sum, std::vector<double>& sum2) const { (void)sum, (void)sum2; }
