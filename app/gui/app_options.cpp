@@ -53,12 +53,14 @@ An option's value follows it (--steps 10) or is joined to it by '=' (--steps=10)
 constexpr char kFooter[] = R"(
 A script (any of --steps, --screenshot, --export, --exit, --quit-after) opens the window with the preset, runs N
 iterations, saves the screenshot and the exported fields, and with --exit closes when done; then it
-prints one line on stdout:
+prints on stdout:
   kinetic-studio: field view: backend=cpu|cuda host_uploads=N device_copies=N paints=N paint_ms_p50=T
       paint_ms_p99=T renderer="GL_RENDERER"
   (paint_ms: how long the field view's paints took, the GPU's work included, ms)
   kinetic-studio: event loop: longest_gap_ms=T over S s
   (the GUI thread's longest stall; with --quit-after also quit_ms=T runs_ended_ms=T)
+  kinetic-studio: run: iterations=N work_done=W iterations_time_s=T work_unit="U"
+  (as kinetic-run's summary.json: the iterations' work and their own time, set-up and snapshots excluded)
 It checks the preset and every --set before the window opens; errors go to stderr.
 exit codes:
   0    done

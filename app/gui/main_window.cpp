@@ -68,6 +68,7 @@ namespace {
 
 constexpr int kStatusMinimumWidth = 300;    // px; the status line takes the bar's right half beside the progress
 constexpr int kPollMs = 33;                  // ~30 Hz: snapshots, progress, log
+constexpr qint64 kStatusMs = 250;            // the status line and progress bar: 4 Hz
 constexpr int kScreenshotSettleMs = 400;     // lets throttled views draw the final snapshot
 constexpr auto kSnapshotInterval = std::chrono::milliseconds(50);
 constexpr int kFirstLogHeight = 90;          // pixels: about four lines
@@ -600,7 +601,15 @@ void MainWindow::poll() {
                             QString::fromStdString(runner_->progress().work_unit));
   updateActions();
   params_->setRunning(runner_->state() == RunState::Running);
-  updateStatus();
+  // A changed status line recomposes the whole window (25-45 ms of software GL over both cores,
+  // which the solver's threads then wait for): at most kStatusMs apart, and at once on a new state.
+  const bool new_state = runner_->state() != status_state_ || runner_->setting_up() != status_setting_up_;
+  if (new_state || !status_age_.isValid() || status_age_.elapsed() >= kStatusMs) {
+    updateStatus();
+    status_state_ = runner_->state();
+    status_setting_up_ = runner_->setting_up();
+    status_age_.start();
+  }
   runScriptStep();
 }
 
@@ -742,7 +751,8 @@ void MainWindow::endScript(const std::string& error, int exit_code) {
   if (options_.exit) QApplication::exit(exit_code);
 }
 
-// One line on stdout for scripts: how the field view got its data, and on which GL renderer.
+// Three lines on stdout for scripts: how the field view got its data, and on which GL renderer; the
+// event loop's longest stall; the run's work and the iterations' time.
 void MainWindow::printFieldViewSummary() const {
   const PaintTimes& paints = field_->paintTimes();
   std::printf("kinetic-studio: field view: backend=%s host_uploads=%d device_copies=%d paints=%zu paint_ms_p50=%.3g "
@@ -750,6 +760,10 @@ void MainWindow::printFieldViewSummary() const {
               to_string(runner_->context().backend).c_str(), field_->hostUploads(), field_->deviceCopies(), paints.count(),
               paints.quantile(0.5), paints.quantile(0.99), field_->glRenderer().toLocal8Bit().constData());
   std::printf("kinetic-studio: event loop: longest_gap_ms=%.1f over %.1f s\n", gap_.longestMs(), gap_.secondsWatched());
+  // As kinetic-run's summary.json counts them: the work of the iterations over their own time.
+  const Progress p = runner_->progress();
+  std::printf("kinetic-studio: run: iterations=%lld work_done=%.6g iterations_time_s=%.6g work_unit=\"%s\"\n",
+              (long long)p.iteration, p.work_done, runner_->iteration_seconds(), p.work_unit.c_str());
   std::fflush(stdout);
 }
 

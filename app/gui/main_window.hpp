@@ -155,6 +155,9 @@ class MainWindow : public QMainWindow {
   QProgressBar* progress_bar_ = nullptr;  // toward the end condition, with the time left
   ProgressEta eta_;
   QElapsedTimer clock_;  // the ETA's time base
+  QElapsedTimer status_age_;  // since the status line was last written
+  RunState status_state_ = RunState::Idle;
+  bool status_setting_up_ = false;
   QComboBox *field_box_ = nullptr, *colormap_box_ = nullptr;
   QLineEdit *range_lo_ = nullptr, *range_hi_ = nullptr;
   QCheckBox *log_scale_ = nullptr, *auto_range_ = nullptr;
