@@ -61,20 +61,20 @@ RunStatistics run_statistics(const double* v, const double* w, int n, double box
 }
 
 std::vector<double> volume_and_histogram(const double* v, const double* w, int n, double l0, double dl, int bins) {
-  const int chunks = (n + kChunk - 1) / kChunk;
-  std::vector<std::vector<double>> part(chunks, std::vector<double>(1 + bins, 0.0));
+  const int chunks = (n + kChunk - 1) / kChunk, per_chunk = 1 + bins;
+  std::vector<double> part(std::size_t(chunks) * per_chunk, 0.0);  // each chunk's volume and bins
   const double ln10 = std::log(10.0);
 #pragma omp parallel for schedule(static) if (chunks > 1)
   for (int c = 0; c < chunks; ++c) {
-    double* s = part[c].data();
+    double* s = &part[std::size_t(c) * per_chunk];
     for (int k = c * kChunk; k < std::min(n, (c + 1) * kChunk); ++k) {
       s[0] += w[k] * v[k];
       if (bins > 0) s[1 + std::clamp(int((log_diameter_of_volume(v[k]) / ln10 - l0) / dl), 0, bins - 1)] += w[k];
     }
   }
-  std::vector<double> total(1 + bins, 0.0);
-  for (const std::vector<double>& s : part)
-    for (int q = 0; q <= bins; ++q) total[q] += s[q];
+  std::vector<double> total(per_chunk, 0.0);
+  for (int c = 0; c < chunks; ++c)
+    for (int q = 0; q < per_chunk; ++q) total[q] += part[std::size_t(c) * per_chunk + q];
   return total;
 }
 

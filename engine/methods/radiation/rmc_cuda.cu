@@ -277,7 +277,7 @@ class CudaSolver final : public RmcSolver {
              double& steps, const Interrupt&) override {
     const long long first = origins.begin, cells = origins.count();  // the cells traced here
     drop_ahead();
-    launch_batch(batch, rays, origins, 0, nullptr);
+    launch_batch(batch, rays, origins, 0, main_);
     sum_chunks(0, cells);
     KS_CUDA_CHECK(cudaStreamSynchronize(main_));  // the default stream's copies below do not wait for main_
     if (dsum_.count == std::size_t(problem_.config.cells())) {
@@ -316,9 +316,9 @@ class CudaSolver final : public RmcSolver {
     add_batch_series_kernel<<<int(std::min<long long>(ceil_div(cells, 256), 8LL * sms_)), 256, 0, main_>>>(
         cells, csum_.ptr, csum2_.ptr, csteps_.ptr, dsum_.ptr, dsum2_.ptr, rays_before, rays_before + rays, totals_.ptr, first_bad_.ptr);
     KS_CUDA_CHECK(cudaGetLastError());
-    // The next batch starts while this one's last rays, sums and series run: a batch's tail no longer
-    // leaves the GPU idle (at 200 rays a batch it cost 4-6 ms of 12, issue 49). Its chunk sums go to
-    // the other slot; they count only when the next call asks for that batch.
+    // The next batch starts while this one's last rays, sums and series run, so a batch's tail does
+    // not leave the GPU idle (at 200 rays a batch: about 1 ms of the 4-6 ms a batch lost, issue 49).
+    // Its chunk sums go to the other slot; they count only when the next call asks for that batch.
     if (next_rays > 0) {
       launch_batch(batch + 1, next_rays, {0, cells}, 1 - slot, ahead_);
       KS_CUDA_CHECK(cudaEventRecord(ahead_done_, ahead_));
@@ -341,11 +341,10 @@ class CudaSolver final : public RmcSolver {
   }
 
  private:
-  // The trace kernel of one batch from the cells of `origins` on `stream` (main_ where null): each
-  // chunk's sums in slot `slot` of the chunk buffers.
+  // The trace kernel of one batch from the cells of `origins` on `stream`: each chunk's sums in slot
+  // `slot` of the chunk buffers.
   void launch_batch(std::uint32_t batch, int rays, Block origins, int slot, cudaStream_t stream) {
     KS_CUDA_CHECK(cudaSetDevice(device_));
-    if (!stream) stream = main_;
     const RmcConfig& c = problem_.config;
     const long long first = origins.begin, cells = origins.count();  // the cells traced here
     const int chunks = ray_chunks(c.cells(), rays);

@@ -350,8 +350,8 @@ struct ChunkRays {
       // Ray r of the batch's R draws its spectral variate in the r-th of R equal strata from the top:
       // u in ((R - 1 - r) / R, (R - r) / R]. A thread's rays descend through the spectrum, and the
       // lanes of a warp (neighbouring cells, same chunk) march the same stratum at the same time
-      // however few rays a batch has (section 4.2; random order statistics of a chunk's few rays
-      // lost the alignment: 200 rays a batch ran at 0.70 of one batch of all rays).
+      // however few rays a batch has (section 4.2; with random order statistics of each chunk's rays
+      // the lanes drifted apart: the kernel is 14 % faster for strata, README).
       const double u = (double(batch_rays - 1 - r) + unit_word(w.v[2])) / double(batch_rays);
       sorted_at = search_cdf_below(v.cdf_sorted, sorted_at, u);
       point = v.sorted_point[sorted_at];
