@@ -20,8 +20,10 @@
 #include <vtkColorTransferFunction.h>
 #include <vtkCommand.h>
 #include <vtkContourFilter.h>
+#include <vtkCellArray.h>
 #include <vtkDataArray.h>
 #include <vtkDataSet.h>
+#include <vtkDoubleArray.h>
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkImageData.h>
 #include <vtkImageDataGeometryFilter.h>
@@ -31,6 +33,7 @@
 #include <vtkOutlineFilter.h>
 #include <vtkPiecewiseFunction.h>
 #include <vtkPointData.h>
+#include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkPointGaussianMapper.h>
 #include <vtkPolyDataMapper.h>
@@ -199,8 +202,10 @@ class SceneCanvas final : public VtkGlWidget {
   void mouseMoveEvent(QMouseEvent* event) override;
   void mouseDoubleClickEvent(QMouseEvent* event) override;
   void wheelEvent(QWheelEvent* event) override;
+  void paintGL() override;
 
  private:
+  void makePrograms();
   void buildRenderers();
   void buildParts();
   void colourBy(vtkDataArray* values, const std::string& title);
@@ -245,6 +250,7 @@ class SceneCanvas final : public VtkGlWidget {
   bool volume_on_ = false;
   std::array<double, 6> framed_bounds_{};  // the data's bounds when the camera was last reset
   QPointF last_drag_;
+  bool programs_made_ = false;  // makePrograms ran in this widget's context
 };
 
 SceneCanvas::SceneCanvas(QWidget* parent) : VtkGlWidget(parent) {
@@ -502,6 +508,56 @@ void SceneCanvas::updateVisibility() {
   streamline_actor_->SetVisibility(hasStreamlines());
   obstacles_->SetVisibility(obstacles_shown_ && (shape_ == Shape::Volume || shape_ == Shape::Plane));
   update();
+}
+
+void SceneCanvas::paintGL() {
+  if (!programs_made_) makePrograms();
+  VtkGlWidget::paintGL();
+}
+
+// The parts' shader programs (slices coloured by cell, translucent sphere impostors and the pass
+// that blends them, particles as spheres) are compiled when first drawn: 50-70 ms under a software
+// renderer, a stall when a preset first shows the tab. The first frame (MainWindow draws the hidden
+// tabs once as the window appears) draws a sample of each first, then the empty scene it shows.
+void SceneCanvas::makePrograms() {
+  programs_made_ = true;
+  if (shape_ != Shape::None || obstacles_shown_) return;  // a first frame with data compiles them anyway
+  const std::string message = message_->GetInput() ? message_->GetInput() : "";
+
+  vtkNew<vtkImageData> image;  // 2^3 cells of a scalar, then of a vector
+  image->SetDimensions(3, 3, 3);
+  vtkNew<vtkDoubleArray> scalars, vectors;
+  scalars->SetNumberOfTuples(8);
+  vectors->SetNumberOfComponents(3);
+  vectors->SetNumberOfTuples(8);
+  for (vtkIdType i = 0; i < 8; ++i) {
+    scalars->SetValue(i, double(i));
+    vectors->SetTuple3(i, double(i), 1.0, 0.0);
+  }
+
+  vtkNew<vtkPoints> centres;  // one point: a sphere of diameter 1, or a particle
+  centres->InsertNextPoint(1.0, 1.0, 1.0);
+  vtkNew<vtkCellArray> vertex;
+  const vtkIdType first = 0;
+  vertex->InsertNextCell(1, &first);
+  vtkNew<vtkDoubleArray> point_values;
+  point_values->SetName("sample");
+  point_values->InsertNextValue(1.0);
+  vtkNew<vtkPolyData> point;
+  point->SetPoints(centres);
+  point->SetVerts(vertex);
+  point->GetPointData()->SetScalars(point_values);
+
+  showObstacles(point);
+  for (vtkDoubleArray* values : {scalars.Get(), vectors.Get()}) {
+    image->GetCellData()->SetScalars(values);
+    showData(image, "|u| [m/s]");
+    render();
+  }
+  showObstacles(nullptr);
+  showData(point, "d [nm]");
+  render();
+  showMessage(message);
 }
 
 // Fits the scene into the view, seen from the default direction.

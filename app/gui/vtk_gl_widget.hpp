@@ -29,9 +29,11 @@ class VtkGlWidget : public QOpenGLWidget {
   void initializeGL() override;
   void resizeGL(int w, int h) override;
   void paintGL() override;
+  // Renders into VTK's framebuffer and blits the frame into the one Qt has bound; the widget's
+  // context must be current (as in paintGL).
+  void render();
 
  private:
-  void render();
   void releaseGraphics();
 
   vtkSmartPointer<vtkGenericOpenGLRenderWindow> window_;

@@ -48,7 +48,7 @@ struct RunnerOptions {
   std::string device_field;
   int device_component = -1;
   // Where the Runner shares the cores with a window: the worker (and the OpenMP threads it starts)
-  // runs at a lower priority (nice 10 on Linux), so that the GUI thread gets a core when it needs
+  // runs at a lower priority (nice 19 on Linux), so that the GUI thread gets a core when it needs
   // one; an idle window costs the solver nothing.
   bool yield_to_gui = false;
 };
