@@ -4,23 +4,27 @@
 // volume rendering instead of the slices), 2D image fields one plane; a packed bed's spheres are
 // drawn translucent among them. Orientation axes and a colour bar with the
 // field's name and unit; the mouse turns (left drag) and zooms (wheel) the camera.
+// The scene is drawn on a thread of its own (scene_renderer.hpp); this widget posts what to show
+// and the mouse's moves there and paints the frames that come back.
 #pragma once
 
+#include <QImage>
 #include <QString>
-#include <QTimer>
+#include <QThread>
 #include <QWidget>
-#include <array>
 #include <memory>
-#include <vector>
 
 #include "core/method.hpp"
 #include "snapshot_throttle.hpp"
 
 class QCheckBox;
+class QOffscreenSurface;
+class QOpenGLContext;
 
 namespace ks::gui {
 
-class SceneCanvas;  // the OpenGL widget that hosts the VTK scene (scene_view.cpp)
+class SceneFrame;     // the widget that paints the renderer's frames (scene_view.cpp)
+class SceneRenderer;
 
 class SceneView : public QWidget {
   Q_OBJECT
@@ -29,7 +33,7 @@ class SceneView : public QWidget {
   ~SceneView() override;
 
   // Latest snapshot; redraws at most every 250 ms (keep the newest, drop intermediate ones)
-  // so a fast simulation never floods the GUI thread.
+  // so a fast simulation never floods the renderer.
   void showSnapshot(std::shared_ptr<const ks::Snapshot> snapshot);
   // Back to a new view's state for another preset: no snapshot or wanted field, no iso-surface
   // or volume rendering, no obstacles; the camera frames the next data afresh.
@@ -37,8 +41,8 @@ class SceneView : public QWidget {
   // Which field to show. A name the snapshot lacks is kept as the wish (the first field is
   // shown meanwhile), so a preset's default view can be set before its first snapshot.
   void setField(const QString& name);
-  // Renders the scene with vtkWindowToImageFilter + vtkPNGWriter; false when the view was
-  // never shown (no OpenGL context yet) or the file cannot be written.
+  // Draws the newest snapshot at the view's size and writes it as a PNG; false when no OpenGL
+  // context could be made for the scene or the file cannot be written.
   bool saveScreenshot(const QString& png_path);
 
  protected:
@@ -47,21 +51,22 @@ class SceneView : public QWidget {
   void hideEvent(QHideEvent* event) override;
 
  private:
-  const ks::FieldData* shownField() const;
-  const ks::FieldData* obstaclesFor(const ks::FieldData& shown) const;
-  void updateObstacles(const ks::FieldData& shown);
-  void forgetObstacles();  // none drawn, none remembered
+  // Runs `call` on the renderer's thread; `wait` until it has run.
+  template <class Call>
+  void post(Call&& call, bool wait = false);
   void redraw();
 
   QCheckBox* iso_surface_;
   QCheckBox* volume_;
-  SceneCanvas* canvas_;
+  SceneFrame* frame_;
+
+  std::unique_ptr<QOpenGLContext> context_;
+  std::unique_ptr<QOffscreenSurface> surface_;
+  std::unique_ptr<SceneRenderer> renderer_;
+  QThread render_thread_;
 
   SnapshotThrottle snapshots_;
   QString wanted_;  // the field asked for (setField)
-  // The spheres the scene draws (centres, diameters); empty: none.
-  std::vector<std::array<double, 3>> obstacle_centres_;
-  std::vector<double> obstacle_diameters_;
 };
 
 }  // namespace ks::gui

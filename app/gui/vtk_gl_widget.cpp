@@ -12,6 +12,11 @@
 
 namespace ks::gui {
 
+std::mutex& vtk_render_mutex() {
+  static std::mutex m;
+  return m;
+}
+
 VtkGlWidget::VtkGlWidget(QWidget* parent)
     : QOpenGLWidget(parent), window_(vtkSmartPointer<vtkGenericOpenGLRenderWindow>::New()) {
   // VTK leaves alpha < 1 where it blends (grid, antialiased lines); QWidget::grab reads
@@ -69,6 +74,7 @@ void VtkGlWidget::paintGL() { render(); }
 void VtkGlWidget::render() {
   // Qt binds its own framebuffer for the widget: VTK's state cache must learn about it.
   window_->GetState()->ResetFramebufferBindings();
+  std::lock_guard lock(vtk_render_mutex());
   window_->SetReadyForRendering(true);
   window_->Render();
   window_->SetReadyForRendering(false);

@@ -1,4 +1,4 @@
-// A Qt 6 QOpenGLWidget that VTK renders into, shared by the VTK views (plot, scene).
+// A Qt 6 QOpenGLWidget that VTK renders into (the plot view; the 3D scene draws on a thread of its own).
 // Debian's VTK Qt module is built for Qt 5, so VTK is embedded by hand through
 // vtkGenericOpenGLRenderWindow (see shared/DESIGN.md, "Toolchain facts"): VTK renders into
 // its own framebuffer and blits the frame into the widget's one in paintGL.
@@ -6,11 +6,16 @@
 
 #include <QOpenGLWidget>
 #include <QString>
+#include <mutex>
 #include <vtkSmartPointer.h>
 
 class vtkGenericOpenGLRenderWindow;
 
 namespace ks::gui {
+
+// VTK draws text through one FreeType cache per process: a frame drawn on another thread (the 3D
+// scene's) and one drawn here take turns.
+std::mutex& vtk_render_mutex();
 
 // Subclasses add their renderers (or a vtkContextView) to renderWindow() and call update()
 // when the scene changed. No Q_OBJECT: it has no signals or slots of its own.
@@ -29,11 +34,9 @@ class VtkGlWidget : public QOpenGLWidget {
   void initializeGL() override;
   void resizeGL(int w, int h) override;
   void paintGL() override;
-  // Renders into VTK's framebuffer and blits the frame into the one Qt has bound; the widget's
-  // context must be current (as in paintGL).
-  void render();
 
  private:
+  void render();
   void releaseGraphics();
 
   vtkSmartPointer<vtkGenericOpenGLRenderWindow> window_;
