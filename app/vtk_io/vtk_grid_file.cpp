@@ -16,6 +16,8 @@
 #include "core/errors.hpp"
 #include "core/text.hpp"
 #include "io/grid_file_checks.hpp"
+#include "io/input_file.hpp"
+#include "vtk_file_checks.hpp"
 
 namespace ks::vtk_io {
 
@@ -63,18 +65,23 @@ vtkSmartPointer<vtkXMLReader> reader_for(const std::string& path) {
 }  // namespace
 
 GridField read_grid_file(const std::string& path, const GridFileSpec& spec) {
+  // VTK reads the text checked here, not the file again.
+  const std::string text = read_input_file(path, spec.quantity + " file", spec.max_bytes);
+  check_before_vtk(path, text, spec);
   vtkSmartPointer<vtkXMLReader> reader = reader_for(path);
   vtkNew<ErrorCatcher> errors;
   reader->SetReaderErrorObserver(errors);
   reader->SetParserErrorObserver(errors);
   reader->AddObserver(vtkCommand::ErrorEvent, errors);
   reader->GetExecutive()->AddObserver(vtkCommand::ErrorEvent, errors);
-  reader->SetFileName(path.c_str());
+  reader->ReadFromInputStringOn();
+  reader->SetInputString(text);
   reader->Update();
   vtkDataSet* data = vtkDataSet::SafeDownCast(reader->GetOutputDataObject(0));
   if (!errors->message.empty() || !data)
     throw bad_input(path, "VTK could not read it" + (errors->message.empty() ? std::string(" as a dataset") : ": " + cut(errors->message, 300)),
                     allowed(spec));
+  check_vtk_output(path, data);
   const vtkIdType cells = data->GetNumberOfCells();
   if (cells == 0) throw bad_input(path, "holds no cells", allowed(spec));
   if (cells > max_cells(spec))
@@ -85,6 +92,10 @@ GridField read_grid_file(const std::string& path, const GridFileSpec& spec) {
   const std::string name = values->GetName() ? values->GetName() : "";
   if (values->GetNumberOfComponents() != 1)
     throw bad_input(path + ": array '" + name + "'", "has " + std::to_string(values->GetNumberOfComponents()) + " components", "a one-component (scalar) array");
+  const vtkIdType tuples = points ? data->GetNumberOfPoints() : cells;
+  if (values->GetNumberOfTuples() != tuples)
+    throw bad_input(path + ": array '" + name + "'", "VTK read " + std::to_string(values->GetNumberOfTuples()) + " values of it",
+                    std::to_string(tuples) + ": one per " + (points ? "point" : "cell"));
   vtkNew<vtkPointDataToCellData> to_cells;
   if (points) {
     to_cells->SetInputData(data);

@@ -29,11 +29,14 @@ void check_ending(const std::string& path, const GridFileSpec& spec) {
     throw bad_input(path, "is not a " + grid_file_endings() + " file", "a " + spec.quantity + " file ending in " + grid_file_endings());
 }
 
-// Inline (base64) or base64-appended data, which the engine's .vti reader leaves to VTK's.
-bool base64_vti(const std::string& text) {
+// Inline (base64) or base64-appended data, or LZ4 or LZMA compression (ParaView offers both), which
+// the engine's .vti reader leaves to VTK's.
+bool vtk_only_vti(const std::string& text) {
   const std::size_t appended = text.find("<AppendedData");
   const std::string head = text.substr(0, appended == std::string::npos ? text.size() : appended + 64);
-  return head.find("format=\"binary\"") != std::string::npos || head.find("encoding=\"base64\"") != std::string::npos;
+  for (const char* mark : {"format=\"binary\"", "encoding=\"base64\"", "\"vtkLZ4DataCompressor\"", "\"vtkLZMADataCompressor\""})
+    if (head.find(mark) != std::string::npos) return true;
+  return false;
 }
 
 }  // namespace
@@ -56,7 +59,7 @@ GridField read_grid_file(const std::string& path, const GridFileSpec& spec) {
   }
   const std::string text = read_input_file(path, spec.quantity + " file", spec.max_bytes);
   if (has_ending(path, ".csv")) return parse_grid_csv(text, path, spec);
-  if (vtk_reader && base64_vti(text)) return vtk_reader(path, spec);
+  if (vtk_reader && vtk_only_vti(text)) return vtk_reader(path, spec);
   return parse_grid_vti(text, path, spec);
 }
 

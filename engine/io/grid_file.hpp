@@ -9,7 +9,7 @@
 //       Columns may come in any order; other columns are ignored; blank lines and lines starting
 //       with '#' are skipped. kinetic-run --out DIR --format csv writes this format.
 // .vti  VTK XML ImageData, ASCII or raw appended binary (zlib-compressed or not, as ParaView saves
-//       it; inline base64 data is refused, with how to convert): WholeExtent, Spacing and Origin give
+//       it; without VTK, inline base64 data and LZ4 or LZMA compression are refused, with how to convert): WholeExtent, Spacing and Origin give
 //       the grid; the DataArray named V, else the first one-component array, of CellData (one value
 //       per cell) or PointData (one value per point; each cell takes the mean of its 8 corners, which
 //       is the trilinear interpolant at the cell centre). kinetic-run --format vti and vti-ascii
@@ -60,7 +60,8 @@ struct GridField {
 };
 
 // Reads a .csv or .vti file (chosen by its ending, any case); throws bad_input naming the file. Where
-// a VTK reader is installed, also .vtr and .vtu files and .vti files with inline or base64 data.
+// a VTK reader is installed, also .vtr and .vtu files and .vti files with inline or base64 data or
+// LZ4 or LZMA compression.
 GridField read_grid_file(const std::string& path, const GridFileSpec& spec);
 
 // A reader of what VTK's XML readers read (any .vti, .vtr, .vtu), which the programs that link VTK

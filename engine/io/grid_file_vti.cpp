@@ -12,10 +12,14 @@
 #include "core/text.hpp"
 #include "grid_file_checks.hpp"
 #include "vtk_appended_reader.hpp"
+#include "xml_tags.hpp"
 
 namespace ks {
 
 using namespace grid_file;
+using xml::Cursor;
+using xml::Tag;
+using xml::next_tag;
 
 namespace {
 
@@ -23,112 +27,6 @@ std::string vti_convert(const GridFileSpec& spec) {
   return "a .vti with ASCII or raw appended data (ParaView: File > Save Data, type 'VTK ImageData Files (*.vti)', Data Mode "
          "Appended with Encode Appended Data off, or Ascii; VTK: vtkXMLImageDataWriter with EncodeAppendedDataOff()), or a "
          ".csv with columns x,y,z," + spec.value;
-}
-
-// A position in a file's text that counts lines as it moves. Every read checks the end of the text.
-class Cursor {
- public:
-  Cursor(std::string_view text, const std::string& file) : text_(text), file_(file) {}
-  std::string_view text() const { return text_; }
-  std::size_t pos() const { return pos_; }
-  long long line() const { return line_; }
-  bool at_end() const { return pos_ >= text_.size(); }
-  char peek() const { return at_end() ? '\0' : text_[pos_]; }
-  bool starts_with(std::string_view s) const { return text_.substr(pos_).starts_with(s); }
-  std::size_t find(std::string_view s) const { return text_.find(s, pos_); }
-  // Moves to `p` (at most the end), counting the lines passed.
-  void move_to(std::size_t p) {
-    p = std::min(p, text_.size());
-    if (p > pos_) line_ += std::count(text_.begin() + pos_, text_.begin() + p, '\n');
-    pos_ = p;
-  }
-  void next() { move_to(pos_ + 1); }
-  void skip_space() {
-    while (!at_end() && std::isspace((unsigned char)text_[pos_])) next();
-  }
-  std::string where() const { return file_ + ": line " + std::to_string(line_); }
-  [[noreturn]] void fail(const std::string& what, const std::string& expected) const { throw bad_input(where(), what, expected); }
-
- private:
-  std::string_view text_;
-  const std::string& file_;
-  std::size_t pos_ = 0;
-  long long line_ = 1;
-};
-
-struct Tag {
-  std::string name;
-  bool closing = false;  // </name>
-  bool empty = false;    // <name ... />
-  std::map<std::string, std::string> attrs;
-  long long line = 0;
-};
-
-bool name_char(char c) { return std::isalnum((unsigned char)c) || c == '_' || c == ':' || c == '-' || c == '.'; }
-
-std::string char_shown(char c) {
-  if (std::isprint((unsigned char)c)) return std::string("'") + c + "'";
-  std::ostringstream os;
-  os << "byte 0x" << std::hex << int((unsigned char)c);
-  return os.str();
-}
-
-// The next tag from the cursor on, leaving the cursor after its '>'; false when no '<' is left.
-// Declarations (<?...?>), comments (<!--...-->) and other <!...> are skipped.
-bool next_tag(Cursor& c, Tag& tag) {
-  for (;;) {
-    const std::size_t lt = c.find("<");
-    if (lt == std::string_view::npos) {
-      c.move_to(c.text().size());
-      return false;
-    }
-    c.move_to(lt);
-    const std::string_view close = c.starts_with("<!--") ? "-->" : c.starts_with("<?") ? "?>" : c.starts_with("<!") ? ">" : "";
-    if (close.empty()) break;
-    const std::size_t e = c.text().find(close, c.pos() + 2);
-    if (e == std::string_view::npos)
-      c.fail(std::string("the file ends inside the ") + (close == "-->" ? "comment" : "declaration") + " that starts here",
-             "'" + std::string(close) + "' closing it");
-    c.move_to(e + close.size());
-  }
-  tag = Tag{};
-  tag.line = c.line();
-  c.next();
-  if (c.peek() == '/') tag.closing = true, c.next();
-  while (!c.at_end() && name_char(c.peek())) tag.name += c.peek(), c.next();
-  if (tag.name.empty())
-    c.fail(c.at_end() ? "the file ends after '<'" : "'<' is followed by " + char_shown(c.peek()), "a tag name, as in <DataArray ...>");
-  const std::string shown_tag = std::string(tag.closing ? "</" : "<") + tag.name + ">";
-  const std::string ends = "the file ends inside the tag " + shown_tag;
-  for (;;) {
-    c.skip_space();
-    if (c.at_end()) c.fail(ends, "'>' closing the tag");
-    if (c.peek() == '>') {
-      c.next();
-      return true;
-    }
-    if (c.peek() == '/' && !tag.closing) {
-      c.next();
-      if (c.peek() != '>') c.fail(c.at_end() ? ends : "'/' in the tag " + shown_tag + " is followed by " + char_shown(c.peek()), "'/>'");
-      c.next();
-      tag.empty = true;
-      return true;
-    }
-    std::string key;
-    while (!tag.closing && !c.at_end() && name_char(c.peek())) key += c.peek(), c.next();
-    if (key.empty()) c.fail("the tag " + shown_tag + " has " + char_shown(c.peek()) + " where an attribute or its end should be", "name=\"value\", '/>' or '>'");
-    c.skip_space();
-    if (c.peek() != '=') c.fail(c.at_end() ? ends : "the attribute " + key + " of " + shown_tag + " has no '='", key + "=\"value\"");
-    c.next();
-    c.skip_space();
-    const char q = c.peek();
-    if (q != '"' && q != '\'') c.fail(c.at_end() ? ends : "the attribute " + key + " of " + shown_tag + " has no quoted value", key + "=\"value\"");
-    const std::size_t qe = c.text().find(q, c.pos() + 1);
-    if (qe == std::string_view::npos) c.fail("the file ends inside the value of " + key + " in " + shown_tag, std::string("a closing ") + q);
-    if (!tag.attrs.emplace(key, std::string(c.text().substr(c.pos() + 1, qe - c.pos() - 1))).second)
-      c.fail("the tag " + shown_tag + " repeats the attribute " + key, "each attribute once");
-    c.move_to(qe + 1);
-  }
 }
 
 // The numbers of an attribute ("0 8 0 4 0 4"); exactly `count` of them.

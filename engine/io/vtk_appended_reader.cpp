@@ -20,6 +20,7 @@ class Bytes {
   Bytes(std::string_view data, std::uint64_t pos, bool big_endian, const std::string& where)
       : data_(data), pos_(pos), big_(big_endian), where_(where) {}
   std::uint64_t pos() const { return pos_; }
+  std::uint64_t left() const { return pos_ > data_.size() ? 0 : data_.size() - pos_; }
   std::string_view take(std::uint64_t n, const std::string& what) {
     if (pos_ > data_.size() || n > data_.size() - pos_)
       throw bad_input(where_, "the appended data ends inside " + what + " (it needs " + std::to_string(n) + " bytes at offset " +
@@ -95,8 +96,23 @@ std::string array_bytes(Bytes& in, const VtkBinaryLayout& layout, std::uint64_t 
     throw bad_input(where, "its compression header gives " + std::to_string(blocks) + " blocks of " + std::to_string(block) +
                                " bytes (the last " + std::to_string(last) + ") for " + std::to_string(want) + " bytes of values",
                     "one value per cell or point of the grid");
+  // The block table before it is made: a header claiming 2^27 blocks in a 512-byte file took 1 GB.
+  if (blocks > in.left() / std::uint64_t(h))
+    throw bad_input(where, "its compression header claims " + std::to_string(blocks) + " blocks and the appended data holds " +
+                               std::to_string(in.left()) + " bytes after it",
+                    "a block size for each block, then the blocks (was the file cut short or edited?)");
   std::vector<std::uint64_t> sizes(blocks);
-  for (auto& s : sizes) s = in.integer(h, "the compression header's block sizes");
+  std::uint64_t compressed = 0;
+  for (auto& s : sizes) {
+    s = in.integer(h, "the compression header's block sizes");
+    compressed += std::min(s, in.left() + 1);  // the sum stays below 2^64; past the data it fails below
+  }
+  constexpr std::uint64_t kMaxInflation = 1032;  // zlib's largest ratio of inflated to deflated bytes
+  if (compressed > in.left() || want / kMaxInflation > compressed + blocks)
+    throw bad_input(where, "its " + std::to_string(blocks) + " compressed blocks of " + std::to_string(compressed) + " bytes " +
+                               (compressed > in.left() ? "run past the appended data's " + std::to_string(in.left()) + " bytes"
+                                                       : "cannot inflate to its " + std::to_string(want) + " bytes of values"),
+                    "zlib data as vtkZLibDataCompressor writes it (was the file cut short or edited?)");
   std::string out(want, '\0');
   for (std::uint64_t b = 0; b < blocks; ++b) {
     const std::string_view z = in.take(sizes[b], "compressed block " + std::to_string(b));
