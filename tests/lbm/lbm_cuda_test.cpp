@@ -155,9 +155,9 @@ TEST(LbmCudaFusedStep, WrittenStateContinuesAsTheRunItCameFrom) {
 }
 
 
-// The in-place step holds one copy of the populations: the device memory its solver takes (the free
-// memory it uses up, in pages of 2 MiB) is the fused step's less one array of the fluid nodes'
-// populations, plus its value per species and solid source and its index per fluid node; and it is
+// The in-place step holds one copy of the populations: the device memory its solver takes (the bytes
+// of its DeviceBuffers: the device's free memory moves with other tests under ctest -j) is the fused
+// step's less one array of the fluid nodes' populations, plus its value per species and solid source and its index per fluid node; and it is
 // within the estimate that set-up checks before allocating.
 TEST(LbmCudaInPlace, HoldsOneCopyOfThePopulationsWithinTheEstimate) {
   KS_REQUIRE_CUDA();
