@@ -29,8 +29,9 @@ exit codes:
   3    backend unavailable: --backend cuda without a usable CUDA device
   4    the run failed (NaN, divergence, device error, a checkpoint that could not be written);
        outputs hold the last good state
-  130  stopped by Ctrl-C (SIGINT), 143 stopped by SIGTERM: the current iteration finished, the
-       outputs and the checkpoint were written)";
+  130  stopped by Ctrl-C (SIGINT), 143 by SIGTERM, 129 by SIGHUP (the terminal closed), 141 by
+       SIGPIPE (the reader of its output went away): the current iteration finished, the outputs
+       and the checkpoint were written)";
 
 // The arguments as given, checked after parsing (positionals, --set in order).
 struct Given {

@@ -1,5 +1,6 @@
 // kinetic-run: the headless runner. Same engine as the app; see usage_text().
 #include <atomic>
+#include <filesystem>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -24,17 +25,30 @@
 
 namespace {
 
-// The signal that asked the run to stop (SIGINT or SIGTERM), 0 while none did. Either one ends the
-// run like Ctrl-C: the current iteration finishes, then the outputs and the checkpoint are written.
+// The signal that asked the run to stop, 0 while none did. Each ends the run like Ctrl-C: the current
+// iteration finishes, then the outputs and the checkpoint are written. SIGHUP (the terminal or ssh
+// session closed) and SIGPIPE (the reader of its output went away: `kinetic-run ... | head -1`) killed
+// it at once with nothing written; after SIGPIPE the messages to the closed pipe are dropped.
 std::atomic<int> g_stop_signal{0};
-void on_stop_signal(int sig) { g_stop_signal = sig; }
+void on_stop_signal(int sig) {
+  int none = 0;
+  g_stop_signal.compare_exchange_strong(none, sig);  // the first signal names the stop
+}
 
 void install_stop_handlers() {
   struct sigaction sa {};
   sa.sa_handler = on_stop_signal;
   sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) sigaction(sig, &sa, nullptr);
+}
+
+std::string stop_signal_text(int sig) {
+  switch (sig) {
+    case SIGTERM: return "terminated (SIGTERM)";
+    case SIGHUP: return "hung up (SIGHUP: the terminal closed)";
+    case SIGPIPE: return "its output's reader went away (SIGPIPE)";
+    default: return "interrupted (SIGINT)";
+  }
 }
 
 using Clock = std::chrono::steady_clock;
@@ -67,7 +81,14 @@ void check_output_paths(const ks::cli::Options& o, const ks::cli::RankGroup& g) 
   if (g.reports()) {
     try {
       if (!o.out_dir.empty()) ks::prepare_output_dir(o.out_dir, "--out");
-      if (!o.checkpoint.empty()) ks::check_output_file(o.checkpoint, "--checkpoint");
+      if (!o.checkpoint.empty()) {
+        ks::check_output_file(o.checkpoint, "--checkpoint");
+        // The checkpoint replaces its file: never the preset being run (a restart's own checkpoint may be).
+        std::error_code ec;
+        if (!o.preset.empty() && std::filesystem::equivalent(o.checkpoint, o.preset, ec))
+          throw ks::bad_input("--checkpoint " + o.checkpoint, "is the preset being run (" + o.preset + "), which the checkpoint would overwrite",
+                              "another file, e.g. run.ckpt");
+      }
     } catch (const ks::Error& e) {
       code = e.exit_code();
       why = e.what();
@@ -170,7 +191,7 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
   // Why this process should stop early ("" while nothing asks): --max-seconds passed, or a signal.
   const auto stop_asked = [&o, t0]() -> std::string {
     if (o.max_seconds && std::chrono::duration<double>(Clock::now() - t0).count() > *o.max_seconds) return "--max-seconds";
-    if (g_stop_signal) return g_stop_signal == SIGTERM ? "terminated (SIGTERM)" : "interrupted (SIGINT)";
+    if (g_stop_signal) return stop_signal_text(g_stop_signal);
     return {};
   };
   if (many) {

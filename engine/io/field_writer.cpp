@@ -1,25 +1,35 @@
 #include "field_writer.hpp"
 
-#include <cstdio>
-#include <fstream>
+#include <sstream>
 
 #include "core/errors.hpp"
+#include "output_file.hpp"
 
 namespace ks {
 
 namespace {
 
-std::ofstream open_for_writing(const std::string& path) {
-  std::ofstream out(path);
-  if (!out) throw bad_input(path, "cannot write the file", "a writable path");
-  out.precision(17);
-  return out;
-}
+constexpr std::size_t kChunkBytes = 1 << 20;  // formatted rows handed to the file at a time
 
-void check_written(std::ofstream& out, const std::string& path) {
-  out.flush();
-  if (!out) throw bad_input(path, "writing the file failed (disk full?)");
-}
+// Rows formatted at 17 significant digits into `put` a chunk at a time; written to a temporary and
+// renamed over the file (output_file.hpp): never through a planted link, never a file cut mid-row.
+class CsvRows {
+ public:
+  explicit CsvRows(const ByteSink& put) : put_(put) { out_.precision(17); }
+  std::ostringstream& out() { return out_; }
+  void end_row() {
+    out_ << '\n';
+    if (out_.tellp() >= std::streamoff(kChunkBytes)) flush();
+  }
+  void flush() {
+    put_(out_.view());
+    out_.str({});
+  }
+
+ private:
+  const ByteSink& put_;
+  std::ostringstream out_;
+};
 
 }  // namespace
 
@@ -40,38 +50,50 @@ std::string file_safe(const std::string& name) {
 }
 
 void write_field_csv(const FieldData& f, const std::string& path) {
-  std::ofstream out = open_for_writing(path);
-  out << "x,y,z";
-  for (int c = 0; c < f.desc.components; ++c)
-    out << ',' << csv_field(f.desc.name + (f.desc.components > 1 ? "_" + std::to_string(c) : std::string()));
-  out << '\n';
-  const std::int64_t n = f.grid.count();
-  const auto& g = f.grid;
-  for (std::int64_t i = 0; i < n; ++i) {
-    if (g.kind == Grid::Kind::Particles) {
-      const auto& p = f.positions.at(i);
-      out << p[0] << ',' << p[1] << ',' << p[2];
-    } else {
-      const std::int64_t ix = i % g.cells[0], iy = (i / g.cells[0]) % g.cells[1], iz = i / (std::int64_t(g.cells[0]) * g.cells[1]);
-      out << g.centre(0, ix) << ',' << g.centre(1, iy) << ',' << g.centre(2, iz);
-    }
-    for (int c = 0; c < f.desc.components; ++c) out << ',' << f.values[i * f.desc.components + c];
-    out << '\n';
-  }
-  check_written(out, path);
+  write_file_atomically(
+      path,
+      [&f](const ByteSink& put) {
+        CsvRows rows(put);
+        auto& out = rows.out();
+        out << "x,y,z";
+        for (int c = 0; c < f.desc.components; ++c)
+          out << ',' << csv_field(f.desc.name + (f.desc.components > 1 ? "_" + std::to_string(c) : std::string()));
+        rows.end_row();
+        const std::int64_t n = f.grid.count();
+        const auto& g = f.grid;
+        for (std::int64_t i = 0; i < n; ++i) {
+          if (g.kind == Grid::Kind::Particles) {
+            const auto& p = f.positions.at(i);
+            out << p[0] << ',' << p[1] << ',' << p[2];
+          } else {
+            const std::int64_t ix = i % g.cells[0], iy = (i / g.cells[0]) % g.cells[1], iz = i / (std::int64_t(g.cells[0]) * g.cells[1]);
+            out << g.centre(0, ix) << ',' << g.centre(1, iy) << ',' << g.centre(2, iz);
+          }
+          for (int c = 0; c < f.desc.components; ++c) out << ',' << f.values[i * f.desc.components + c];
+          rows.end_row();
+        }
+        rows.flush();
+      },
+      "CSV file");
 }
 
 void write_series_csv(const Series& s, const std::string& path) {
-  std::ofstream out = open_for_writing(path);
-  const bool err = s.y_err.size() == s.y.size() && !s.y.empty();
-  out << csv_field(s.x_label) << ',' << csv_field(s.y_label) << (err ? "," + csv_field(s.y_label + "_stderr") : std::string())
-      << '\n';
-  for (std::size_t i = 0; i < s.x.size(); ++i) {
-    out << s.x[i] << ',' << s.y[i];
-    if (err) out << ',' << s.y_err[i];
-    out << '\n';
-  }
-  check_written(out, path);
+  write_file_atomically(
+      path,
+      [&s](const ByteSink& put) {
+        CsvRows rows(put);
+        auto& out = rows.out();
+        const bool err = s.y_err.size() == s.y.size() && !s.y.empty();
+        out << csv_field(s.x_label) << ',' << csv_field(s.y_label) << (err ? "," + csv_field(s.y_label + "_stderr") : std::string());
+        rows.end_row();
+        for (std::size_t i = 0; i < s.x.size(); ++i) {
+          out << s.x[i] << ',' << s.y[i];
+          if (err) out << ',' << s.y_err[i];
+          rows.end_row();
+        }
+        rows.flush();
+      },
+      "CSV file");
 }
 
 }  // namespace ks

@@ -75,12 +75,21 @@ void write_file_atomically(const std::string& path, const std::string& bytes, co
 }
 
 void write_file_atomically(const std::string& path, std::initializer_list<std::string_view> parts, const std::string& kind) {
+  write_file_atomically(
+      path,
+      [&parts](const ByteSink& put) {
+        for (const std::string_view bytes : parts) put(bytes);
+      },
+      kind);
+}
+
+void write_file_atomically(const std::string& path, const std::function<void(const ByteSink&)>& produce, const std::string& kind) {
   check_output_file(path, kind);
   std::string tmp;
   const int fd = create_temporary(path, tmp);
   if (fd < 0) throw bad_input(path, "cannot create a temporary file for the " + kind + ": " + std::strerror(errno));
   std::string why;
-  for (const std::string_view bytes : parts) {
+  const ByteSink put = [&](std::string_view bytes) {
     std::size_t done = 0;
     while (why.empty() && done < bytes.size()) {
       const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
@@ -88,6 +97,13 @@ void write_file_atomically(const std::string& path, std::initializer_list<std::s
       if (n < 0) why = std::string("writing the ") + kind + " failed: " + std::strerror(errno);
       else done += static_cast<std::size_t>(n);
     }
+  };
+  try {
+    produce(put);
+  } catch (...) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    throw;
   }
   if (why.empty() && ::fsync(fd) != 0) why = std::string("flushing the ") + kind + " failed: " + std::strerror(errno);
   if (::close(fd) != 0 && why.empty()) why = std::string("closing the ") + kind + " failed: " + std::strerror(errno);

@@ -2,6 +2,7 @@
 // atomically after it, so a failed write never truncates or replaces a good earlier file.
 #pragma once
 
+#include <functional>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -23,5 +24,9 @@ void write_file_atomically(const std::string& path, const std::string& bytes, co
 // The same for a file made of `parts` written one after the other (a large body is written from
 // where it lies, not copied into one string first).
 void write_file_atomically(const std::string& path, std::initializer_list<std::string_view> parts, const std::string& kind);
+// The same for a file whose bytes `produce` hands piece by piece to the sink it is given (a table of
+// millions of rows is written as it is formatted, not held whole first).
+using ByteSink = std::function<void(std::string_view)>;
+void write_file_atomically(const std::string& path, const std::function<void(const ByteSink&)>& produce, const std::string& kind);
 
 }  // namespace ks

@@ -113,7 +113,7 @@ TEST_F(Cli, HelpExitsZeroAndDocumentsTheExitCodes) {
   EXPECT_HAS(r.out, "2    bad input");
   EXPECT_HAS(r.out, "3    backend unavailable");
   EXPECT_HAS(r.out, "4    the run failed");
-  EXPECT_HAS(r.out, "130  stopped by Ctrl-C (SIGINT), 143 stopped by SIGTERM");
+  EXPECT_HAS(r.out, "130  stopped by Ctrl-C (SIGINT), 143 by SIGTERM, 129 by SIGHUP");
 }
 
 TEST_F(Cli, HelpListsEveryOptionWithItsValueAndTheValueForms) {

@@ -177,7 +177,9 @@ TEST_P(FuzzCorpus, EndsInTimeWithTheExpectedExitCodeAndMessage) {
   }
   std::vector<std::string> args;
   for (const auto& a : c.at("args")) args.push_back(expand(a, dir));
-  const int sig = c.value("signal", "") == "TERM" ? SIGTERM : c.value("signal", "") == "INT" ? SIGINT : 0;
+  const std::map<std::string, int> signals = {{"TERM", SIGTERM}, {"INT", SIGINT}, {"HUP", SIGHUP}, {"PIPE", SIGPIPE}};
+  const auto named = signals.find(c.value("signal", ""));
+  const int sig = named == signals.end() ? 0 : named->second;
   const Outcome o = run_cli(args, dir, c.value("timeout_s", 60.0), sig, c.value("signal_after_s", 1.0));
 
   ASSERT_FALSE(o.timed_out) << "hung: no exit within " << c.value("timeout_s", 60.0) << " s; stderr: " << o.err;
