@@ -12,6 +12,7 @@
 #include "core/data_dir.hpp"
 #include "core/errors.hpp"
 #include "core/registry.hpp"
+#include "core/text.hpp"
 #include "io/checkpoint.hpp"
 #include "io/output_file.hpp"
 #include "io/preset.hpp"
@@ -158,11 +159,11 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
   if (!o.quiet && many)
     std::fprintf(stderr, "rank %d of %d: %s on %s\n", group.rank(), group.size(), preset.method.c_str(), ctx.device_name.c_str());
   else if (!o.quiet)
-    std::fprintf(stderr, "%s: %s on %s\n", preset.method.c_str(), preset.title.c_str(), ctx.device_name.c_str());
+    std::fprintf(stderr, "%s: %s on %s\n", preset.method.c_str(), ks::printable(preset.title).c_str(), ctx.device_name.c_str());
   const ks::MethodInfo& info = registry.info(preset.method);
   check_ranks(group, info, ctx);
   if (many && group.reports() && !o.quiet)
-    std::fprintf(stderr, "%s: %s on %d ranks (%s)\n", preset.method.c_str(), preset.title.c_str(), group.size(), info.decomposition.c_str());
+    std::fprintf(stderr, "%s: %s on %d ranks (%s)\n", preset.method.c_str(), ks::printable(preset.title).c_str(), group.size(), info.decomposition.c_str());
 
   ks::RunnerOptions ropt;
   ropt.restart_from = o.restart;

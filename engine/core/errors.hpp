@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "text.hpp"
+
 namespace ks {
 
 enum class ErrorKind {
@@ -15,7 +17,8 @@ enum class ErrorKind {
 
 class Error : public std::runtime_error {
  public:
-  Error(ErrorKind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
+  // The message is kept printable: a value quoted in it may hold any byte (text.hpp, printable).
+  Error(ErrorKind kind, const std::string& message) : std::runtime_error(printable(message)), kind_(kind) {}
   ErrorKind kind() const { return kind_; }
   int exit_code() const { return static_cast<int>(kind_); }
 

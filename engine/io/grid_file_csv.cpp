@@ -34,15 +34,30 @@ GridField parse_grid_csv(const std::string& text, const std::string& file, const
   std::vector<double> coords[3];
   int col_value = -1, col[3] = {-1, -1, -1};
   bool indices = false;
+  // Fields between commas; a field in double quotes (RFC 4180, as ParaView's CSV writer quotes every
+  // name: "T","Points:0") is unquoted, "" inside it standing for one quote.
   auto split = [](const std::string& s) {
     std::vector<std::string> out;
     std::stringstream ss(s);
     std::string item;
-    while (std::getline(ss, item, ',')) out.push_back(trim(item));
+    while (std::getline(ss, item, ',')) {
+      item = trim(item);
+      if (item.size() >= 2 && item.front() == '"' && item.back() == '"') {
+        std::string unquoted;
+        for (std::size_t i = 1; i + 1 < item.size(); ++i) {
+          unquoted += item[i];
+          if (item[i] == '"' && item[i + 1] == '"') ++i;
+        }
+        item = unquoted;
+      }
+      out.push_back(item);
+    }
     if (!s.empty() && s.back() == ',') out.emplace_back();
     return out;
   };
-  for (std::size_t p = 0; p < text.size();) {
+  // A UTF-8 byte order mark (Excel's "CSV UTF-8") before the header is no part of its first name.
+  const std::size_t start = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  for (std::size_t p = start; p < text.size();) {
     std::size_t e = text.find('\n', p);
     if (e == std::string::npos) e = text.size();
     const std::string l = trim(text.substr(p, e - p));
@@ -61,12 +76,17 @@ GridField parse_grid_csv(const std::string& text, const std::string& file, const
                                      std::to_string(it->second + 1) + " and " + std::to_string(c + 1) + ")",
                           "each column name once (in any case)");
       }
+      // ParaView's CSV writer names the coordinates of points (after its Cell Centers filter, of cells) so.
+      for (const auto& [paraview, axis] : {std::pair{"points:0", "x"}, std::pair{"points:1", "y"}, std::pair{"points:2", "z"}})
+        if (at.count(paraview) && !at.count(axis)) at[axis] = at[paraview];
       const bool xyz = at.count("x") || at.count("y") || at.count("z");
       indices = !xyz && (at.count("i") || at.count("j") || at.count("k"));
       const char* names[3] = {indices ? "i" : "x", indices ? "j" : "y", indices ? "k" : "z"};
       for (int a = 0; a < 3; ++a) {
         if (!at.count(names[a]))
-          throw bad_input(where, "the header '" + cut(l, 200) + "' has no column '" + names[a] + "'", csv_allowed(spec));
+          throw bad_input(where, "the header '" + cut(l, 200) + "' has no column '" + names[a] + "'",
+                          csv_allowed(spec) + " (from ParaView: Filters > Cell Centers, then File > Save Data as .csv: its Points:0, "
+                                              "Points:1, Points:2 are the cells' centres)");
         col[a] = at[names[a]];
       }
       if (!at.count(lower(spec.value)))
