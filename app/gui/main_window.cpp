@@ -16,7 +16,6 @@
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QLabel>
-#include <QLayout>
 #include <QLineEdit>
 #include <QPainter>
 #include <QProgressBar>
@@ -207,15 +206,6 @@ MainWindow::~MainWindow() = default;
 // software renderer, a stall when a preset first shows that tab. The hidden tabs draw one frame
 // off screen while the window appears instead.
 void MainWindow::prepareHiddenViews() {
-  // A hidden tab is laid out when first shown (100 x 30 until then): at the shown tab's size its
-  // first frame also makes the framebuffers it will draw into.
-  const QRect shown = views_->currentWidget()->geometry();
-  for (int i = 0; i < views_->count(); ++i) {
-    QWidget* page = views_->widget(i);
-    if (page == views_->currentWidget()) continue;
-    page->setGeometry(shown);
-    if (page->layout()) page->layout()->activate();
-  }
   for (QOpenGLWidget* view : findChildren<QOpenGLWidget*>())
     if (!view->isVisible()) view->grabFramebuffer();
 }
