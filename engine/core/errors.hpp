@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "text.hpp"
+#include "printable.hpp"
 
 namespace ks {
 
@@ -17,7 +17,7 @@ enum class ErrorKind {
 
 class Error : public std::runtime_error {
  public:
-  // The message is kept printable: a value quoted in it may hold any byte (text.hpp, printable).
+  // The message is kept printable: a value quoted in it may hold any byte (printable.hpp).
   Error(ErrorKind kind, const std::string& message) : std::runtime_error(printable(message)), kind_(kind) {}
   ErrorKind kind() const { return kind_; }
   int exit_code() const { return static_cast<int>(kind_); }
