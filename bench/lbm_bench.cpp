@@ -144,7 +144,6 @@ int main(int argc, char** argv) try {
                      const std::shared_ptr<const LatticeGeometry>& geometry, double paper_mlups) {
     const LbmConfig c = LbmMethod::make_config(lbm_param_table().read(p));
     const double nodes = double(c.nodes());
-    const double real = c.precision == Precision::Fp16 ? 2.0 : (c.precision == Precision::Fp32 ? 4.0 : 8.0);
     long long inlet_outlet = 0;
     const long long plane = (long long)c.nx * c.ny;
     if (!c.periodic_z())
@@ -164,6 +163,7 @@ int main(int argc, char** argv) try {
     }
 #ifdef KS_HAVE_CUDA
     if (cuda.usable) {
+      const double real = c.precision == Precision::Fp16 ? 2.0 : (c.precision == Precision::Fp32 ? 4.0 : 8.0);  // bytes a population
       LbmConfig fused = c, in_place = c, paper_kernels = c;
       fused.gpu_step = GpuStep::Fused;
       in_place.gpu_step = GpuStep::InPlace;

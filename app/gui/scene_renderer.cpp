@@ -592,6 +592,13 @@ bool SceneRenderer::makeCurrent() {
   return true;
 }
 
+template <class Change>
+void SceneRenderer::change(Change&& apply) {
+  if (!makeCurrent()) return;
+  apply(*picture_);
+  askForFrame();
+}
+
 void SceneRenderer::askForFrame() {
   frame_owed_ = !shown_;
   if (frame_asked_ || !shown_) return;
@@ -706,47 +713,35 @@ void SceneRenderer::showField(std::shared_ptr<const Snapshot> snapshot, std::siz
 }
 
 void SceneRenderer::showMessage(const std::string& text) {
-  if (!makeCurrent()) return;
-  picture_->showMessage(text);
-  askForFrame();
+  change([&](ScenePicture& p) { p.showMessage(text); });
 }
 
 void SceneRenderer::forgetObstacles() {
-  if (!makeCurrent()) return;
-  picture_->showObstacles(nullptr);
-  obstacle_centres_.clear();
-  obstacle_diameters_.clear();
-  askForFrame();
+  change([this](ScenePicture& p) {
+    p.showObstacles(nullptr);
+    obstacle_centres_.clear();
+    obstacle_diameters_.clear();
+  });
 }
 
 void SceneRenderer::setIsoSurface(bool on) {
-  if (!makeCurrent()) return;
-  picture_->setIsoSurface(on);
-  askForFrame();
+  change([&](ScenePicture& p) { p.setIsoSurface(on); });
 }
 
 void SceneRenderer::setVolume(bool on) {
-  if (!makeCurrent()) return;
-  picture_->setVolume(on);
-  askForFrame();
+  change([&](ScenePicture& p) { p.setVolume(on); });
 }
 
 void SceneRenderer::turn(QPointF pixels) {
-  if (!makeCurrent()) return;
-  picture_->turn(pixels);
-  askForFrame();
+  change([&](ScenePicture& p) { p.turn(pixels); });
 }
 
 void SceneRenderer::zoom(double notches) {
-  if (!makeCurrent()) return;
-  picture_->zoom(notches);
-  askForFrame();
+  change([&](ScenePicture& p) { p.zoom(notches); });
 }
 
 void SceneRenderer::resetCamera() {
-  if (!makeCurrent()) return;
-  picture_->resetCamera();
-  askForFrame();
+  change([&](ScenePicture& p) { p.resetCamera(); });
 }
 
 void SceneRenderer::resize(QSize pixels) {

@@ -73,6 +73,9 @@ class SceneRenderer final : public QObject {
  private:
   void askForFrame();
   bool makeCurrent();
+  // Makes the context current, applies a change to the picture and asks for a frame.
+  template <class Change>
+  void change(Change&& apply);
 
   QOpenGLContext* context_;
   QOffscreenSurface* surface_;

@@ -29,6 +29,7 @@
 #include "core/memory.hpp"
 #include "core/text.hpp"
 #include "io/grid_file_checks.hpp"
+#include "io/vtk_appended_reader.hpp"
 #include "io/xml_tags.hpp"
 
 namespace ks::vtk_io {
@@ -77,18 +78,13 @@ class Quiet : public vtkCommand {
 };
 
 Layout layout_of(const xml::Tag& t, const std::string& where) {
-  const auto attr = [&t](const char* key, const char* fallback) { return t.attrs.count(key) ? t.attrs.at(key) : std::string(fallback); };
+  const VtkBinaryLayout declared = vtk_binary_layout(t, where);
   Layout l;
-  const std::string header = attr("header_type", "UInt32"), compressor = attr("compressor", ""), order = attr("byte_order", "LittleEndian");
-  if (header != "UInt32" && header != "UInt64") throw bad_input(where, "has header_type=\"" + cut(header, 40) + "\"", "UInt32 or UInt64");
-  if (order != "LittleEndian" && order != "BigEndian") throw bad_input(where, "has byte_order=\"" + cut(order, 40) + "\"", "LittleEndian or BigEndian");
-  l.header = header == "UInt64" ? 8 : 4;
-  l.big_endian = order == "BigEndian";
-  if (compressor == "vtkZLibDataCompressor") l.compressor = vtkSmartPointer<vtkZLibDataCompressor>::New();
-  else if (compressor == "vtkLZ4DataCompressor") l.compressor = vtkSmartPointer<vtkLZ4DataCompressor>::New();
-  else if (compressor == "vtkLZMADataCompressor") l.compressor = vtkSmartPointer<vtkLZMADataCompressor>::New();
-  else if (!compressor.empty())
-    throw bad_input(where, "has compressor=\"" + cut(compressor, 60) + "\"", "vtkZLibDataCompressor, vtkLZ4DataCompressor, vtkLZMADataCompressor or none");
+  l.header = declared.header64 ? 8 : 4;
+  l.big_endian = declared.big_endian;
+  if (declared.compressor == "vtkZLibDataCompressor") l.compressor = vtkSmartPointer<vtkZLibDataCompressor>::New();
+  else if (declared.compressor == "vtkLZ4DataCompressor") l.compressor = vtkSmartPointer<vtkLZ4DataCompressor>::New();
+  else if (declared.compressed()) l.compressor = vtkSmartPointer<vtkLZMADataCompressor>::New();
   if (l.compressor) l.compressor->AddObserver(vtkCommand::ErrorEvent, vtkNew<Quiet>());
   return l;
 }
@@ -275,6 +271,7 @@ void check_before_vtk(const std::string& path, const std::string& text, const Gr
   std::string section;  // PointData, CellData, Points, Coordinates, Cells, FieldData
   int coordinate = 0;   // the next of a rectilinear grid's three coordinate arrays
   std::uint64_t bytes = 0;  // of every array's values
+  const std::uint64_t available = available_host_memory();  // held to before any array is decoded or inflated
   xml::Tag t;
   while (xml::next_tag(c, t)) {
     const std::string at = path + ": line " + std::to_string(t.line);
@@ -315,7 +312,6 @@ void check_before_vtk(const std::string& path, const std::string& text, const Gr
       // Without tuples: a cell list's ids as Int64, or a MiB of strings.
       const std::uint64_t most = std::max<std::uint64_t>((kMaxPointsPerCell * piece.cells + 1) * 8 * std::uint64_t(comps), 1 << 20);
       bytes += want ? *want : 0;
-      const std::uint64_t available = available_host_memory();  // before any array is decoded or inflated
       if (available > 0 && bytes > available / 2)
         throw bad_input(here, "the arrays up to this one hold " + std::to_string(bytes >> 20) + " MiB",
                         "at most half the memory available (" + std::to_string(available >> 20) + " MiB)");

@@ -16,7 +16,6 @@
 #include "core/errors.hpp"
 #include "core/text.hpp"
 #include "io/grid_file_checks.hpp"
-#include "io/input_file.hpp"
 #include "vtk_file_checks.hpp"
 
 namespace ks::vtk_io {
@@ -64,9 +63,8 @@ vtkSmartPointer<vtkXMLReader> reader_for(const std::string& path) {
 
 }  // namespace
 
-GridField read_grid_file(const std::string& path, const GridFileSpec& spec) {
+GridField read_grid_file(const std::string& path, const std::string& text, const GridFileSpec& spec) {
   // VTK reads the text checked here, not the file again.
-  const std::string text = read_input_file(path, spec.quantity + " file", spec.max_bytes);
   check_before_vtk(path, text, spec);
   vtkSmartPointer<vtkXMLReader> reader = reader_for(path);
   vtkNew<ErrorCatcher> errors;

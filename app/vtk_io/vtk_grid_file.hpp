@@ -15,7 +15,8 @@
 
 namespace ks::vtk_io {
 
-GridField read_grid_file(const std::string& path, const GridFileSpec& spec);
+// `text` is the file's, as read_grid_file (engine/io) read it.
+GridField read_grid_file(const std::string& path, const std::string& text, const GridFileSpec& spec);
 // install_vtk_grid_file_reader(read_grid_file).
 void install();
 

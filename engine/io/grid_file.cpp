@@ -53,13 +53,9 @@ std::string grid_file_endings() { return vtk_reader ? ".csv, .vti, .vtr or .vtu"
 
 GridField read_grid_file(const std::string& path, const GridFileSpec& spec) {
   check_ending(path, spec);
-  if (vtk_only(path)) {
-    InputFile(path, spec.quantity + " file", spec.max_bytes);  // a regular file within the size bound, as the others
-    return vtk_reader(path, spec);
-  }
   const std::string text = read_input_file(path, spec.quantity + " file", spec.max_bytes);
+  if (vtk_only(path) || (vtk_reader && has_ending(path, ".vti") && vtk_only_vti(text))) return vtk_reader(path, text, spec);
   if (has_ending(path, ".csv")) return parse_grid_csv(text, path, spec);
-  if (vtk_reader && vtk_only_vti(text)) return vtk_reader(path, spec);
   return parse_grid_vti(text, path, spec);
 }
 

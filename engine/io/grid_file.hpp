@@ -66,8 +66,9 @@ GridField read_grid_file(const std::string& path, const GridFileSpec& spec);
 
 // A reader of what VTK's XML readers read (any .vti, .vtr, .vtu), which the programs that link VTK
 // install at start (the app, kinetic-run built with VTK: app/vtk_io); the engine itself has none.
-// It returns the cells as the other readers do, checked against the spec, or throws bad_input.
-using VtkGridFileReader = GridField (*)(const std::string& path, const GridFileSpec& spec);
+// It is given the file's text (read once, within spec.max_bytes) and returns the cells as the other
+// readers do, checked against the spec, or throws bad_input.
+using VtkGridFileReader = GridField (*)(const std::string& path, const std::string& text, const GridFileSpec& spec);
 void install_vtk_grid_file_reader(VtkGridFileReader reader);
 // The endings read_grid_file takes here: ".csv or .vti", with ", .vtr or .vtu" where VTK's are installed.
 std::string grid_file_endings();

@@ -105,19 +105,13 @@ GridField cells_from_points(GridField f, const std::vector<double>& points) {
   return f;
 }
 
-// The layout of binary data the <VTKFile> tag declares.
+// The layout of binary data the <VTKFile> tag declares: zlib or none here (VTK's reader, where it is
+// installed, takes LZ4 and LZMA).
 VtkBinaryLayout binary_layout(const Tag& t, const std::string& where) {
-  const auto attr = [&t](const char* key, const char* fallback) { return t.attrs.count(key) ? t.attrs.at(key) : std::string(fallback); };
-  VtkBinaryLayout l;
-  const std::string header = attr("header_type", "UInt32"), compressor = attr("compressor", ""), order = attr("byte_order", "LittleEndian");
-  if (header != "UInt32" && header != "UInt64") throw bad_input(where, "has header_type=\"" + cut(header, 40) + "\"", "UInt32 or UInt64");
-  if (!compressor.empty() && compressor != "vtkZLibDataCompressor")
-    throw bad_input(where, "has compressor=\"" + cut(compressor, 40) + "\"",
+  VtkBinaryLayout l = vtk_binary_layout(t, where);
+  if (l.compressed() && l.compressor != "vtkZLibDataCompressor")
+    throw bad_input(where, "has compressor=\"" + l.compressor + "\"",
                     "vtkZLibDataCompressor or none (ParaView: File > Save Data, Compressor Type: ZLib or None)");
-  if (order != "LittleEndian" && order != "BigEndian") throw bad_input(where, "has byte_order=\"" + cut(order, 40) + "\"", "LittleEndian or BigEndian");
-  l.header64 = header == "UInt64";
-  l.compressed = !compressor.empty();
-  l.big_endian = order == "BigEndian";
   return l;
 }
 

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/errors.hpp"
+#include "core/text.hpp"
 
 #ifdef KS_HAVE_ZLIB
 #include <zlib.h>
@@ -79,7 +80,7 @@ double value_of(const unsigned char* p, TypeInfo t, bool big) {
 // The array's bytes: the blocks inflated, or the plain bytes after the size.
 std::string array_bytes(Bytes& in, const VtkBinaryLayout& layout, std::uint64_t want, const std::string& where) {
   const int h = layout.header64 ? 8 : 4;
-  if (!layout.compressed) {
+  if (!layout.compressed()) {
     const std::uint64_t n = in.integer(h, "the array's byte count");
     if (n != want)
       throw bad_input(where, "holds " + std::to_string(n) + " bytes for " + std::to_string(want) + " expected",
@@ -132,6 +133,20 @@ std::string array_bytes(Bytes& in, const VtkBinaryLayout& layout, std::uint64_t 
 }
 
 }  // namespace
+
+VtkBinaryLayout vtk_binary_layout(const xml::Tag& t, const std::string& where) {
+  const auto attr = [&t](const char* key, const char* fallback) { return t.attrs.count(key) ? t.attrs.at(key) : std::string(fallback); };
+  VtkBinaryLayout l;
+  const std::string header = attr("header_type", "UInt32"), order = attr("byte_order", "LittleEndian");
+  l.compressor = attr("compressor", "");
+  if (header != "UInt32" && header != "UInt64") throw bad_input(where, "has header_type=\"" + cut(header, 40) + "\"", "UInt32 or UInt64");
+  if (order != "LittleEndian" && order != "BigEndian") throw bad_input(where, "has byte_order=\"" + cut(order, 40) + "\"", "LittleEndian or BigEndian");
+  if (l.compressed() && l.compressor != "vtkZLibDataCompressor" && l.compressor != "vtkLZ4DataCompressor" && l.compressor != "vtkLZMADataCompressor")
+    throw bad_input(where, "has compressor=\"" + cut(l.compressor, 60) + "\"", "vtkZLibDataCompressor, vtkLZ4DataCompressor, vtkLZMADataCompressor or none");
+  l.header64 = header == "UInt64";
+  l.big_endian = order == "BigEndian";
+  return l;
+}
 
 std::vector<double> read_appended_array(std::string_view appended, std::uint64_t offset, const std::string& type, std::uint64_t count,
                                         const VtkBinaryLayout& layout, const std::string& where) {

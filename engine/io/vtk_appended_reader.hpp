@@ -9,13 +9,20 @@
 #include <string_view>
 #include <vector>
 
+#include "xml_tags.hpp"
+
 namespace ks {
 
 struct VtkBinaryLayout {
   bool header64 = false;    // header_type="UInt64" (VTK's default since 9.0); else UInt32
-  bool compressed = false;  // compressor="vtkZLibDataCompressor"
+  std::string compressor;   // vtkZLibDataCompressor, vtkLZ4DataCompressor, vtkLZMADataCompressor; empty: none
   bool big_endian = false;  // byte_order="BigEndian"
+  bool compressed() const { return !compressor.empty(); }
 };
+
+// The layout a <VTKFile> tag declares. Throws bad_input naming `where` for a header type, byte order
+// or compressor VTK does not write.
+VtkBinaryLayout vtk_binary_layout(const xml::Tag& t, const std::string& where);
 
 // The `count` values of type `type` (a VTK type name) at `offset` in `appended` (the bytes after the
 // block's '_'), as doubles. Throws bad_input naming `where` and what is wrong.
