@@ -73,7 +73,8 @@ void declare(CLI::App& app, Options& o, Given& g) {
               "also write the fields every N iterations as a time series: DIR/STEM_<iteration>.vti per output and "
               "DIR/STEM.pvd, which ParaView plays as an animation (needs --out and --format vti or vti-ascii)");
   app.add_flag("--pieces", o.pieces,
-               "under mpirun: each rank writes its part of a split grid's fields (FIELD_rR.vti) and rank 0 a FIELD.pvti "
+               "under mpirun: each rank writes its part of a split grid's fields (FIELD_rR.vti, or .vtr for a line) and rank 0 a "
+               "FIELD.pvti (.pvtr) "
                "that ParaView opens, instead of gathering the fields on rank 0 (needs --format vti, or none to "
                "write no fields and gather none)");
   add_text(app, "--checkpoint", o.checkpoint,

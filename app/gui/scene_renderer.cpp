@@ -78,7 +78,7 @@ constexpr int kMessageFontPx = 24;
 constexpr int kStreamlineSeeds = 24;            // seeds on the plane's diagonal
 constexpr double kObstacleColour[3] = {0.78, 0.78, 0.78};  // as the field view's solid cells
 constexpr double kObstacleOpacity = 0.35;
-const std::string kObstacleField = "spheres";   // lbm.binary's packed bed: centres, diameters as values
+const std::string kObstacleField = "sphere_diameter";  // lbm.binary's packed bed: centres, diameters as values
 // A splat's fragment (vtkPointGaussianMapper): inside the unit disc, darker toward its rim as a lit
 // sphere's surface turns away from the viewer.
 constexpr const char* kSphereImpostor =

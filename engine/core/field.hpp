@@ -55,6 +55,7 @@ struct FieldDesc {
   int components = 1;
   std::string help;
   int view_normal = 2;  // 3D image fields: the axis normal to the slice a view shows first (the flow's plane)
+  bool active_vectors = false;  // VTK files: the dataset's Vectors (its default glyphs, streamlines), over its first vector field
 };
 
 // The index of the field called `name` in `fields`, or -1 when there is none.

@@ -78,7 +78,8 @@ std::vector<std::string> write_fields(const std::string& dir, const std::string&
     }
     return files;
   }
-  for (const Dataset& d : datasets_of(snap.fields)) files.push_back(write_dataset_vtk(d, dir + "/" + d.name, encoding_of(format)));
+  for (const Dataset& d : datasets_of(snap.fields))
+    files.push_back(write_dataset_vtk(d, dir + "/" + d.name, encoding_of(format), snap.progress.sim_time));
   return files;
 }
 
@@ -100,7 +101,7 @@ nlohmann::json write_outputs(const std::string& dir, const Snapshot& snap, const
 std::vector<std::string> write_field_pieces(const std::string& dir, const std::string& format, const Snapshot& snap, const Communicator& comm,
                                             TimeSeriesWriter* series) {
   const std::vector<Dataset> datasets = datasets_of(snap.fields, true);  // alike on every rank: the same fields
-  // STEM_rR: rank R's piece of the dataset STEM (.vti), which the .pvti names relative to itself.
+  // STEM_rR: rank R's piece of the dataset STEM (.vti or .vtr), which the .pvti or .pvtr names relative to itself.
   const auto stem_of = [&](const Dataset& d) { return series ? TimeSeriesWriter::numbered(d.name, snap.progress.iteration) : d.name; };
   const auto piece = [&](const Dataset& d, int rank) { return stem_of(d) + "_r" + std::to_string(rank); };
   std::vector<double> extents;  // per dataset: first (3), cells (3)
@@ -132,10 +133,10 @@ std::vector<std::string> write_field_pieces(const std::string& dir, const std::s
         g.cells[a] = int(e[3 + a]);
       }
       pieces.push_back(g);
-      sources.push_back(piece(datasets[k], r) + ".vti");
+      sources.push_back(piece(datasets[k], r) + dataset_extension(datasets[k]));
     }
-    written.push_back(write_dataset_pvti(datasets[k], pieces, sources, dir + "/" + stem_of(datasets[k])));
-    if (series) series->add(datasets[k].name, stem_of(datasets[k]) + ".pvti", snap.progress.iteration, snap.progress.sim_time);
+    written.push_back(write_dataset_parallel(datasets[k], pieces, sources, dir + "/" + stem_of(datasets[k])));
+    if (series) series->add(datasets[k].name, written.back().substr(dir.size() + 1), snap.progress.iteration, snap.progress.sim_time);
   }
   return written;
 }

@@ -21,7 +21,7 @@ class TimeSeriesWriter {
   // Writes every dataset of `fields` (datasets_of) for this output and updates their .pvd files;
   // returns the dataset files written. Grid fields that are a rank's piece are left to add().
   std::vector<std::string> write(const std::vector<FieldData>& fields, std::int64_t iteration, double time);
-  // Lists a file written elsewhere (a .pvti over the ranks' pieces, relative to the folder) as
+  // Lists a file written elsewhere (a .pvti or .pvtr over the ranks' pieces, relative to the folder) as
   // dataset `name`'s output at `iteration` and rewrites its .pvd; returns the .pvd's path.
   std::string add(const std::string& name, const std::string& file, std::int64_t iteration, double time);
 

@@ -26,6 +26,19 @@ std::string numbers(const std::array<double, 3>& v) {
 // cells and a 1D grid a line.
 bool flat(const Grid& g, int a) { return (g.whole[a] > 0 ? g.whole[a] : g.cells[a]) == 1; }
 
+// A grid of cells along one axis only. ParaView's default view of image data (a slice) cannot draw
+// it ("Incorrect dimensionality"), a rectilinear grid's (its surface) draws it as a line.
+bool line(const Grid& g) { return g.kind == Grid::Kind::Image && int(!flat(g, 0)) + int(!flat(g, 1)) + int(!flat(g, 2)) == 1; }
+
+// The point coordinates along axis `a` of a grid's cells: the faces of a rectilinear grid, the
+// uniform grid's points from its first cell in the whole grid; a flat axis has one, its lower face.
+std::vector<double> coordinates(const Grid& g, int a) {
+  if (g.rectilinear()) return flat(g, a) ? std::vector<double>{g.faces[a][0]} : g.faces[a];
+  std::vector<double> at(flat(g, a) ? 1 : g.cells[a] + 1);
+  for (std::size_t i = 0; i < at.size(); ++i) at[i] = g.origin[a] + double(g.first[a] + std::int64_t(i)) * g.spacing[a];
+  return at;
+}
+
 // "x0 x1 y0 y1 z0 z1" of a grid's cells in the whole grid (points, one more than cells; a flat axis "0 0").
 std::string extent(const Grid& g) {
   std::string e;
@@ -34,13 +47,17 @@ std::string extent(const Grid& g) {
   return e;
 }
 
-// The attributes naming the active arrays: the first three-component field the Vectors, the first
-// one-component field the Scalars.
+// Components as written: a vector of the plane (two components) gets a third, 0, as ParaView's
+// glyphs, stream tracers and calculators take three.
+int written_components(const FieldData& f) { return f.desc.components == 2 ? 3 : f.desc.components; }
+
+// The attributes naming the active arrays: the field the method marks as the dataset's vectors, else
+// its first three-component field, the Vectors; the first one-component field the Scalars.
 std::string attributes(const Dataset& d) {
   std::string scalars, vectors;
   for (const FieldData* f : d.fields) {
     if (f->desc.components == 1 && scalars.empty()) scalars = f->desc.name;
-    if (f->desc.components == 3 && vectors.empty()) vectors = f->desc.name;
+    if (written_components(*f) == 3 && (vectors.empty() || f->desc.active_vectors)) vectors = f->desc.name;
   }
   return (scalars.empty() ? "" : " Scalars=\"" + xml_escaped(scalars) + "\"") +
          (vectors.empty() ? "" : " Vectors=\"" + xml_escaped(vectors) + "\"");
@@ -59,7 +76,16 @@ std::string field_data(const Dataset& d, VtkDataArrays& arrays, std::optional<do
 
 std::string data_arrays(const Dataset& d, VtkDataArrays& arrays) {
   std::string out;
-  for (const FieldData* f : d.fields) out += arrays.float64(f->desc.name, f->desc.components, f->values, "        ");
+  for (const FieldData* f : d.fields) {
+    if (written_components(*f) == f->desc.components) {
+      out += arrays.float64(f->desc.name, f->desc.components, f->values, "        ");
+      continue;
+    }
+    std::vector<double> padded;
+    padded.reserve(f->values.size() / 2 * 3);
+    for (std::size_t i = 0; i + 1 < f->values.size(); i += 2) padded.insert(padded.end(), {f->values[i], f->values[i + 1], 0.0});
+    out += arrays.float64(f->desc.name, 3, padded, "        ");
+  }
   return out;
 }
 
@@ -115,14 +141,12 @@ std::string write_dataset_vtk(const Dataset& d, const std::string& stem, VtkEnco
                              "      </PointData>\n    </Piece>\n  </PolyData>\n";
     return write_file(stem + ".vtp", "PolyData", body, arrays);
   }
-  if (g.rectilinear()) {
-    // The cell faces along each axis; a flat axis has one point, its lower face.
-    std::string coordinates;
-    for (int a = 0; a < 3; ++a)
-      coordinates += arrays.float64(std::string(1, "xyz"[a]), 1, flat(g, a) ? std::vector<double>{g.faces[a][0]} : g.faces[a], "        ");
+  if (g.rectilinear() || line(g)) {
+    std::string points;
+    for (int a = 0; a < 3; ++a) points += arrays.float64(std::string(1, "xyz"[a]), 1, coordinates(g, a), "        ");
     const std::string body = "  <RectilinearGrid WholeExtent=\"" + extent(g) + "\">\n" + fields_meta +
                              "    <Piece Extent=\"" + extent(g) + "\">\n      <CellData" + attributes(d) + ">\n" + values +
-                             "      </CellData>\n      <Coordinates>\n" + coordinates +
+                             "      </CellData>\n      <Coordinates>\n" + points +
                              "      </Coordinates>\n    </Piece>\n  </RectilinearGrid>\n";
     return write_file(stem + ".vtr", "RectilinearGrid", body, arrays);
   }
@@ -133,20 +157,33 @@ std::string write_dataset_vtk(const Dataset& d, const std::string& stem, VtkEnco
   return write_file(stem + ".vti", "ImageData", body, arrays);
 }
 
-std::string write_dataset_pvti(const Dataset& d, const std::vector<Grid>& pieces, const std::vector<std::string>& sources,
-                               const std::string& stem) {
+std::string dataset_extension(const Dataset& d) {
+  const Grid& g = d.grid();
+  return g.kind == Grid::Kind::Particles ? ".vtp" : g.rectilinear() || line(g) ? ".vtr" : ".vti";
+}
+
+std::string write_dataset_parallel(const Dataset& d, const std::vector<Grid>& pieces, const std::vector<std::string>& sources,
+                                   const std::string& stem) {
   Grid whole = d.grid();
   whole.first = {0, 0, 0};
   whole.cells = whole.whole;
-  std::string body = "  <PImageData WholeExtent=\"" + extent(whole) + "\" GhostLevel=\"0\" Origin=\"" + numbers(whole.origin) +
-                     "\" Spacing=\"" + numbers(whole.spacing) + "\">\n    <PCellData" + attributes(d) + ">\n";
+  const bool rectilinear = dataset_extension(d) == ".vtr";
+  const std::string type = rectilinear ? "PRectilinearGrid" : "PImageData";
+  std::string body = "  <" + type + " WholeExtent=\"" + extent(whole) + "\" GhostLevel=\"0\"" +
+                     (rectilinear ? "" : " Origin=\"" + numbers(whole.origin) + "\" Spacing=\"" + numbers(whole.spacing) + "\"") +
+                     ">\n    <PCellData" + attributes(d) + ">\n";
   for (const FieldData* f : d.fields)
     body += "      <PDataArray type=\"Float64\" Name=\"" + xml_escaped(f->desc.name) + "\" NumberOfComponents=\"" +
-            std::to_string(f->desc.components) + "\"/>\n";
+            std::to_string(written_components(*f)) + "\"/>\n";
   body += "    </PCellData>\n";
+  if (rectilinear) {
+    body += "    <PCoordinates>\n";
+    for (const char* axis : {"x", "y", "z"}) body += "      <PDataArray type=\"Float64\" Name=\"" + std::string(axis) + "\"/>\n";
+    body += "    </PCoordinates>\n";
+  }
   for (std::size_t p = 0; p < pieces.size(); ++p) body += "    <Piece Extent=\"" + extent(pieces[p]) + "\" Source=\"" + xml_escaped(sources[p]) + "\"/>\n";
-  body += "  </PImageData>\n";
-  return write_file(stem + ".pvti", "PImageData", body, VtkDataArrays(VtkEncoding::Ascii));
+  body += "  </" + type + ">\n";
+  return write_file(stem + (rectilinear ? ".pvtr" : ".pvti"), type, body, VtkDataArrays(VtkEncoding::Ascii));
 }
 
 }  // namespace ks

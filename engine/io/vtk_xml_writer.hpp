@@ -1,7 +1,8 @@
 // VTK XML files that ParaView opens, written without the VTK library (the engine and the CLI must
 // build without it): one dataset per grid holding every field on it, ImageData (.vti) for uniform
-// grids, RectilinearGrid (.vtr) for stretched ones (Grid::faces), PolyData (.vtp) for particle lists; Float64 arrays, binary appended and zlib-compressed
-// by default (vtk_data_arrays.hpp), ASCII on request.
+// grids, RectilinearGrid (.vtr) for stretched ones (Grid::faces) and lines, PolyData (.vtp) for
+// particle lists; Float64 arrays, binary appended and zlib-compressed by default (vtk_data_arrays.hpp),
+// ASCII on request.
 #pragma once
 
 #include <optional>
@@ -25,18 +26,22 @@ struct Dataset {
 std::vector<Dataset> datasets_of(const std::vector<FieldData>& fields, bool pieces = false);
 
 // Writes `dataset` as .vti (uniform grid, cell data; a piece with its extent in the whole grid; axes
-// of one cell flat, so a 2D grid is a plane), .vtr (rectilinear grid: the faces as its coordinates)
-// or .vtp (particles, point data). Three-component fields
+// of one cell flat, so a 2D grid is a plane), .vtr (rectilinear grid: a stretched grid's faces, or a
+// uniform grid's points where it has cells along one axis only, which ParaView draws as a line) or
+// .vtp (particles, point data). Two-component fields (vectors of a plane) are written with a third
+// component, 0. The field the method marks as active_vectors, else the first three-component one,
 // are the Vectors, the first one-component field the Scalars. FieldData holds "units" ("T [K]" per
 // field), "axes" ("x [m]" per axis) and, when `time` is given, "TimeValue". The file is replaced
-// atomically. Returns the path written (the extension is chosen from the grid kind).
+// atomically. Returns the path written (the extension is dataset_extension's).
 std::string write_dataset_vtk(const Dataset& dataset, const std::string& path_without_extension, VtkEncoding encoding,
                               std::optional<double> time = std::nullopt);
+// ".vti", ".vtr" or ".vtp": what write_dataset_vtk writes for `dataset`.
+std::string dataset_extension(const Dataset& dataset);
 
-// The parallel ImageData file (.pvti) over per-rank pieces of `dataset`'s whole grid: `pieces` are
-// the pieces' grids (first, cells) and `sources` their .vti file names relative to the .pvti. Returns
-// the path written.
-std::string write_dataset_pvti(const Dataset& dataset, const std::vector<Grid>& pieces, const std::vector<std::string>& sources,
-                               const std::string& path_without_extension);
+// The parallel file (.pvti over .vti pieces, .pvtr over .vtr pieces) over per-rank pieces of
+// `dataset`'s whole grid: `pieces` are the pieces' grids (first, cells) and `sources` their file
+// names relative to it. Returns the path written.
+std::string write_dataset_parallel(const Dataset& dataset, const std::vector<Grid>& pieces, const std::vector<std::string>& sources,
+                                   const std::string& path_without_extension);
 
 }  // namespace ks

@@ -347,6 +347,7 @@ TEST_F(Cli, FormatVtiWritesOneBinaryParticleFileWithEveryField) {
   EXPECT_HAS(text, "Name=\"diameter\" format=\"appended\"");
   EXPECT_HAS(text, "Name=\"weight\" format=\"appended\"");
   EXPECT_HAS(text, "<AppendedData encoding=\"raw\">");
+  EXPECT_HAS(text, "Name=\"TimeValue\"");  // a single output carries its time, as a series' do
   const CliResult ascii = run(small_run_args() + std::vector<std::string>{"--format", "vti-ascii", "--out", out, "--quiet"});
   ASSERT_EQ(ascii.exit_code, 0) << ascii.err;
   EXPECT_HAS(slurp(vtp), "Name=\"diameter\" format=\"ascii\"");

@@ -264,7 +264,7 @@ TEST(LbmCudaDisplay, DeviceFieldsEqualTheSnapshot) {
   const auto differences = test_support::display_differences(m, snap);
   EXPECT_EQ(differences.size(), 16u) << "rho_O2, rho_N2, X_O2, u_O2 (4), u_N2 (4), u (4), solid";
   for (const auto& [name, difference] : differences) EXPECT_LT(difference, 2e-7) << name << ": float rounding of the same value";
-  EXPECT_EQ(m.write_display_field("spheres", -1, nullptr, 0), 0u) << "the bed's geometry is drawn from the host";
+  EXPECT_EQ(m.write_display_field("sphere_diameter", -1, nullptr, 0), 0u) << "the bed's geometry is drawn from the host";
   LbmMethod cpu;
   cpu.setup(testing::params(testing::small_tube()), testing::cpu_context());
   EXPECT_EQ(cpu.write_display_field("u", -1, nullptr, 0), 0u) << "the CPU backend has no device copy";

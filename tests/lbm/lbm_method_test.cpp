@@ -86,7 +86,7 @@ TEST(LbmPackedBed, MixtureFlowsThroughTheBedAndPressureFalls) {
   std::printf("bed: mean u_z O2 %.6e, N2 %.6e (N2/O2 - 1 = %.2e)\n", o2, n2, n2 / o2 - 1.0);
   const Snapshot s = m.snapshot();
   ASSERT_EQ(s.fields.size(), LbmMethod::static_info().fields.size());
-  EXPECT_EQ(s.fields.back().desc.name, "spheres");
+  EXPECT_EQ(s.fields.back().desc.name, "sphere_diameter");
   EXPECT_EQ(s.fields.back().grid.kind, Grid::Kind::Particles);
   EXPECT_EQ(s.fields.back().positions.size(), 40u);
   EXPECT_EQ(s.diagnostics["sphere_count"], 40);

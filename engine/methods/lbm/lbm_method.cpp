@@ -38,9 +38,9 @@ MethodInfo LbmMethod::describe() {
                  {"X_O2", "", 1, "O2 mole fraction", kAlongFlow},
                  {"u_O2", "m/s", 3, "O2 velocity J_O2 / rho_O2", kAlongFlow},
                  {"u_N2", "m/s", 3, "N2 velocity J_N2 / rho_N2", kAlongFlow},
-                 {"u", "m/s", 3, "Mixture velocity J / rho", kAlongFlow},
+                 {"u", "m/s", 3, "Mixture velocity J / rho", kAlongFlow, true},
                  {"solid", "", 1, "Solid mask (1 solid, 0 fluid)", kAlongFlow},
-                 {"spheres", "dx", 1, "Packed bed: sphere centres and diameters (exported as .vtp)"}};
+                 {"sphere_diameter", "dx", 1, "Packed bed: a point at each sphere's centre, its diameter the value (exported as .vtp)"}};
   info.decomposition = "the lattice in slabs of z planes, one per rank; the populations crossing a slab face exchanged every step";
   info.series = {"residual", "rho_O2(z)", "rho_N2(z)", "u_z O2(z)", "u_z N2(z)", "u_z(z)", "u_z(r)", "u_z(r) Poiseuille"};
   return info;
@@ -400,7 +400,7 @@ Progress LbmMethod::progress() const {
 }
 
 std::size_t LbmMethod::write_display(int field, int component, void* device_dst, std::size_t capacity) const {
-  if (!solver_ || field >= kNodeFields) return 0;  // "spheres" (geometry) is drawn from the host
+  if (!solver_ || field >= kNodeFields) return 0;  // "sphere_diameter" (geometry) is drawn from the host
   return solver_->write_display_field(field, component, density_si(1.0), velocity_si(1.0), device_dst, capacity);
 }
 

@@ -59,7 +59,7 @@ class LbmMethod final : public MethodBase<LbmMethod, LbmParams, lbm_param_table>
   void set_up() override;
   void save_body(std::ostream& out) const override;  // counters, residual histories and f
   void load_body(std::istream& in) override;
-  // Every node field and component ("spheres" is drawn from the host).
+  // Every node field and component ("sphere_diameter" is drawn from the host).
   std::size_t write_display(int field, int component, void* device_dst, std::size_t capacity) const override;
   void on_live_change(const LbmParams& before) override;
   // grid_level set live (p_ holds the new level): the current state interpolated onto the other
