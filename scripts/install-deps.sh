@@ -26,6 +26,14 @@ if [[ $(id -u) -ne 0 ]]; then
   fi
   as_root=(sudo env DEBIAN_FRONTEND=noninteractive)
 fi
+# Debian 12's python3-paraview (pvpython; `apt install paraview` recommends it) conflicts with
+# python3-vtk9, which libvtk9-dev needs: apt would refuse with a bare "generated breaks".
+if [[ " ${missing[*]} " == *" libvtk9-dev "* ]] && dpkg-query -W -f='${Status}' python3-paraview 2>/dev/null | grep -q "install ok installed"; then
+  echo "install-deps: python3-paraview is installed, and it conflicts with python3-vtk9, which libvtk9-dev (the app's VTK) needs." >&2
+  echo "install-deps: remove it and keep ParaView without it: apt-get remove python3-paraview && apt-get install --no-install-recommends paraview" >&2
+  echo "install-deps: (ParaView then opens this project's files as before; only pvpython goes)" >&2
+  exit 1
+fi
 echo "install-deps: installing ${missing[*]}"
 "${as_root[@]}" apt-get update -qq
 "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
