@@ -90,6 +90,7 @@ Reference parse_reference(const nlohmann::json& r, const std::string& where, con
   if (analytic) {
     const std::string here = where + "/analytic";
     if (!analytic->is_object()) throw bad_input(here, "expected an object, got " + brief(*analytic));
+    reject_unknown_keys(*analytic, {"id"}, here);  // the exact solutions take no parameters
     ref.analytic_id = required_string(*analytic, "id", here);
     const auto ids = analytic_reference_ids();
     bool known = false;
@@ -99,8 +100,6 @@ Reference parse_reference(const nlohmann::json& r, const std::string& where, con
       all += (all.empty() ? "" : ", ") + id;
     }
     if (!known) throw bad_input(here + "/id", "unknown analytic reference '" + ref.analytic_id + "'", "one of " + all);
-    ref.analytic_params = *analytic;
-    ref.analytic_params.erase("id");
     ref.source = ref.analytic_id + " (exact solution)";
   } else {
     const std::string here = where + "/table";
@@ -113,6 +112,11 @@ Reference parse_reference(const nlohmann::json& r, const std::string& where, con
     if (ref.x.size() != ref.y.size() || ref.x.empty())
       throw bad_input(here, "'x' and 'y' must be non-empty and of equal length (got " + std::to_string(ref.x.size()) +
                                 " and " + std::to_string(ref.y.size()) + ")");
+    for (std::size_t i = 1; i < ref.x.size(); ++i)  // a table is interpolated between neighbours
+      if (!(ref.x[i] > ref.x[i - 1]))
+        throw bad_input(here + "/x/" + std::to_string(i), "x[" + std::to_string(i) + "] = " + format_precise(ref.x[i]) + " after x[" +
+                                                              std::to_string(i - 1) + "] = " + format_precise(ref.x[i - 1]),
+                        "x increasing from one point to the next");
     ref.source = required_string(*table, "source", here);
   }
   return ref;

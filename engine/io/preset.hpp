@@ -28,7 +28,6 @@ namespace ks {
 struct Reference {
   std::string series;       // the method series it is compared with
   std::string analytic_id;  // empty for tables
-  nlohmann::json analytic_params = nlohmann::json::object();
   std::vector<double> x, y;  // tables
   std::string source;
   bool empty() const { return series.empty(); }

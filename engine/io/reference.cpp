@@ -11,15 +11,15 @@ namespace ks {
 
 namespace {
 
-using Formula = std::function<double(double x, const nlohmann::json& params)>;
+using Formula = std::function<double(double x)>;
 
 // x is dimensionless time t/tau with tau as the method defines it for the kernel.
 const std::map<std::string, Formula>& formulas() {
   static const std::map<std::string, Formula> table = {
       // Smoluchowski, constant kernel K, tau = 2/(K N0): N/N0 = 1/(1 + t/tau).
-      {"constant_kernel_number", [](double x, const nlohmann::json&) { return 1.0 / (1.0 + x); }},
+      {"constant_kernel_number", [](double x) { return 1.0 / (1.0 + x); }},
       // Additive kernel B(v1+v2), tau = 1/(B V_t): N/N0 = exp(-t/tau).
-      {"additive_kernel_number", [](double x, const nlohmann::json&) { return std::exp(-x); }},
+      {"additive_kernel_number", [](double x) { return std::exp(-x); }},
   };
   return table;
 }
@@ -37,7 +37,7 @@ std::vector<double> evaluate_reference(const Reference& ref, const std::vector<d
   if (!ref.analytic_id.empty()) {
     const auto it = formulas().find(ref.analytic_id);
     if (it == formulas().end()) throw bad_input("reference", "unknown analytic reference '" + ref.analytic_id + "'");
-    for (std::size_t i = 0; i < x.size(); ++i) y[i] = it->second(x[i], ref.analytic_params);
+    for (std::size_t i = 0; i < x.size(); ++i) y[i] = it->second(x[i]);
     return y;
   }
   for (std::size_t i = 0; i < x.size(); ++i) {
