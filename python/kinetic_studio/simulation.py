@@ -1,10 +1,11 @@
 """Simulation: one method running on the engine's worker thread, driven from Python."""
 
+import operator
 import time
 import warnings
 
 from . import _core
-from .errors import DeferredChange
+from .errors import BadInput, DeferredChange
 from .progress import make_bar
 
 
@@ -54,8 +55,11 @@ class Simulation:
     def step(self, n=1, progress=False):
         """Runs `n` iterations and waits for them; returns self. `progress`: True, "text", "tqdm"."""
         self._open()
+        if isinstance(n, bool) or not hasattr(n, "__index__"):
+            raise BadInput(f"step({n!r}): the number of iterations must be a whole number; allowed: an integer >= 1")
+        n = operator.index(n)
         start = self._core.progress["iteration"]
-        self._core.step(int(n))
+        self._core.step(n)
         self._stop_reason = f"step({n})"
         self._follow(f"{self.method}: {n} iterations", progress, None,
                      lambda: (self._core.progress["iteration"] - start) / n)

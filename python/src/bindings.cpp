@@ -1,5 +1,7 @@
 // kinetic_studio._core: the engine's methods, presets and Runner for Python. The Python package
 // (python/kinetic_studio) wraps Simulation with its run loop, progress bar and Ctrl-C handling.
+#include <cmath>
+
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -8,6 +10,7 @@
 #include "core/data_dir.hpp"
 #include "core/errors.hpp"
 #include "core/registry.hpp"
+#include "core/text.hpp"
 #include "session.hpp"
 #ifdef KS_WITH_VTK_IO
 #include "vtk_grid_file.hpp"
@@ -20,25 +23,75 @@ namespace {
 
 std::string type_name(const pyb::handle& v) { return pyb::str(v.get_type().attr("__name__")); }
 
+// Python's own words for what a conversion raised ("ZeroDivisionError: ..."), cleared.
+std::string python_error(pyb::error_already_set& e) {
+  std::string text = e.what();
+  e.restore();
+  PyErr_Clear();
+  return ks::cut(text.substr(0, text.find('\n')), 160);  // without pybind11's traceback lines
+}
+
+// An int or NumPy integer within 64 bits.
+std::int64_t to_integer(const pyb::handle& v, const std::string& where) {
+  const pyb::object i = pyb::reinterpret_steal<pyb::object>(PyNumber_Index(v.ptr()));
+  if (!i) {  // __index__ refused (a NumPy array of more than one value)
+    pyb::error_already_set e;
+    throw ks::bad_input(where, "a value of Python type '" + type_name(v) + "' that is not one integer (" + python_error(e) + ")",
+                        "a number, a bool or a string");
+  }
+  int overflow = 0;
+  const long long n = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+  if (overflow || (n == -1 && PyErr_Occurred())) {
+    PyErr_Clear();
+    throw ks::bad_input(where, "the integer " + ks::cut(std::string(pyb::str(v)), 40) + " is beyond 64 bits",
+                        "an integer from -9223372036854775808 to 9223372036854775807");
+  }
+  return n;
+}
+
+// A float or anything with __float__ (NumPy floats, one-element arrays), finite.
+double to_number(const pyb::handle& v, const std::string& where) {
+  double x = 0.0;
+  try {
+    x = pyb::float_(pyb::reinterpret_borrow<pyb::object>(v));
+  } catch (pyb::error_already_set& e) {
+    throw ks::bad_input(where, "a value of Python type '" + type_name(v) + "' that float() refuses (" + python_error(e) + ")",
+                        "a number, a bool or a string");
+  }
+  if (!std::isfinite(x)) throw ks::bad_input(where, "the value " + std::string(pyb::str(v)), "a finite number");
+  return x;
+}
+
+// A str as UTF-8 (a lone surrogate has none).
+std::string to_text(const pyb::handle& v, const std::string& where) {
+  Py_ssize_t size = 0;
+  const char* utf8 = PyUnicode_AsUTF8AndSize(v.ptr(), &size);
+  if (!utf8) {
+    PyErr_Clear();
+    throw ks::bad_input(where, "a string that is not valid Unicode (a lone surrogate such as '\\ud800')", "text that encodes as UTF-8");
+  }
+  return std::string(utf8, std::size_t(size));
+}
+
 // Python values (dict, list, str, bool, int, float, None, NumPy scalars) as JSON, as a preset holds
-// them; `where` names the argument in errors.
+// them; `where` names the argument (and the key) in errors.
 nlohmann::json to_json(const pyb::handle& v, const std::string& where) {
   if (v.is_none()) return nullptr;
   if (pyb::isinstance<pyb::bool_>(v)) return v.cast<bool>();
-  if (PyIndex_Check(v.ptr())) return v.cast<std::int64_t>();  // int and NumPy integers
-  if (pyb::isinstance<pyb::float_>(v) || pyb::hasattr(v, "__float__")) return v.cast<double>();
-  if (pyb::isinstance<pyb::str>(v)) return v.cast<std::string>();
+  if (PyIndex_Check(v.ptr())) return to_integer(v, where);  // int and NumPy integers
+  if (pyb::isinstance<pyb::str>(v)) return to_text(v, where);
+  if (pyb::isinstance<pyb::float_>(v) || pyb::hasattr(v, "__float__")) return to_number(v, where);
   if (pyb::isinstance<pyb::dict>(v)) {
     nlohmann::json j = nlohmann::json::object();
     for (const auto& [key, value] : v.cast<pyb::dict>()) {
-      const std::string name = pyb::str(key);
+      const std::string name = pyb::isinstance<pyb::str>(key) ? to_text(key, where) : std::string(pyb::str(key));
       j[name] = to_json(value, where + "/" + name);
     }
     return j;
   }
   if (pyb::isinstance<pyb::list>(v) || pyb::isinstance<pyb::tuple>(v)) {
     nlohmann::json j = nlohmann::json::array();
-    for (const auto& item : v) j.push_back(to_json(item, where));
+    for (const auto& item : v) j.push_back(to_json(item, where + "/" + std::to_string(j.size())));
     return j;
   }
   throw ks::bad_input(where, "a value of Python type '" + type_name(v) + "'", "a number, a bool or a string");
@@ -237,7 +290,8 @@ PYBIND11_MODULE(_core, m) {
            },
            pyb::call_guard<pyb::gil_scoped_release>())
       .def("pause", [](Session& s) { s.runner().pause(); })
-      .def("step", [](Session& s, std::int64_t n) {
+      .def("step", [](Session& s, const pyb::handle& count) {
+        const std::int64_t n = to_integer(count, "step(" + ks::cut(std::string(pyb::str(count)), 40) + ")");
         if (n < 1) throw ks::bad_input("step(" + std::to_string(n) + ")", "the number of iterations must be at least 1");
         s.runner().step(n);
       })

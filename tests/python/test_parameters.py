@@ -30,6 +30,38 @@ def test_a_wrong_type_and_an_unknown_choice_are_refused():
         ks.Simulation("aerosol.coagulation", n_s=object(), backend="cpu")
 
 
+class _FloatRaises:
+    def __float__(self):
+        raise ZeroDivisionError("no float here")
+
+
+@pytest.mark.parametrize("value, message", [
+    (2**70, r"the integer 1180591620717411303424 is beyond 64 bits"),
+    (np.uint64(2**64 - 1), r"the integer 18446744073709551615 is beyond 64 bits"),
+    (np.array([1.0, 2.0]), r"Python type 'ndarray' that is not one integer"),
+    (_FloatRaises(), r"Python type '_FloatRaises' that float\(\) refuses \(ZeroDivisionError: no float here\)"),
+    ("\ud800", r"not valid Unicode"),
+    (float("nan"), r"the value nan; allowed: a finite number"),
+    (float("-inf"), r"the value -inf; allowed: a finite number"),
+])
+def test_values_python_cannot_hand_over_are_bad_input_naming_the_key(value, message):
+    with pytest.raises(ks.BadInput, match=r"params/t_end: .*" + message):
+        ks.Simulation.from_preset(COAG, backend="cpu", t_end=value)
+    sim = ks.Simulation.from_preset(COAG, backend="cpu", n_s=100, n_runs=2)
+    with pytest.raises(ks.BadInput, match=r"set\(t_end=\.\.\.\): .*" + message):
+        sim.set(t_end=value)
+    assert sim.params["t_end"] == ks.Simulation.from_preset(COAG, backend="cpu").params["t_end"]  # unchanged
+
+
+@pytest.mark.parametrize("count", [2.7, "3", True, 2**70])
+def test_step_takes_only_a_whole_number_of_iterations(count):
+    sim = ks.Simulation.from_preset(COAG, backend="cpu", n_s=100, n_runs=2)
+    with pytest.raises(ks.BadInput, match=r"step\("):
+        sim.step(count)
+    assert sim.iteration == 0
+    assert sim.step(np.int32(2)).iteration == 2
+
+
 def test_numpy_numbers_are_taken_as_numbers():
     sim = ks.Simulation.from_preset(COAG, backend="cpu", n_s=np.int64(64), t_end=np.float64(2.0))
     assert sim.params["n_s"] == 64 and isinstance(sim.params["n_s"], int)
