@@ -58,10 +58,19 @@ std::unique_ptr<Session> Session::restart(const std::string& checkpoint, const s
                     "a checkpoint of one process here; kinetic-run restarts it on as many ranks");
   Preset preset = method_preset(h.method);
   const std::string file = h.preset.is_object() && h.preset.value("file", nlohmann::json()).is_string() ? h.preset["file"].get<std::string>() : "";
-  // The preset's title, case and reference where its file is still there and still of this method
-  // (the method set up is the preset's: it must be the checkpoint's).
-  if (!file.empty() && fs::is_regular_file(file))
-    if (Preset loaded = load_preset(file, builtin_registry()); loaded.method == h.method) preset = std::move(loaded);
+  // The preset's title, case and reference where its file is still there, still reads and is still of
+  // this method (the method set up is the preset's: it must be the checkpoint's). The checkpoint holds
+  // every parameter, so a preset edited since (or broken) costs only its reference: the title is the
+  // checkpoint's.
+  bool from_file = false;
+  if (!file.empty() && fs::is_regular_file(file)) try {
+      if (Preset loaded = load_preset(file, builtin_registry()); loaded.method == h.method) {
+        preset = std::move(loaded);
+        from_file = true;
+      }
+    } catch (const Error&) {
+    }
+  if (!from_file && h.preset.is_object() && h.preset.value("title", nlohmann::json()).is_string()) preset.title = h.preset["title"].get<std::string>();
   ParamSet params(builtin_registry().info(h.method).params);
   params.apply_json(h.params, checkpoint + ": params");
   return std::make_unique<Session>(std::move(preset), params, backend, checkpoint, h.preset);

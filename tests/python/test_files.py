@@ -79,3 +79,15 @@ def test_a_restart_keeps_the_checkpoints_method_when_its_preset_file_changed(tmp
     again = ks.Simulation.restart(tmp_path / "c.ksc", backend="cpu")
     assert again.method == "aerosol.coagulation" and again.iteration == 2
     np.testing.assert_array_equal(again.field("diameter"), first.field("diameter"))
+
+
+def test_a_restart_goes_on_when_its_preset_file_no_longer_reads(tmp_path):
+    preset = tmp_path / "mine.json"
+    preset.write_bytes(open(os.path.join(ks._core.preset_dir(), "coagulation", "teaching-demo.json"), "rb").read())
+    first = ks.Simulation.from_preset(str(preset), backend="cpu").step(2)
+    first.checkpoint(tmp_path / "c.ksc")
+    preset.write_text('{"method": "aerosol.coagulation", "title": ')  # cut short: the checkpoint holds every parameter
+    again = ks.Simulation.restart(tmp_path / "c.ksc", backend="cpu")
+    assert again.method == "aerosol.coagulation" and again.iteration == 2 and again.title == first.title
+    assert again.params == first.params
+    np.testing.assert_array_equal(again.step(1).field("diameter"), first.step(1).field("diameter"))
