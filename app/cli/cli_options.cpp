@@ -27,8 +27,8 @@ exit codes:
   2    bad input: a preset, option, parameter or file is wrong, or the set-up needs more memory
        than is free (the message names it)
   3    backend unavailable: --backend cuda without a usable CUDA device
-  4    the run failed (NaN, divergence, device error, a checkpoint that could not be written);
-       outputs hold the last good state
+  4    the run failed (NaN, divergence, device error, a checkpoint or output that could not be
+       written, e.g. on a full disk); outputs hold the last good state, summary.json says why
   130  stopped by Ctrl-C (SIGINT), 143 by SIGTERM, 129 by SIGHUP (the terminal closed), 141 by
        SIGPIPE (the reader of its output went away): the current iteration finished, the outputs
        and the checkpoint were written)";

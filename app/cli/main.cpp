@@ -260,7 +260,17 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
                 stop_reason.c_str());
   printer.finish(line);
 
-  std::vector<std::string> field_files = snap ? write_fields(*snap, ctx) : std::vector<std::string>{};
+  // Fields that cannot be written (a full disk) do not cost the summary, which says why (it is small,
+  // and the fields' temporaries are gone by then).
+  std::vector<std::string> field_files;
+  std::string fields_error;
+  try {
+    if (snap) field_files = write_fields(*snap, ctx);
+  } catch (const ks::Error& e) {
+    if (many) throw;  // the ranks agree on a failed piece inside write_field_pieces; nothing to add here
+    fields_error = e.what();
+    stop_reason += "; the fields were not written: " + fields_error;
+  }
   if (series) {
     const std::vector<std::string> pvd = series->collections();
     field_files.insert(field_files.begin(), pvd.begin(), pvd.end());
@@ -274,6 +284,10 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
   }
   if (failed) {
     std::fprintf(stderr, "kinetic-run: the run failed: %s\n", runner.error().c_str());
+    return static_cast<int>(ks::ErrorKind::RunFailed);
+  }
+  if (!fields_error.empty()) {
+    std::fprintf(stderr, "kinetic-run: error: the fields were not written: %s\n", fields_error.c_str());
     return static_cast<int>(ks::ErrorKind::RunFailed);
   }
   // A checkpoint that was asked for and not written is an error, also with --quiet.

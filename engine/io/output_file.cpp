@@ -87,7 +87,11 @@ void write_file_atomically(const std::string& path, const std::function<void(con
   check_output_file(path, kind);
   std::string tmp;
   const int fd = create_temporary(path, tmp);
-  if (fd < 0) throw bad_input(path, "cannot create a temporary file for the " + kind + ": " + std::strerror(errno));
+  if (fd < 0) {
+    const std::string why = "cannot create a temporary file for the " + kind + ": " + std::strerror(errno);
+    if (errno == ENOSPC || errno == EDQUOT || errno == EIO) throw run_failed(path + ": " + why);  // the disk, not the path
+    throw bad_input(path, why);
+  }
   std::string why;
   const ByteSink put = [&](std::string_view bytes) {
     std::size_t done = 0;
@@ -110,15 +114,18 @@ void write_file_atomically(const std::string& path, const std::function<void(con
   if (why.empty()) {
     try {
       check_output_file(path, kind);  // again: nothing may have been planted there meanwhile
-    } catch (const Error& e) {
-      why = e.what();
+    } catch (const Error&) {
+      ::unlink(tmp.c_str());
+      throw;
     }
   }
   if (why.empty() && std::rename(tmp.c_str(), path.c_str()) != 0)
     why = std::string("cannot move the ") + kind + " into place: " + std::strerror(errno);
   if (!why.empty()) {
     ::unlink(tmp.c_str());
-    throw bad_input(path, why + " (the previous file, if any, is kept)");
+    // A file that could be created and then not written (a full disk, an I/O error) is a fault of the
+    // run, not of its input.
+    throw run_failed(path + ": " + why + " (the previous file, if any, is kept)");
   }
 }
 

@@ -19,7 +19,8 @@ void check_output_file(const std::string& path, const std::string& option);
 
 // Writes `bytes` into a new temporary file beside `path` (created exclusively, no symlink
 // followed), flushes it to disk and renames it over `path` after check_output_file(path).
-// On any failure `path` is untouched and the temporary removed.
+// On any failure `path` is untouched and the temporary removed; a path that cannot take a file is
+// bad input, a write that fails once the file is made (a full disk, an I/O error) a run failure.
 void write_file_atomically(const std::string& path, const std::string& bytes, const std::string& kind);
 // The same for a file made of `parts` written one after the other (a large body is written from
 // where it lies, not copied into one string first).
