@@ -3,6 +3,7 @@
 #include "command_line.hpp"
 #include "core/errors.hpp"
 #include "core/text.hpp"
+#include "io/preset.hpp"
 
 namespace ks::cli {
 
@@ -18,6 +19,7 @@ usage:
   kinetic-run PRESET.json [options]
   kinetic-run [options] -- PRESET.json    (after --, a preset path may begin with '-')
   kinetic-run --list-methods | --describe METHOD | --help | --version
+PRESET is a preset file, or the name of a shipped one (dvm/teaching-cavity, lbm/packed-bed-coarse).
 An option's value follows it (--steps 10) or is joined to it by '=' (--steps=10); a repeated
 option keeps its last value, except --set.)";
 
@@ -108,7 +110,7 @@ Options parse_options(int argc, char** argv) {
   Given g;
   declare(app, o, g);
   parse(app, argc, argv);
-  if (!g.presets.empty()) o.preset = g.presets[0];
+  if (!g.presets.empty()) o.preset = preset_file(g.presets[0]);
   if (g.presets.size() > 1)
     throw bad_input(cut(g.presets[1], 60), "a second preset file was given (already have '" + cut(o.preset, 60) + "')",
                     "one preset");

@@ -180,7 +180,7 @@ QString preset_dir() {
 }
 
 QString start_preset_path(const AppOptions& o) {
-  if (!o.preset.isEmpty()) return o.preset;
+  if (!o.preset.isEmpty()) return QString::fromStdString(preset_file(o.preset.toStdString()));
   const QString last = QSettings().value("preset/last").toString();
   if (!last.isEmpty() && QFileInfo::exists(last)) return last;
   return QString::fromStdString((ks::preset_dir() / "coagulation" / "teaching-demo.json").string());

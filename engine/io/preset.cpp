@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <set>
 
+#include "core/data_dir.hpp"
 #include "core/errors.hpp"
 #include "core/text.hpp"
 #include "input_file.hpp"
@@ -10,6 +11,8 @@
 #include "reference.hpp"
 
 namespace ks {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -153,6 +156,16 @@ Preset parse_preset(const nlohmann::json& doc, const std::string& file, const Re
   if (const auto* view = optional_key(doc, "view")) p.view = parse_view(*view, root + "/view", info);
   if (const auto* ref = optional_key(doc, "reference")) p.reference = parse_reference(*ref, root + "/reference", info);
   return p;
+}
+
+std::string preset_file(const std::string& name) {
+  std::error_code ec;
+  if (fs::exists(name, ec) || has_ending(name, ".json")) return name;  // load_preset says what is wrong with it
+  const fs::path shipped = preset_dir() / (name + ".json");
+  if (fs::path(name).is_relative() && fs::is_regular_file(shipped, ec)) return shipped.string();
+  throw bad_input("preset '" + cut(name, 200) + "'", "no such file, nor a preset of that name in " + preset_dir().string(),
+                  "a preset file, or the name of a shipped one such as dvm/couette-slip (the app's preset browser and Python's "
+                  "presets() list them)");
 }
 
 Preset load_preset(const std::string& path, const Registry& registry) {

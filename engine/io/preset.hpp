@@ -46,6 +46,11 @@ struct Preset {
   Reference reference;
 };
 
+// The preset file `name` names: itself where it is a file or ends in .json, else the shipped preset of
+// that name ("dvm/teaching-cavity" -> PRESETS/dvm/teaching-cavity.json), one rule for kinetic-run,
+// the app and Python. Throws bad_input when it is neither.
+std::string preset_file(const std::string& name);
+
 // Reads and validates a preset; every problem throws bad_input naming the file,
 // the JSON pointer, the value and what is allowed.
 Preset load_preset(const std::string& path, const Registry& registry);

@@ -14,16 +14,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// `name` as given when it is a file (or names a .json); else the preset of that name under the presets folder.
-std::string preset_path(const std::string& name) {
-  std::error_code ec;
-  if (fs::exists(name, ec) || name.ends_with(".json")) return name;  // load_preset says what is wrong with it
-  const fs::path shipped = preset_dir() / (name + ".json");
-  if (fs::path(name).is_relative() && fs::is_regular_file(shipped, ec)) return shipped.string();
-  throw bad_input("preset \"" + name.substr(0, 200) + "\"", "no such file, nor a preset of that name in " + preset_dir().string(),
-                  "a preset file, or a name presets() lists, such as \"dvm/couette-slip\"");
-}
-
 // A preset of `method` at its defaults, for a simulation made without one.
 Preset method_preset(const std::string& method) {
   const MethodInfo& info = builtin_registry().info(method);  // names the methods there are
@@ -38,7 +28,7 @@ Preset method_preset(const std::string& method) {
 }  // namespace
 
 std::unique_ptr<Session> Session::from_preset(const std::string& name, const std::string& backend, const nlohmann::json& overrides) {
-  Preset preset = load_preset(preset_path(name), builtin_registry());
+  Preset preset = load_preset(preset_file(name), builtin_registry());
   ParamSet params = preset.params;
   params.apply_json(overrides, "params");
   return std::make_unique<Session>(std::move(preset), params, backend);

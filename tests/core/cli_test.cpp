@@ -449,6 +449,17 @@ TEST_F(Cli, PhaseSpaceCsvHeaderQuotesTheNameWithItsComma) {
   EXPECT_EQ(rows, 128 * 16);
 }
 
+// A shipped preset by its name, as Python's from_preset and the app take it: one rule for all three.
+TEST_F(Cli, AShippedPresetRunsByItsName) {
+  const CliResult r = run({"coagulation/teaching-demo", "--set", "n_s=100", "--set", "n_runs=2", "--set", "t_end=2", "--backend", "cpu",
+                           "--steps", "1", "--out", path("named"), "--quiet"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(summary(path("named"))["preset"].value("file", ""), std::string(KS_SOURCE_DIR) + "/presets/coagulation/teaching-demo.json");
+  const CliResult wrong = run({"coagulation/teaching-dem", "--quiet"});
+  EXPECT_EQ(wrong.exit_code, 2);
+  EXPECT_HAS(wrong.err, "preset 'coagulation/teaching-dem': no such file, nor a preset of that name");
+}
+
 // Fields that cannot be written at the end (here: a file-size limit, as a full disk) are a fault of
 // the run, not bad input: exit 4, and summary.json (small) says the run was done and why the fields
 // are missing. The limit: 64 blocks (32 or 64 KiB), under the fields' 190 KB, over the summary's 6.

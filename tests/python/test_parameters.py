@@ -71,7 +71,7 @@ def test_numpy_numbers_are_taken_as_numbers():
 def test_unknown_methods_presets_and_backends_say_what_exists():
     with pytest.raises(ValueError, match=r"unknown method 'kinetic.bgs'; allowed: one of aerosol.coagulation, kinetic.bgk"):
         ks.Simulation("kinetic.bgs")
-    with pytest.raises(ValueError, match=r"preset \"dvm/couette\": no such file, nor a preset of that name .*allowed: a preset file, or a name presets\(\) lists"):
+    with pytest.raises(ValueError, match=r"preset 'dvm/couette': no such file, nor a preset of that name .*allowed: a preset file, or the name of a shipped one"):
         ks.Simulation.from_preset("dvm/couette")
     with pytest.raises(ValueError, match=r"backend: .*'gpu'.*allowed: auto, cuda"):
         ks.Simulation.from_preset(COAG, backend="gpu")
