@@ -44,7 +44,7 @@ def sweep(kns, ny, nv, backend="auto", progress=False):
                                         precision="fp64", tolerance=1e-8, max_iterations=20000)
         sim.run(progress=progress)
         y = sim.grid("U")["centres"][1]
-        results.append({"kn": float(kn), "shear": sim.diagnostics()["shear_stress"], "y": y,
+        results.append({"kn": float(kn), "shear": sim.diagnostics["shear_stress"], "y": y,
                         "ux": np.array(sim.field("U")[:, 0]), "iterations": sim.iteration,
                         "U": sim.params["lid_speed"], "omega": sim.params["omega"], "device": sim.device})
         print(f"Kn = {kn:8.3g}: P_xy = {results[-1]['shear']:+.5f} after {sim.iteration} iterations on {sim.device}")

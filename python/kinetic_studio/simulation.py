@@ -180,10 +180,12 @@ class Simulation:
 
     @property
     def residual(self):
+        """The method's residual of the latest iteration (its measure of change; see `progress`)."""
         return self._core.progress["residual"]
 
     @property
     def iteration(self):
+        """Iterations done since the set-up (a restart counts on from its checkpoint)."""
         return self._core.progress["iteration"]
 
     @property
@@ -193,10 +195,12 @@ class Simulation:
 
     @property
     def method(self):
+        """The method's id ("kinetic.dvm"); `describe(method)` lists its parameters, fields and series."""
         return self._core.method
 
     @property
     def title(self):
+        """The preset's title (the method's, for a simulation made without a preset)."""
         return self._core.title
 
     @property
@@ -215,20 +219,21 @@ class Simulation:
         return self._core.cuda_unused
 
     @property
-    def fields(self):
-        """The names of the fields `field` returns."""
+    def field_names(self):
+        """The names `field(name)` and `grid(name)` take."""
         return self._core.field_names()
 
     @property
     def series_names(self):
+        """The names `series(name)` and `series_info(name)` take."""
         return self._core.series_names()
 
     def field(self, name, squeeze=True):
         """Field `name` of the latest state as a read-only NumPy array, without a copy: indexed
         [i, j, k] along x, y, z (plus the component for a vector: [..., 3]); axes of one cell left
         out where `squeeze` (a 2-D cavity gives [i, j]). Particles: [particle(, component)].
-        `grid(name)` says where the values sit. Take `.copy()` to keep it past later iterations
-        changing nothing: the array always holds the state it was read from."""
+        `grid(name)` says where the values sit. Later iterations do not change it: it holds the
+        state it was read from (no copy needed to keep it)."""
         return self._core.field(name, squeeze)
 
     def grid(self, name):
@@ -242,10 +247,13 @@ class Simulation:
         return self._core.series(name)
 
     def series_info(self, name):
+        """Series `name`'s axis labels, log scales and the standard error of y (None without one):
+        {x_label, y_label, y_err, log_x, log_y}."""
         return self._core.series_info(name)
 
+    @property
     def diagnostics(self):
-        """The method's scalar diagnostics of the latest state (a dict)."""
+        """The method's scalar diagnostics of the latest state (a dict: shear stress, mass, ...)."""
         return self._core.diagnostics()
 
     def summary(self):

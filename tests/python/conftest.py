@@ -70,8 +70,8 @@ def compare_with_cli(preset, backend, tmp_path):
     assert sim.state == "paused"
     assert sim.iteration == summary["iterations"] == STEPS
     assert sim.time == pytest.approx(summary["sim_time"], rel=1e-15, abs=0.0)
-    assert sim.fields, "a method without fields"
-    for name in sim.fields:
+    assert sim.field_names, "a method without fields"
+    for name in sim.field_names:
         header, rows = read_csv(out / (file_safe(name) + ".csv"))
         grid = sim.grid(name)
         values = memory_order(sim.field(name, squeeze=False), grid["components"])

@@ -133,3 +133,26 @@ def test_progress_choices():
     bar.update(0.5, "half", force=True)
     assert bar.bar.n == 500
     bar.close()
+
+
+def _public(namespace):
+    return {name: value for name, value in vars(namespace).items() if not name.startswith("_")}
+
+
+def test_every_public_name_says_what_it_is():
+    """help(kinetic_studio) and help(Simulation) document everything a user can reach."""
+    undocumented = [f"kinetic_studio.{name}" for name, value in _public(ks).items()
+                    if callable(value) and not (value.__doc__ or "").strip()]
+    for name, value in _public(ks.Simulation).items():
+        target = value.fget if isinstance(value, property) else getattr(value, "__func__", value)
+        if not (getattr(target, "__doc__", None) or "").strip():
+            undocumented.append(f"Simulation.{name}")
+    assert not undocumented, f"no docstring: {', '.join(undocumented)}"
+
+
+def test_names_of_the_state_are_properties_and_what_takes_a_name_is_a_method():
+    """One rule: what the latest state is (names, numbers, dicts) is read as a property; what takes
+    an argument or does work is called."""
+    properties = {name for name, value in _public(ks.Simulation).items() if isinstance(value, property)}
+    assert {"field_names", "series_names", "diagnostics", "iteration", "residual", "progress", "params"} <= properties
+    assert not {"field", "grid", "series", "series_info", "summary", "save", "step", "run"} & properties
