@@ -11,7 +11,6 @@ Time is in units of the characteristic collision time tau_char (engine/methods/c
 
 import argparse
 import math
-import os
 
 import numpy as np
 
@@ -65,7 +64,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="small ensembles to 100 tau_char (seconds)")
     parser.add_argument("--backend", default="auto", help="auto, cuda or cpu")
-    parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "docs", "images", "coagulation-self-preservation.png"))
+    parser.add_argument("--out", default="coagulation-self-preservation.png",
+                        help="the figure to write (docs/images/coagulation-self-preservation.png is the README's)")
     args = parser.parse_args(argv)
     if args.quick:
         results = approach(n_s=256, n_runs=4, t_end=100.0, backend=args.backend)

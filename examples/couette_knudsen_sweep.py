@@ -10,7 +10,6 @@ density n = 1 and wall temperature T_w = 1 (engine/methods/dvm/README.md).
 
 import argparse
 import math
-import os
 
 import numpy as np
 
@@ -86,7 +85,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="three Knudsen numbers on coarse grids (seconds)")
     parser.add_argument("--backend", default="auto", help="auto, cuda or cpu")
-    parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "docs", "images", "couette-knudsen-sweep.png"))
+    parser.add_argument("--out", default="couette-knudsen-sweep.png",
+                        help="the figure to write (docs/images/couette-knudsen-sweep.png is the README's)")
     args = parser.parse_args(argv)
     if args.quick:
         results = sweep([0.1, 1.0, 30.0], ny=30, nv=16, backend=args.backend)

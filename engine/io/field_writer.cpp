@@ -57,7 +57,7 @@ void write_field_csv(const FieldData& f, const std::string& path) {
         auto& out = rows.out();
         out << "x,y,z";
         for (int c = 0; c < f.desc.components; ++c)
-          out << ',' << csv_field(f.desc.name + (f.desc.components > 1 ? "_" + std::to_string(c) : std::string()));
+          out << ',' << csv_field(f.desc.components > 1 ? f.desc.name + '_' + std::to_string(c) : f.desc.name);
         rows.end_row();
         const std::int64_t n = f.grid.count();
         const auto& g = f.grid;
@@ -84,7 +84,8 @@ void write_series_csv(const Series& s, const std::string& path) {
         CsvRows rows(put);
         auto& out = rows.out();
         const bool err = s.y_err.size() == s.y.size() && !s.y.empty();
-        out << csv_field(s.x_label) << ',' << csv_field(s.y_label) << (err ? "," + csv_field(s.y_label + "_stderr") : std::string());
+        out << csv_field(s.x_label) << ',' << csv_field(s.y_label);
+        if (err) out << ',' << csv_field(s.y_label + "_stderr");
         rows.end_row();
         for (std::size_t i = 0; i < s.x.size(); ++i) {
           out << s.x[i] << ',' << s.y[i];

@@ -86,8 +86,8 @@ GridFileEstimate estimate_grid_file(const std::string& path, const GridFileSpec&
     const std::size_t at = head.find("NumberOfCells=\"");
     const long long given = at == std::string::npos ? -1 : std::atoll(head.c_str() + at + 15);
     e.cells = std::min<std::int64_t>(given > 0 ? given : std::int64_t(in.size() / 8), max_cells(spec));
-    e.how = spec.file_param + (given > 0 ? " " + std::to_string(e.cells) + " cells (its NumberOfCells)"
-                                         : " at most " + std::to_string(e.cells) + " cells (its size / 8 B)");
+    e.how = spec.file_param + (given > 0 ? std::string(" ") : std::string(" at most ")) + std::to_string(e.cells) +
+            (given > 0 ? " cells (its NumberOfCells)" : " cells (its size / 8 B)");
     values = e.cells;
     value_bytes = 200;
   } else {

@@ -42,8 +42,12 @@ std::vector<double> coordinates(const Grid& g, int a) {
 // "x0 x1 y0 y1 z0 z1" of a grid's cells in the whole grid (points, one more than cells; a flat axis "0 0").
 std::string extent(const Grid& g) {
   std::string e;
-  for (int a = 0; a < 3; ++a)
-    e += (a ? " " : "") + std::to_string(g.first[a]) + " " + std::to_string(g.first[a] + (flat(g, a) ? 0 : g.cells[a]));
+  for (int a = 0; a < 3; ++a) {
+    if (a) e += ' ';
+    e += std::to_string(g.first[a]);
+    e += ' ';
+    e += std::to_string(g.first[a] + (flat(g, a) ? 0 : g.cells[a]));
+  }
   return e;
 }
 

@@ -30,7 +30,7 @@ bool next_tag(Cursor& c, Tag& tag) {
     const std::size_t e = c.text().find(close, c.pos() + 2);
     if (e == std::string_view::npos)
       c.fail(std::string("the file ends inside the ") + (close == "-->" ? "comment" : "declaration") + " that starts here",
-             "'" + std::string(close) + "' closing it");
+             std::string(1, '\'').append(close).append("' closing it"));
     c.move_to(e + close.size());
   }
   tag = Tag{};

@@ -25,7 +25,7 @@ using ks::ParamValue;
 ParamSpec int_spec(const std::string& key, std::int64_t def, double lo, double hi) {
   ParamSpec s;
   s.key = key;
-  s.unit = "1";
+  s.unit = std::string(1, '1');  // (an assignment of "1" trips GCC 12's false -Wrestrict)
   s.type = ParamType::Int;
   s.default_value = def;
   s.min = lo;

@@ -7,22 +7,18 @@
 namespace ks::rmc {
 
 const GridFileSpec& temperature_file_spec() {
-  static const GridFileSpec spec = [] {
-    GridFileSpec s;
-    s.value = "T";
-    s.unit = "K";
-    s.quantity = "temperature";
-    s.value_param = "temperature";
-    s.max_value = kMaxTemperature;
-    s.max_cells_per_axis = kMaxCellsPerAxis;
-    s.cells_param = "nx, ny, nz";
-    s.min_length = kMinLength;
-    s.max_length = kMaxLength;
-    s.length_param = "length";
-    s.file_param = "temperature_file";
-    s.max_bytes = kMaxTemperatureFileBytes;
-    return s;
-  }();
+  static const GridFileSpec spec{.value = "T",
+                                 .unit = "K",
+                                 .quantity = "temperature",
+                                 .value_param = "temperature",
+                                 .max_value = kMaxTemperature,
+                                 .max_cells_per_axis = kMaxCellsPerAxis,
+                                 .cells_param = "nx, ny, nz",
+                                 .min_length = kMinLength,
+                                 .max_length = kMaxLength,
+                                 .length_param = "length",
+                                 .file_param = "temperature_file",
+                                 .max_bytes = kMaxTemperatureFileBytes};
   return spec;
 }
 
