@@ -26,7 +26,7 @@ int refuse(const ks::Error& e) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  ks::vtk_io::install();  // input files VTK reads (.vtr, .vtu, every .vti) beside the engine's readers
+  ks::vtk_io::install();  // input files VTK reads (.pvti, .vtr, .vtu, every .vti) beside the engine's readers
   // The command line is read before the QApplication exists, which needs a display: --help,
   // --version and a bad option are answered without one. Qt's own options (-platform ...) are
   // known only to the QApplication: a command line that may hold them is read again from its

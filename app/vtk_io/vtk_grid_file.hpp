@@ -1,5 +1,6 @@
 // The grid-file reader for what VTK's XML readers read (engine/io/grid_file.hpp): any .vti (ASCII,
-// inline base64, appended raw or base64, compressed or not), .vtr and .vtu, with cell or point data,
+// inline base64, appended raw or base64, compressed or not), .pvti (its .vti pieces, each checked and
+// read as a file of its own), .vtr and .vtu, with cell or point data,
 // for the radiation solver's temperature_file. The app and kinetic-run (built with VTK) install it
 // at start; the engine's own readers stay the fallback where VTK is absent.
 //

@@ -185,6 +185,10 @@ ParamValue check_path(const ParamSpec& s, const std::string& path, const std::st
   if (path.empty() || s.extensions.empty()) return path;
   for (const auto& e : s.extensions)
     if (has_ending(path, e)) return path;
+  const bool takes_vtk_xml = std::any_of(s.extensions.begin(), s.extensions.end(), [](const std::string& e) { return e.starts_with(".vt"); });
+  if (takes_vtk_xml && has_ending(path, ".vtk"))  // legacy VTK: its sizes cannot be checked before VTK reads them
+    throw bad_input(where, "'" + cut(path, 120) + "' for '" + s.key + "' is a legacy VTK file, which is not read (ParaView saves the same data as "
+                           "VTK XML: File > Save Data, 'VTK ImageData Files (*.vti)')", allowed_range(s));
   throw bad_input(where, "'" + cut(path, 120) + "' for '" + s.key + "' is not a file of a supported kind", allowed_range(s));
 }
 

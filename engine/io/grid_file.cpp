@@ -18,7 +18,7 @@ namespace {
 
 VtkGridFileReader vtk_reader = nullptr;  // set once at a program's start, before any run
 
-bool vtk_only(const std::string& path) { return has_ending(path, ".vtr") || has_ending(path, ".vtu"); }
+bool vtk_only(const std::string& path) { return has_ending(path, ".vtr") || has_ending(path, ".vtu") || has_ending(path, ".pvti"); }
 
 void check_ending(const std::string& path, const GridFileSpec& spec) {
   if (vtk_only(path) && !vtk_reader)
@@ -49,7 +49,7 @@ std::string GridField::source(std::size_t cell) const {
 
 void install_vtk_grid_file_reader(VtkGridFileReader reader) { vtk_reader = reader; }
 
-std::string grid_file_endings() { return vtk_reader ? ".csv, .vti, .vtr or .vtu" : ".csv or .vti"; }
+std::string grid_file_endings() { return vtk_reader ? ".csv, .vti, .pvti, .vtr or .vtu" : ".csv or .vti"; }
 
 GridField read_grid_file(const std::string& path, const GridFileSpec& spec) {
   check_ending(path, spec);
@@ -68,7 +68,7 @@ GridFileEstimate estimate_grid_file(const std::string& path, const GridFileSpec&
   GridFileEstimate e;
   std::int64_t values = 0;       // held while reading: rows of a .csv, values of a .vti
   std::int64_t value_bytes = 0;  // per value
-  if (has_ending(path, ".vti")) {
+  if (has_ending(path, ".vti") || has_ending(path, ".pvti")) {
     if (GridField f; vti_header_grid(head, path, spec, f)) {
       e.cells = f.cells();
       std::copy(f.n, f.n + 3, e.n);
@@ -79,7 +79,7 @@ GridFileEstimate estimate_grid_file(const std::string& path, const GridFileSpec&
       values = e.cells = std::min<std::int64_t>(std::int64_t(in.size() / 2), max_cells(spec));
       e.how = spec.file_param + " at most " + std::to_string(e.cells) + " cells (its size / 2 B: no <ImageData> in its first MiB)";
     }
-    value_bytes = sizeof(double) + sizeof(int);
+    value_bytes = has_ending(path, ".pvti") ? 200 : sizeof(double) + sizeof(int);  // a .pvti's pieces through VTK, as below
   } else if (vtk_only(path)) {
     // VTK's readers hold the dataset, its cells' centres and values: about 200 B a cell of a hexahedral
     // mesh. The cells from the header where its first MiB gives them, else at most one per 8 bytes.

@@ -60,17 +60,17 @@ struct GridField {
 };
 
 // Reads a .csv or .vti file (chosen by its ending, any case); throws bad_input naming the file. Where
-// a VTK reader is installed, also .vtr and .vtu files and .vti files with inline or base64 data or
-// LZ4 or LZMA compression.
+// a VTK reader is installed, also .pvti, .vtr and .vtu files and .vti files with inline or base64
+// data or LZ4 or LZMA compression.
 GridField read_grid_file(const std::string& path, const GridFileSpec& spec);
 
-// A reader of what VTK's XML readers read (any .vti, .vtr, .vtu), which the programs that link VTK
+// A reader of what VTK's XML readers read (any .vti, .pvti, .vtr, .vtu), which the programs that link VTK
 // install at start (the app, kinetic-run built with VTK: app/vtk_io); the engine itself has none.
 // It is given the file's text (read once, within spec.max_bytes) and returns the cells as the other
 // readers do, checked against the spec, or throws bad_input.
 using VtkGridFileReader = GridField (*)(const std::string& path, const std::string& text, const GridFileSpec& spec);
 void install_vtk_grid_file_reader(VtkGridFileReader reader);
-// The endings read_grid_file takes here: ".csv or .vti", with ", .vtr or .vtu" where VTK's are installed.
+// The endings read_grid_file takes here: ".csv or .vti", with ".pvti, .vtr or .vtu" where VTK's are installed.
 std::string grid_file_endings();
 
 // What a memory estimate needs of a grid file, read without its values: a .vti's grid from its header

@@ -48,7 +48,8 @@ void fill_cells(GridField& f, const std::vector<GridRow>& rows);
 // `source` names the centres in messages.
 void grid_from_centres(GridField& f, std::vector<GridRow>& rows, const std::vector<double> coords[3], const GridFileSpec& spec,
                        const std::string& source);
-// The grid of a .vti from the <ImageData> tag in `head` (its first bytes) into f.n; false when `head` has none.
+// The grid of a .vti from the <ImageData> tag in `head` (its first bytes), or of a .pvti from its
+// <PImageData>, into f.n; false when `head` has neither.
 bool vti_header_grid(const std::string& head, const std::string& file, const GridFileSpec& spec, GridField& f);
 
 }  // namespace ks::grid_file

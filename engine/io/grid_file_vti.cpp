@@ -267,13 +267,15 @@ GridField parse_grid_vti(const std::string& all, const std::string& file, const 
 }
 
 bool grid_file::vti_header_grid(const std::string& head, const std::string& file, const GridFileSpec& spec, GridField& f) {
-  const std::size_t img = head.find("<ImageData"), close = img == std::string::npos ? img : head.find('>', img);
+  std::size_t img = head.find("<ImageData");
+  if (img == std::string::npos) img = head.find("<PImageData");  // a .pvti: the whole grid over its pieces
+  const std::size_t close = img == std::string::npos ? img : head.find('>', img);
   if (close == std::string::npos) return false;
   Cursor c(std::string_view(head).substr(0, close + 1), file);
   c.move_to(img);
   Tag t;
   next_tag(c, t);
-  image_grid(f, t, file + ": line " + std::to_string(t.line) + " <ImageData>", spec);
+  image_grid(f, t, file + ": line " + std::to_string(t.line) + " <" + t.name + ">", spec);
   return true;
 }
 

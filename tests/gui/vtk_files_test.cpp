@@ -489,6 +489,52 @@ TEST(VtkFiles, TemperatureFilesOfEveryVtkXmlKindReadThroughVtk) {
   vti->SetFileName((dir + "/inline.vti").c_str());
   ASSERT_EQ(vti->Write(), 1);
   expect_cells(dir + "/inline.vti", cells);
+  // .pvti over two .vti pieces (x cells 0-1 and 2-3), laid out as ParaView saves a distributed image:
+  // every piece checked and read. VTK's own parallel reader reads the same file whole.
+  std::filesystem::create_directories(dir + "/parallel");
+  for (int piece = 0; piece < 2; ++piece) {
+    vtkNew<vtkImageData> part;
+    part->SetExtent(2 * piece, 2 * piece + 2, 0, 3, 0, 2);
+    part->SetOrigin(0.0, 0.1, 0.2);
+    part->SetSpacing(0.05, 0.05, 0.05);
+    vtkNew<vtkDoubleArray> partT;
+    partT->SetName("T");
+    for (int c = 0; c < 24; ++c)
+      if (c % 4 / 2 == piece) partT->InsertNextValue(cells[c]);
+    part->GetCellData()->AddArray(partT);
+    vtkNew<vtkXMLImageDataWriter> w;
+    w->SetInputData(part);
+    w->SetFileName((dir + "/parallel/parallel_" + std::to_string(piece) + ".vti").c_str());
+    ASSERT_EQ(w->Write(), 1);
+  }
+  std::ofstream(dir + "/parallel.pvti")
+      << "<?xml version=\"1.0\"?>\n<VTKFile type=\"PImageData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
+         "  <PImageData WholeExtent=\"0 4 0 3 0 2\" GhostLevel=\"0\" Origin=\"0 0.1 0.2\" Spacing=\"0.05 0.05 0.05\">\n"
+         "    <PCellData Scalars=\"T\">\n      <PDataArray type=\"Float64\" Name=\"T\"/>\n    </PCellData>\n"
+         "    <Piece Extent=\"0 2 0 3 0 2\" Source=\"parallel/parallel_0.vti\"/>\n"
+         "    <Piece Extent=\"2 4 0 3 0 2\" Source=\"parallel/parallel_1.vti\"/>\n  </PImageData>\n</VTKFile>\n";
+  vtkNew<vtkXMLPImageDataReader> whole;
+  whole->SetFileName((dir + "/parallel.pvti").c_str());
+  whole->Update();
+  ASSERT_EQ(whole->GetOutput()->GetNumberOfCells(), 24);
+  expect_cells(dir + "/parallel.pvti", cells);
+  std::filesystem::remove(dir + "/parallel/parallel_1.vti");
+  std::string missing;
+  try {
+    ks::rmc::load_temperature_file(dir + "/parallel.pvti");
+  } catch (const ks::Error& e) {
+    missing = e.what();
+  }
+  EXPECT_NE(missing.find("parallel_1.vti"), std::string::npos) << missing;
+  // A legacy .vtk: refused, naming the kinds read (the parameter's check says how to save it as .vti).
+  std::ofstream(dir + "/legacy.vtk") << "# vtk DataFile Version 3.0\nT\nASCII\nDATASET STRUCTURED_POINTS\n";
+  missing.clear();
+  try {
+    ks::rmc::load_temperature_file(dir + "/legacy.vtk");
+  } catch (const ks::Error& e) {
+    missing = e.what();
+  }
+  EXPECT_NE(missing.find("legacy.vtk: is not a .csv, .vti, .pvti, .vtr or .vtu file"), std::string::npos) << missing;
   // .vtu of hexahedra, point data.
   image->GetCellData()->RemoveArray("T");
   image->GetPointData()->AddArray(pointT);

@@ -371,7 +371,7 @@ TEST_F(RmcTemperatureFile, ProfileFileNeedsAFileThatExistsAndFitsTheTables) {
   msg = error_message([&] { test::run(from_file(missing)); });
   EXPECT_HAS(msg, missing + ": cannot open the temperature file");
   msg = error_message([&] { test::run(from_file((dir_ / "field.txt").string())); });
-  EXPECT_HAS(msg, "a file path ending in .csv, .vti, .vtr or .vtu");
+  EXPECT_HAS(msg, "a file path ending in .csv, .vti, .pvti, .vtr or .vtu");
   // The H2O tables cover 200-3000 K; a grey gas takes any positive temperature.
   const std::string cold = write("cold.csv", "i,j,k,T\n0,0,0,1000\n1,0,0,150\n");
   p = from_file(cold);
