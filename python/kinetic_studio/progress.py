@@ -1,5 +1,7 @@
-"""Progress bars for Simulation.step and Simulation.run: tqdm where it is installed (tqdm.auto
-draws a widget in Jupyter), else one line of text rewritten in place, in a terminal or a notebook."""
+"""Progress bars for Simulation.step and Simulation.run: tqdm where it is installed (in Jupyter a
+widget where ipywidgets is installed, else tqdm's text bar, never tqdm.auto's "IProgress not found"
+warning), else one line of text rewritten in place, in a terminal or a notebook. A bar never goes
+backwards."""
 
 import sys
 import time
@@ -30,18 +32,28 @@ class TextBar:
 
 
 class TqdmBar:
-    """The same on a tqdm bar counting permille."""
+    """The same on a tqdm bar counting permille (the status in its description: tqdm puts ", "
+    before a postfix)."""
 
     def __init__(self, title, tqdm):
-        self.bar = tqdm(total=1000, desc=title, unit="‰", bar_format="{desc} {bar} {percentage:5.1f} % {postfix}")
+        self.title = title
+        self.bar = tqdm(total=1000, desc=title, unit="‰", bar_format="{desc} {bar} {percentage:5.1f} %")
 
     def update(self, fraction, text, force=False):
         self.bar.n = int(round(max(0.0, min(1.0, fraction)) * 1000))
-        self.bar.set_postfix_str(text, refresh=False)
+        self.bar.set_description_str(f"{self.title}  {text}", refresh=False)
         self.bar.refresh()
 
     def close(self):
         self.bar.close()
+
+
+def _has_widgets():
+    try:
+        import ipywidgets  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def make_bar(title, kind):
@@ -50,7 +62,10 @@ def make_bar(title, kind):
         return None
     if kind in (True, "tqdm"):
         try:
-            from tqdm.auto import tqdm
+            if "ipykernel" in sys.modules and not _has_widgets():
+                from tqdm.std import tqdm  # tqdm.auto would warn and fall back to this
+            else:
+                from tqdm.auto import tqdm
         except ImportError:
             if kind == "tqdm":
                 raise

@@ -113,15 +113,22 @@ class Simulation:
     def _follow(self, title, progress, max_seconds, fraction):
         bar = make_bar(title, progress)
         t0 = time.monotonic()
+        # Shown, never less than before: an estimate from the residual's trend may fall back.
+        most = [0.0]
+
+        def shown():
+            most[0] = max(most[0], fraction())
+            return most[0]
+
         try:
             while not self._core.wait(0.2):
                 if bar:
-                    bar.update(fraction(), self._status())
+                    bar.update(shown(), self._status())
                 if max_seconds is not None and time.monotonic() - t0 > max_seconds:
                     self._pause(f"max_seconds={max_seconds}")
                     break
             if bar:
-                bar.update(fraction(), self._status(), force=True)
+                bar.update(shown(), self._status(), force=True)
         except KeyboardInterrupt:
             # Ctrl-C or the notebook's stop button: pause after the current iteration, keep the state.
             self._pause("interrupted (KeyboardInterrupt)")

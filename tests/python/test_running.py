@@ -135,6 +135,43 @@ def test_progress_choices():
     bar.close()
 
 
+def test_the_bar_never_goes_backwards(monkeypatch):
+    """An end estimate from the residual's trend may fall back; the bar shows the most reached."""
+    shown = []
+
+    class Recorder:
+        def update(self, fraction, text, force=False):
+            shown.append(fraction)
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(ks.simulation, "make_bar", lambda title, kind: Recorder())
+    estimates = iter([0.5, 0.4, 0.6, 0.3, 0.7, 0.2] + [0.1] * 1000)
+    sim = ks.Simulation.from_preset("bgk/teaching-cavity", backend="cpu")  # 25 s to its end, short iterations
+    sim.run(until_done=False)
+    sim._follow("test", True, 1.2, lambda: next(estimates))
+    assert sim.state == "paused" and len(shown) >= 3
+    assert shown == sorted(shown) and shown[:3] == [0.5, 0.5, 0.6]
+
+
+def test_in_a_notebook_without_widgets_tqdm_draws_text(monkeypatch):
+    """tqdm.auto in Jupyter without ipywidgets warns "IProgress not found": its text bar instead."""
+    tqdm = pytest.importorskip("tqdm", reason="tqdm is optional (python3-tqdm)")
+    import sys
+    import types
+    monkeypatch.setitem(sys.modules, "ipykernel", types.ModuleType("ipykernel"))
+    monkeypatch.setattr(ks.progress, "_has_widgets", lambda: False)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        bar = make_bar("x", True)
+        bar.update(0.5, "half", force=True)
+        assert type(bar.bar) is tqdm.std.tqdm
+        assert "x  half" in str(bar.bar) and ", " not in str(bar.bar)
+        bar.close()
+
+
 def _public(namespace):
     return {name: value for name, value in vars(namespace).items() if not name.startswith("_")}
 
