@@ -91,3 +91,22 @@ def test_a_restart_goes_on_when_its_preset_file_no_longer_reads(tmp_path):
     assert again.method == "aerosol.coagulation" and again.iteration == 2 and again.title == first.title
     assert again.params == first.params
     np.testing.assert_array_equal(again.step(1).field("diameter"), first.step(1).field("diameter"))
+
+
+def test_python_dash_m_runs_a_preset_and_says_what_is_wrong(tmp_path):
+    import subprocess
+    import sys
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "kinetic_studio", *args], capture_output=True, text=True, timeout=120)
+
+    r = run("--help")
+    assert r.returncode == 0 and "usage: python -m kinetic_studio" in r.stdout and "exit codes" in r.stdout
+    assert "dvm/couette-slip" in run("--presets", "dvm").stdout.split()
+    r = run("coagulation/teaching-demo", "--set", "n_s=100", "--set", "n_runs=2", "--backend", "cpu", "--steps", "2",
+            "--out", str(tmp_path / "out"), "--quiet")
+    assert r.returncode == 0, r.stderr
+    with open(tmp_path / "out" / "summary.json", encoding="utf-8") as f:
+        assert json.load(f)["iterations"] == 2
+    r = run("coagulation/teaching-demo", "--set", "n_s=5", "--quiet")
+    assert r.returncode == 2 and "params/n_s: value 5 for 'n_s' is out of range" in r.stderr
