@@ -1,12 +1,15 @@
 #include "checkpoint.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
+#include <random>
 #include <sstream>
 #include <string_view>
 #include <utility>
 
+#include "core/communicator.hpp"
 #include "core/errors.hpp"
 #include "core/memory.hpp"
 #include "input_file.hpp"
@@ -106,8 +109,13 @@ std::string checkpoint_part(const std::string& path, int rank, int ranks) {
   return ranks == 1 || rank == 0 ? path : path + ".rank" + std::to_string(rank);
 }
 
-void save_checkpoint(const Method& method, const ExecutionContext& ctx, const std::string& path,
-                     const nlohmann::json& preset) {
+std::string checkpoint_manifest(const std::string& path) { return path + ".manifest"; }
+
+namespace {
+
+// This rank's part: the state, its header with the set's id.
+void write_part(const Method& method, const ExecutionContext& ctx, const std::string& path, const nlohmann::json& preset,
+                std::int64_t set_id) {
   const Progress p = method.progress();
   const std::string bad = non_finite_field(method.snapshot());
   if (!bad.empty() || !std::isfinite(p.sim_time) || !std::isfinite(p.residual))
@@ -117,16 +125,17 @@ void save_checkpoint(const Method& method, const ExecutionContext& ctx, const st
   std::ostringstream state(std::ios::binary);
   method.save_state(state);
   const std::string_view bytes = state.view();  // no copy of a state that may be gigabytes
-  const nlohmann::json header = {{"format_version", kCheckpointFormatVersion},
-                                 {"method", method.info().id},
-                                 {"params", method.params().to_json()},
-                                 {"iteration", p.iteration},
-                                 {"backend", to_string(ctx.backend)},
-                                 {"preset", preset},
-                                 {"ranks", ranks_of(ctx).size()},
-                                 {"rank", ranks_of(ctx).rank()},
-                                 {"state_bytes", bytes.size()},
-                                 {"state_fnv1a64", fnv1a64(bytes)}};
+  nlohmann::json header = {{"format_version", kCheckpointFormatVersion},
+                           {"method", method.info().id},
+                           {"params", method.params().to_json()},
+                           {"iteration", p.iteration},
+                           {"backend", to_string(ctx.backend)},
+                           {"preset", preset},
+                           {"ranks", ranks_of(ctx).size()},
+                           {"rank", ranks_of(ctx).rank()},
+                           {"state_bytes", bytes.size()},
+                           {"state_fnv1a64", fnv1a64(bytes)}};
+  if (set_id) header["set_id"] = set_id;
   const std::string text = header.dump();
   const std::uint64_t len = text.size();
   // The state is written from the stream's buffer: a second copy of it would double the host memory
@@ -134,6 +143,46 @@ void save_checkpoint(const Method& method, const ExecutionContext& ctx, const st
   write_file_atomically(checkpoint_part(path, ranks_of(ctx).rank(), ranks_of(ctx).size()),
                         {std::string_view(kMagic, sizeof kMagic), std::string_view(reinterpret_cast<const char*>(&len), sizeof len), text, bytes},
                         "checkpoint");
+}
+
+// An id the ranks agree on for one checkpoint's parts: the largest of their random draws.
+std::int64_t agreed_set_id(const Communicator& comm) {
+  std::random_device device;
+  const std::uint64_t draw = (std::uint64_t(device()) << 32 ^ device() ^ std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count())) >> 2;
+  return comm.all_max(std::int64_t(draw) + 1);
+}
+
+}  // namespace
+
+void save_checkpoint(const Method& method, const ExecutionContext& ctx, const std::string& path,
+                     const nlohmann::json& preset) {
+  const Communicator& comm = ranks_of(ctx);
+  if (comm.size() == 1) return write_part(method, ctx, path, preset, 0);
+  // Under MPI a checkpoint is a set: every rank's part carries the set's id, and rank 0 writes the
+  // manifest naming the id and the iteration only once every part is written. A job killed while
+  // writing leaves parts of two sets, which the old manifest tells apart (load_checkpoint).
+  const std::int64_t set_id = agreed_set_id(comm);
+  std::int64_t code = 0;
+  std::string why;
+  try {
+    write_part(method, ctx, path, preset, set_id);
+  } catch (const Error& e) {
+    code = e.exit_code();
+    why = e.what();
+  }
+  if (const std::int64_t worst = comm.all_max(code))
+    throw Error(static_cast<ErrorKind>(worst), why.empty() ? "checkpoint " + path + ": another rank could not write its part, so the set there is "
+                                                                 "mixed and a restart from it is refused; the manifest still names the set before"
+                                                           : why);
+  if (comm.rank() == 0)
+    write_file_atomically(checkpoint_manifest(path),
+                          nlohmann::json{{"format_version", kCheckpointFormatVersion},
+                                         {"method", method.info().id},
+                                         {"iteration", method.progress().iteration},
+                                         {"ranks", comm.size()},
+                                         {"set_id", set_id}}
+                                  .dump(1) + "\n",
+                          "checkpoint manifest");
 }
 
 CheckpointHeader read_checkpoint_header(const std::string& path) {
@@ -148,14 +197,52 @@ CheckpointHeader read_checkpoint_header(const std::string& path) {
   return h;
 }
 
-void load_checkpoint(Method& method, const ExecutionContext& ctx, const std::string& path) {
-  const int rank = ranks_of(ctx).rank(), ranks = ranks_of(ctx).size();
+namespace {
+
+// This rank's part, checked against the rank and, for a set of several, against the manifest: the
+// same set's id and iteration in every part.
+RawCheckpoint read_part(const std::string& path, int rank, int ranks) {
   const std::string part = checkpoint_part(path, rank, ranks);
   RawCheckpoint raw = read_raw(part, true);
   if (raw.header["ranks"] != ranks || raw.header["rank"] != rank)
     throw bad_input(part, "the checkpoint part is rank " + brief(raw.header["rank"]) + " of " + brief(raw.header["ranks"]) +
                               ", this is rank " + std::to_string(rank) + " of " + std::to_string(ranks),
                     "a restart on as many ranks as wrote the checkpoint (mpirun -np " + brief(raw.header["ranks"]) + ")");
+  if (ranks == 1) return raw;
+  const std::string manifest_path = checkpoint_manifest(path);
+  const nlohmann::json manifest = parse_json_text(read_input_file(manifest_path, "checkpoint manifest", 1 << 20), manifest_path);
+  const nlohmann::json set = manifest.is_object() ? manifest.value("set_id", nlohmann::json()) : nlohmann::json();
+  const nlohmann::json iteration = manifest.is_object() ? manifest.value("iteration", nlohmann::json()) : nlohmann::json();
+  if (!set.is_number_integer() || !iteration.is_number_integer())
+    throw bad_input(manifest_path, "the manifest has no set_id and iteration", "the manifest kinetic-run writes beside a checkpoint of several ranks");
+  if (raw.header.value("set_id", nlohmann::json()) != set || raw.header["iteration"] != iteration)
+    throw bad_input(part, "the part is of iteration " + brief(raw.header["iteration"]) + " (set " + brief(raw.header.value("set_id", nlohmann::json())) +
+                              "), the manifest's set is of iteration " + brief(iteration) + " (set " + brief(set) +
+                              "): the job stopped while it wrote a checkpoint, and the parts belong to different states",
+                    "the parts of one checkpoint set (an earlier checkpoint, or a run from the start)");
+  return raw;
+}
+
+}  // namespace
+
+void load_checkpoint(Method& method, const ExecutionContext& ctx, const std::string& path) {
+  const Communicator& comm = ranks_of(ctx);
+  const int rank = comm.rank(), ranks = comm.size();
+  const std::string part = checkpoint_part(path, rank, ranks);
+  // Every rank checks its part; all refuse if one does (none may wait for the others in a collective).
+  RawCheckpoint raw;
+  std::int64_t code = 0;
+  std::string why;
+  try {
+    raw = read_part(path, rank, ranks);
+  } catch (const Error& e) {
+    if (ranks == 1) throw;
+    code = e.exit_code();
+    why = e.what();
+  }
+  if (ranks > 1)
+    if (const std::int64_t worst = comm.all_max(code))
+      throw Error(static_cast<ErrorKind>(worst), why.empty() ? path + ": another rank's checkpoint part was refused (its message names it)" : why);
   const std::string id = raw.header["method"].get<std::string>();
   if (id != method.info().id)
     throw bad_input(part, "the checkpoint is of method '" + id + "', not '" + method.info().id + "'",

@@ -2,8 +2,9 @@
 // {format_version, method, params, iteration, backend, preset, ranks, rank, state_bytes,
 // state_fnv1a64}, then the method's own binary state. The checksum covers the state; a checkpoint
 // is written to a temporary file and renamed, and never from a state holding NaN or Inf. Under MPI
-// every rank writes its part: rank 0 to the path, rank r to checkpoint_part(path, r, ranks); a
-// restart needs the same number of ranks.
+// every rank writes its part: rank 0 to the path, rank r to checkpoint_part(path, r, ranks), each
+// with the set's id, and rank 0 the manifest (checkpoint_manifest) once all are written; a restart
+// needs the same number of ranks and refuses parts of different sets, naming them.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +32,8 @@ struct CheckpointHeader {
 // The file rank `rank` of `ranks` writes and reads: `path` itself for rank 0 (and a single process),
 // `path.rank<r>` for the others.
 std::string checkpoint_part(const std::string& path, int rank, int ranks);
+// The manifest of a set of parts: `path.manifest` ({iteration, ranks, set_id}).
+std::string checkpoint_manifest(const std::string& path);
 
 // Refuses (run failed, exit 4) a state whose fields hold NaN or Inf: the previous checkpoint at
 // `path` is then kept. `preset` ({"file", "title", "case"}) is recorded for restarts.

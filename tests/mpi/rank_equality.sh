@@ -88,6 +88,18 @@ exits_with() {  # expected code, what, mpiexec args...
   echo "$what: exit $got in $((SECONDS - start)) s"
 }
 
+# A checkpoint set whose parts hold different states (a job killed while it wrote one; here rank 1's
+# part copied from an earlier checkpoint): refused by every rank, naming the part, not run on.
+refuses_a_mixed_set() {
+  local c=("$src/presets/coagulation/table1-free-molecular.json" --backend cpu --set n_s=100 --set n_runs=8 --quiet)
+  "$mpiexec" -np 2 "$run" "${c[@]}" --steps 1 --checkpoint "$work/mixed-a.ckpt" || { fail "mixed set: the first run exited $?"; return; }
+  "$mpiexec" -np 2 "$run" "${c[@]}" --steps 2 --checkpoint "$work/mixed-b.ckpt" || { fail "mixed set: the second run exited $?"; return; }
+  [[ -f $work/mixed-b.ckpt.manifest ]] || fail "mixed set: no manifest beside the checkpoint"
+  cp "$work/mixed-a.ckpt.rank1" "$work/mixed-b.ckpt.rank1"
+  exits_with 2 "a checkpoint set of two states (rank 1's part from an earlier checkpoint)" -np 2 "$run" "${c[@]}" --steps 1 --restart "$work/mixed-b.ckpt"
+  grep -q "mixed-b.ckpt.rank1: the part is of iteration 1" "$work/exit.log" || { fail "mixed set: the message does not name rank 1's part"; tail -3 "$work/exit.log"; }
+}
+
 # SIGTERM to rank 1 alone: every rank stops after the same iteration (the collective stop), rank 0
 # still writes the outputs, and the job exits 143 without waiting for the end condition.
 stops_together() {
@@ -164,6 +176,7 @@ restarts_exactly radiation radiation/case03-grey-cube-sin.json --set nx=12 --set
 restarts_exactly lbm lbm/teaching-packed-bed.json "${lbm_bed[@]}"
 writes_pieces lbm/tube-simple-bounce-back.json --steps 2 --set nx=12 --set ny=12 --set nz=24 --set steps_per_iteration=5 --set gpu_step=paper
 restarts_exactly bgk-cavity bgk/teaching-cavity.json "${bgk_cavity[@]}"
+refuses_a_mixed_set
 REFERENCE=2 restarts_exactly dvm dvm/teaching-cavity.json --set nx=8 --set ny=8 --set nz=8 --set nv=16
 stops_together
 
