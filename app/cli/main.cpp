@@ -279,8 +279,12 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
     ks::RunRecord rec{&preset, runner.params(), ctx, ks::to_string(state), stop_reason, wall,
                            runner.memory_estimate(), info.decomposition, runner.iteration_seconds(),
                            runner.iteration_traffic()};
-    ks::write_outputs(o.out_dir, *snap, rec, field_files, "--out");
+    const nlohmann::json summary = ks::write_outputs(o.out_dir, *snap, rec, field_files, "--out");
     if (!o.quiet) std::fprintf(stderr, "outputs written to %s (summary.json, the fields and one file per series)\n", o.out_dir.c_str());
+    if (const auto earlier = summary.find("files_of_an_earlier_run"); earlier != summary.end())
+      std::fprintf(stderr, "kinetic-run: note: %s also holds %zu files of an earlier run that this run did not write (summary.json lists them "
+                           "under files_of_an_earlier_run), e.g. %s\n",
+                   o.out_dir.c_str(), earlier->size(), ks::printable(earlier->front().get<std::string>()).c_str());
   }
   if (failed) {
     std::fprintf(stderr, "kinetic-run: the run failed: %s\n", runner.error().c_str());

@@ -1,7 +1,12 @@
 #include "io/run_output.hpp"
 
+#include <algorithm>
+#include <filesystem>
+
 #include "core/errors.hpp"
 #include "io/field_writer.hpp"
+#include "io/input_file.hpp"
+#include "io/json_text.hpp"
 #include "io/output_file.hpp"
 #include "io/reference.hpp"
 #include "io/vtk_xml_writer.hpp"
@@ -83,9 +88,33 @@ std::vector<std::string> write_fields(const std::string& dir, const std::string&
   return files;
 }
 
+namespace {
+
+// The files the summary.json already in `dir` lists, its own and those it named of runs before it:
+// earlier runs' outputs (none when there is no summary there, or one that does not read).
+std::vector<std::string> earlier_files(const std::string& dir) {
+  const std::string path = dir + "/summary.json";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return {};
+  std::vector<std::string> files;
+  try {
+    const nlohmann::json summary = parse_json_text(read_input_file(path, "summary", 64ull << 20), path);
+    for (const char* key : {"files", "files_of_an_earlier_run"})
+      if (summary.is_object() && summary.contains(key) && summary[key].is_array())
+        for (const auto& f : summary[key])
+          if (f.is_string()) files.push_back(f.get<std::string>());
+  } catch (const Error&) {
+    return {};
+  }
+  return files;
+}
+
+}  // namespace
+
 nlohmann::json write_outputs(const std::string& dir, const Snapshot& snap, const RunRecord& rec, const std::vector<std::string>& field_files,
                              const std::string& option) {
   prepare_output_dir(dir, option);
+  const std::vector<std::string> before = earlier_files(dir);
   nlohmann::json summary = make_summary(snap, rec);
   nlohmann::json files = nlohmann::json(field_files);
   for (const auto& s : snap.series) {
@@ -94,6 +123,14 @@ nlohmann::json write_outputs(const std::string& dir, const Snapshot& snap, const
     files.push_back(path);
   }
   summary["files"] = files;
+  // An earlier run's outputs this run did not replace (another method, format or set of series):
+  // left, but named, so the folder never mixes two runs without saying so.
+  std::vector<std::string> left;
+  for (const std::string& f : before) {
+    std::error_code ec;
+    if (std::find(files.begin(), files.end(), f) == files.end() && std::filesystem::exists(f, ec)) left.push_back(f);
+  }
+  if (!left.empty()) summary["files_of_an_earlier_run"] = left;
   write_file_atomically(dir + "/summary.json", summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", "summary");
   return summary;
 }

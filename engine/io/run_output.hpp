@@ -40,7 +40,8 @@ VtkEncoding encoding_of(const std::string& format);
 std::vector<std::string> write_fields(const std::string& dir, const std::string& format, const Snapshot& snap, TimeSeriesWriter* series);
 // Writes the series, then the summary (to a temporary file renamed over summary.json, so a failed
 // write never truncates an earlier summary) listing `field_files` and the series' files; returns the
-// summary. `option` names where `dir` came from in errors ("--out").
+// summary. `option` names where `dir` came from in errors ("--out"). Files an earlier run's
+// summary.json there listed and this run did not write are named in files_of_an_earlier_run.
 nlohmann::json write_outputs(const std::string& dir, const Snapshot& snap, const RunRecord& rec, const std::vector<std::string>& field_files,
                              const std::string& option);
 // Under MPI (kinetic-run --pieces), on every rank: its pieces of the split grids' datasets as

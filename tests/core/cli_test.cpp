@@ -449,6 +449,25 @@ TEST_F(Cli, PhaseSpaceCsvHeaderQuotesTheNameWithItsComma) {
   EXPECT_EQ(rows, 128 * 16);
 }
 
+// Two runs into one folder: the second's summary names the first's files it did not replace (here
+// the .vtp of a --format vti run under a CSV run's files), and kinetic-run says so.
+TEST_F(Cli, AnEarlierRunsFilesLeftInTheFolderAreNamed) {
+  const std::string out = path("twice");
+  ASSERT_EQ(run(small_run_args() + std::vector<std::string>{"--backend", "cpu", "--steps", "1", "--format", "vti", "--out", out, "--quiet"}).exit_code, 0);
+  const CliResult r = run(small_run_args() + std::vector<std::string>{"--backend", "cpu", "--steps", "1", "--format", "csv", "--out", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_HAS(r.err, "also holds 1 files of an earlier run");
+  const nlohmann::json s = summary(out);
+  EXPECT_EQ(s.value("files_of_an_earlier_run", nlohmann::json()), nlohmann::json::array({out + "/particles.vtp"}));
+  // The CSV run again: the .vtp is still named (carried from the summary before), nothing else.
+  const CliResult again = run(small_run_args() + std::vector<std::string>{"--backend", "cpu", "--steps", "1", "--format", "csv", "--out", out, "--quiet"});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(summary(out).value("files_of_an_earlier_run", nlohmann::json()), nlohmann::json::array({out + "/particles.vtp"}));
+  std::filesystem::remove(out + "/particles.vtp");  // gone: no longer named
+  ASSERT_EQ(run(small_run_args() + std::vector<std::string>{"--backend", "cpu", "--steps", "1", "--format", "csv", "--out", out, "--quiet"}).exit_code, 0);
+  EXPECT_EQ(summary(out).value("files_of_an_earlier_run", nlohmann::json()), nullptr);
+}
+
 // A shipped preset by its name, as Python's from_preset and the app take it: one rule for all three.
 TEST_F(Cli, AShippedPresetRunsByItsName) {
   const CliResult r = run({"coagulation/teaching-demo", "--set", "n_s=100", "--set", "n_runs=2", "--set", "t_end=2", "--backend", "cpu",
