@@ -101,6 +101,16 @@ vtkSmartPointer<vtkImageData> read_image(const std::string& path) {
   return reader->GetOutput();
 }
 
+// Why load_temperature_file refuses `path` ("" when it reads it).
+std::string refusal(const std::string& path) {
+  try {
+    ks::rmc::load_temperature_file(path);
+  } catch (const ks::Error& e) {
+    return e.what();
+  }
+  return {};
+}
+
 std::string text_of(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
@@ -519,21 +529,11 @@ TEST(VtkFiles, TemperatureFilesOfEveryVtkXmlKindReadThroughVtk) {
   ASSERT_EQ(whole->GetOutput()->GetNumberOfCells(), 24);
   expect_cells(dir + "/parallel.pvti", cells);
   std::filesystem::remove(dir + "/parallel/parallel_1.vti");
-  std::string missing;
-  try {
-    ks::rmc::load_temperature_file(dir + "/parallel.pvti");
-  } catch (const ks::Error& e) {
-    missing = e.what();
-  }
+  std::string missing = refusal(dir + "/parallel.pvti");
   EXPECT_NE(missing.find("parallel_1.vti"), std::string::npos) << missing;
   // A legacy .vtk: refused, naming the kinds read (the parameter's check says how to save it as .vti).
   std::ofstream(dir + "/legacy.vtk") << "# vtk DataFile Version 3.0\nT\nASCII\nDATASET STRUCTURED_POINTS\n";
-  missing.clear();
-  try {
-    ks::rmc::load_temperature_file(dir + "/legacy.vtk");
-  } catch (const ks::Error& e) {
-    missing = e.what();
-  }
+  missing = refusal(dir + "/legacy.vtk");
   EXPECT_NE(missing.find("legacy.vtk: is not a .csv, .vti, .pvti, .vtr or .vtu file"), std::string::npos) << missing;
   // .vtu of hexahedra, point data.
   image->GetCellData()->RemoveArray("T");
@@ -565,20 +565,10 @@ TEST(VtkFiles, TemperatureFilesOfEveryVtkXmlKindReadThroughVtk) {
   x->SetValue(4, 0.5);
   vtr->SetFileName((dir + "/stretched.vtr").c_str());
   ASSERT_EQ(vtr->Write(), 1);
-  std::string msg;
-  try {
-    ks::rmc::load_temperature_file(dir + "/stretched.vtr");
-  } catch (const ks::Error& e) {
-    msg = e.what();
-  }
+  std::string msg = refusal(dir + "/stretched.vtr");
   EXPECT_NE(msg.find(dir + "/stretched.vtr: column x: the cell centres are not uniformly spaced"), std::string::npos) << msg;
   std::ofstream(dir + "/broken.vtu") << "<VTKFile type=\"UnstructuredGrid\"><UnstructuredGrid><Piece NumberOfPoints=\"8\"";
-  msg.clear();
-  try {
-    ks::rmc::load_temperature_file(dir + "/broken.vtu");
-  } catch (const ks::Error& e) {
-    msg = e.what();
-  }
+  msg = refusal(dir + "/broken.vtu");
   EXPECT_NE(msg.find(dir + "/broken.vtu: line 1: the file ends inside the tag <Piece>"), std::string::npos) << msg;
 }
 
