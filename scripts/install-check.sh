@@ -55,6 +55,14 @@ assert ks._core.preset_dir() == '$data/presets', ks._core.preset_dir()
 sim = ks.Simulation.from_preset('radiation/case05-h2o-slab-isothermal-0.1m', nx=8, rays_per_cell=20, rays_per_batch=20).step(1)
 assert sim.field('Q_R').shape == (8, 8, 8)  # the slab case on a cube of cells
 " || fail "the installed Python module could not run an installed preset"
+  # --prefix ~/.local: into the user site, which python3 reads without PYTHONPATH.
+  user=$work/userbase
+  mkdir -p "$user"
+  PYTHONUSERBASE=$user cmake --install "$build" --prefix "$user" >"$work/install-user.log" || { cat "$work/install-user.log"; fail "cmake --install into the user base failed"; }
+  (cd "$work" && "${clean_env[@]}" -u PYTHONPATH PYTHONUSERBASE="$user" "$python" -c "
+import kinetic_studio, site
+assert kinetic_studio.__file__.startswith(site.getusersitepackages()), (kinetic_studio.__file__, site.getusersitepackages())
+") || fail "installed with --prefix at the user base, the Python module is not in the user site ($(cd "$user" && ls -d lib/python3*/*-packages 2>/dev/null))"
 fi
 if ((gui)); then
   QT_QPA_PLATFORM=offscreen "${clean_env[@]}" "$prefix/bin/kinetic-studio" --version | grep -q "kinetic-studio" ||
@@ -73,6 +81,8 @@ for f in ./usr/bin/kinetic-run ./usr/share/kinetic-studio/presets/coagulation/te
 done
 if grep -q '^KS_PYTHON:BOOL=ON' "$build/CMakeCache.txt"; then
   grep -qF ./usr/lib/python3/dist-packages/kinetic_studio/__init__.py <<<"$files" || fail "the Python module is not in the .deb's lib/python3/dist-packages"
+  grep -q "python3-numpy" <<<"$depends" && grep -q "python3 (<<" <<<"$depends" ||
+    fail "the .deb with the Python module does not depend on python3 (its ABI's version) and python3-numpy: '$depends'"
 fi
 if ((gui)); then
   grep -qF ./usr/share/applications/kinetic-studio.desktop <<<"$files" || fail "the .desktop file is not in the .deb"

@@ -143,6 +143,8 @@ class Simulation:
         text = f"iteration {p['iteration']}  t = {p['time']:.4g} {p['time_unit']}"
         if p["residual"]:
             text += f"  residual {p['residual']:.3g}"
+        if p["end_condition"]:
+            text += f"  (toward {p['end_condition']})"
         return text
 
     # --- parameters ----------------------------------------------------------------------------
@@ -182,7 +184,8 @@ class Simulation:
 
     @property
     def progress(self):
-        """{iteration, time, time_unit, residual, fraction_done, work_done, work_unit, converged}."""
+        """{iteration, time, time_unit, residual, fraction_done, end_condition, work_done, work_unit,
+        converged}: fraction_done is toward end_condition ("t_end", "steady state (residual 1e-06)")."""
         return self._core.progress
 
     @property

@@ -129,6 +129,7 @@ pyb::dict progress_dict(const ks::Progress& p) {
   d["time_unit"] = p.time_unit;
   d["residual"] = p.residual;
   d["fraction_done"] = p.fraction_done;
+  d["end_condition"] = p.end_condition;
   d["work_done"] = p.work_done;
   d["work_unit"] = p.work_unit;
   d["converged"] = p.converged;
