@@ -12,6 +12,7 @@
 #include "core/data_dir.hpp"
 #include "core/errors.hpp"
 #include "core/printable.hpp"
+#include "core/rank_agreement.hpp"
 #include "core/registry.hpp"
 #include "io/checkpoint.hpp"
 #include "io/output_file.hpp"
@@ -77,26 +78,20 @@ nlohmann::json preset_identity(const ks::Preset& p) {
 // Checked before the run starts, so a bad path is found now, not after an hour of work. Rank 0 writes,
 // so rank 0 checks; every rank learns whether the check failed, and fails with it.
 void check_output_paths(const ks::cli::Options& o, const ks::cli::RankGroup& g) {
-  std::int64_t code = 0;
-  std::string why;
-  if (g.reports()) {
-    try {
-      if (!o.out_dir.empty()) ks::prepare_output_dir(o.out_dir, "--out");
-      if (!o.checkpoint.empty()) {
+  ks::on_every_rank(
+      *g.comm(),
+      [&] {
+        if (!g.reports()) return;
+        if (!o.out_dir.empty()) ks::prepare_output_dir(o.out_dir, "--out");
+        if (o.checkpoint.empty()) return;
         ks::check_output_file(o.checkpoint, "--checkpoint");
         // The checkpoint replaces its file: never the preset being run (a restart's own checkpoint may be).
         std::error_code ec;
         if (!o.preset.empty() && std::filesystem::equivalent(o.checkpoint, o.preset, ec))
           throw ks::bad_input("--checkpoint " + o.checkpoint, "is the preset being run (" + o.preset + "), which the checkpoint would overwrite",
                               "another file, e.g. run.ckpt");
-      }
-    } catch (const ks::Error& e) {
-      code = e.exit_code();
-      why = e.what();
-    }
-  }
-  if (g.size() > 1) code = g.comm()->all_max(code);
-  if (code) throw ks::Error(static_cast<ks::ErrorKind>(code), g.reports() ? why : "the output paths were refused on rank 0");
+      },
+      "the output paths were refused on rank 0");
 }
 
 // More than one rank: the method must split its work, and every rank must run on the same kind of

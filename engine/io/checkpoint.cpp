@@ -12,6 +12,7 @@
 #include "core/communicator.hpp"
 #include "core/errors.hpp"
 #include "core/memory.hpp"
+#include "core/rank_agreement.hpp"
 #include "input_file.hpp"
 #include "json_text.hpp"
 #include "output_file.hpp"
@@ -162,18 +163,10 @@ void save_checkpoint(const Method& method, const ExecutionContext& ctx, const st
   // manifest naming the id and the iteration only once every part is written. A job killed while
   // writing leaves parts of two sets, which the old manifest tells apart (load_checkpoint).
   const std::int64_t set_id = agreed_set_id(comm);
-  std::int64_t code = 0;
-  std::string why;
-  try {
-    write_part(method, ctx, path, preset, set_id);
-  } catch (const Error& e) {
-    code = e.exit_code();
-    why = e.what();
-  }
-  if (const std::int64_t worst = comm.all_max(code))
-    throw Error(static_cast<ErrorKind>(worst), why.empty() ? "checkpoint " + path + ": another rank could not write its part, so the set there is "
-                                                                 "mixed and a restart from it is refused; the manifest still names the set before"
-                                                           : why);
+  on_every_rank(
+      comm, [&] { write_part(method, ctx, path, preset, set_id); },
+      "checkpoint " + path + ": another rank could not write its part, so the set there is mixed and a restart from it is refused; the "
+      "manifest still names the set before");
   if (comm.rank() == 0)
     write_file_atomically(checkpoint_manifest(path),
                           nlohmann::json{{"format_version", kCheckpointFormatVersion},
@@ -231,18 +224,7 @@ void load_checkpoint(Method& method, const ExecutionContext& ctx, const std::str
   const std::string part = checkpoint_part(path, rank, ranks);
   // Every rank checks its part; all refuse if one does (none may wait for the others in a collective).
   RawCheckpoint raw;
-  std::int64_t code = 0;
-  std::string why;
-  try {
-    raw = read_part(path, rank, ranks);
-  } catch (const Error& e) {
-    if (ranks == 1) throw;
-    code = e.exit_code();
-    why = e.what();
-  }
-  if (ranks > 1)
-    if (const std::int64_t worst = comm.all_max(code))
-      throw Error(static_cast<ErrorKind>(worst), why.empty() ? path + ": another rank's checkpoint part was refused (its message names it)" : why);
+  on_every_rank(comm, [&] { raw = read_part(path, rank, ranks); }, path + ": another rank's checkpoint part was refused (its message names it)");
   const std::string id = raw.header["method"].get<std::string>();
   if (id != method.info().id)
     throw bad_input(part, "the checkpoint is of method '" + id + "', not '" + method.info().id + "'",

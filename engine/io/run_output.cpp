@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "core/errors.hpp"
+#include "core/rank_agreement.hpp"
 #include "io/field_writer.hpp"
 #include "io/input_file.hpp"
 #include "io/json_text.hpp"
@@ -142,20 +143,16 @@ std::vector<std::string> write_field_pieces(const std::string& dir, const std::s
   const auto stem_of = [&](const Dataset& d) { return series ? TimeSeriesWriter::numbered(d.name, snap.progress.iteration) : d.name; };
   const auto piece = [&](const Dataset& d, int rank) { return stem_of(d) + "_r" + std::to_string(rank); };
   std::vector<double> extents;  // per dataset: first (3), cells (3)
-  std::int64_t code = 0;
-  std::string why;
-  try {
-    for (const Dataset& d : datasets) {
-      write_dataset_vtk(d, dir + "/" + piece(d, comm.rank()), encoding_of(format), snap.progress.sim_time);
-      for (int a = 0; a < 3; ++a) extents.push_back(d.grid().first[a]);
-      for (int a = 0; a < 3; ++a) extents.push_back(d.grid().cells[a]);
-    }
-  } catch (const Error& e) {
-    code = e.exit_code();
-    why = e.what();
-  }
-  if (const std::int64_t worst = comm.all_max(code))
-    throw Error(static_cast<ErrorKind>(worst), why.empty() ? "another rank could not write its field pieces" : why);
+  on_every_rank(
+      comm,
+      [&] {
+        for (const Dataset& d : datasets) {
+          write_dataset_vtk(d, dir + "/" + piece(d, comm.rank()), encoding_of(format), snap.progress.sim_time);
+          for (int a = 0; a < 3; ++a) extents.push_back(d.grid().first[a]);
+          for (int a = 0; a < 3; ++a) extents.push_back(d.grid().cells[a]);
+        }
+      },
+      "another rank could not write its field pieces");
   const std::vector<double> all = comm.all_gather(extents);
   std::vector<std::string> written;
   if (comm.rank() != 0) return written;
