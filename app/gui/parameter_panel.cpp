@@ -18,6 +18,14 @@
 #include "notation.hpp"
 
 namespace ks::gui {
+namespace {
+
+// A text set again resets the cursor and redraws the editor: only a changed one.
+void set_text(QLineEdit* line, const QString& text) {
+  if (line->text() != text) line->setText(text);
+}
+
+}  // namespace
 
 ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
   form_ = new QFormLayout(this);
@@ -140,10 +148,10 @@ void ParameterPanel::setEditorValue(QWidget* editor, const ParamSpec& spec, cons
     case ParamType::Path: {
       QLineEdit* line = editor->findChild<QLineEdit*>("path");
       const QSignalBlocker block_line(line);
-      line->setText(QString::fromStdString(std::get<std::string>(value)));
+      set_text(line, QString::fromStdString(std::get<std::string>(value)));
       break;
     }
-    default: static_cast<QLineEdit*>(editor)->setText(QString::fromStdString(to_string(value))); break;
+    default: set_text(static_cast<QLineEdit*>(editor), QString::fromStdString(to_string(value))); break;
   }
 }
 
@@ -160,6 +168,7 @@ void ParameterPanel::showValues(const ParamSet& params) {
 }
 
 void ParameterPanel::setRunning(bool running) {
+  if (running == running_) return;
   running_ = running;
   refreshEnabled();
 }
@@ -196,9 +205,11 @@ void ParameterPanel::refreshEnabled() {
     } else if (!spec.live && running_) {
       tip = "Not live: pause, change it, then Reset to apply";
     }
-    editor->setEnabled(acts && (spec.live || !running_));
-    if (label) label->setEnabled(acts);
-    editor->setToolTip(tip);
+    // Each change restyles the widget (milliseconds under a software renderer): only what changed.
+    const bool editable = acts && (spec.live || !running_);
+    if (editor->isEnabled() != editable) editor->setEnabled(editable);
+    if (label && label->isEnabled() != acts) label->setEnabled(acts);
+    if (editor->toolTip() != tip) editor->setToolTip(tip);
   }
 }
 

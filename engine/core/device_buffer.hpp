@@ -45,7 +45,10 @@ struct DeviceBuffer {
     resize(n);
     if (n) KS_CUDA_CHECK(cudaMemcpy(ptr, src, n * sizeof(T), cudaMemcpyHostToDevice));
   }
-  void upload(const std::vector<T>& v) { upload(v.data(), v.size()); }
+  template <class Allocator>
+  void upload(const std::vector<T, Allocator>& v) {
+    upload(v.data(), v.size());
+  }
   void download(T* dst, std::size_t n) const {
     if (n) KS_CUDA_CHECK(cudaMemcpy(dst, ptr, n * sizeof(T), cudaMemcpyDeviceToHost));
   }

@@ -73,7 +73,7 @@ BoundaryData make_boundaries(const BgkConfig& c) {
   return b;
 }
 
-std::vector<double> initial_distribution(const BgkConfig& c, const Interrupt& stop) {
+HostArray<double> initial_distribution(const BgkConfig& c, const Interrupt& stop) {
   const std::vector<double> left = discrete_maxwellian(c.vg, c.kind == Case::Shock ? c.upstream : Macro{});
   const std::vector<double> right = c.kind == Case::Shock ? discrete_maxwellian(c.vg, c.downstream) : left;
   const std::size_t cells = std::size_t(c.cells());

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "core/host_array.hpp"
 #include "core/interrupt.hpp"
 #include "bgk_config.hpp"
 
@@ -21,6 +22,6 @@ std::vector<double> discrete_maxwellian(const VelocityGrid& g, const Macro& m);
 BoundaryData make_boundaries(const BgkConfig& c);
 // Initial state: shock, Phi^- for x < 0 and Phi^+ for x > 0 (eq. 20); cavity, gas at rest at n = T = 1.
 // Made a block at a time: a stop request throws Interrupted (core/interruptible_fill.hpp).
-std::vector<double> initial_distribution(const BgkConfig& c, const Interrupt& stop = {});
+HostArray<double> initial_distribution(const BgkConfig& c, const Interrupt& stop = {});
 
 }  // namespace ks::bgk

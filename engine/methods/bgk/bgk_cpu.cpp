@@ -73,8 +73,8 @@ class CpuSolver final : public BgkSolver {
     return out;
   }
 
-  void read_f(std::vector<double>& f) const override { f = f_; }
-  void write_f(const std::vector<double>& f) override { f_ = f; }
+  void read_f(std::vector<double>& f) const override { f.assign(f_.begin(), f_.end()); }
+  void write_f(const std::vector<double>& f) override { f_.assign(f.begin(), f.end()); }
   std::vector<double> read_cells(long long first, long long count) const override {
     std::vector<double> out(std::size_t(c_.vg.count()) * count);
     for (int j = 0; j < c_.vg.count(); ++j) std::copy_n(&f_[std::size_t(j) * c_.cells() + first], count, &out[std::size_t(j) * count]);
@@ -200,7 +200,7 @@ class CpuSolver final : public BgkSolver {
 
   BgkConfig c_;
   BoundaryData b_;
-  std::vector<double> f_, next_;
+  HostArray<double> f_, next_;
   std::vector<CellRelaxation> relaxation_;
   std::vector<double> nw_left_, nw_right_, nw_bottom_, nw_top_;
 };

@@ -89,7 +89,7 @@ class CpuSolver final : public DvmSolver {
   std::shared_ptr<const Geometry> keep_;
   std::vector<Velocity> vel_;
   std::vector<Batch> batches_;
-  std::vector<T> A_, B_;         // f of the batch on slices k - sz and k, [velocity * slice + cell]
+  HostArray<T> A_, B_;         // f of the batch on slices k - sz and k, [velocity * slice + cell]
   std::vector<double> partial_;  // per thread: the batch's moments of each slice cell
 };
 
