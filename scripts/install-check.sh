@@ -5,6 +5,7 @@
 # usage: scripts/install-check.sh [build-dir]      (ctest: InstallToAPrefixAndRunFromThere)
 set -euo pipefail
 build=$(cd "${1:-build}" && pwd)
+src=$(cd "$(dirname "$0")/.." && pwd)
 prefix=$(mktemp -d)
 work=$(mktemp -d)
 trap 'rm -rf "$prefix" "$work"' EXIT
@@ -63,6 +64,24 @@ assert sim.field('Q_R').shape == (8, 8, 8)  # the slab case on a cube of cells
 import kinetic_studio, site
 assert kinetic_studio.__file__.startswith(site.getusersitepackages()), (kinetic_studio.__file__, site.getusersitepackages())
 ") || fail "installed with --prefix at the user base, the Python module is not in the user site ($(cd "$user" && ls -d lib/python3*/*-packages 2>/dev/null))"
+  # pip install . into a venv (the README's way; this build folder is reused, so nothing is compiled
+  # again): the package, its data and kinetic-run under the venv, found without PYTHONPATH; then
+  # pip uninstall removes them all.
+  "$python" -m venv --system-site-packages "$work/venv" || fail "python3 -m venv failed (Debian: apt-get install python3-venv)"
+  "${clean_env[@]}" -u PYTHONPATH "$work/venv/bin/pip" install --no-index --config-settings "build-dir=$build" "$src" \
+    >"$work/pip.log" 2>&1 || { cat "$work/pip.log"; fail "pip install $src failed"; }
+  (cd "$work" && "${clean_env[@]}" -u PYTHONPATH "$work/venv/bin/python" -c "
+import kinetic_studio as ks
+assert ks.__file__.startswith('$work/venv/lib/'), ks.__file__
+assert ks._core.preset_dir() == '$work/venv/share/kinetic-studio/presets', ks._core.preset_dir()
+sim = ks.Simulation.from_preset('coagulation/teaching-demo').step(2)
+assert sim.diagnostics['events'] > 0, sim.diagnostics  # particles coagulated
+") || fail "the module pip installed could not run a preset from the venv's data"
+  "$work/venv/bin/kinetic-run" --version | grep -qF "data: $work/venv/share/kinetic-studio (install)" ||
+    fail "the kinetic-run pip installed does not read the venv's data"
+  "$work/venv/bin/pip" uninstall -y kinetic-studio >"$work/pip-uninstall.log" 2>&1 || { cat "$work/pip-uninstall.log"; fail "pip uninstall failed"; }
+  left=$(cd "$work/venv" && find . -path "*kinetic*" -type f | head -5)  # (pip leaves empty data folders)
+  [[ -z "$left" ]] || fail "pip uninstall left: $left"
 fi
 if ((gui)); then
   QT_QPA_PLATFORM=offscreen "${clean_env[@]}" "$prefix/bin/kinetic-studio" --version | grep -q "kinetic-studio" ||

@@ -4,7 +4,7 @@
 #   scripts/install-deps.sh --gui    also Qt 6, VTK 9, Dear ImGui, the DejaVu fonts and Xvfb for the desktop app
 set -euo pipefail
 packages=(build-essential cmake nlohmann-json3-dev zlib1g-dev libcli11-dev libgtest-dev libgmock-dev libopenmpi-dev openmpi-bin
-          pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib python3-nbclient python3-nbformat python3-ipykernel)
+          pybind11-dev python3-dev python3-numpy python3-pip python3-venv python3-pytest python3-matplotlib python3-nbclient python3-nbformat python3-ipykernel)
 if [[ "${1:-}" == "--gui" ]]; then
   packages+=(qt6-base-dev libqt6opengl6-dev libvtk9-dev libimgui-dev fonts-dejavu-core xvfb xauth)
 fi

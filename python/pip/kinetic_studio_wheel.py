@@ -8,7 +8,7 @@ Debian's packages alone (scikit-build-core is not in Debian 12). The wheel holds
     <name>.data/data/share/    presets/ and resources/, found five folders above _core (data_dir.hpp)
     <name>.data/scripts/       kinetic-run
 
-pip's --config-settings (-C) choose the build:
+pip's --config-settings (-C from pip 23.1) choose the build:
     build-dir=DIR      build there (kept, so a second install only rebuilds what changed; default
                        build/pip under the source); a configured build tree is used as it is
     cmake.define.X=V   -DX=V when configuring (KS_CUDA=OFF, CMAKE_CUDA_ARCHITECTURES=90, ...)
@@ -107,9 +107,26 @@ def _record_line(arcname, data):
     return f"{arcname},sha256={digest},{len(data)}"
 
 
+def _dist_info():
+    return f"{NAME}-{_version()}.dist-info"
+
+
+def _wheel_file():
+    return f"Wheel-Version: 1.0\nGenerator: kinetic_studio_wheel\nRoot-Is-Purelib: false\nTag: {_tag()}\n"
+
+
+def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):
+    """The metadata without building (pip asks for it first)."""
+    folder = Path(metadata_directory) / _dist_info()
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "METADATA").write_text(_metadata())
+    (folder / "WHEEL").write_text(_wheel_file())
+    return folder.name
+
+
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     version = _version()
-    dist_info = f"{NAME}-{version}.dist-info"
+    dist_info = _dist_info()
     data = f"{NAME}-{version}.data"
     wheel_name = f"{NAME}-{version}-{_tag()}.whl"
     with tempfile.TemporaryDirectory(prefix="kinetic_studio_wheel_") as staging:
@@ -126,8 +143,7 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
             files.append((f"{data}/scripts/kinetic-run", run))
         meta = {
             f"{dist_info}/METADATA": _metadata().encode(),
-            f"{dist_info}/WHEEL": ("Wheel-Version: 1.0\nGenerator: kinetic_studio_wheel\nRoot-Is-Purelib: false\n"
-                                   f"Tag: {_tag()}\n").encode(),
+            f"{dist_info}/WHEEL": _wheel_file().encode(),
         }
         record = []
         os.makedirs(wheel_directory, exist_ok=True)
