@@ -428,6 +428,9 @@ void Runner::iterate(std::unique_lock<std::mutex>& lock) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const Communicator::Traffic traffic1 = ranks_of(ctx_).traffic();
   lock.lock();
+  // Stopped by a command (pause, reset, a live change, quit): that command comes next and publishes
+  // what it needs; a snapshot here (the BGK cavity's moments: seconds on 2 cores) delayed it.
+  const bool interrupted = ctx_.interrupt.requested();
   ctx_.interrupt.clear();
   if (!why.empty()) {
     fail(why);  // the last good snapshot stays published
@@ -452,7 +455,8 @@ void Runner::iterate(std::unique_lock<std::mutex>& lock) {
     state_ = RunState::Finished;
     steps_left_ = 0;
   }
-  publish(state_ != RunState::Running && steps_left_ == 0);  // forced where a run or its steps end
+  const bool ended = state_ != RunState::Running && steps_left_ == 0;
+  if (ended || !interrupted) publish(ended);  // forced where a run or its steps end
 }
 
 // Builds the snapshot with the lock released: readers keep the previous one meanwhile. Under MPI a

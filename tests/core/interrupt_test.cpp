@@ -37,7 +37,8 @@ const ks::MethodInfo& long_info() {
     ks::MethodInfo i;
     i.id = "test.long";
     i.title = "Long set-up and iterations (test)";
-    i.params = {spec("setup_units", std::int64_t{0}, false), spec("units", std::int64_t{10000}, true)};
+    i.params = {spec("setup_units", std::int64_t{0}, false), spec("units", std::int64_t{10000}, true),
+                spec("snapshot_ms", std::int64_t{0}, false)};
     i.fields = {{"done", "", 1, "units of work done"}};
     return i;
   }();
@@ -46,7 +47,8 @@ const ks::MethodInfo& long_info() {
 
 std::atomic<int> g_setups_begun{0}, g_setups_done{0};
 
-// Work comes in units of 1 ms: an iteration is `units` of them, a set-up `setup_units`. An iteration
+// Work comes in units of 1 ms: an iteration is `units` of them, a set-up `setup_units`; a snapshot
+// takes `snapshot_ms` (the BGK cavity's moments take seconds on 2 cores). An iteration
 // stopped on request keeps its completed units and ends there; a set-up stopped throws Interrupted
 // and keeps the previous one (as MethodBase does).
 class LongMethod final : public ks::Method {
@@ -65,6 +67,7 @@ class LongMethod final : public ks::Method {
     ctx_ = ctx;
     params_ = params;
     units_ = params.get_int("units");
+    snapshot_ms_ = params.get_int("snapshot_ms");
     done_ = 0;
     iterations_ = 0;
     ++g_setups_done;
@@ -91,6 +94,7 @@ class LongMethod final : public ks::Method {
     return p;
   }
   ks::Snapshot snapshot() const override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(snapshot_ms_));
     ks::Snapshot s;
     s.progress = progress();
     return s;
@@ -102,18 +106,20 @@ class LongMethod final : public ks::Method {
  private:
   ks::ParamSet params_;
   ks::ExecutionContext ctx_;
-  std::int64_t units_ = 0, done_ = 0, iterations_ = 0;
+  std::int64_t units_ = 0, done_ = 0, iterations_ = 0, snapshot_ms_ = 0;
 };
 
-ks::ParamSet long_params(std::int64_t setup_units, std::int64_t units) {
+ks::ParamSet long_params(std::int64_t setup_units, std::int64_t units, std::int64_t snapshot_ms = 0) {
   ks::ParamSet p(long_info().params);
   p.set("setup_units", setup_units);
   p.set("units", units);
+  p.set("snapshot_ms", snapshot_ms);
   return p;
 }
 
-std::unique_ptr<ks::Runner> make_runner(std::int64_t setup_units, std::int64_t units) {
-  return std::make_unique<ks::Runner>(std::make_unique<LongMethod>(), long_params(setup_units, units), ks::ExecutionContext{});
+std::unique_ptr<ks::Runner> make_runner(std::int64_t setup_units, std::int64_t units, std::int64_t snapshot_ms = 0) {
+  return std::make_unique<ks::Runner>(std::make_unique<LongMethod>(), long_params(setup_units, units, snapshot_ms),
+                                      ks::ExecutionContext{});
 }
 
 // Waits until the method says it is inside an iteration.
@@ -164,6 +170,21 @@ TEST(RunnerInterrupt, PauseEndsAHourLongIterationWithinHalfASecondKeepingItsWork
   wait_for_work(*r);
   pause_and_wait(*r);
   EXPECT_GT(r->progress().work_done, done);
+}
+
+// The iteration a pause stopped is not published on its own before the pause is answered: its
+// snapshot (seconds for the BGK cavity) held the window at "running" for 7 s.
+TEST(RunnerInterrupt, PauseIsAnsweredBeforeTheStoppedIterationsSlowSnapshot) {
+  auto r = make_runner(0, 3'600'000, 3000);
+  ASSERT_TRUE(r->wait_settled(kTimeout));
+  r->start();
+  wait_for_work(*r);
+  std::this_thread::sleep_for(300ms);  // past the snapshot interval since the set-up's
+  const auto t0 = Clock::now();
+  pause_and_wait(*r);
+  EXPECT_LT(Clock::now() - t0, kAnswer);
+  ASSERT_TRUE(r->wait_settled(kTimeout));
+  EXPECT_EQ(r->snapshot()->progress.work_done, r->progress().work_done);  // the paused state is what is shown
 }
 
 TEST(RunnerInterrupt, DestroyingTheRunnerMidIterationReturnsWithinHalfASecond) {
