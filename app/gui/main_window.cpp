@@ -137,6 +137,7 @@ MainWindow::MainWindow(AppOptions options, std::variant<StartPreset, QString> st
   probe_ = std::make_unique<SpeedProbe>(preset_dir(), retired_);
   cost_gate_ = new PresetCostGate(*probe_, this);
   connect(cost_gate_, &PresetCostGate::message, this, [this](const QString& text) { log_->appendMessage(text); });
+  connect(probe_.get(), &SpeedProbe::finished, this, [this] { browser_->describeSelected(); });
   connect(plot_, &PlotView::comparisonChanged, field_, &FieldView::setComparison);
   field_->timePaints(options_.scripted());  // for the summary line a script ends with
   connect(field_, &FieldView::hovered, this, [this](const QString& text) { statusBar()->showMessage(text, 2000); });

@@ -98,6 +98,11 @@ void PresetBrowser::select(const QString& path) {
     if ((*it)->data(0, kPathRole).toString() == path) tree_->setCurrentItem(*it);
 }
 
+void PresetBrowser::describeSelected() {
+  if (const QTreeWidgetItem* item = tree_->currentItem(); item && !item->data(0, kPathRole).toString().isEmpty())
+    describe(item->data(0, kPathRole).toString());
+}
+
 void PresetBrowser::describe(const QString& path) {
   try {
     const Preset p = load_preset(path.toStdString(), builtin_registry());

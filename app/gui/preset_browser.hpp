@@ -23,6 +23,7 @@ class PresetBrowser : public QSplitter {
   // description, that and the time an iteration takes here (iteration_time.hpp).
   void scan(const QString& dir);
   void select(const QString& path);
+  void describeSelected();  // again, once this machine's speed is known (the cost line)
  signals:
   void presetActivated(const QString& path);  // double-click or Enter
  private:

@@ -49,11 +49,21 @@ void PresetCostGate::request(const QString& path, std::function<void()> open) {
   decide();
 }
 
+namespace {
+
+bool of_another_size(const IterationTime& t) { return !t.measured && (t.scale > 3.0 || t.scale < 1.0 / 3.0); }
+
+}  // namespace
+
+double PresetCostGate::askAbove(const IterationTime& t) {
+  return of_another_size(t) ? kAskAboveSeconds / kOtherSizeUncertainty : kAskAboveSeconds;
+}
+
 void PresetCostGate::decide() {
   Waiting w = std::exchange(waiting_, {});
   const IterationTime t = w.preset ? iteration_time(w.path, w.preset->method, w.preset->params, w.ctx) : IterationTime{};
   const ExecutionContext& ctx = w.ctx;
-  if (t.seconds <= kAskAboveSeconds) {
+  if (t.seconds <= askAbove(t)) {
     w.open();
     return;
   }
