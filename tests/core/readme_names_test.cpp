@@ -11,6 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "core/memory.hpp"
+#include "io/input_file.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -116,5 +119,20 @@ TEST_P(MethodReadme, EveryFileItNamesExists) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllMethods, MethodReadme, ::testing::Values("bgk", "coagulation", "dvm", "lbm", "radiation"));
+
+// The README's input size limits are the code's, in binary units and as the messages print them.
+TEST(Readme, InputSizeLimitsAreTheCodes) {
+  const std::string text = read(kSource / "README.md");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(text, m, std::regex("presets (\\d+) MiB, checkpoint headers (\\d+) MiB, temperature files (\\d+) GiB;\\s+"
+                                                    "messages give them in decimal units, ([0-9.]+ MB), ([0-9.]+ MB), ([0-9.]+ GB)")))
+      << "README.md no longer states the input size limits in the form this test reads";
+  EXPECT_EQ(std::stoull(m[1]) << 20, ks::kMaxPresetBytes);
+  EXPECT_EQ(std::stoull(m[2]) << 20, ks::kMaxCheckpointHeaderBytes);
+  EXPECT_EQ(std::stoull(m[3]) << 30, ks::kMaxTemperatureFileBytes);
+  EXPECT_EQ(m[4].str(), ks::format_bytes(ks::kMaxPresetBytes));
+  EXPECT_EQ(m[5].str(), ks::format_bytes(ks::kMaxCheckpointHeaderBytes));
+  EXPECT_EQ(m[6].str(), ks::format_bytes(ks::kMaxTemperatureFileBytes));
+}
 
 }  // namespace
