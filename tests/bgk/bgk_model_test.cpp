@@ -4,6 +4,9 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <regex>
 #include <sstream>
 
 #include "bgk_test_support.hpp"
@@ -211,7 +214,7 @@ TEST(BgkInput, LargestDeclaredGridIsRefusedNamingItsKeys) {
 }
 
 // The estimate counts f^n and f^{n+1} (8 B per phase-space cell each) and ~400 B of per-cell arrays.
-// Small shock: 64 cells x 8^3 velocities, 4 KiB of f per cell, so the CPU estimate is 2 + 392 / 4096
+// Small shock: 64 cells x 8^3 velocities, 4 KiB of f per cell, so the CPU estimate is 2 + 384 / 4096
 // ~ 2.1 times the saved state (f and a few counters). Doubling nx doubles every term; nv 8 -> 16
 // multiplies f by 8 and leaves the per-cell arrays: a ratio between 7 and 8.
 TEST(BgkMemory, EstimateScalesWithThePhaseSpaceAndCoversTheState) {
@@ -245,6 +248,20 @@ TEST(BgkMemory, EstimateScalesWithThePhaseSpaceAndCoversTheState) {
   EXPECT_GE(double(gpu.device_bytes), 2.0 * f_bytes);
   EXPECT_GE(double(gpu.host_bytes), f_bytes);
   EXPECT_LT(double(gpu.host_bytes), 2.0 * f_bytes);
+}
+
+// The README's bytes a cell on the CPU (beside the two copies of f) are the estimate's.
+TEST(BgkMemory, TheReadmesBytesPerCellAreTheEstimates) {
+  std::ifstream in(std::string(KS_SOURCE_DIR) + "/engine/methods/bgk/README.md");
+  const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(readme, m, std::regex("\\((\\d+) B a cell on the CPU"))) << "the README no longer gives the bytes a cell";
+  const auto cavity = testing::small_cavity();
+  BgkMethod method;
+  const MemoryEstimate cpu = method.estimate_memory(testing::params(cavity), testing::cpu_context());
+  const BgkConfig c = BgkMethod::make_config(bgk_param_table().read(testing::params(cavity)));
+  const double f_bytes = 2.0 * double(c.phase_cells()) * sizeof(double);
+  EXPECT_EQ(std::stod(m[1]), (double(cpu.host_bytes) - f_bytes) / double(c.cells()));
 }
 
 TEST(BgkInput, VelocityBoxTooNarrowForTheDownstreamStateIsRefused) {
