@@ -206,22 +206,27 @@ class CudaSolver final : public RmcSolver {
   explicit CudaSolver(int device) : device_(device) {
     KS_CUDA_CHECK(cudaSetDevice(device_));
     KS_CUDA_CHECK(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, device_));
-    // Not synchronised with the default stream, nor with each other: the next batch traces on ahead_
-    // while this one's tail, sums and series finish on main_. ahead_'s blocks wait for SMs that main_
-    // leaves free (stream priorities): a batch traced ahead fills the tail and never slows the batch
-    // asked for (at equal priority the two interleaved and one batch took twice as long).
+    // Not synchronised with the default stream, nor with each other. A batch traced ahead goes on the
+    // ahead_ stream of its slot, so it runs beside the batch before it (on the other one) and fills
+    // that batch's tail: a 200-ray batch keeps the busiest SM 1.37 times as long as the average one
+    // (Nsight Compute, H200), and with both batches on one stream kinetic-run lost a quarter of the
+    // kernel's rate (4.93e9 rays/s, 6.34e9 now). The sums and series on main_ go first (priority).
     int low = 0, high = 0;
     KS_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&low, &high));
     KS_CUDA_CHECK(cudaStreamCreateWithPriority(&main_, cudaStreamNonBlocking, high));
-    KS_CUDA_CHECK(cudaStreamCreateWithPriority(&ahead_, cudaStreamNonBlocking, low));
-    KS_CUDA_CHECK(cudaEventCreateWithFlags(&ahead_done_, cudaEventDisableTiming));
+    for (int k = 0; k < 2; ++k) {
+      KS_CUDA_CHECK(cudaStreamCreateWithPriority(&ahead_[k], cudaStreamNonBlocking, low));
+      KS_CUDA_CHECK(cudaEventCreateWithFlags(&ahead_done_[k], cudaEventDisableTiming));
+    }
   }
   ~CudaSolver() override {
     cudaSetDevice(device_);
-    cudaStreamSynchronize(ahead_);
+    for (int k = 0; k < 2; ++k) cudaStreamSynchronize(ahead_[k]);
     cudaStreamSynchronize(main_);
-    cudaEventDestroy(ahead_done_);
-    cudaStreamDestroy(ahead_);
+    for (int k = 0; k < 2; ++k) {
+      cudaEventDestroy(ahead_done_[k]);
+      cudaStreamDestroy(ahead_[k]);
+    }
     cudaStreamDestroy(main_);
   }
 
@@ -301,8 +306,8 @@ class CudaSolver final : public RmcSolver {
     const long long cells = problem_.config.cells();
     int slot = 0;
     if (ahead_batch_ && ahead_batch_->batch == batch && ahead_batch_->rays == rays) {
-      slot = ahead_batch_->slot;  // traced ahead on ahead_ while the last batch finished
-      KS_CUDA_CHECK(cudaStreamWaitEvent(main_, ahead_done_, 0));
+      slot = ahead_batch_->slot;  // traced ahead on ahead_[slot] beside the last batch
+      KS_CUDA_CHECK(cudaStreamWaitEvent(main_, ahead_done_[slot], 0));
       ahead_batch_.reset();
     } else {
       drop_ahead();  // another batch or another size than was traced ahead (rays_per_batch is live)
@@ -316,12 +321,12 @@ class CudaSolver final : public RmcSolver {
     add_batch_series_kernel<<<int(std::min<long long>(ceil_div(cells, 256), 8LL * sms_)), 256, 0, main_>>>(
         cells, csum_.ptr, csum2_.ptr, csteps_.ptr, dsum_.ptr, dsum2_.ptr, rays_before, rays_before + rays, totals_.ptr, first_bad_.ptr);
     KS_CUDA_CHECK(cudaGetLastError());
-    // The next batch starts while this one's last rays, sums and series run, so a batch's tail does
-    // not leave the GPU idle (at 200 rays a batch: about 1 ms of the 4-6 ms a batch lost, issue 49).
-    // Its chunk sums go to the other slot; they count only when the next call asks for that batch.
+    // The next batch starts on the other slot's stream now, beside this one's last rays, sums and
+    // series, so no batch's tail leaves the GPU idle (issue 49). Its chunk sums go to the other slot;
+    // they count only when the next call asks for that batch.
     if (next_rays > 0) {
-      launch_batch(batch + 1, next_rays, {0, cells}, 1 - slot, ahead_);
-      KS_CUDA_CHECK(cudaEventRecord(ahead_done_, ahead_));
+      launch_batch(batch + 1, next_rays, {0, cells}, 1 - slot, ahead_[1 - slot]);
+      KS_CUDA_CHECK(cudaEventRecord(ahead_done_[1 - slot], ahead_[1 - slot]));
       ahead_batch_ = AheadBatch{batch + 1, next_rays, 1 - slot};
     }
     double t[4];
@@ -381,7 +386,7 @@ class CudaSolver final : public RmcSolver {
   // Forgets a batch traced ahead, once it has ended (its slot may be written again).
   void drop_ahead() {
     if (!ahead_batch_) return;
-    KS_CUDA_CHECK(cudaStreamSynchronize(ahead_));
+    for (int k = 0; k < 2; ++k) KS_CUDA_CHECK(cudaStreamSynchronize(ahead_[k]));
     ahead_batch_.reset();
   }
 
@@ -447,9 +452,9 @@ class CudaSolver final : public RmcSolver {
     std::uint32_t batch;
     int rays, slot;
   };
-  std::optional<AheadBatch> ahead_batch_;  // launched on ahead_, ends at ahead_done_
-  cudaStream_t main_ = nullptr, ahead_ = nullptr;
-  cudaEvent_t ahead_done_ = nullptr;
+  std::optional<AheadBatch> ahead_batch_;  // launched on ahead_[slot], ends at ahead_done_[slot]
+  cudaStream_t main_ = nullptr, ahead_[2] = {nullptr, nullptr};  // per slot: a batch traced ahead
+  cudaEvent_t ahead_done_[2] = {nullptr, nullptr};
   DeviceBuffer<double> csum_, csum2_, csteps_;
   DeviceBuffer<double> dsum_, dsum2_;  // the running sums (zero-copy views; trace_kept keeps them here alone)
   DeviceBuffer<double> totals_;        // a batch's series (add_batch_series_kernel)
