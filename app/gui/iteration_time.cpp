@@ -77,7 +77,7 @@ QString iteration_time_text(const IterationTime& t, const ExecutionContext& ctx)
   if (t.seconds <= 0.0) return "Time an iteration on " + device + ": not measured yet (measured when a preset of this method is opened)";
   QString basis = "measured in runs of this preset here";
   if (!t.measured)
-    basis = t.scale < 3.0 && t.scale > 1.0 / 3.0
+    basis = !t.ofAnotherSize()
                 ? "estimated from runs of this method of about its size here"
                 : QString("estimated from runs of this method %1 times %2 here; larger runs are often slower per cell")
                       .arg(std::lround(t.scale >= 1.0 ? t.scale : 1.0 / t.scale))

@@ -21,6 +21,9 @@ struct IterationTime {
   double seconds = 0.0;   // 0: nothing measured for the preset or its method on this device yet
   bool measured = false;  // from runs of this preset; else from the method's rate
   double scale = 1.0;     // this preset's cost over that of the runs the rate comes from
+  // Estimated from runs of another size (3 times smaller or larger, or more): a lattice that fits in
+  // a cache runs faster per cell, so such an estimate may be several times short.
+  bool ofAnotherSize() const { return !measured && (scale >= 3.0 || scale <= 1.0 / 3.0); }
 };
 
 IterationTime iteration_time(const QString& path, const std::string& method, const ParamSet& params, const ExecutionContext& ctx);

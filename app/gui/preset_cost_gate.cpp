@@ -49,14 +49,8 @@ void PresetCostGate::request(const QString& path, std::function<void()> open) {
   decide();
 }
 
-namespace {
-
-bool of_another_size(const IterationTime& t) { return !t.measured && (t.scale > 3.0 || t.scale < 1.0 / 3.0); }
-
-}  // namespace
-
 double PresetCostGate::askAbove(const IterationTime& t) {
-  return of_another_size(t) ? kAskAboveSeconds / kOtherSizeUncertainty : kAskAboveSeconds;
+  return t.ofAnotherSize() ? kAskAboveSeconds / kOtherSizeUncertainty : kAskAboveSeconds;
 }
 
 void PresetCostGate::decide() {

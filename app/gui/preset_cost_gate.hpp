@@ -29,9 +29,9 @@ class PresetCostGate : public QObject {
   Q_OBJECT
  public:
   static constexpr double kAskAboveSeconds = 60.0;
-  // An estimate from runs of another size (more than 3 times smaller or larger) may be several times
-  // short: a lattice that fits in a cache runs faster. On 2 cores the BGK delta-10 cavity took 4.4
-  // times its estimate from the teaching cavity (170 s against 39 s an iteration).
+  // An estimate from runs of another size (IterationTime::ofAnotherSize) may be several times short:
+  // on 2 cores the BGK delta-10 cavity took 4.4 times its estimate from the teaching cavity (170 s
+  // against 39 s an iteration).
   static constexpr double kOtherSizeUncertainty = 4.0;
   // The estimate above which the user is asked first.
   static double askAbove(const IterationTime& t);

@@ -83,9 +83,9 @@ def _build(config_settings, staging):
         defines = {"CMAKE_BUILD_TYPE": "Release", "KS_PYTHON": "ON", "KS_GUI": "OFF", "KS_TESTS": "OFF",
                    "KS_BENCH": "OFF", "KS_MPI": "OFF", "Python_EXECUTABLE": sys.executable,
                    "KS_PYTHON_INSTALL_DIR": f"lib/python{sys.version_info.major}.{sys.version_info.minor}/site-packages"}
-        for key, value in (config_settings or {}).items():
+        for key in config_settings or {}:
             if key.startswith("cmake.define."):
-                defines[key[len("cmake.define."):]] = value[-1] if isinstance(value, list) else value
+                defines[key[len("cmake.define."):]] = _setting(config_settings, key)
         _run([cmake, "-S", SOURCE, "-B", build] + [f"-D{k}={v}" for k, v in defines.items()])
     jobs = _setting(config_settings, "jobs", str(os.cpu_count() or 1))
     _run([cmake, "--build", build, "--target", "ks_python_package", "kinetic-run", "--parallel", jobs])
