@@ -4,23 +4,21 @@
 #include <QtGlobal>
 #include <vtkVersion.h>
 
-#include <map>
 #include <string>
 
 #include "core/data_dir.hpp"
 #include "core/errors.hpp"
+#include "core/registry.hpp"
 
 namespace ks::gui {
 
 QString method_notes_path(const QString& method_id) {
-  static const std::map<QString, QString> folders = {{"aerosol.coagulation", "coagulation"}, {"kinetic.bgk", "bgk"},
-                                                     {"kinetic.dvm", "dvm"}, {"lbm.binary", "lbm"}, {"radiation.rmc", "radiation"}};
-  const auto folder = folders.find(method_id);
-  if (folder == folders.end()) return {};
+  if (!builtin_registry().has(method_id.toStdString())) return {};
+  const QString folder = QString::fromStdString(builtin_registry().info(method_id.toStdString()).folder);
   try {
     const QString data = QString::fromStdString(data_dir().path.string());
     // The source tree (a build-tree binary), or share/kinetic-studio/methods of an install.
-    for (const QString& path : {data + "/engine/methods/" + folder->second + "/README.md", data + "/methods/" + folder->second + "/README.md"})
+    for (const QString& path : {data + "/engine/methods/" + folder + "/README.md", data + "/methods/" + folder + "/README.md"})
       if (QFileInfo::exists(path)) return QFileInfo(path).canonicalFilePath();
   } catch (const Error&) {
   }

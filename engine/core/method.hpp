@@ -21,6 +21,7 @@ struct MethodInfo {
   std::string id;     // "aerosol.coagulation"
   std::string title;  // "Aerosol coagulation (inverse Monte Carlo)"
   std::string paper;  // file name in shared/papers
+  std::string folder; // engine/methods/<folder>: its code and README.md, the notes the app's Help opens
   std::vector<ParamSpec> params;
   std::vector<FieldDesc> fields;
   std::vector<std::string> series;  // names of the series a snapshot carries

@@ -15,6 +15,11 @@ using MethodFactory = std::function<std::unique_ptr<Method>()>;
 class Registry {
  public:
   void add(const MethodInfo& info, MethodFactory factory);
+  // A method class with static_info() (methods/method_base.hpp), made by its default constructor.
+  template <class M>
+  void add() {
+    add(M::static_info(), [] { return std::make_unique<M>(); });
+  }
   std::vector<std::string> ids() const;
   bool has(const std::string& id) const;
   const MethodInfo& info(const std::string& id) const;  // throws bad_input for unknown ids

@@ -11,11 +11,11 @@ namespace ks {
 const Registry& builtin_registry() {
   static const Registry registry = [] {
     Registry r;
-    r.add(coag::CoagulationMethod::static_info(), [] { return std::make_unique<coag::CoagulationMethod>(); });
-    r.add(bgk::BgkMethod::static_info(), [] { return std::make_unique<bgk::BgkMethod>(); });
-    r.add(dvm::DvmMethod::static_info(), [] { return std::make_unique<dvm::DvmMethod>(); });
-    r.add(lbm::LbmMethod::static_info(), [] { return std::make_unique<lbm::LbmMethod>(); });
-    r.add(rmc::RmcMethod::static_info(), [] { return std::make_unique<rmc::RmcMethod>(); });
+    r.add<coag::CoagulationMethod>();
+    r.add<bgk::BgkMethod>();
+    r.add<dvm::DvmMethod>();
+    r.add<lbm::LbmMethod>();
+    r.add<rmc::RmcMethod>();
     return r;
   }();
   return registry;

@@ -8,6 +8,7 @@
 #include "bgk_model.hpp"
 #include "bgk_params.hpp"
 #include "bgk_strip.hpp"
+#include "core/solver_choice.hpp"
 #include "core/end_condition.hpp"
 #include "core/checked.hpp"
 #include "core/column_blocks.hpp"
@@ -34,6 +35,7 @@ MethodInfo BgkMethod::describe() {
   info.id = "kinetic.bgk";
   info.title = "Explicit BGK kinetic solver (shock, driven cavity)";
   info.paper = "bgk-kinetic-frezzotti.txt";
+  info.folder = "bgk";
   info.decomposition = "the grid in strips (columns along x for the shock, rows for the cavity), one per rank; halos as wide as the upwind "
                        "stencil exchanged every step, cell moments gathered every iteration";
   info.fields = {{"n", "n_ref", 1, "Number density"},
@@ -184,16 +186,8 @@ void BgkMethod::set_up() {
   const Strip strip = strip_of(c, comm.rank(), comm.size());
   const BgkConfig held = comm.size() > 1 ? held_config(c, strip) : c;
   // Everything is built before the method changes: a refusal or a stop request keeps the last set-up.
-  std::unique_ptr<BgkSolver> solver;
-  if (ctx_.backend == BackendKind::Cuda) {
-#ifdef KS_HAVE_CUDA
-    solver = make_cuda_solver(held, ctx_.cuda_device);
-#else
-    throw backend_unavailable("kinetic.bgk: this build has no CUDA path");
-#endif
-  } else {
-    solver = make_cpu_solver(held, ctx_.interrupt);
-  }
+  std::unique_ptr<BgkSolver> solver = solver_for(
+      ctx_, info().id, [&] { return make_cuda_solver(held, ctx_.cuda_device); }, [&] { return make_cpu_solver(held, ctx_.interrupt); });
   if (comm.size() > 1) solver = make_strip_solver(std::move(solver), c, strip, comm);
   solver->set_variant(p_.variant);
   ctx_.interrupt.report("moments of the initial state", 1.0);

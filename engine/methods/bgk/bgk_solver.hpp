@@ -117,8 +117,6 @@ class BgkSolver {
 
 // Its arrays are made a block at a time: `stop` throws Interrupted between blocks.
 std::unique_ptr<BgkSolver> make_cpu_solver(const BgkConfig& c, const Interrupt& stop = {});
-#ifdef KS_HAVE_CUDA
-std::unique_ptr<BgkSolver> make_cuda_solver(const BgkConfig& c, int device);
-#endif
+std::unique_ptr<BgkSolver> make_cuda_solver(const BgkConfig& c, int device);  // bgk_cuda.cu
 
 }  // namespace ks::bgk

@@ -12,6 +12,7 @@
 #include "coag_solver.hpp"
 #include "coag_stepped.hpp"
 #include "coag_units.hpp"
+#include "core/solver_choice.hpp"
 #include "core/checked.hpp"
 #include "core/errors.hpp"
 #include "core/text.hpp"
@@ -67,6 +68,7 @@ MethodInfo CoagulationMethod::describe() {
   info.id = "aerosol.coagulation";
   info.title = "Aerosol coagulation (weighted inverse Monte Carlo)";
   info.paper = "coagulation-mc-wei-kruis-2013.txt";
+  info.folder = "coagulation";
   info.fields = {{"diameter", "nm", 1, "Diameter of each simulation particle of run 0"},
                  {"weight", "1", 1, "Real particles represented by each simulation particle of run 0"}};
   info.series = {"N/N0", "d_g", "sigma_g", "N/N0 sectional", "d_g sectional", "sigma_g sectional", "size distribution",
@@ -157,16 +159,8 @@ void CoagulationMethod::set_up() {
                                      "' has no bound for the kernel 'fuchs'",
                     "selection 'prefix' with kernel 'fuchs'; 'rejection', 'majorant' and 'stepped' with free_molecular, constant, "
                     "additive or continuum");
-  std::unique_ptr<CoagSolver> solver;
-  if (ctx_.backend == BackendKind::Cuda) {
-#ifdef KS_HAVE_CUDA
-    solver = make_cuda_solver(cfg, ctx_.cuda_device, kMaxEventsPerLaunch);
-#else
-    throw backend_unavailable("aerosol.coagulation: this build has no CUDA path");
-#endif
-  } else {
-    solver = make_cpu_solver(cfg);
-  }
+  std::unique_ptr<CoagSolver> solver = solver_for(
+      ctx_, info().id, [&] { return make_cuda_solver(cfg, ctx_.cuda_device, kMaxEventsPerLaunch); }, [&] { return make_cpu_solver(cfg); });
   cfg_ = cfg;
   solver_ = std::move(solver);
   const double d0 = initial_diameter();

@@ -34,9 +34,7 @@ class CoagSolver {
 };
 
 std::unique_ptr<CoagSolver> make_cpu_solver(const EnsembleConfig& cfg);
-#ifdef KS_HAVE_CUDA
 // `max_events_per_launch` bounds one kernel launch (the host checks for failed runs between them).
 std::unique_ptr<CoagSolver> make_cuda_solver(const EnsembleConfig& cfg, int device, std::uint64_t max_events_per_launch);
-#endif
 
 }  // namespace ks::coag

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <initializer_list>
 
+#include "core/solver_choice.hpp"
 #include "core/end_condition.hpp"
 #include "core/ceil_div.hpp"
 #include "core/checked.hpp"
@@ -20,6 +21,7 @@ MethodInfo DvmMethod::describe() {
   info.id = "kinetic.dvm";
   info.title = "Shakhov-model discrete velocity method (3D cavity, cube)";
   info.paper = "dvm-shakhov-iterative-zhu.txt";
+  info.folder = "dvm";
   info.fields = {{"n", "n_ref", 1, "Number density"},
                  {"U", "v_m", 3, "Bulk velocity"},
                  {"T", "T_ref", 1, "Temperature"},
@@ -118,16 +120,8 @@ void DvmMethod::set_up() {
     throw bad_input("batch", std::to_string(batches) + " velocity batches cannot be shared by " + std::to_string(comm.size()) + " ranks",
                     "a batch of at most " + std::to_string(c.vg.count() / comm.size()) + " velocities (at least one batch per rank)");
   auto geo = std::make_shared<const Geometry>(make_geometry(c));
-  std::unique_ptr<DvmSolver> solver;
-  if (ctx_.backend == BackendKind::Cuda) {
-#ifdef KS_HAVE_CUDA
-    solver = make_cuda_solver(c, geo, ctx_.cuda_device);
-#else
-    throw backend_unavailable("kinetic.dvm: this build has no CUDA path");
-#endif
-  } else {
-    solver = make_cpu_solver(c, geo, ctx_.interrupt);
-  }
+  std::unique_ptr<DvmSolver> solver = solver_for(
+      ctx_, info().id, [&] { return make_cuda_solver(c, geo, ctx_.cuda_device); }, [&] { return make_cpu_solver(c, geo, ctx_.interrupt); });
   cfg_ = c;
   geo_ = std::move(geo);
   solver_ = std::move(solver);

@@ -50,9 +50,7 @@ class DvmSolver {
 
 // Its slices are made a block at a time: `stop` throws Interrupted between blocks.
 std::unique_ptr<DvmSolver> make_cpu_solver(const DvmConfig& c, std::shared_ptr<const Geometry> g, const Interrupt& stop = {});
-#ifdef KS_HAVE_CUDA
-std::unique_ptr<DvmSolver> make_cuda_solver(const DvmConfig& c, std::shared_ptr<const Geometry> g, int device);
-#endif
+std::unique_ptr<DvmSolver> make_cuda_solver(const DvmConfig& c, std::shared_ptr<const Geometry> g, int device);  // dvm_cuda.cu
 
 // Adds one batch's moments of slice cell c to the cell's raw sums and, where the batch's velocities
 // head into a wall face of the cell, their flux |sum w xi_n f| to that face (batches lie in one octant).

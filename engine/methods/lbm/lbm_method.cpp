@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/solver_choice.hpp"
 #include "core/end_condition.hpp"
 #include "core/constants.hpp"
 #include "core/checked.hpp"
@@ -31,6 +32,7 @@ MethodInfo LbmMethod::describe() {
   info.id = "lbm.binary";
   info.title = "Entropic lattice Boltzmann, O2/N2 mixture (tube, packed bed)";
   info.paper = "elbm-binary-packed-bed-safi.txt";
+  info.folder = "lbm";
   // The flow runs along z: views slice the lattice along it first (the x-z plane, normal y).
   constexpr int kAlongFlow = 1;
   info.fields = {{"rho_O2", "kg/m^3", 1, "O2 density", kAlongFlow},
@@ -151,14 +153,9 @@ const double kSumSpeedsXY = 12.0 + 12.0 * std::sqrt(2.0);
 std::unique_ptr<LbmSolver> make_solver(const LbmConfig& c, std::shared_ptr<const LatticeGeometry> geometry, const Slab& slab,
                                        const ExecutionContext& ctx) {
   require_precision_on_backend(c, ctx);
-  if (ctx.backend == BackendKind::Cuda) {
-#ifdef KS_HAVE_CUDA
-    return make_cuda_solver(c, std::move(geometry), ctx.cuda_device, slab, ranks_of(ctx));
-#else
-    throw backend_unavailable("lbm.binary: this build has no CUDA path");
-#endif
-  }
-  return make_cpu_solver(c, std::move(geometry), slab, ranks_of(ctx));
+  return solver_for(
+      ctx, LbmMethod::static_info().id, [&] { return make_cuda_solver(c, geometry, ctx.cuda_device, slab, ranks_of(ctx)); },
+      [&] { return make_cpu_solver(c, geometry, slab, ranks_of(ctx)); });
 }
 
 // This rank's slab; refuses more ranks than planes.

@@ -78,17 +78,13 @@ InitialState initial_state(const LbmConfig& c, const Slab& slab);
 // (lbm_slab.hpp); the whole lattice in one process by default.
 std::unique_ptr<LbmSolver> make_cpu_solver(const LbmConfig& c, std::shared_ptr<const LatticeGeometry> g, const Slab& slab,
                                            const Communicator& comm);
-#ifdef KS_HAVE_CUDA
 std::unique_ptr<LbmSolver> make_cuda_solver(const LbmConfig& c, std::shared_ptr<const LatticeGeometry> g, int device, const Slab& slab,
-                                            const Communicator& comm);
-#endif
+                                            const Communicator& comm);  // lbm_cuda.cu
 inline std::unique_ptr<LbmSolver> make_cpu_solver(const LbmConfig& c, std::shared_ptr<const LatticeGeometry> g) {
   return make_cpu_solver(c, std::move(g), slab_of(c.nz, 0, 1), ranks_of(ExecutionContext{}));
 }
-#ifdef KS_HAVE_CUDA
 inline std::unique_ptr<LbmSolver> make_cuda_solver(const LbmConfig& c, std::shared_ptr<const LatticeGeometry> g, int device) {
   return make_cuda_solver(c, std::move(g), device, slab_of(c.nz, 0, 1), ranks_of(ExecutionContext{}));
 }
-#endif
 
 }  // namespace ks::lbm

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/solver_choice.hpp"
 #include "core/end_condition.hpp"
 #include "core/checked.hpp"
 #include "core/errors.hpp"
@@ -38,6 +39,7 @@ MethodInfo RmcMethod::describe() {
   info.id = "radiation.rmc";
   info.title = "Reciprocal Monte Carlo radiation (grey and narrow-band correlated-k)";
   info.paper = "radiation-rmc-silvestri-pecnik-2019.txt";
+  info.folder = "radiation";
   info.fields = {{"T", "K", 1, "Temperature"},
                  {"Q_R", "W/m^3", 1, "Radiative power: emitted minus absorbed per unit volume (div q)"},
                  {"Q_R_std", "W/m^3", 1, "Standard error of Q_R"},
@@ -122,16 +124,8 @@ void RmcMethod::set_up() {
     check_temperature_range(*p.config.field, gas.T.front(), gas.T.back(), std::string(gas_name(p.config.gas)) + " narrow-band");
   p.tables = build_tables(gas, lo, hi, max_temperature(T));
   p.levels = build_levels(p.config, T, p.tables, p.settings);
-  std::unique_ptr<RmcSolver> solver;
-  if (ctx_.backend == BackendKind::Cuda) {
-#ifdef KS_HAVE_CUDA
-    solver = make_cuda_solver(ctx_.cuda_device);
-#else
-    throw backend_unavailable("radiation.rmc: this build has no CUDA path");
-#endif
-  } else {
-    solver = make_cpu_solver();
-  }
+  std::unique_ptr<RmcSolver> solver =
+      solver_for(ctx_, info().id, [&] { return make_cuda_solver(ctx_.cuda_device); }, [] { return make_cpu_solver(); });
   const Communicator& comm = ranks_of(ctx_);
   if (p.config.cells() < comm.size())
     throw bad_input("nx", std::to_string(p.config.cells()) + " cells cannot be shared by " + std::to_string(comm.size()) + " ranks",

@@ -92,8 +92,6 @@ class RmcSolver {
 };
 
 std::unique_ptr<RmcSolver> make_cpu_solver();
-#ifdef KS_HAVE_CUDA
-std::unique_ptr<RmcSolver> make_cuda_solver(int device);
-#endif
+std::unique_ptr<RmcSolver> make_cuda_solver(int device);  // rmc_cuda.cu
 
 }  // namespace ks::rmc
