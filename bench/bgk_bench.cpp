@@ -104,7 +104,7 @@ int main(int argc, char** argv) try {
   nlohmann::json rows = nlohmann::json::array();
   for (bool shock : {true, false}) {
     for (int n : shock ? o.shock_nx : o.cavity_n) {
-      const BgkConfig c = BgkMethod::make_config(bgk_param_table().read(case_params(shock, n, o.streaming)));
+      const BgkConfig c = make_config(bgk_param_table().read(case_params(shock, n, o.streaming)));
       const double cells = double(c.phase_cells());
       nlohmann::json row = {{"case", shock ? "shock" : "cavity"}, {"N_r", shock ? n : 2 * n}, {"phase_cells", cells}};
       double ns_cpu = 0, ns_fused = 0, ns_paper = 0;

@@ -206,8 +206,8 @@ TEST(BgkInput, LargestDeclaredGridIsRefusedNamingItsKeys) {
   cavity["nx"] = shock["nx"] = std::to_string(1 << 20);
   cavity["ny"] = std::to_string(1 << 14);
   cavity["nv"] = shock["nv"] = "64";
-  test_support::expect_error([&] { BgkMethod::make_config(bgk_param_table().read(testing::params(cavity))); }, ErrorKind::BadInput, {"nx * ny"});
-  test_support::expect_error([&] { BgkMethod::make_config(bgk_param_table().read(testing::params(shock))); }, ErrorKind::BadInput, {"nx, ny, nv", "64 GB"});
+  test_support::expect_error([&] { make_config(bgk_param_table().read(testing::params(cavity))); }, ErrorKind::BadInput, {"nx * ny"});
+  test_support::expect_error([&] { make_config(bgk_param_table().read(testing::params(shock))); }, ErrorKind::BadInput, {"nx, ny, nv", "64 GB"});
   // The estimate still counts it in 64-bit: two copies of 2^52 doubles.
   BgkMethod m;
   EXPECT_GE(m.estimate_memory(testing::params(cavity), testing::cpu_context()).host_bytes, std::uint64_t(1) << 56);
@@ -259,9 +259,32 @@ TEST(BgkMemory, TheReadmesBytesPerCellAreTheEstimates) {
   const auto cavity = testing::small_cavity();
   BgkMethod method;
   const MemoryEstimate cpu = method.estimate_memory(testing::params(cavity), testing::cpu_context());
-  const BgkConfig c = BgkMethod::make_config(bgk_param_table().read(testing::params(cavity)));
+  const BgkConfig c = make_config(bgk_param_table().read(testing::params(cavity)));
   const double f_bytes = 2.0 * double(c.phase_cells()) * sizeof(double);
   EXPECT_EQ(std::stod(m[1]), (double(cpu.host_bytes) - f_bytes) / double(c.cells()));
+}
+
+// BgkConfig's own defaults (what tests and benchmarks build on) are the parameter table's.
+TEST(BgkInput, TheConfigsDefaultsAreTheTables) {
+  BgkParams p = bgk_param_table().read(ParamSet(bgk_param_table().specs()));
+  const BgkConfig table_shock = make_config(p), plain;
+  EXPECT_EQ(plain.nx, table_shock.nx);
+  EXPECT_EQ(plain.ny, table_shock.ny);
+  EXPECT_DOUBLE_EQ(plain.dx, table_shock.dx);
+  EXPECT_DOUBLE_EQ(plain.x0, table_shock.x0);
+  EXPECT_DOUBLE_EQ(plain.dt, table_shock.dt);
+  EXPECT_DOUBLE_EQ(plain.omega, table_shock.omega);
+  EXPECT_EQ(plain.conservative, table_shock.conservative);
+  for (int a = 0; a < 3; ++a) {
+    EXPECT_EQ(plain.vg.n[a], table_shock.vg.n[a]);
+    EXPECT_DOUBLE_EQ(plain.vg.lo[a], table_shock.vg.lo[a]);
+    EXPECT_DOUBLE_EQ(plain.vg.h[a], table_shock.vg.h[a]);
+  }
+  p.problem = Case::Cavity;
+  p.courant = 0.5;  // the table's dt is above the cavity's limit on the table's grid
+  const BgkConfig table_cavity = make_config(p);
+  EXPECT_EQ(plain.streaming, table_cavity.streaming);
+  EXPECT_DOUBLE_EQ(plain.lid_speed, table_cavity.lid_speed);
 }
 
 TEST(BgkInput, VelocityBoxTooNarrowForTheDownstreamStateIsRefused) {
@@ -293,7 +316,7 @@ TEST(BgkInput, EveryShippedPresetSetsUp) {
   for (const auto& entry : std::filesystem::directory_iterator(std::string(KS_SOURCE_DIR) + "/presets/bgk")) {
     SCOPED_TRACE(entry.path().string());
     const Preset p = load_preset(entry.path().string(), builtin_registry());
-    EXPECT_NO_THROW(BgkMethod::make_config(bgk_param_table().read(p.params)));
+    EXPECT_NO_THROW(make_config(bgk_param_table().read(p.params)));
     ++count;
   }
   EXPECT_GE(count, 7);

@@ -1,32 +1,12 @@
-#include "core/interruptible_fill.hpp"
 #include "bgk_boundaries.hpp"
 
 #include <cmath>
 
 #include "bgk_model.hpp"
 #include "core/errors.hpp"
+#include "core/interruptible_fill.hpp"
 
 namespace ks::bgk {
-
-void rankine_hugoniot(double mach, Macro& upstream, Macro& downstream) {
-  const double M2 = mach * mach;
-  upstream = Macro{};
-  upstream.V[0] = mach * std::sqrt(5.0 / 6.0);  // M (gamma R T)^(1/2) / (2 R T)^(1/2), gamma = 5/3
-  downstream = Macro{};
-  downstream.n = 4.0 * M2 / (M2 + 3.0);
-  downstream.V[0] = upstream.V[0] / downstream.n;
-  downstream.T = (5.0 * M2 - 1.0) * (M2 + 3.0) / (16.0 * M2);
-}
-
-double courant_number(const BgkConfig& c) {
-  double vmax[2] = {0.0, 0.0};
-  for (int a = 0; a < 2; ++a)
-    vmax[a] = std::max(std::fabs(c.vg.v(a, 0)), std::fabs(c.vg.v(a, c.vg.n[a] - 1)));
-  const double Cx = vmax[0] * c.dt / c.dx;
-  if (c.kind == Case::Shock) return Cx;
-  const double Cy = vmax[1] * c.dt / c.dy;
-  return c.streaming == Streaming::Unsplit ? Cx + Cy : std::max(Cx, Cy);
-}
 
 std::vector<double> discrete_maxwellian(const VelocityGrid& g, const Macro& m) {
   std::vector<double> out(g.count());

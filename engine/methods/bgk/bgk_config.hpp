@@ -38,6 +38,7 @@ enum class Case { Shock, Cavity };
 // takes both upwind differences from f^n (the donor-cell extension of eq. 12, |C_x| + |C_y| <= 1).
 enum class Streaming { Split, Unsplit };
 
+// The defaults are the parameter table's for the shock (a test keeps them so).
 struct BgkConfig {
   Case kind = Case::Shock;
   int nx = 256, ny = 1;     // physical cells; ny = 1 for the 1D3V shock
@@ -50,7 +51,7 @@ struct BgkConfig {
   bool conservative = false;  // effective n, V, T so that the discrete Maxwellian keeps the moments of f
   Macro upstream, downstream; // shock: the Maxwellians of eq. (17) at x -> -inf and +inf
   double lid_speed = 0.01;    // cavity: top wall velocity along +x, v_ref
-  Streaming streaming = Streaming::Split;  // cavity only
+  Streaming streaming = Streaming::Unsplit;  // cavity only
   // Under MPI (bgk_strip.hpp) a rank's grid is a strip of the whole: the whole grid's column of its
   // first column (x0 stays the whole grid's corner).
   int first_column = 0;
@@ -67,5 +68,10 @@ void rankine_hugoniot(double mach, Macro& upstream, Macro& downstream);
 // Cavity, which needs it <= 1: split streaming, the largest |v| dt / dx over both axes (the wall
 // boundary, eq. 23-24, needs it); unsplit, the largest |v_x| dt / dx + |v_y| dt / dy.
 double courant_number(const BgkConfig& cfg);
+
+struct BgkParams;
+// The parameter table's values (bgk_params.cpp) as the discretised problem: the velocity box, the
+// grid, dt (from courant where set) and the boundary states; refuses a grid that cannot run.
+BgkConfig make_config(const BgkParams& p);
 
 }  // namespace ks::bgk

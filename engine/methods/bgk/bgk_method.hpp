@@ -29,9 +29,6 @@ class BgkMethod final : public MethodBase<BgkMethod, BgkParams, bgk_param_table>
   Progress progress() const override;
   Snapshot snapshot() const override;
 
-  // The discretised problem for `p`; throws bad_input (with the allowed range) for what cannot run.
-  static BgkConfig make_config(const BgkParams& p);
-
   // For tests and benchmarks.
   const BgkConfig& config() const { return cfg_; }
   const BoundaryData& boundaries() const { return bounds_; }
