@@ -142,7 +142,7 @@ int main(int argc, char** argv) try {
   // kernel's share of the step and its achieved fraction of the copy bandwidth.
   auto measure = [&](const std::string& lattice, const std::string& precision, const ks::ParamSet& p,
                      const std::shared_ptr<const LatticeGeometry>& geometry, double paper_mlups) {
-    const LbmConfig c = LbmMethod::make_config(lbm_param_table().read(p));
+    const LbmConfig c = make_config(lbm_param_table().read(p));
     const double nodes = double(c.nodes());
     long long inlet_outlet = 0;
     const long long plane = (long long)c.nx * c.ny;
@@ -206,7 +206,7 @@ int main(int argc, char** argv) try {
   result["periodic_box_rows"] = nlohmann::json::array();
   for (int n : o.sizes) {
     const LbmParams p64 = lbm_param_table().read(bed_params(n, "fp64"));
-    const LbmConfig c64 = LbmMethod::make_config(p64);
+    const LbmConfig c64 = make_config(p64);
     const Scene scene = LbmMethod::make_scene(p64, c64);
     const auto geometry = std::make_shared<const LatticeGeometry>(build_geometry(c64, scene.shapes));
     double paper_mlups = 0.0;
@@ -222,7 +222,7 @@ int main(int argc, char** argv) try {
   }
   for (int n : o.box_sizes) {
     const LbmParams p64 = lbm_param_table().read(box_params(n, "fp64"));
-    const LbmConfig c64 = LbmMethod::make_config(p64);
+    const LbmConfig c64 = make_config(p64);
     const auto geometry = std::make_shared<const LatticeGeometry>(build_geometry(c64, LbmMethod::make_scene(p64, c64).shapes));
     for (const char* precision : {"fp32", "fp64", "fp16"}) {
       nlohmann::json row = measure(std::to_string(n) + "^3 box", precision, box_params(n, precision), geometry, 0.0);

@@ -35,7 +35,7 @@ class LbmMassConservation : public ::testing::TestWithParam<bool> {};
 // Bound 1e-13.
 TEST_P(LbmMassConservation, EachSpeciesKeepsItsMassToRoundOff) {
   const bool with_sphere = GetParam();
-  LbmConfig c = LbmMethod::make_config(lbm_param_table().read(testing::params(testing::periodic_box(12, 12, 12))));
+  LbmConfig c = make_config(lbm_param_table().read(testing::params(testing::periodic_box(12, 12, 12))));
   c.bounce_back = BounceBack::Simple;
   Shapes shapes;
   if (with_sphere) shapes.spheres.push_back({{5.3, 6.1, 5.7}, 3.1});

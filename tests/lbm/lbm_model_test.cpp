@@ -103,7 +103,7 @@ TEST(LbmModel, InadmissibleSchmidtNumberNamesTheKeyAndTheLimit) {
   auto p = testing::periodic_box(8, 8, 8);
   p["viscosity"] = "0.2";
   p["d_ab"] = "0.1";
-  test_support::expect_error([&] { LbmMethod::make_config(lbm_param_table().read(testing::params(p))); }, ErrorKind::BadInput,
+  test_support::expect_error([&] { make_config(lbm_param_table().read(testing::params(p))); }, ErrorKind::BadInput,
                              {"d_ab", "eq. 11", "allowed: d_ab >= "});
 }
 

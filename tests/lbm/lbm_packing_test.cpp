@@ -71,7 +71,7 @@ TEST(LbmPacking, UnreachablePorosityIsRefusedNamingTheKey) {
 
 // Eq. (15): the wall point x_f + delta c_i of every link lies on the tube or on a sphere surface.
 TEST(LbmGeometry, WallLinksCarryTheExactWallPosition) {
-  LbmConfig c = LbmMethod::make_config(lbm_param_table().read(testing::params(testing::small_tube())));
+  LbmConfig c = make_config(lbm_param_table().read(testing::params(testing::small_tube())));
   Shapes shapes = centred_tube(c.nx, c.ny);
   shapes.spheres.push_back({{9.3, 10.1, 12.4}, 2.7});
   const LatticeGeometry g = build_geometry(c, shapes);

@@ -72,4 +72,15 @@ struct DvmConfig {
   bool closed() const;  // no inflow face: the total mass is kept by rescaling
 };
 
+struct DvmParams;
+// The discretised problem for `p`; throws bad_input (key, value, allowed range) for what cannot run.
+//  cavity: [0,1]^3, lid y = 1 moving along +x (section 4.1); cube: [-5, 9] x [-6, 6]^2 around the
+//  unit cube at the origin, free stream along +x, stretched axes (section 4.2); couette: plates
+//  y = 0 (at rest) and y = 1 (moving along +x), one periodic cell along x and z.
+DvmConfig make_config(const DvmParams& p);
+
+// The walls and the free stream of `p` (live parameters) on an existing discretisation;
+// refuses (leaving `c` as it was) a free stream the velocity box cannot hold.
+void apply_boundary_state(const DvmParams& p, DvmConfig& c);
+
 }  // namespace ks::dvm

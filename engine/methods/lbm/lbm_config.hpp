@@ -56,4 +56,10 @@ KS_HD double inlet_pressure(const LbmConfig& c) {
   return 1.0 / (3.0 * m);
 }
 
+struct LbmParams;
+// The discretised problem for `p`; throws bad_input (key, value, what is allowed) for what cannot run.
+LbmConfig make_config(const LbmParams& p);
+// The value of the key grid_level that `p` holds: "coarse" or "fine".
+const char* level_name(const LbmParams& p);
+
 }  // namespace ks::lbm

@@ -22,7 +22,6 @@ namespace ks::lbm {
 
 namespace {
 
-const char* level_name(const LbmParams& p) { return p.coarse ? "coarse" : "fine"; }
 const char* precision_name(Precision q) { return q == Precision::Fp16 ? "fp16" : q == Precision::Fp32 ? "fp32" : "fp64"; }
 
 }  // namespace
@@ -46,54 +45,6 @@ MethodInfo LbmMethod::describe() {
   info.decomposition = "the lattice in slabs of z planes, one per rank; the populations crossing a slab face exchanged every step";
   info.series = {"residual", "rho_O2(z)", "rho_N2(z)", "u_z O2(z)", "u_z N2(z)", "u_z(z)", "u_z(r)", "u_z(r) Poiseuille"};
   return info;
-}
-
-LbmConfig LbmMethod::make_config(const LbmParams& p) {
-  LbmConfig c;
-  c.geometry = p.geometry;
-  int n[3] = {p.nx, p.ny, p.nz};
-  if (p.coarse)
-    for (int a = 0; a < 3; ++a) {
-      const char* key = a == 0 ? "nx" : a == 1 ? "ny" : "nz";
-      if (n[a] % 2) throw bad_input(key, std::string(key) + " = " + std::to_string(n[a]) + " cannot be halved for grid_level coarse", "an even number");
-      n[a] /= 2;
-    }
-  c.nx = n[0];
-  c.ny = n[1];
-  c.nz = n[2];
-  for (int s = 0; s < kSpecies; ++s) c.mass[s] = lattice_mass(s);
-  c.viscosity = p.viscosity;
-  c.diffusivity = p.d_ab;
-  c.x_o2 = p.x_o2;
-  c.pressure_ratio = p.pressure_ratio;
-  c.bounce_back = p.bounce_back;
-  c.precision = p.precision;
-  c.gpu_step = p.gpu_step != GpuStep::Auto ? p.gpu_step : c.geometry == Geometry::Periodic ? GpuStep::Paper : GpuStep::Fused;
-  if (c.geometry == Geometry::Periodic) {
-    c.wave_amplitude = p.wave_amplitude;
-    c.initial_velocity[0] = p.ux;
-    c.initial_velocity[1] = p.uy;
-    c.initial_velocity[2] = p.uz;
-  }
-  const double x_hi = c.x_o2 + c.wave_amplitude, x_lo = c.x_o2 - c.wave_amplitude;
-  if (x_hi > 0.99 || x_lo < 0.01)
-    throw bad_input("wave_amplitude", "X_O2 = " + format_number(c.x_o2) + " +- " + format_number(c.wave_amplitude) + " leaves [0.01, 0.99]",
-                    "wave_amplitude <= " + format_number(std::min(0.99 - c.x_o2, c.x_o2 - 0.01)));
-  // Eq. (11): tau_2 > tau_1, strictest where X_O2 is largest.
-  const double sc = c.viscosity / c.diffusivity, sc_max = max_schmidt(x_hi);
-  if (sc > sc_max)
-    throw bad_input("d_ab", "the Schmidt number nu / D_AB = " + format_number(c.viscosity) + " / " + format_number(c.diffusivity) + " = " + format_number(sc) +
-                                " exceeds Y_A Y_B / (X_A X_B) = " + format_number(sc_max) + " at X_O2 = " + format_number(x_hi) +
-                                " (eq. 11: tau_2 > tau_1); the stress-tensor quasi-equilibrium of eq. (12) is not implemented",
-                    "d_ab >= " + format_number(c.viscosity / sc_max) + " (or viscosity <= " + format_number(c.diffusivity * sc_max) + ")");
-  // A format bound, not a memory one (that is estimate_memory's): the wall links and the GPU's list
-  // of active nodes hold node indices in 32 bits. Checked here, before make_scene packs the spheres.
-  const std::int64_t nodes = checked_product({c.nx, c.ny, c.nz}, "nx * ny * nz nodes");
-  if (nodes >= (std::int64_t(1) << 31))
-    throw bad_input("nx, ny, nz", std::string("the lattice of grid_level ") + level_name(p) + " has " + std::to_string(c.nx) + " x " +
-                                      std::to_string(c.ny) + " x " + std::to_string(c.nz) + " = " + std::to_string(nodes) + " nodes",
-                    "fewer than 2^31 nodes (32-bit node indices)");
-  return c;
 }
 
 Scene LbmMethod::make_scene(const LbmParams& p, const LbmConfig& c, const Interrupt& stop) {

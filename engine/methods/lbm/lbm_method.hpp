@@ -38,8 +38,6 @@ class LbmMethod final : public MethodBase<LbmMethod, LbmParams, lbm_param_table>
   Progress progress() const override;
   Snapshot snapshot() const override;
 
-  // The discretised problem for `p`; throws bad_input (key, value, what is allowed) for what cannot run.
-  static LbmConfig make_config(const LbmParams& p);
   static Scene make_scene(const LbmParams& p, const LbmConfig& c, const Interrupt& stop = {});
   // The shapes of p's grid level around a given packing (made by make_scene; none for the tube).
   static Scene scene_at_level(const LbmParams& p, const LbmConfig& c, std::optional<Packing> packing);
