@@ -7,6 +7,7 @@
 #include <tuple>
 #include <utility>
 
+#include "coag_config.hpp"
 #include "coag_majorant.hpp"
 #include "coag_pair_rejection.hpp"
 #include "coag_solver.hpp"
@@ -23,7 +24,6 @@ namespace ks::coag {
 namespace {
 
 constexpr double kFirstOutputTau = 1e-2;           // first output time after t = 0, in tau_char
-constexpr std::int64_t kRefreshEveryParticles = 4; // full recompute of C' every 4 n_s events
 constexpr std::uint64_t kMaxEventsPerLaunch = 1u << 15;
 constexpr std::uint32_t kPurposePosition = 2;       // RNG draws for the particle cloud view
 constexpr int kHistogramBins = 40;
@@ -131,34 +131,14 @@ double CoagulationMethod::cost(const CoagParams& p) {
 }
 
 void CoagulationMethod::set_up() {
-  EnsembleConfig cfg;
-  cfg.n_s = p_.n_s;
-  cfg.box_volume = cfg.n_s / p_.N0;  // every simulation particle starts with weight 1
-  cfg.seed = static_cast<std::uint64_t>(p_.seed);
-  cfg.refresh_every = kRefreshEveryParticles * cfg.n_s;
-  KernelParams& k = cfg.kernel;
-  k.kind = p_.kernel;
-  k.KF = free_molecular_KF(p_.T, p_.rho_p);
-  k.K = p_.K;
-  k.B = p_.B;
-  k.kT = kBoltzmann * p_.T;
-  k.mu = p_.gas_viscosity;
-  k.mfp = p_.mean_free_path * 1e-9;
-  k.rho_p = p_.rho_p;
-  cfg.selection = p_.selection;
-  cfg.step_trials = step_trials(p_.step_fraction, cfg.n_s);
   const Communicator& comm = ranks_of(ctx_);
   if (p_.n_runs < comm.size())
     throw bad_input("n_runs", std::to_string(p_.n_runs) + " runs cannot be shared by " + std::to_string(comm.size()) + " ranks",
                     "n_runs >= the number of ranks (" + std::to_string(comm.size()) + ")");
   const Block mine = block_of(p_.n_runs, comm.rank(), comm.size());
+  EnsembleConfig cfg = make_config(p_);
   cfg.first_run = int(mine.begin);
-  if ((cfg.selection == Selection::Rejection && !rejection_supported(k.kind)) ||
-      (!keeps_rates(cfg.selection) && !majorant_supported(k.kind)))
-    throw bad_input("selection", "'" + std::string(selection_name(cfg.selection)) +
-                                     "' has no bound for the kernel 'fuchs'",
-                    "selection 'prefix' with kernel 'fuchs'; 'rejection', 'majorant' and 'stepped' with free_molecular, constant, "
-                    "additive or continuum");
+  const KernelParams& k = cfg.kernel;
   std::unique_ptr<CoagSolver> solver = solver_for(
       ctx_, info().id, [&] { return make_cuda_solver(cfg, ctx_.cuda_device, kMaxEventsPerLaunch); }, [&] { return make_cpu_solver(cfg); });
   cfg_ = cfg;
