@@ -101,7 +101,7 @@ TEST_P(MethodReadme, EveryFunctionItNamesExists) {
   }
 }
 
-// Every source file a README names (`coag_kernels.hpp`, `bench/bgk_bench.cpp`, `x.hpp: name`) is in the
+// Every source file a README names (`coag_model.hpp`, `bench/bgk_bench.cpp`, `x.hpp: name`) is in the
 // repository: found by its path, or by its name in the method's folder, tests/ or bench/.
 TEST_P(MethodReadme, EveryFileItNamesExists) {
   const fs::path folder = kSource / "engine" / "methods" / GetParam();

@@ -2,7 +2,7 @@
 // against the quasi-analytic solution along the centre line (Sakurai et al., by quadrature here).
 #include <gtest/gtest.h>
 
-#include "methods/radiation/rmc_physics.hpp"
+#include "methods/radiation/rmc_planck.hpp"
 #include "rmc_test_support.hpp"
 
 namespace ks::rmc {

@@ -10,7 +10,7 @@
 
 #include "core/errors.hpp"
 #include "expect_error.hpp"
-#include "methods/radiation/rmc_physics.hpp"
+#include "methods/radiation/rmc_planck.hpp"
 #include "rmc_test_support.hpp"
 
 namespace ks::rmc {

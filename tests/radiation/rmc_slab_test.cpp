@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "methods/radiation/rmc_physics.hpp"
+#include "methods/radiation/rmc_planck.hpp"
 #include "methods/radiation/rmc_reference.hpp"
 #include "rmc_test_support.hpp"
 

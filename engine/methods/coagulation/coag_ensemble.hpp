@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/philox.hpp"
-#include "coag_kernels.hpp"
+#include "coag_model.hpp"
 
 namespace ks::coag {
 

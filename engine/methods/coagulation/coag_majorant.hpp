@@ -2,7 +2,7 @@
 // an event's work does not grow with n_s (issue 31), as in the majorant-kernel methods of Eibeck &
 // Wagner (2001) and Xu, Zhao & Zheng (JCP 2015). No C' is kept.
 //
-// The pair rate of the weighted scheme, q_ij = beta_ij max(w_i, w_j) (coag_kernels.hpp), is bounded by
+// The pair rate of the weighted scheme, q_ij = beta_ij max(w_i, w_j) (coag_model.hpp), is bounded by
 // a sum of products, q_ij <= B(i, j) + B(j, i) with B(i, j) = scale sum_a coef_a F_a(i) G_a(j), where
 // F_a = w h_a(d) and G_a = g_a(d) are power laws of the diameter (majorant_of). A trial proposes the
 // ordered pair (i, j) with probability B(i, j) / sum B: the term a in proportion to its total, then i

@@ -5,7 +5,7 @@
 
 #include "core/param_table.hpp"
 #include "coag_ensemble.hpp"
-#include "coag_kernels.hpp"
+#include "coag_model.hpp"
 
 namespace ks::coag {
 

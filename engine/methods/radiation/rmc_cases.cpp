@@ -5,7 +5,7 @@
 
 #include "core/checked.hpp"
 #include "core/errors.hpp"
-#include "rmc_physics.hpp"
+#include "rmc_planck.hpp"
 
 namespace ks::rmc {
 

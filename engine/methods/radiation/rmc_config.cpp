@@ -75,7 +75,7 @@ RmcConfig make_config(const RmcParams& p) {
     c.walls[side].emissivity = side == 0 ? p.emissivity_x0 : side == 1 ? p.emissivity_x1 : p.emissivity_sides;
   }
   if (c.n[0] < 2) throw bad_input("nx", "the x axis needs at least 2 cells, got " + std::to_string(c.n[0]), "[2, 1024]");
-  // The march numbers a level's cells with an int (rmc_march.hpp); nx, ny, nz and a file's grid are at most 1024.
+  // The march numbers a level's cells with an int (rmc_model.hpp); nx, ny, nz and a file's grid are at most 1024.
   checked_narrow<int>(checked_product({c.n[0], c.n[1], c.n[2]}, "nx x ny x nz cells"), "nx x ny x nz cells");
   if (c.gas == Gas::Grey && !(c.kappa > 0.0))
     throw bad_input("kappa", "a grey gas needs a positive absorption coefficient", "(0, 1e4] 1/m");

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "core/checked.hpp"
-#include "rmc_march.hpp"
+#include "rmc_model.hpp"
 
 namespace ks::rmc {
 

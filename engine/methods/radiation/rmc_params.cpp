@@ -1,6 +1,6 @@
 #include "rmc_params.hpp"
 
-#include "rmc_march.hpp"
+#include "rmc_model.hpp"
 #include "rmc_temperature_file.hpp"
 
 namespace ks::rmc {

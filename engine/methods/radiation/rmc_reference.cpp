@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "rmc_physics.hpp"
+#include "rmc_planck.hpp"
 
 namespace ks::rmc {
 

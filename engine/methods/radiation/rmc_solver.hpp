@@ -12,7 +12,7 @@
 #include "core/communicator.hpp"
 #include "rmc_config.hpp"
 #include "rmc_levels.hpp"
-#include "rmc_march.hpp"
+#include "rmc_model.hpp"
 #include "rmc_spectral.hpp"
 
 namespace ks::rmc {

@@ -10,7 +10,7 @@
 #include "core/errors.hpp"
 #include "core/text.hpp"
 #include "io/input_file.hpp"
-#include "rmc_physics.hpp"
+#include "rmc_planck.hpp"
 
 namespace ks::rmc {
 
@@ -166,7 +166,7 @@ SpectralTables build_tables(const GasData& gas, double T_lo, double T_hi, double
   s.emission_max = 4.0 * total;
   normalise_cumulative(s.cdf_band.data(), s.bands);
   // One cumulative table over all points in ascending k(T_max): a cell's rays walk it down with
-  // descending order statistics of the uniforms (rmc_march.hpp), so they come in descending k (the
+  // descending order statistics of the uniforms (rmc_model.hpp), so they come in descending k (the
   // narrow-band sorting of section 4.2) with the same distribution as eq. (17).
   s.sorted_point.resize(P);
   std::iota(s.sorted_point.begin(), s.sorted_point.end(), 0);
