@@ -38,9 +38,10 @@ struct Options {
 std::optional<Options> parse(int argc, char** argv) {
   Options o;
   bool help = false;
-  CLI::App app("bench_bgk: ns per phase-space cell per step of the shock and the cavity, CPU and GPU "
-               "(Frezzotti et al., Fig. 7); writes JSON.\n\nusage: bench_bgk [options]",
-               "bench_bgk");
+  CLI::App app(
+      "bench_bgk: ns per phase-space cell per step of the shock and the cavity, CPU and GPU "
+      "(Frezzotti et al., Fig. 7); writes JSON.\n\nusage: bench_bgk [options]",
+      "bench_bgk");
   ks::cli::use_conventions(app, help);
   ks::cli::add_integer_list(app, "--shock-nx", o.shock_nx, 1, std::numeric_limits<int>::max(),
                             "the shock's N_x (default " + ks::cli::comma_list(o.shock_nx) + ")");
@@ -89,7 +90,8 @@ int main(int argc, char** argv) try {
   const Options& o = *options;
   const ks::ExecutionContext cpu = ks::resolve_backend(ks::BackendRequest::Cpu);
   const ks::CudaAvailability cuda = ks::query_cuda();
-  nlohmann::json result = {{"benchmark", "kinetic.bgk"}, {"machine", ks::bench::machine_description(cpu, cuda)},
+  nlohmann::json result = {{"benchmark", "kinetic.bgk"},
+                           {"machine", ks::bench::machine_description(cpu, cuda)},
                            {"bytes_per_phase_cell_step", {{"fused", 24}, {"paper", 40}}},
                            {"cavity_streaming", o.streaming}};
   double bandwidth = 0.0;
@@ -99,8 +101,8 @@ int main(int argc, char** argv) try {
   result["device_bandwidth_GBps"] = bandwidth / 1e9;
   std::printf("kinetic.bgk: ns per phase-space cell per step; CPU = %s; GPU = %s (copy bandwidth %.0f GB/s); cavity streaming %s\n",
               cpu.device_name.c_str(), cuda.usable ? cuda.device_name.c_str() : "none", bandwidth / 1e9, o.streaming.c_str());
-  std::printf("%-7s %7s %12s %10s %10s %10s %8s %8s %9s\n", "case", "N_r", "phase cells", "CPU", "GPU fused", "GPU paper",
-              "fused BW", "paper BW", "GPU/CPU");
+  std::printf("%-7s %7s %12s %10s %10s %10s %8s %8s %9s\n", "case", "N_r", "phase cells", "CPU", "GPU fused", "GPU paper", "fused BW",
+              "paper BW", "GPU/CPU");
   nlohmann::json rows = nlohmann::json::array();
   for (bool shock : {true, false}) {
     for (int n : shock ? o.shock_nx : o.cavity_n) {

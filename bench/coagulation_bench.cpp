@@ -50,23 +50,22 @@ struct Options {
 std::optional<Options> parse(int argc, char** argv) {
   Options o;
   bool help = false;
-  CLI::App app("bench_coagulation: one run of the Table 1 free-molecular case over [tau_char, 1000 tau_char] per "
-               "n_s and the full Table 1 ensemble, CPU and GPU (Wei & Kruis 2013, Figs. 7-9); writes JSON.\n\n"
-               "usage: bench_coagulation [options]",
-               "bench_coagulation");
+  CLI::App app(
+      "bench_coagulation: one run of the Table 1 free-molecular case over [tau_char, 1000 tau_char] per "
+      "n_s and the full Table 1 ensemble, CPU and GPU (Wei & Kruis 2013, Figs. 7-9); writes JSON.\n\n"
+      "usage: bench_coagulation [options]",
+      "bench_coagulation");
   ks::cli::use_conventions(app, help);
   ks::cli::add_integer_list(app, "--sizes", o.sizes, 1, std::numeric_limits<int>::max(),
                             "the n_s of the single runs (default " + ks::cli::comma_list(o.sizes) + ")");
   ks::cli::add_integer(app, "--cpu-max-n", o.cpu_max_n, 0, std::numeric_limits<int>::max(),
-                       "skip the CPU above n_s = N (it is O(n_s^2) per unit time; default " +
-                           std::to_string(o.cpu_max_n) + ")");
-  ks::cli::add_positive(app, "--gpu-max-seconds", o.gpu_max_seconds,
-                        "report a GPU size predicted to take longer than S seconds as not run (default " +
-                            ks::format_number(o.gpu_max_seconds) + ")");
+                       "skip the CPU above n_s = N (it is O(n_s^2) per unit time; default " + std::to_string(o.cpu_max_n) + ")");
+  ks::cli::add_positive(
+      app, "--gpu-max-seconds", o.gpu_max_seconds,
+      "report a GPU size predicted to take longer than S seconds as not run (default " + ks::format_number(o.gpu_max_seconds) + ")");
   ks::cli::add_integer(app, "--cluster", o.cluster, 0, std::numeric_limits<int>::max(),
                        "GPU blocks per run (0: chosen from n_s and the device; default 0)", "G");
-  app.add_flag("--cluster-sweep", o.cluster_sweep,
-               "on the GPU, also time each size up to n_s 30000 with 1, 2, 4, 8 and 16 blocks per run");
+  app.add_flag("--cluster-sweep", o.cluster_sweep, "on the GPU, also time each size up to n_s 30000 with 1, 2, 4, 8 and 16 blocks per run");
   std::string selection = "prefix";
   ks::cli::add_choice(app, "--selection", selection, {"prefix", "rejection", "majorant", "stepped"},
                       "how an event's pair is chosen: prefix (the paper's inverse transform on cumulative sums), "
@@ -74,7 +73,8 @@ std::optional<Options> parse(int argc, char** argv) {
                       "O(1) an event) or stepped (the majorant's trials in parallel steps); default prefix");
   ks::cli::add_positive(app, "--step-fraction", o.step_fraction,
                         "selection stepped: trials a step as a fraction of n_s (default " + ks::format_number(o.step_fraction) + ")");
-  app.add_flag_callback("--no-ensemble", [&o] { o.ensemble = false; }, "skip the full Table 1 ensemble");
+  app.add_flag_callback(
+      "--no-ensemble", [&o] { o.ensemble = false; }, "skip the full Table 1 ensemble");
   ks::cli::add_text(app, "--out", o.out, "the JSON result file (default " + o.out + ")", "FILE");
   ks::cli::parse(app, argc, argv);
   o.selection = selection == "stepped"     ? Selection::Stepped
@@ -103,8 +103,7 @@ EnsembleConfig table1_config(int n_s, const Options& o) {
 Ensemble fresh(const EnsembleConfig& cfg, int runs, bool with_rates = true) {
   Ensemble e;
   e.resize(runs, cfg.n_s);
-  for (int r = 0; r < runs; ++r)
-    initialise_run(e, r, cfg, kD0, 1.0, with_rates && keeps_rates(cfg.selection));
+  for (int r = 0; r < runs; ++r) initialise_run(e, r, cfg, kD0, 1.0, with_rates && keeps_rates(cfg.selection));
   return e;
 }
 
@@ -121,7 +120,7 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 struct Timing {
   double seconds = NAN;
   std::uint64_t events = 0;
-  int cluster = 0;  // GPU blocks per run
+  int cluster = 0;       // GPU blocks per run
   double sigma_g = NAN;  // run 0's at the end, against the sectional solution's 1.4639 at 1000 tau_char
 };
 
@@ -133,7 +132,11 @@ double sigma_g_of_run0(const Ensemble& e, const EnsembleConfig& cfg) {
 Timing time_cpu(const EnsembleConfig& cfg, int runs, double t_from, double t_to) {
   Ensemble e = fresh(cfg, runs);
   if (t_from > 0) advance_runs_cpu(e, cfg, std::vector<double>(runs, t_from), ~0ull);
-  const std::uint64_t before = [&] { std::uint64_t s = 0; for (auto x : e.events) s += x; return s; }();
+  const std::uint64_t before = [&] {
+    std::uint64_t s = 0;
+    for (auto x : e.events) s += x;
+    return s;
+  }();
   const auto t0 = Clock::now();
   advance_runs_cpu(e, cfg, std::vector<double>(runs, t_to), ~0ull);
   Timing t;
@@ -206,10 +209,8 @@ int main(int argc, char** argv) try {
                            {"tau_char_s", tau},
                            {"selection", selection_name(o.selection)}};
   if (o.selection == Selection::Stepped) result["step_fraction"] = o.step_fraction;
-  std::printf("aerosol.coagulation benchmark on %s / %s\n", cpu.device_name.c_str(),
-              cuda.usable ? cuda.device_name.c_str() : "no GPU");
-  std::printf("%9s %10s %10s %10s %9s %14s %14s %7s\n", "n_s", "events", "cpu_s", "gpu_s", "speedup", "cpu_ev/s",
-              "gpu_ev/s", "blocks");
+  std::printf("aerosol.coagulation benchmark on %s / %s\n", cpu.device_name.c_str(), cuda.usable ? cuda.device_name.c_str() : "no GPU");
+  std::printf("%9s %10s %10s %10s %9s %14s %14s %7s\n", "n_s", "events", "cpu_s", "gpu_s", "speedup", "cpu_ev/s", "gpu_ev/s", "blocks");
   nlohmann::json rows = nlohmann::json::array();
   std::vector<double> cpu_n, cpu_t, gpu_n, gpu_t, gpu_events;
   for (int n : o.sizes) {
@@ -245,10 +246,10 @@ int main(int argc, char** argv) try {
         row["gpu_s_extrapolated"] = per_particle * n / rate;
         row["gpu_events_per_s"] = rate;
         row["gpu_blocks_per_run"] = part.cluster;
-        row["gpu_note"] = "extrapolated from " + std::to_string(part.events) + " timed events (" +
-                          std::to_string(part.seconds) + " s); a full run was predicted at " + std::to_string(predicted) + " s";
-        std::printf("%9d %10s %10s %10.1f %9s %14s %14.4g %7d  (extrapolated from %llu events)\n", n, "-", "-",
-                    per_particle * n / rate, "-", "-", rate, part.cluster, static_cast<unsigned long long>(part.events));
+        row["gpu_note"] = "extrapolated from " + std::to_string(part.events) + " timed events (" + std::to_string(part.seconds) +
+                          " s); a full run was predicted at " + std::to_string(predicted) + " s";
+        std::printf("%9d %10s %10s %10.1f %9s %14s %14.4g %7d  (extrapolated from %llu events)\n", n, "-", "-", per_particle * n / rate,
+                    "-", "-", rate, part.cluster, static_cast<unsigned long long>(part.events));
         rows.push_back(row);
         continue;
       } else {
@@ -270,8 +271,8 @@ int main(int argc, char** argv) try {
     if (keeps_rates(o.selection)) row["kernel_evaluations_per_event"] = 4.0 * n;
     if (c.events) row["cpu_events_per_s"] = c.events / c.seconds;
     if (g.events) row["gpu_events_per_s"] = g.events / g.seconds;
-    std::printf("%9d %10llu %10.3f %10.3f %9.1f %14.4g %14.4g %7d\n", n, static_cast<unsigned long long>(events), c.seconds,
-                g.seconds, c.seconds / g.seconds, c.events / c.seconds, g.events / g.seconds, g.cluster);
+    std::printf("%9d %10llu %10.3f %10.3f %9.1f %14.4g %14.4g %7d\n", n, static_cast<unsigned long long>(events), c.seconds, g.seconds,
+                c.seconds / g.seconds, c.events / c.seconds, g.events / g.seconds, g.cluster);
     std::fflush(stdout);
     rows.push_back(row);
   }
@@ -309,8 +310,8 @@ int main(int argc, char** argv) try {
       const Timing g = time_gpu(cfg, 100, 0.0, 1000 * tau, 0);
       ens["gpu_s"] = g.seconds;
       ens["speedup"] = c.seconds / g.seconds;
-      std::printf("Table 1 ensemble (n_s 2000, n_r 100, [0, 1000 tau]): CPU %.2f s, GPU %.3f s, speedup %.1f\n", c.seconds,
-                  g.seconds, c.seconds / g.seconds);
+      std::printf("Table 1 ensemble (n_s 2000, n_r 100, [0, 1000 tau]): CPU %.2f s, GPU %.3f s, speedup %.1f\n", c.seconds, g.seconds,
+                  c.seconds / g.seconds);
     }
 #endif
     if (!cuda.usable) std::printf("Table 1 ensemble (n_s 2000, n_r 100): CPU %.2f s\n", c.seconds);

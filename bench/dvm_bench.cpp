@@ -27,14 +27,14 @@ struct Row {
   double paper_1core_s, paper_k40_s, paper_mb;
 };
 // Table 2 (K40 column; the 128^3 x 64^3 row has no M2000/K80 entries).
-const std::vector<Row> kTable2 = {{32, 32, 53.50, 0.55, 75},       {32, 64, 424.56, 2.15, 347},     {64, 32, 429.32, 4.33, 206},
-                                  {64, 64, 3097.39, 16.57, 1205},  {64, 128, 24366.40, 132.84, 9242}, {128, 64, 25020.61, 156.47, 4703}};
+const std::vector<Row> kTable2 = {{32, 32, 53.50, 0.55, 75},      {32, 64, 424.56, 2.15, 347},       {64, 32, 429.32, 4.33, 206},
+                                  {64, 64, 3097.39, 16.57, 1205}, {64, 128, 24366.40, 132.84, 9242}, {128, 64, 25020.61, 156.47, 4703}};
 
 struct Options {
-  double cpu_max_points = 2e10;  // phase-space points per iteration the CPU is timed on
-  long long batch = 0;           // velocities per batch (0: an octant)
+  double cpu_max_points = 2e10;    // phase-space points per iteration the CPU is timed on
+  long long batch = 0;             // velocities per batch (0: an octant)
   std::string precision = "fp32";  // stored f
-  int strip = 0;                 // CUDA sweep strip (0: automatic)
+  int strip = 0;                   // CUDA sweep strip (0: automatic)
   int max_cells = 128, max_velocities = 128;
   std::string out = "dvm_bench.json";
 };
@@ -44,27 +44,24 @@ struct Options {
 std::optional<Options> parse(int argc, char** argv) {
   Options o;
   bool help = false;
-  CLI::App app("bench_dvm: seconds per iteration and solver memory of the lid-driven cavity on the paper's "
-               "grids, CPU and GPU (Zhu et al., Table 2); writes JSON.\n\nusage: bench_dvm [options]",
-               "bench_dvm");
+  CLI::App app(
+      "bench_dvm: seconds per iteration and solver memory of the lid-driven cavity on the paper's "
+      "grids, CPU and GPU (Zhu et al., Table 2); writes JSON.\n\nusage: bench_dvm [options]",
+      "bench_dvm");
   ks::cli::use_conventions(app, help);
   const ks::ParamSet declared(DvmMethod::static_info().params);
   const ks::ParamSpec &batch = declared.spec("batch"), &strip = declared.spec("strip");
   ks::cli::add_positive(app, "--cpu-max-points", o.cpu_max_points,
-                        "skip the CPU above N phase-space points per iteration (default " +
-                            ks::format_number(o.cpu_max_points) + ")",
-                        "N");
+                        "skip the CPU above N phase-space points per iteration (default " + ks::format_number(o.cpu_max_points) + ")", "N");
   ks::cli::add_integer(app, "--batch", o.batch, (long long)batch.min, (long long)batch.max,
                        "velocities per batch (0: an octant; default 0)");
-  ks::cli::add_choice(app, "--precision", o.precision, declared.spec("precision").choices,
-                      "stored f (default " + o.precision + ")");
+  ks::cli::add_choice(app, "--precision", o.precision, declared.spec("precision").choices, "stored f (default " + o.precision + ")");
   ks::cli::add_integer(app, "--strip", o.strip, (long long)strip.min, (long long)strip.max,
                        "CUDA sweep strip width (0: automatic; default 0)", "W");
   ks::cli::add_integer(app, "--max-cells", o.max_cells, 1, std::numeric_limits<int>::max(),
                        "skip the Table 2 rows with more cells per axis (default " + std::to_string(o.max_cells) + ")");
   ks::cli::add_integer(app, "--max-velocities", o.max_velocities, 1, std::numeric_limits<int>::max(),
-                       "skip the Table 2 rows with more velocities per axis (default " + std::to_string(o.max_velocities) + ")",
-                       "M");
+                       "skip the Table 2 rows with more velocities per axis (default " + std::to_string(o.max_velocities) + ")", "M");
   ks::cli::add_text(app, "--out", o.out, "the JSON result file (default " + o.out + ")", "FILE");
   ks::cli::parse(app, argc, argv);
   if (!help) return o;
@@ -107,19 +104,27 @@ int main(int argc, char** argv) try {
   const Options& o = *options;
   const ks::ExecutionContext cpu = ks::resolve_backend(ks::BackendRequest::Cpu);
   const ks::CudaAvailability cuda = ks::query_cuda();
-  nlohmann::json result = {{"benchmark", "kinetic.dvm"}, {"machine", ks::bench::machine_description(cpu, cuda)}, {"batch", o.batch}, {"precision", o.precision}, {"strip", o.strip}};
-  std::printf("kinetic.dvm, cavity: seconds per iteration; CPU = %s; GPU = %s; batch = %s; %s slices; strip %s\n",
-              cpu.device_name.c_str(), cuda.usable ? cuda.device_name.c_str() : "none",
-              o.batch ? std::to_string(o.batch).c_str() : "octant", o.precision.c_str(), o.strip ? std::to_string(o.strip).c_str() : "auto");
-  std::printf("%6s %6s %10s %10s %10s %10s %9s %9s %9s %9s\n", "cells", "vel", "paper 1c", "paper K40", "CPU", "GPU", "GPU MB",
-              "paper MB", "GPU/CPU", "K40/GPU");
+  nlohmann::json result = {{"benchmark", "kinetic.dvm"},
+                           {"machine", ks::bench::machine_description(cpu, cuda)},
+                           {"batch", o.batch},
+                           {"precision", o.precision},
+                           {"strip", o.strip}};
+  std::printf("kinetic.dvm, cavity: seconds per iteration; CPU = %s; GPU = %s; batch = %s; %s slices; strip %s\n", cpu.device_name.c_str(),
+              cuda.usable ? cuda.device_name.c_str() : "none", o.batch ? std::to_string(o.batch).c_str() : "octant", o.precision.c_str(),
+              o.strip ? std::to_string(o.strip).c_str() : "auto");
+  std::printf("%6s %6s %10s %10s %10s %10s %9s %9s %9s %9s\n", "cells", "vel", "paper 1c", "paper K40", "CPU", "GPU", "GPU MB", "paper MB",
+              "GPU/CPU", "K40/GPU");
   nlohmann::json rows = nlohmann::json::array();
   for (const Row& r : kTable2) {
     if (r.cells > o.max_cells || r.velocities > o.max_velocities) continue;
     const ks::ParamSet p = cavity(r.cells, r.velocities, o);
     const double points = std::pow(double(r.cells) * r.velocities, 3.0);
-    nlohmann::json row = {{"cells", r.cells}, {"velocities", r.velocities}, {"phase_points", points},
-                          {"paper_1core_s", r.paper_1core_s}, {"paper_k40_s", r.paper_k40_s}, {"paper_MB", r.paper_mb}};
+    nlohmann::json row = {{"cells", r.cells},
+                          {"velocities", r.velocities},
+                          {"phase_points", points},
+                          {"paper_1core_s", r.paper_1core_s},
+                          {"paper_k40_s", r.paper_k40_s},
+                          {"paper_MB", r.paper_mb}};
     Timing c, g;
     if (points <= o.cpu_max_points) {
       c = time_iteration(p, cpu);
@@ -136,8 +141,8 @@ int main(int argc, char** argv) try {
       row["gpu_ns_per_point"] = g.seconds / points * 1e9;
     }
     std::printf("%4d^3 %4d^3 %10.2f %10.2f %10.3f %10.3f %9.0f %9.0f %8.1fx %8.1fx\n", r.cells, r.velocities, r.paper_1core_s,
-                r.paper_k40_s, c.seconds, g.seconds, g.bytes / 1e6, r.paper_mb, c.seconds > 0 && g.seconds > 0 ? c.seconds / g.seconds : 0.0,
-                g.seconds > 0 ? r.paper_k40_s / g.seconds : 0.0);
+                r.paper_k40_s, c.seconds, g.seconds, g.bytes / 1e6, r.paper_mb,
+                c.seconds > 0 && g.seconds > 0 ? c.seconds / g.seconds : 0.0, g.seconds > 0 ? r.paper_k40_s / g.seconds : 0.0);
     std::fflush(stdout);
     rows.push_back(row);
   }

@@ -53,18 +53,18 @@ struct Options {
 std::optional<Options> parse(int argc, char** argv) {
   Options o;
   bool help = false;
-  CLI::App app("bench_lbm: MLUPS of the packed bed at n^2 x 2n and of the bare update on a periodic n^3 box, "
-               "FP32 and FP64, CPU and GPU (Safi & Ashrafizaadeh, Fig. 13 and Table 2); writes JSON.\n\n"
-               "usage: bench_lbm [options]",
-               "bench_lbm");
+  CLI::App app(
+      "bench_lbm: MLUPS of the packed bed at n^2 x 2n and of the bare update on a periodic n^3 box, "
+      "FP32 and FP64, CPU and GPU (Safi & Ashrafizaadeh, Fig. 13 and Table 2); writes JSON.\n\n"
+      "usage: bench_lbm [options]",
+      "bench_lbm");
   ks::cli::use_conventions(app, help);
   ks::cli::add_integer_list(app, "--sizes", o.sizes, 1, std::numeric_limits<int>::max(),
                             "the packed beds' n (default " + ks::cli::comma_list(o.sizes) + ")");
   ks::cli::add_integer_list(app, "--box-sizes", o.box_sizes, 1, std::numeric_limits<int>::max(),
                             "the periodic boxes' n (default " + ks::cli::comma_list(o.box_sizes) + ")");
   ks::cli::add_integer(app, "--cpu-max-nodes", o.cpu_max_nodes, 0, std::numeric_limits<long long>::max(),
-                       "skip the CPU above N nodes (default " + std::to_string(o.cpu_max_nodes) +
-                           ", up to the paper's 128^2 x 256)");
+                       "skip the CPU above N nodes (default " + std::to_string(o.cpu_max_nodes) + ", up to the paper's 128^2 x 256)");
   ks::cli::add_positive(app, "--seconds", o.seconds_per_point,
                         "seconds of stepping timed per point (default " + ks::format_number(o.seconds_per_point) + ")");
   ks::cli::add_text(app, "--out", o.out, "the JSON result file (default " + o.out + ")", "FILE");
@@ -147,13 +147,16 @@ int main(int argc, char** argv) try {
     long long inlet_outlet = 0;
     const long long plane = (long long)c.nx * c.ny;
     if (!c.periodic_z())
-      for (long long k = 0; k < plane; ++k) inlet_outlet += (geometry->type[k] == kFluid) + (geometry->type[(c.nz - 1) * plane + k] == kFluid);
-    nlohmann::json row = {{"lattice", lattice},          {"precision", precision},
-                          {"nodes", nodes},              {"fluid_nodes", geometry->fluid_nodes},
+      for (long long k = 0; k < plane; ++k)
+        inlet_outlet += (geometry->type[k] == kFluid) + (geometry->type[(c.nz - 1) * plane + k] == kFluid);
+    nlohmann::json row = {{"lattice", lattice},
+                          {"precision", precision},
+                          {"nodes", nodes},
+                          {"fluid_nodes", geometry->fluid_nodes},
                           {"wall_links", geometry->links.size()}};
     if (paper_mlups > 0 && c.precision == Precision::Fp32) row["paper_c2070_mlups"] = paper_mlups;
-    double cpu_mlups = 0.0, gpu_mlups = 0.0, in_place_mlups = 0.0, paper_kernels_mlups = 0.0, bw = 0.0, fluid_bw = 0.0, cs_bw = 0.0, bb_bw = 0.0,
-           share[3] = {0, 0, 0};
+    double cpu_mlups = 0.0, gpu_mlups = 0.0, in_place_mlups = 0.0, paper_kernels_mlups = 0.0, bw = 0.0, fluid_bw = 0.0, cs_bw = 0.0,
+           bb_bw = 0.0, share[3] = {0, 0, 0};
     const auto mlups = [&](LbmSolver& solver) {
       return nodes / ks::bench::seconds_per_step([&](int n) { solver.step(n); }, o.seconds_per_point) / 1e6;
     };
@@ -194,10 +197,10 @@ int main(int argc, char** argv) try {
       row["seconds_per_step"] = {{"collide_stream", t.collide_stream}, {"bounce_back", t.bounce_back}, {"boundary", t.boundary}};
     }
 #endif
-    std::printf("%-10s %4s %10zu %7.1f %9.1f %9.1f %9.1f %9.1f %8.1fx %6.0f%% %6.0f%% %6.0f%% %6.0f%% %6.0f%% %6.0f%% %6.0f%%\n", lattice.c_str(),
-                precision.c_str(), geometry->links.size(), c.precision == Precision::Fp32 ? paper_mlups : 0.0, cpu_mlups, gpu_mlups,
-                in_place_mlups, paper_kernels_mlups, cpu_mlups > 0 && gpu_mlups > 0 ? gpu_mlups / cpu_mlups : 0.0, 100 * bw, 100 * fluid_bw, 100 * cs_bw,
-                100 * bb_bw, 100 * share[0], 100 * share[1], 100 * share[2]);
+    std::printf("%-10s %4s %10zu %7.1f %9.1f %9.1f %9.1f %9.1f %8.1fx %6.0f%% %6.0f%% %6.0f%% %6.0f%% %6.0f%% %6.0f%% %6.0f%%\n",
+                lattice.c_str(), precision.c_str(), geometry->links.size(), c.precision == Precision::Fp32 ? paper_mlups : 0.0, cpu_mlups,
+                gpu_mlups, in_place_mlups, paper_kernels_mlups, cpu_mlups > 0 && gpu_mlups > 0 ? gpu_mlups / cpu_mlups : 0.0, 100 * bw,
+                100 * fluid_bw, 100 * cs_bw, 100 * bb_bw, 100 * share[0], 100 * share[1], 100 * share[2]);
     std::fflush(stdout);
     return row;
   };
@@ -213,7 +216,8 @@ int main(int argc, char** argv) try {
     for (const PaperPoint& pp : kPaperC2070)
       if (pp.n == n) paper_mlups = pp.mlups;
     for (const char* precision : {"fp32", "fp64", "fp16"}) {
-      nlohmann::json row = measure(std::to_string(n) + "^2x" + std::to_string(2 * n), precision, bed_params(n, precision), geometry, paper_mlups);
+      nlohmann::json row =
+          measure(std::to_string(n) + "^2x" + std::to_string(2 * n), precision, bed_params(n, precision), geometry, paper_mlups);
       row["n"] = n;
       row["spheres"] = scene.shapes.spheres.size();
       result["rows"].push_back(row);

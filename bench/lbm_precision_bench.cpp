@@ -37,16 +37,16 @@ std::optional<Options> parse(int argc, char** argv) {
   Options o;
   bool help = false;
   std::string levels = "coarse,fine";
-  CLI::App app("bench_lbm_precision: the packed bed's plane-averaged bulk velocity along z converged in FP64, FP32 "
-               "and FP16 storage, and each against FP64 per plane (Safi & Ashrafizaadeh, Fig. 12); writes JSON.\n\n"
-               "usage: bench_lbm_precision [options]",
-               "bench_lbm_precision");
+  CLI::App app(
+      "bench_lbm_precision: the packed bed's plane-averaged bulk velocity along z converged in FP64, FP32 "
+      "and FP16 storage, and each against FP64 per plane (Safi & Ashrafizaadeh, Fig. 12); writes JSON.\n\n"
+      "usage: bench_lbm_precision [options]",
+      "bench_lbm_precision");
   ks::cli::use_conventions(app, help);
   ks::cli::add_choice(app, "--levels", levels, {"coarse", "fine", "coarse,fine"},
                       "grid levels to run (default coarse,fine: presets packed-bed-coarse.json, packed-bed-fine.json)");
   ks::cli::add_text(app, "--presets", o.preset_dir, "folder of the lbm presets (default " + o.preset_dir + ")", "DIR");
-  ks::cli::add_choice(app, "--backend", o.backend, {"auto", "cpu", "cuda"},
-                      "where to run (default auto; FP16 storage runs on CUDA only)");
+  ks::cli::add_choice(app, "--backend", o.backend, {"auto", "cpu", "cuda"}, "where to run (default auto; FP16 storage runs on CUDA only)");
   ks::cli::add_text(app, "--out", o.out, "the JSON result file (default " + o.out + ")", "FILE");
   ks::cli::parse(app, argc, argv);
   if (help) {
@@ -97,8 +97,8 @@ nlohmann::json difference(const Run& run, const Run& fp64) {
     if (double(z) >= fp64.bed_z[0] && double(z) <= fp64.bed_z[1]) bed.push_back(per_plane[z]);
   }
   std::sort(bed.begin(), bed.end());
-  return {{"inlet", per_plane.front()}, {"outlet", per_plane.back()}, {"bed_max", bed.back()}, {"bed_median", bed[bed.size() / 2]},
-          {"bed_min", bed.front()},     {"per_plane", per_plane}};
+  return {{"inlet", per_plane.front()},        {"outlet", per_plane.back()}, {"bed_max", bed.back()},
+          {"bed_median", bed[bed.size() / 2]}, {"bed_min", bed.front()},     {"per_plane", per_plane}};
 }
 
 }  // namespace
@@ -109,11 +109,12 @@ int main(int argc, char** argv) try {
   const Options& o = *options;
   const ks::ExecutionContext ctx = ks::resolve_backend(ks::parse_backend(o.backend, "--backend"));
   const bool cuda = ctx.backend == ks::BackendKind::Cuda;
-  nlohmann::json result = {{"benchmark", "lbm.binary precision (Fig. 12)"},
-                           {"machine", ks::bench::machine_description(ks::resolve_backend(ks::BackendRequest::Cpu), ks::query_cuda())},
-                           {"device", ctx.device_name},
-                           {"paper_fp32_vs_fp64", {{"coarse", {{"inlet", 0.04}, {"bed", 0.0005}}}, {"fine", {{"inlet", 0.06}, {"bed", 0.01}}}}},
-                           {"levels", nlohmann::json::object()}};
+  nlohmann::json result = {
+      {"benchmark", "lbm.binary precision (Fig. 12)"},
+      {"machine", ks::bench::machine_description(ks::resolve_backend(ks::BackendRequest::Cpu), ks::query_cuda())},
+      {"device", ctx.device_name},
+      {"paper_fp32_vs_fp64", {{"coarse", {{"inlet", 0.04}, {"bed", 0.0005}}}, {"fine", {{"inlet", 0.06}, {"bed", 0.01}}}}},
+      {"levels", nlohmann::json::object()}};
   std::printf("lbm.binary packed bed, plane-averaged bulk u_z against FP64 on %s\n", ctx.device_name.c_str());
   std::printf("%-7s %5s %8s %5s %9s %9s %9s %9s %9s %9s\n", "level", "prec", "steps", "conv", "seconds", "inlet", "bed min", "bed med",
               "bed max", "outlet");

@@ -38,7 +38,7 @@
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr int kViewWidth = 1280, kViewHeight = 800;  // the app's first window
+constexpr int kViewWidth = 1280, kViewHeight = 800;              // the app's first window
 constexpr auto kFramePeriod = std::chrono::microseconds(16667);  // 60 Hz
 
 struct Options {
@@ -51,10 +51,11 @@ struct Options {
 std::optional<Options> parse(int argc, char** argv) {
   Options o;
   bool help = false;
-  CLI::App app("bench_live_view: the zero-copy field view's frame time (p50, p99) while a CUDA run of the BGK "
-               "cavity goes, against the same frames with the run paused; headless EGL; writes JSON.\n\n"
-               "usage: bench_live_view [options]",
-               "bench_live_view");
+  CLI::App app(
+      "bench_live_view: the zero-copy field view's frame time (p50, p99) while a CUDA run of the BGK "
+      "cavity goes, against the same frames with the run paused; headless EGL; writes JSON.\n\n"
+      "usage: bench_live_view [options]",
+      "bench_live_view");
   ks::cli::use_conventions(app, help);
   ks::cli::add_integer(app, "--cells", o.cells, 16, 4096, "cells per axis of the field (default 512)", "N");
   ks::cli::add_positive(app, "--seconds", o.seconds, "seconds of frames per phase (default 10)", "S");
@@ -104,7 +105,9 @@ struct Phase {
   double iterations_per_s = 0.0;
 
   nlohmann::json json() const {
-    return {{"frames", frame_ms.size()}, {"p50_ms", ks::quantile(frame_ms, 0.50)}, {"p99_ms", ks::quantile(frame_ms, 0.99)},
+    return {{"frames", frame_ms.size()},
+            {"p50_ms", ks::quantile(frame_ms, 0.50)},
+            {"p99_ms", ks::quantile(frame_ms, 0.99)},
             {"max_ms", *std::max_element(frame_ms.begin(), frame_ms.end())},
             {"frames_over_a_60_Hz_period", std::count_if(frame_ms.begin(), frame_ms.end(), [](double ms) { return ms > 1000.0 / 60.0; })},
             {"frames_with_a_new_field", new_fields},
@@ -216,8 +219,8 @@ int main(int argc, char** argv) {
   runner.stop();
 
   nlohmann::json result = {{"machine", ks::bench::machine_description(ctx, cuda)},
-                           {"case", "kinetic.bgk cavity " + std::to_string(o->cells) + "^2 cells, " +
-                                        std::to_string(o->nv) + "^3 velocities, one step per iteration"},
+                           {"case", "kinetic.bgk cavity " + std::to_string(o->cells) + "^2 cells, " + std::to_string(o->nv) +
+                                        "^3 velocities, one step per iteration"},
                            {"view", {{"width", kViewWidth}, {"height", kViewHeight}, {"field", "|V|"}}},
                            {"paused", paused.json()},
                            {"running", running.json()}};

@@ -39,14 +39,14 @@ const std::vector<PaperRow> kPaperGrid = {{16, 269.4, 11.8, 8.5, 6.4, 4.4},     
 struct PaperRays {
   double rays, cpu, naive, texture, sorting, optimised;
 };
-const std::vector<PaperRays> kPaperRays = {{600, 369.7, 14.1, 9.6, 10.3, 4.1},         {1500, 961.7, 31.8, 20.6, 21.7, 6.3},
-                                           {6000, 3928.6, 119.2, 74.3, 73.2, 17.1},    {15000, 10432.2, 294.4, 180.7, 165.5, 37.5},
+const std::vector<PaperRays> kPaperRays = {{600, 369.7, 14.1, 9.6, 10.3, 4.1},          {1500, 961.7, 31.8, 20.6, 21.7, 6.3},
+                                           {6000, 3928.6, 119.2, 74.3, 73.2, 17.1},     {15000, 10432.2, 294.4, 180.7, 165.5, 37.5},
                                            {30000, 19661.1, 585.8, 358.6, 308.0, 69.9}, {60000, 39313.3, 1170, 714.5, 573.2, 132.4},
                                            {150000, 132641.3, 2916, 1784, 1313, 316.0}};
 
 enum class Variant { Cpu, Naive, Texture, Sorting, Multigrid, Single, Packets };
 constexpr Variant kVariants[] = {Variant::Cpu,       Variant::Naive,  Variant::Texture, Variant::Sorting,
-                                  Variant::Multigrid, Variant::Single, Variant::Packets};
+                                 Variant::Multigrid, Variant::Single, Variant::Packets};
 const char* name(Variant v) {
   switch (v) {
     case Variant::Cpu: return "cpu";
@@ -73,9 +73,10 @@ struct Options {
 std::optional<Options> parse(int argc, char** argv) {
   Options o;
   bool help = false;
-  CLI::App app("bench_rmc: case 10 (H2O slab) on N^3 grids and a ray sweep, CPU and each GPU variant "
-               "(Silvestri & Pecnik, Tables 2, 3, 4, 7); writes JSON.\n\nusage: bench_rmc [options]",
-               "bench_rmc");
+  CLI::App app(
+      "bench_rmc: case 10 (H2O slab) on N^3 grids and a ray sweep, CPU and each GPU variant "
+      "(Silvestri & Pecnik, Tables 2, 3, 4, 7); writes JSON.\n\nusage: bench_rmc [options]",
+      "bench_rmc");
   ks::cli::use_conventions(app, help);
   ks::cli::add_integer_list(app, "--grids", o.grids, 1, std::numeric_limits<int>::max(),
                             "the grid sweep's N (default " + ks::cli::comma_list(o.grids) + ")");
@@ -89,9 +90,9 @@ std::optional<Options> parse(int argc, char** argv) {
                        "skip the CPU on grids above N^3 (default " + std::to_string(o.cpu_max_grid) + ")");
   ks::cli::add_positive(app, "--budget", o.budget,
                         "seconds a GPU batch may take; where the full ray count would take longer, a smaller batch is "
-                        "timed and scaled linearly in rays (default " + ks::format_number(o.budget) + ")");
-  ks::cli::add_positive(app, "--cpu-budget", o.cpu_budget,
-                        "the same for the CPU (default " + ks::format_number(o.cpu_budget) + ")");
+                        "timed and scaled linearly in rays (default " +
+                            ks::format_number(o.budget) + ")");
+  ks::cli::add_positive(app, "--cpu-budget", o.cpu_budget, "the same for the CPU (default " + ks::format_number(o.cpu_budget) + ")");
   std::vector<std::string> names;
   for (Variant v : kVariants) names.push_back(name(v));
   app.add_option_function<std::string>(
@@ -196,8 +197,8 @@ int main(int argc, char** argv) try {
       const Timing t = time_case(n, v, o.rays, v == Variant::Cpu ? o.cpu_budget : o.budget, v == Variant::Cpu ? cpu : gpu);
       grid_rows.push_back(point(n, o.rays, v, t));
       grid_x[int(v)].push_back(double(n) * n * n), grid_t[int(v)].push_back(t.seconds_at_target);
-      std::printf("grid %4d^3 %-9s %10.2f s at %d rays/cell (timed %d)  %.3g ray-cell steps/s\n", n, name(v), t.seconds_at_target,
-                  o.rays, t.rays_timed, double(grid_rows.back()["ray_cell_steps_per_second"]));
+      std::printf("grid %4d^3 %-9s %10.2f s at %d rays/cell (timed %d)  %.3g ray-cell steps/s\n", n, name(v), t.seconds_at_target, o.rays,
+                  t.rays_timed, double(grid_rows.back()["ray_cell_steps_per_second"]));
       std::fflush(stdout);
     }
   for (int r : o.ray_sweep)
@@ -214,17 +215,28 @@ int main(int argc, char** argv) try {
                      {"exponent_in_rays", ks::bench::power_law_exponent(ray_x[int(v)], ray_t[int(v)])}};
   nlohmann::json paper_grid = nlohmann::json::array(), paper_rays = nlohmann::json::array();
   for (const auto& r : kPaperGrid)
-    paper_grid.push_back({{"grid", r.n}, {"cpu_1core", r.cpu}, {"naive", r.naive}, {"texture", r.texture}, {"sorting", r.sorting}, {"multigrid", r.optimised}});
+    paper_grid.push_back({{"grid", r.n},
+                          {"cpu_1core", r.cpu},
+                          {"naive", r.naive},
+                          {"texture", r.texture},
+                          {"sorting", r.sorting},
+                          {"multigrid", r.optimised}});
   for (const auto& r : kPaperRays)
-    paper_rays.push_back({{"rays_per_cell", r.rays}, {"cpu_1core", r.cpu}, {"naive", r.naive}, {"texture", r.texture}, {"sorting", r.sorting}, {"multigrid", r.optimised}});
+    paper_rays.push_back({{"rays_per_cell", r.rays},
+                          {"cpu_1core", r.cpu},
+                          {"naive", r.naive},
+                          {"texture", r.texture},
+                          {"sorting", r.sorting},
+                          {"multigrid", r.optimised}});
   const nlohmann::json result = {
       {"benchmark", "radiation.rmc case 10 (H2O 1 atm, parab1), Silvestri & Pecnik Tables 2-4, 7"},
       {"machine", ks::bench::machine_description(cpu, cuda)},
-      {"note", "seconds: one batch of rays_per_cell rays per cell; where rays_per_cell_timed is smaller the timed batch is scaled "
-               "linearly in rays. Variants are additive as in the paper: texture includes naive's kernel, sorting adds texture, "
-               "multigrid adds sorting (max levels down to 3^3, 5 steps each), multigrid_fp32 marches the multigrid variant in float "
-               "and packets_fp32 adds coherent ray packets (ray_packets: 32 cells along x share each ray's random numbers); "
-               "neither is in the paper. CPU: all cores, double precision."},
+      {"note",
+       "seconds: one batch of rays_per_cell rays per cell; where rays_per_cell_timed is smaller the timed batch is scaled "
+       "linearly in rays. Variants are additive as in the paper: texture includes naive's kernel, sorting adds texture, "
+       "multigrid adds sorting (max levels down to 3^3, 5 steps each), multigrid_fp32 marches the multigrid variant in float "
+       "and packets_fp32 adds coherent ray packets (ray_packets: 32 cells along x share each ray's random numbers); "
+       "neither is in the paper. CPU: all cores, double precision."},
       {"grid_sweep", grid_rows},
       {"ray_sweep", ray_rows},
       {"fits", fits},

@@ -5,7 +5,7 @@
 
 #include "core/backend.hpp"
 
-#define KS_REQUIRE_CUDA()                                                    \
+#define KS_REQUIRE_CUDA()                                                   \
   do {                                                                      \
     const ::ks::CudaAvailability cuda = ::ks::query_cuda();                 \
     if (!cuda.usable) GTEST_SKIP() << "CUDA test skipped: " << cuda.reason; \

@@ -59,8 +59,7 @@ void declare(CLI::App& app, Options& o, Given& g) {
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app.add_option_function<std::string>(
-         "--backend", [&o](const std::string& b) { o.backend = b; },
-         "auto (default: CUDA if a device is usable), cuda, or cpu")
+         "--backend", [&o](const std::string& b) { o.backend = b; }, "auto (default: CUDA if a device is usable), cuda, or cpu")
       ->type_name("B");
   add_integer(app, "--steps", o.steps, 0, kMaxCount, "run N iterations (default: until the method's end condition)");
   app.add_flag("--until-done", o.until_done, "run until the method's end condition (the default)");
@@ -112,8 +111,7 @@ Options parse_options(int argc, char** argv) {
   parse(app, argc, argv);
   if (!g.presets.empty()) o.preset = preset_file(g.presets[0]);
   if (g.presets.size() > 1)
-    throw bad_input(cut(g.presets[1], 60), "a second preset file was given (already have '" + cut(o.preset, 60) + "')",
-                    "one preset");
+    throw bad_input(cut(g.presets[1], 60), "a second preset file was given (already have '" + cut(o.preset, 60) + "')", "one preset");
   for (const std::string& kv : g.sets) {
     const auto eq = kv.find('=');
     if (eq == std::string::npos || eq == 0) throw bad_input("--set", "'" + cut(kv, 60) + "' is not key=value", "key=value");

@@ -19,7 +19,7 @@ struct Options {
   std::string out_dir;
   std::string format = "csv";
   long long output_every = 0;  // > 0: the fields every N iterations as a time series (.pvd)
-  bool pieces = false;  // under MPI: per-rank pieces of split grids and a .pvti
+  bool pieces = false;         // under MPI: per-rank pieces of split grids and a .pvti
   std::string checkpoint;
   long long checkpoint_every = 0;
   std::string restart;

@@ -22,9 +22,7 @@ std::string one_of(const std::vector<std::string>& allowed) {
   return s;
 }
 
-std::string integer_range(long long lo, long long hi) {
-  return "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
-}
+std::string integer_range(long long lo, long long hi) { return "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]"; }
 
 // `text` broken into lines of at most `width` characters at spaces (a longer word stays whole).
 std::vector<std::string> wrap(const std::string& text, std::size_t width) {
@@ -125,24 +123,23 @@ double parse_positive(const std::string& option, const std::string& text) {
   return v;
 }
 
-CLI::Option* add_integer(CLI::App& app, const std::string& name, std::function<void(long long)> set, long long lo,
-                         long long hi, const std::string& help, const std::string& value_name) {
+CLI::Option* add_integer(CLI::App& app, const std::string& name, std::function<void(long long)> set, long long lo, long long hi,
+                         const std::string& help, const std::string& value_name) {
   return app
       .add_option_function<std::string>(
           name, [name, set, lo, hi](const std::string& text) { set(parse_integer(name, text, lo, hi)); }, help)
       ->type_name(value_name);
 }
 
-CLI::Option* add_positive(CLI::App& app, const std::string& name, std::function<void(double)> set,
-                          const std::string& help, const std::string& value_name) {
+CLI::Option* add_positive(CLI::App& app, const std::string& name, std::function<void(double)> set, const std::string& help,
+                          const std::string& value_name) {
   return app
       .add_option_function<std::string>(
           name, [name, set](const std::string& text) { set(parse_positive(name, text)); }, help)
       ->type_name(value_name);
 }
 
-CLI::Option* add_integer_list(CLI::App& app, const std::string& name, std::vector<int>& target, int lo, int hi,
-                              const std::string& help) {
+CLI::Option* add_integer_list(CLI::App& app, const std::string& name, std::vector<int>& target, int lo, int hi, const std::string& help) {
   auto set = [name, &target, lo, hi](const std::string& text) {
     std::vector<int> v;
     std::stringstream list(text);
@@ -164,8 +161,7 @@ CLI::Option* add_choice(CLI::App& app, const std::string& name, std::string& tar
   return app.add_option_function<std::string>(name, set, help)->type_name(value_name);
 }
 
-CLI::Option* add_text(CLI::App& app, const std::string& name, std::string& target, const std::string& help,
-                      const std::string& value_name) {
+CLI::Option* add_text(CLI::App& app, const std::string& name, std::string& target, const std::string& help, const std::string& value_name) {
   return app.add_option(name, target, help)->type_name(value_name);
 }
 

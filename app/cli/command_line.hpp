@@ -43,33 +43,30 @@ long long parse_integer(const std::string& option, const std::string& text, long
 double parse_positive(const std::string& option, const std::string& text);
 
 // Options whose values are checked as above. value_name is what --help shows after the option.
-CLI::Option* add_integer(CLI::App& app, const std::string& name, std::function<void(long long)> set, long long lo,
-                         long long hi, const std::string& help, const std::string& value_name = "N");
-CLI::Option* add_positive(CLI::App& app, const std::string& name, std::function<void(double)> set,
-                          const std::string& help, const std::string& value_name = "S");
+CLI::Option* add_integer(CLI::App& app, const std::string& name, std::function<void(long long)> set, long long lo, long long hi,
+                         const std::string& help, const std::string& value_name = "N");
+CLI::Option* add_positive(CLI::App& app, const std::string& name, std::function<void(double)> set, const std::string& help,
+                          const std::string& value_name = "S");
 // "a,b,c": each an integer in [lo, hi] (at least one).
-CLI::Option* add_integer_list(CLI::App& app, const std::string& name, std::vector<int>& target, int lo, int hi,
-                              const std::string& help);
+CLI::Option* add_integer_list(CLI::App& app, const std::string& name, std::vector<int>& target, int lo, int hi, const std::string& help);
 // One of `allowed`, spelled exactly.
 CLI::Option* add_choice(CLI::App& app, const std::string& name, std::string& target, std::vector<std::string> allowed,
                         const std::string& help);
 // A value taken as it is (a file, a folder, a key the program checks itself).
-CLI::Option* add_text(CLI::App& app, const std::string& name, std::string& target, const std::string& help,
-                      const std::string& value_name);
+CLI::Option* add_text(CLI::App& app, const std::string& name, std::string& target, const std::string& help, const std::string& value_name);
 
 // An integer option written into `target` (int, long long or std::optional<long long>); the upper
 // bound is at most the target's largest value.
 template <class T>
-CLI::Option* add_integer(CLI::App& app, const std::string& name, T& target, long long lo, long long hi,
-                         const std::string& help, const std::string& value_name = "N") {
+CLI::Option* add_integer(CLI::App& app, const std::string& name, T& target, long long lo, long long hi, const std::string& help,
+                         const std::string& value_name = "N") {
   if constexpr (std::is_integral_v<T>) hi = std::min<long long>(hi, std::numeric_limits<T>::max());
   return add_integer(
       app, name, [&target](long long v) { target = static_cast<T>(v); }, lo, hi, help, value_name);
 }
 
 template <class T>
-CLI::Option* add_positive(CLI::App& app, const std::string& name, T& target, const std::string& help,
-                          const std::string& value_name = "S") {
+CLI::Option* add_positive(CLI::App& app, const std::string& name, T& target, const std::string& help, const std::string& value_name = "S") {
   return add_positive(
       app, name, [&target](double v) { target = v; }, help, value_name);
 }

@@ -71,9 +71,7 @@ ks::ParamSet resolve_params(const ks::cli::Options& o, const ks::Preset& preset)
   return params;
 }
 
-nlohmann::json preset_identity(const ks::Preset& p) {
-  return {{"file", p.file}, {"title", p.title}, {"case", p.case_name}};
-}
+nlohmann::json preset_identity(const ks::Preset& p) { return {{"file", p.file}, {"title", p.title}, {"case", p.case_name}}; }
 
 // Checked before the run starts, so a bad path is found now, not after an hour of work. Rank 0 writes,
 // so rank 0 checks; every rank learns whether the check failed, and fails with it.
@@ -88,7 +86,8 @@ void check_output_paths(const ks::cli::Options& o, const ks::cli::RankGroup& g) 
         // The checkpoint replaces its file: never the preset being run (a restart's own checkpoint may be).
         std::error_code ec;
         if (!o.preset.empty() && std::filesystem::equivalent(o.checkpoint, o.preset, ec))
-          throw ks::bad_input("--checkpoint " + o.checkpoint, "is the preset being run (" + o.preset + "), which the checkpoint would overwrite",
+          throw ks::bad_input("--checkpoint " + o.checkpoint,
+                              "is the preset being run (" + o.preset + "), which the checkpoint would overwrite",
                               "another file, e.g. run.ckpt");
       },
       "the output paths were refused on rank 0");
@@ -96,13 +95,13 @@ void check_output_paths(const ks::cli::Options& o, const ks::cli::RankGroup& g) 
 
 // More than one rank: the method must split its work, and every rank must run on the same kind of
 // backend (the same on all ranks, so every rank refuses alike).
-void check_ranks(const ks::cli::RankGroup& g, const ks::MethodInfo& info,
-                 const ks::ExecutionContext& ctx) {
+void check_ranks(const ks::cli::RankGroup& g, const ks::MethodInfo& info, const ks::ExecutionContext& ctx) {
   if (g.size() == 1) return;
   const std::int64_t cuda = ctx.backend == ks::BackendKind::Cuda ? 1 : 0;
   if (g.comm()->all_max(cuda) != -g.comm()->all_max(-cuda))
-    throw ks::backend_unavailable("the ranks run on different backends (CUDA on some, the CPU on others): every rank needs a "
-                                  "usable GPU, or run with --backend cpu");
+    throw ks::backend_unavailable(
+        "the ranks run on different backends (CUDA on some, the CPU on others): every rank needs a "
+        "usable GPU, or run with --backend cpu");
   if (info.decomposition.empty())
     throw ks::bad_input("mpirun -np " + std::to_string(g.size()), "method '" + info.id + "' does not yet split its work across ranks",
                         "one rank for " + info.id);
@@ -137,9 +136,10 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
   if (!o.restart.empty()) {
     const ks::CheckpointHeader header = ks::read_checkpoint_header(o.restart);
     if (header.ranks != group.size())
-      throw ks::bad_input("--restart " + o.restart, "the checkpoint was written by " + std::to_string(header.ranks) + " rank(s), this run has " +
-                                                        std::to_string(group.size()),
-                          "a restart on as many ranks (mpirun -np " + std::to_string(header.ranks) + ")");
+      throw ks::bad_input(
+          "--restart " + o.restart,
+          "the checkpoint was written by " + std::to_string(header.ranks) + " rank(s), this run has " + std::to_string(group.size()),
+          "a restart on as many ranks (mpirun -np " + std::to_string(header.ranks) + ")");
     restart = ks::plan_restart(header, o.restart, preset.method, preset.case_name, params);
   }
   check_output_paths(o, group);
@@ -158,7 +158,8 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
   const ks::MethodInfo& info = registry.info(preset.method);
   check_ranks(group, info, ctx);
   if (many && group.reports() && !o.quiet)
-    std::fprintf(stderr, "%s: %s on %d ranks (%s)\n", preset.method.c_str(), ks::printable(preset.title).c_str(), group.size(), info.decomposition.c_str());
+    std::fprintf(stderr, "%s: %s on %d ranks (%s)\n", preset.method.c_str(), ks::printable(preset.title).c_str(), group.size(),
+                 info.decomposition.c_str());
 
   ks::RunnerOptions ropt;
   ropt.restart_from = o.restart;
@@ -207,8 +208,8 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
     const ks::SetResult r = runner.set(key, value);
     if (r.status == ks::SetResult::Status::Refused) throw ks::bad_input("--restart " + o.restart, r.message);
     if (!o.quiet)
-      std::fprintf(stderr, "restart: %s = %s from the preset (the checkpoint had %s)\n", key.c_str(),
-                   ks::to_string(value).c_str(), ks::to_string(restart.setup.value(key)).c_str());
+      std::fprintf(stderr, "restart: %s = %s from the preset (the checkpoint had %s)\n", key.c_str(), ks::to_string(value).c_str(),
+                   ks::to_string(restart.setup.value(key)).c_str());
   }
   if (series) {  // the time series starts with the state the run starts from
     if (const auto first = runner.file_snapshot()) write_fields(*first, ctx);
@@ -247,12 +248,10 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
   const auto snap = runner.file_snapshot();  // files: a stretched grid at its own cells (.vtr)
   const ks::Progress p = snap ? snap->progress : runner.progress();
   if (failed) stop_reason = runner.error();
-  else if (state == ks::RunState::Finished)
-    stop_reason = ks::finished_reason(p);
+  else if (state == ks::RunState::Finished) stop_reason = ks::finished_reason(p);
   char line[256];
   std::snprintf(line, sizeof line, "%s after %lld iterations (t = %.4g %s) in %.2f s: %s", ks::to_string(state).c_str(),
-                static_cast<long long>(p.iteration - start_iteration), p.sim_time, p.time_unit.c_str(), wall,
-                stop_reason.c_str());
+                static_cast<long long>(p.iteration - start_iteration), p.sim_time, p.time_unit.c_str(), wall, stop_reason.c_str());
   printer.finish(line);
 
   // Fields that cannot be written (a full disk) do not cost the summary, which says why (it is small,
@@ -271,14 +270,22 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
     field_files.insert(field_files.begin(), pvd.begin(), pvd.end());
   }
   if (!o.out_dir.empty() && snap && group.reports()) {
-    ks::RunRecord rec{&preset, runner.params(), ctx, ks::to_string(state), stop_reason, wall,
-                           runner.memory_estimate(), info.decomposition, runner.iteration_seconds(),
-                           runner.iteration_traffic()};
+    ks::RunRecord rec{&preset,
+                      runner.params(),
+                      ctx,
+                      ks::to_string(state),
+                      stop_reason,
+                      wall,
+                      runner.memory_estimate(),
+                      info.decomposition,
+                      runner.iteration_seconds(),
+                      runner.iteration_traffic()};
     const nlohmann::json summary = ks::write_outputs(o.out_dir, *snap, rec, field_files, "--out");
     if (!o.quiet) std::fprintf(stderr, "outputs written to %s (summary.json, the fields and one file per series)\n", o.out_dir.c_str());
     if (const auto earlier = summary.find("files_of_an_earlier_run"); earlier != summary.end())
-      std::fprintf(stderr, "kinetic-run: note: %s also holds %zu files of an earlier run that this run did not write (summary.json lists them "
-                           "under files_of_an_earlier_run), e.g. %s\n",
+      std::fprintf(stderr,
+                   "kinetic-run: note: %s also holds %zu files of an earlier run that this run did not write (summary.json lists them "
+                   "under files_of_an_earlier_run), e.g. %s\n",
                    o.out_dir.c_str(), earlier->size(), ks::printable(earlier->front().get<std::string>()).c_str());
   }
   if (failed) {

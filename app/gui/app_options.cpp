@@ -17,9 +17,7 @@ namespace {
 
 // Every option once: the parser and --help both come from these declarations.
 struct Declared {
-  QCommandLineOption preset{"preset",
-                            "the preset to open (default: the last one used while it exists, else the teaching demo)",
-                            "FILE"};
+  QCommandLineOption preset{"preset", "the preset to open (default: the last one used while it exists, else the teaching demo)", "FILE"};
   QCommandLineOption set{"set",
                          "override a parameter of the preset (repeatable; kinetic-run --describe METHOD lists the keys "
                          "and ranges)",
@@ -28,9 +26,7 @@ struct Declared {
   QCommandLineOption steps{"steps", "run N iterations, then stop", "N"};
   QCommandLineOption screenshot{"screenshot", "save the view as a PNG image when the iterations are done", "FILE.png"};
   QCommandLineOption view{"view", "what the screenshot shows: field, plot, scene or window (the default)", "V"};
-  QCommandLineOption export_dir{"export",
-                                "write the fields (.vti/.vtp) and the series (.csv) to DIR when the iterations are done",
-                                "DIR"};
+  QCommandLineOption export_dir{"export", "write the fields (.vti/.vtp) and the series (.csv) to DIR when the iterations are done", "DIR"};
   QCommandLineOption exit{"exit", "close the window when the script is done"};
   QCommandLineOption quit_after{"quit-after",
                                 "press Run once the preset is set up (or at once while it sets up), quit after S seconds "
@@ -123,8 +119,7 @@ AppOptions parse_app_options(const QStringList& args) {
   if (!parser.parse(args)) {
     const QStringList unknown = parser.unknownOptionNames();
     if (!unknown.isEmpty())
-      throw bad_input(excerpt((unknown[0].size() == 1 ? "-" : "--") + unknown[0]), "unknown option",
-                      "see kinetic-studio --help");
+      throw bad_input(excerpt((unknown[0].size() == 1 ? "-" : "--") + unknown[0]), "unknown option", "see kinetic-studio --help");
     QString message = parser.errorText();  // "Missing value after '--steps'.", "Unexpected value after '--exit'."
     if (message.endsWith('.')) message.chop(1);
     throw bad_input("", message.toStdString(), "see kinetic-studio --help");

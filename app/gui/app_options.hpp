@@ -12,16 +12,16 @@
 namespace ks::gui {
 
 struct AppOptions {
-  QString preset;                                  // --preset FILE
-  std::vector<std::pair<QString, QString>> sets;   // --set key=value
-  QString backend;                                 // --backend auto|cuda|cpu
-  int steps = -1;                                  // --steps N
-  QString screenshot;                              // --screenshot FILE.png
-  QString view = "window";                         // --view field|plot|scene|window
-  QString export_dir;                              // --export DIR: fields (.vti/.vtp) and series (.csv)
-  bool exit = false;                               // --exit when the script is done
-  double quit_after = -1.0;                        // --quit-after S: run, then quit after S seconds (-1: not asked)
-  bool help = false, version = false;              // --help, --version: print and exit 0
+  QString preset;                                 // --preset FILE
+  std::vector<std::pair<QString, QString>> sets;  // --set key=value
+  QString backend;                                // --backend auto|cuda|cpu
+  int steps = -1;                                 // --steps N
+  QString screenshot;                             // --screenshot FILE.png
+  QString view = "window";                        // --view field|plot|scene|window
+  QString export_dir;                             // --export DIR: fields (.vti/.vtp) and series (.csv)
+  bool exit = false;                              // --exit when the script is done
+  double quit_after = -1.0;                       // --quit-after S: run, then quit after S seconds (-1: not asked)
+  bool help = false, version = false;             // --help, --version: print and exit 0
 
   // A script runs (any of --steps, --screenshot, --export, --exit, --quit-after): bad input ends the app with
   // its message on stderr instead of being shown in the window.

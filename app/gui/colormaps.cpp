@@ -11,18 +11,15 @@ namespace {
 // Anchors are 0xRRGGBB colours, evenly spaced over [0, 1].
 
 // matplotlib's viridis (van der Walt & Smith, CC0), sampled at 9 evenly spaced points.
-constexpr std::uint32_t kViridis[] = {0x440154, 0x472D7B, 0x3B528B, 0x2C728E, 0x21908C,
-                                      0x27AD81, 0x5DC863, 0xAADC32, 0xFDE725};
+constexpr std::uint32_t kViridis[] = {0x440154, 0x472D7B, 0x3B528B, 0x2C728E, 0x21908C, 0x27AD81, 0x5DC863, 0xAADC32, 0xFDE725};
 
 // matplotlib's inferno (van der Walt & Smith, CC0), sampled at 9 evenly spaced points.
-constexpr std::uint32_t kInferno[] = {0x000004, 0x210C4A, 0x56106E, 0x89226A, 0xBB3754,
-                                      0xE35932, 0xF98C0A, 0xF9C932, 0xFCFFA4};
+constexpr std::uint32_t kInferno[] = {0x000004, 0x210C4A, 0x56106E, 0x89226A, 0xBB3754, 0xE35932, 0xF98C0A, 0xF9C932, 0xFCFFA4};
 
 // Moreland's cool-warm diverging map ("Diverging Color Maps for Scientific Visualization",
 // 2009; the table matplotlib's coolwarm is built from), every second entry of its 33.
-constexpr std::uint32_t kCoolwarm[] = {0x3B4CC0, 0x4D68D7, 0x6282EA, 0x779AF7, 0x8DB0FE, 0xA3C2FF,
-                                       0xB8D0F9, 0xCCD9EE, 0xDDDDDD, 0xECD3C5, 0xF5C4AD, 0xF7B194,
-                                       0xF49A7B, 0xEC7F63, 0xDE604D, 0xCB3E38, 0xB40426};
+constexpr std::uint32_t kCoolwarm[] = {0x3B4CC0, 0x4D68D7, 0x6282EA, 0x779AF7, 0x8DB0FE, 0xA3C2FF, 0xB8D0F9, 0xCCD9EE, 0xDDDDDD,
+                                       0xECD3C5, 0xF5C4AD, 0xF7B194, 0xF49A7B, 0xEC7F63, 0xDE604D, 0xCB3E38, 0xB40426};
 
 constexpr std::uint32_t kGrey[] = {0x000000, 0xFFFFFF};
 

@@ -20,7 +20,7 @@ constexpr double kAxisLeft = 64.0;       // left of the plot area: y ticks, labe
 constexpr double kAxisBottom = 40.0;     // below the plot area: x ticks, labels and title
 constexpr double kBarAreaWidth = 100.0;  // at the right: colour bar, ticks and labels
 constexpr double kBarWidth = 18.0;
-constexpr double kBarTop = 44.0;  // above the bar: its title
+constexpr double kBarTop = 44.0;     // above the bar: its title
 constexpr double kBarBottom = 72.0;  // below the bar: "log", the mask's swatch, the folded sliders
 constexpr double kTickLength = 5.0;
 constexpr int kTickCount = 5;
@@ -28,8 +28,7 @@ constexpr int kTickCount = 5;
 }  // namespace
 
 QRectF plot_area(QSizeF size) {
-  return QRectF(QPointF(0.0, 0.0), size).adjusted(kMargin + kAxisLeft, kMargin + kStatusStrip, -kBarAreaWidth,
-                                                  -kMargin - kAxisBottom);
+  return QRectF(QPointF(0.0, 0.0), size).adjusted(kMargin + kAxisLeft, kMargin + kStatusStrip, -kBarAreaWidth, -kMargin - kAxisBottom);
 }
 
 double colour_bar_strip_left(QSizeF size) { return size.width() - kBarAreaWidth; }
@@ -39,8 +38,8 @@ QRectF colour_bar_rect(QSizeF size) {
   return QRectF(left, kBarTop, kBarWidth, std::max(size.height() - kBarTop - kBarBottom, 1.0));
 }
 
-void paint_colour_bar_labels(QPainter& painter, QSizeF size, const ColourScale& scale, const ValueRange& range,
-                             const QString& name, const QString& unit, const std::optional<QString>& masked_label) {
+void paint_colour_bar_labels(QPainter& painter, QSizeF size, const ColourScale& scale, const ValueRange& range, const QString& name,
+                             const QString& unit, const std::optional<QString>& masked_label) {
   const QRectF bar = colour_bar_rect(size);
   painter.drawRect(bar);
 
@@ -62,8 +61,8 @@ void paint_colour_bar_labels(QPainter& painter, QSizeF size, const ColourScale& 
     painter.drawText(QPointF(swatch.right() + 4.0, swatch.bottom()), *masked_label);
   }
   if (scale.log()) {
-    painter.drawText(QRectF(bar.left() - 20.0, bar.bottom() + 4.0, bar.width() + 40.0, kBarBottom),
-                     Qt::AlignHCenter | Qt::AlignTop, QObject::tr("log"));
+    painter.drawText(QRectF(bar.left() - 20.0, bar.bottom() + 4.0, bar.width() + 40.0, kBarBottom), Qt::AlignHCenter | Qt::AlignTop,
+                     QObject::tr("log"));
   }
 }
 

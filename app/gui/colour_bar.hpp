@@ -21,9 +21,9 @@ struct ValueRange;
 inline constexpr double kViewMargin = 12.0;  // logical pixels from the view's edges to what it draws
 
 // In widget (logical) pixels, for a widget of `size`:
-QRectF plot_area(QSizeF size);        // the widget minus margins and the colour bar's strip
+QRectF plot_area(QSizeF size);              // the widget minus margins and the colour bar's strip
 double colour_bar_strip_left(QSizeF size);  // where the strip at the right begins (bar, ticks, title)
-QRectF colour_bar_rect(QSizeF size);  // the bar
+QRectF colour_bar_rect(QSizeF size);        // the bar
 
 // The colour of masked cells (solid nodes): shaders/image.frag's kNanColour.
 inline const QColor kMaskColour(199, 199, 199);
@@ -31,8 +31,7 @@ inline const QColor kMaskColour(199, 199, 199);
 // The bar's frame, its title above it ("<name> [<unit>]" in notation, or the name without a
 // unit) and the values of `range` on `scale` at its ticks, with the painter's pen and font;
 // with `masked_label`, a swatch of the mask colour below the bar named by it.
-void paint_colour_bar_labels(QPainter& painter, QSizeF size, const ColourScale& scale, const ValueRange& range,
-                             const QString& name, const QString& unit,
-                             const std::optional<QString>& masked_label = std::nullopt);
+void paint_colour_bar_labels(QPainter& painter, QSizeF size, const ColourScale& scale, const ValueRange& range, const QString& name,
+                             const QString& unit, const std::optional<QString>& masked_label = std::nullopt);
 
 }  // namespace ks::gui

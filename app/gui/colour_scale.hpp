@@ -16,8 +16,8 @@ struct ValueRange {
 
 class ColourScale {
  public:
-  void setLog(bool on) { log_ = on; }                       // values <= 0 take the low end
-  void setAutoRange(bool on) { auto_range_ = on; }          // on: min/max of the shown values (default)
+  void setLog(bool on) { log_ = on; }                          // values <= 0 take the low end
+  void setAutoRange(bool on) { auto_range_ = on; }             // on: min/max of the shown values (default)
   void setRange(double lo, double hi) { manual_ = {lo, hi}; }  // used when auto range is off
   bool log() const { return log_; }
 

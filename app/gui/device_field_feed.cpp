@@ -49,8 +49,7 @@ void DeviceFieldFeed::turnOff(const std::exception& e) {
   source_ = nullptr;
 }
 
-DevicePoints DeviceFieldFeed::copyParticles([[maybe_unused]] const ks::FieldData* shown,
-                                            [[maybe_unused]] int component) {
+DevicePoints DeviceFieldFeed::copyParticles([[maybe_unused]] const ks::FieldData* shown, [[maybe_unused]] int component) {
 #ifdef KS_ZERO_COPY_VIEW
   using Selection = ks::interop::ZeroCopyBuffer::Selection;
   const ks::FieldData* f = fieldOnDevice(shown, ks::Grid::Kind::Particles);
@@ -81,12 +80,10 @@ bool DeviceFieldFeed::copyImage([[maybe_unused]] const ks::FieldData* shown, [[m
     if (image_->refresh()) ++copies_;
     const int c = shown_component(*f, component);
     const Selection s = image_->selection(f->desc.name, c);
-    if (s == Selection::Pending)
-      return awaitSelection(QString::fromStdString(f->desc.name), c) && layers.fieldTextureAllocated();
+    if (s == Selection::Pending) return awaitSelection(QString::fromStdString(f->desc.name), c) && layers.fieldTextureAllocated();
     const auto [nx, ny, nz] = f->grid.cells;
     const int z = std::clamp(plane.index, 0, nz - 1);
-    return s == Selection::Held &&
-           image_->unpack_layer(nx, ny, nz, z, [&](const void* offset) { layers.setFieldTexture(nx, ny, offset); });
+    return s == Selection::Held && image_->unpack_layer(nx, ny, nz, z, [&](const void* offset) { layers.setFieldTexture(nx, ny, offset); });
   } catch (const std::exception& e) {
     turnOff(e);
   }

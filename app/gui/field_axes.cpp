@@ -14,8 +14,8 @@ namespace ks::gui {
 namespace {
 
 constexpr double kTickLength = 4.0;
-constexpr double kGap = 3.0;              // between a tick, its label and the title
-constexpr double kPixelsPerTick = 70.0;   // about one tick this many pixels apart
+constexpr double kGap = 3.0;             // between a tick, its label and the title
+constexpr double kPixelsPerTick = 70.0;  // about one tick this many pixels apart
 
 QString tickLabel(double v, double step) {
   if (std::abs(v) < 1e-9 * step) v = 0.0;  // no "-1.2e-17" for zero
@@ -61,8 +61,7 @@ void paint_field_axes(QPainter& painter, const QRectF& data_rect, const QRectF& 
     painter.drawText(QPointF(px - 0.5 * metrics.horizontalAdvance(label), base + kTickLength + kGap + metrics.ascent()), label);
   }
   const QStaticText x_title = rich_axis_title_text(data.across.name, data.across.unit);
-  painter.drawStaticText(QPointF(shown.center().x() - 0.5 * x_title.size().width(),
-                                 base + kTickLength + 2.0 * kGap + metrics.height()),
+  painter.drawStaticText(QPointF(shown.center().x() - 0.5 * x_title.size().width(), base + kTickLength + 2.0 * kGap + metrics.height()),
                          x_title);
 
   // Along the left: y ticks, labels right-aligned before them, the title turned upright.
@@ -80,8 +79,7 @@ void paint_field_axes(QPainter& painter, const QRectF& data_rect, const QRectF& 
   }
   const QStaticText y_title = rich_axis_title_text(data.up.name, data.up.unit);
   painter.save();
-  painter.translate(side - kTickLength - 2.0 * kGap - widest - y_title.size().height(),
-                    shown.center().y() + 0.5 * y_title.size().width());
+  painter.translate(side - kTickLength - 2.0 * kGap - widest - y_title.size().height(), shown.center().y() + 0.5 * y_title.size().width());
   painter.rotate(-90.0);
   painter.drawStaticText(QPointF(0.0, 0.0), y_title);
   painter.restore();

@@ -53,8 +53,7 @@ QString number(double v) { return QString::number(v, 'g', 4); }
 QRectF FieldInteraction::dataRect(const QRectF& area, QSizeF data_size, bool keep_aspect) const {
   const double across = area.width() / data_size.width(), up = area.height() / data_size.height();
   const double fit = std::min(across, up);
-  const QSizeF size(data_size.width() * (keep_aspect ? fit : across) * zoom_,
-                    data_size.height() * (keep_aspect ? fit : up) * zoom_);
+  const QSizeF size(data_size.width() * (keep_aspect ? fit : across) * zoom_, data_size.height() * (keep_aspect ? fit : up) * zoom_);
   const QPointF centre = area.center() + pan_;
   return QRectF(centre - QPointF(0.5 * size.width(), 0.5 * size.height()), size);
 }
@@ -93,14 +92,12 @@ void FieldInteraction::reset() {
 
 void FieldInteraction::leave() { cursor_.reset(); }
 
-QString hover_text(const PackedField& data, const QRectF& data_rect, QPointF pos, const QString& name,
-                   const QString& unit) {
+QString hover_text(const PackedField& data, const QRectF& data_rect, QPointF pos, const QString& name, const QString& unit) {
   if (data_rect.isEmpty()) return {};
   const double u = (pos.x() - data_rect.left()) / data_rect.width();
   const double v = (data_rect.bottom() - pos.y()) / data_rect.height();
-  const std::optional<Sample> s = data.kind == PackedField::Kind::Image
-                                      ? cellAt(data, u, v)
-                                      : particleNear(data, u, v, data_rect.size(), kHoverRadiusPx);
+  const std::optional<Sample> s =
+      data.kind == PackedField::Kind::Image ? cellAt(data, u, v) : particleNear(data, u, v, data_rect.size(), kHoverRadiusPx);
   if (!s) return {};
   const auto coordinate = [](const ks::GridAxis& axis, double value) {
     return QString("%1 = %2 %3").arg(unicode_notation(axis.name), number(value), unicode_notation(axis.unit));

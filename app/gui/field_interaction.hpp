@@ -26,12 +26,12 @@ class FieldInteraction {
   // The cursor in widget pixels; none outside the widget.
   const std::optional<QPointF>& cursor() const { return cursor_; }
 
-  void press(const QMouseEvent& event);    // a left press starts a drag
-  void release(const QMouseEvent& event);  // and its release ends it
-  bool move(const QMouseEvent& event);     // moves the cursor; true when the drag panned the view
+  void press(const QMouseEvent& event);                     // a left press starts a drag
+  void release(const QMouseEvent& event);                   // and its release ends it
+  bool move(const QMouseEvent& event);                      // moves the cursor; true when the drag panned the view
   void zoom(const QWheelEvent& event, const QRectF& area);  // about the cursor: the point under it stays
-  void reset();  // the data fitted into the plot area again
-  void leave();  // the cursor left the widget
+  void reset();                                             // the data fitted into the plot area again
+  void leave();                                             // the cursor left the widget
 
  private:
   double zoom_ = 1.0;
@@ -42,7 +42,6 @@ class FieldInteraction {
 
 // "x = … <unit>, y = … <unit>: <name> = <value> <unit>" (the data's axes) at `pos` (widget pixels) for `data` drawn over
 // `data_rect`: the cell under it, or the particle nearest within a few pixels; empty for none.
-QString hover_text(const PackedField& data, const QRectF& data_rect, QPointF pos, const QString& name,
-                   const QString& unit);
+QString hover_text(const PackedField& data, const QRectF& data_rect, QPointF pos, const QString& name, const QString& unit);
 
 }  // namespace ks::gui

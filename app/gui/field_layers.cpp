@@ -184,11 +184,11 @@ void FieldLayers::setColourUniforms(QOpenGLShaderProgram& program, const ValueRa
   glBindTexture(GL_TEXTURE_1D, colormap_texture_);
 }
 
-void FieldLayers::drawField(const PackedField& data, const QRectF& data_rect, const QRectF& clip,
-                            const ValueRange& range, bool log, const DevicePoints& device) {
+void FieldLayers::drawField(const PackedField& data, const QRectF& data_rect, const QRectF& clip, const ValueRange& range, bool log,
+                            const DevicePoints& device) {
   glEnable(GL_SCISSOR_TEST);
-  glScissor(GLint(clip.left() * dpr_), GLint((frame_size_.height() - clip.bottom()) * dpr_),
-            GLsizei(clip.width() * dpr_), GLsizei(clip.height() * dpr_));
+  glScissor(GLint(clip.left() * dpr_), GLint((frame_size_.height() - clip.bottom()) * dpr_), GLsizei(clip.width() * dpr_),
+            GLsizei(clip.height() * dpr_));
 
   const QVector4D transform = transformFor(data_rect);
   if (data.kind == PackedField::Kind::Image) {
@@ -203,8 +203,8 @@ void FieldLayers::drawField(const PackedField& data, const QRectF& data_rect, co
   } else {
     // Host uploads are in the unit square already; the zero-copy buffer holds the grid's units.
     const bool from_device = device.count > 0;
-    const QVector4D box = from_device ? QVector4D(float(data.x0), float(data.y0), float(data.w), float(data.h))
-                                      : QVector4D(0.0f, 0.0f, 1.0f, 1.0f);
+    const QVector4D box =
+        from_device ? QVector4D(float(data.x0), float(data.y0), float(data.w), float(data.h)) : QVector4D(0.0f, 0.0f, 1.0f, 1.0f);
     points_program_->bind();
     setColourUniforms(*points_program_, range, log);
     points_program_->setUniformValue("u_data_box", box);

@@ -39,14 +39,14 @@ class FieldLayers : protected QOpenGLFunctions_3_3_Core {
   bool initialize();
   // With the context current: frees what initialize() made.
   void destroy();
-  bool holdsPrograms() const;  // initialize() made programs that destroy() has not freed
-  bool ready() const { return ready_; }      // functions resolved and shaders linked
+  bool holdsPrograms() const;                     // initialize() made programs that destroy() has not freed
+  bool ready() const { return ready_; }           // functions resolved and shaders linked
   QString renderer() const { return renderer_; }  // GL_RENDERER; empty before initialize()
 
   // No context needed: these take effect at the next upload.
   void setColormap(const QString& name);  // one of colormap_names(); others give viridis
   QString colormap() const { return colormap_; }
-  void markFieldStale() { field_stale_ = true; }  // the packed field is newer than the GPU's copy
+  void markFieldStale() { field_stale_ = true; }     // the packed field is newer than the GPU's copy
   int hostUploads() const { return host_uploads_; }  // host-to-GPU uploads of field data so far
 
   // With the context current, while painting:
@@ -61,8 +61,8 @@ class FieldLayers : protected QOpenGLFunctions_3_3_Core {
   void beginFrame(QSize size, qreal dpr, const QColor& background);
   // The data's unit square drawn over `data_rect` (widget pixels), clipped to `clip`: the image
   // from the field texture, particles from `device` when it holds any, else from the host upload.
-  void drawField(const PackedField& data, const QRectF& data_rect, const QRectF& clip, const ValueRange& range,
-                 bool log, const DevicePoints& device);
+  void drawField(const PackedField& data, const QRectF& data_rect, const QRectF& clip, const ValueRange& range, bool log,
+                 const DevicePoints& device);
   // The colour map itself over `bar`, by the image shader in ramp mode: exactly the colours the
   // field uses.
   void drawColourRamp(const QRectF& bar, const ValueRange& range, bool log);

@@ -197,8 +197,7 @@ void FieldView::paint() {
   layers_.uploadColormapIfStale();
   const DevicePoints device_points = device_feed_.copyParticles(shown_.field(), shown_.component());
   // Masked cells (solids) are the host's to draw.
-  const bool image_from_device =
-      !data.masked && device_feed_.copyImage(shown_.field(), shown_.component(), shown_.slice(), layers_);
+  const bool image_from_device = !data.masked && device_feed_.copyImage(shown_.field(), shown_.component(), shown_.slice(), layers_);
   if (device_points.count == 0 && !image_from_device) layers_.uploadFieldIfStale(data);
 
   layers_.beginFrame(size(), devicePixelRatioF(), kBackground);
@@ -223,8 +222,8 @@ void FieldView::drawOverlay(const PackedField& data, const ValueRange& range) {
 
 void FieldView::drawImGuiOverlay() {
   if (grabbing_without_rates_) return;
-  const OverlayStatus status{framesPerSecond(), iterations_per_s_, work_per_s_, work_unit_,
-                             hover_text_, comparison_, hostUploads(), deviceCopies()};
+  const OverlayStatus status{framesPerSecond(), iterations_per_s_, work_per_s_,   work_unit_,
+                             hover_text_,       comparison_,       hostUploads(), deviceCopies()};
   overlay_->draw(status, size(), devicePixelRatioF());
   if (overlay_->needsAnotherFrame()) update();
 }

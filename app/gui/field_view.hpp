@@ -2,10 +2,9 @@
 // (2D, or a slice of 3D) become a scalar texture on a quad, particle fields a cloud of
 // round points; the shaders (shaders/image.*, shaders/points.*) map values to colours.
 // A QPainter overlay draws the axes (ticks, names and units) and labels the colour bar; a Dear ImGui overlay
-// (imgui_overlay.hpp) shows the frame and simulation rates and the value under the cursor. With the CUDA backend, the field the Runner keeps
-// in device memory is drawn zero-copy (app/interop/zero_copy_buffer.hpp): particles from a vertex buffer,
-// images through a pixel buffer into the field texture; no host upload.
-// The widget composes the parts, each in its own file: the shown field and its packed values
+// (imgui_overlay.hpp) shows the frame and simulation rates and the value under the cursor. With the CUDA backend, the field the Runner
+// keeps in device memory is drawn zero-copy (app/interop/zero_copy_buffer.hpp): particles from a vertex buffer, images through a pixel
+// buffer into the field texture; no host upload. The widget composes the parts, each in its own file: the shown field and its packed values
 // (shown_field.hpp, packed_field.hpp), the value-to-colour scale (colour_scale.hpp), the GL layers
 // (field_layers.hpp), the layout and colour bar labels (colour_bar.hpp), pan, zoom and hover
 // (field_interaction.hpp), the zero-copy feed (device_field_feed.hpp) and the frame rate
@@ -70,10 +69,10 @@ class FieldView : public QOpenGLWidget {
   void setComponent(int c);
   void setColormap(const QString& name);  // one of colormap_names(); others give viridis
   QString colormap() const { return layers_.colormap(); }
-  void setLogScale(bool on);              // values <= 0 take the low end
-  void setAutoRange(bool on);             // on: min/max of the shown values (default)
-  void setRange(double lo, double hi);    // used when auto range is off
-  void setSlice(SlicePlane plane);        // 3D image fields: the plane shown (its index clamped)
+  void setLogScale(bool on);            // values <= 0 take the low end
+  void setAutoRange(bool on);           // on: min/max of the shown values (default)
+  void setRange(double lo, double hi);  // used when auto range is off
+  void setSlice(SlicePlane plane);      // 3D image fields: the plane shown (its index clamped)
   // The simulation's rates for the overlay: iterations and work (in `work_unit`) per second.
   void setSimulationRate(double iterations_per_s, double work_per_s, const QString& work_unit);
   // The plotted series against its reference, shown in the overlay ("d_g: 1.2 % from sectional").
@@ -85,9 +84,9 @@ class FieldView : public QOpenGLWidget {
   // Scripts: each paint waits for the GPU and is timed (interactive paints do not wait).
   void timePaints(bool on) { time_paints_ = on; }
   const PaintTimes& paintTimes() const { return paint_times_; }  // how long each timed paint took
-  int hostUploads() const;         // host-to-GPU uploads of field data so far
-  int deviceCopies() const;        // device-to-device copies of field data so far (zero-copy path)
-  QString glRenderer() const;      // GL_RENDERER of the view's context; empty before it exists
+  int hostUploads() const;                                       // host-to-GPU uploads of field data so far
+  int deviceCopies() const;                                      // device-to-device copies of field data so far (zero-copy path)
+  QString glRenderer() const;                                    // GL_RENDERER of the view's context; empty before it exists
   // The view as drawn; the ImGui status line (frame and simulation rates) only `with_rates`.
   QImage grabImage(bool with_rates = false);
 
@@ -113,14 +112,14 @@ class FieldView : public QOpenGLWidget {
   const PackedField& packed();  // packs the shown values first when they changed
   QRectF dataRect() const;      // where the data's unit square lies, in widget pixels
 
-  void paint();    // paintGL's work, timed by paintGL
-  void cleanup();  // frees the GL objects of the widget's context
+  void paint();                                                        // paintGL's work, timed by paintGL
+  void cleanup();                                                      // frees the GL objects of the widget's context
   void drawOverlay(const PackedField& data, const ValueRange& range);  // axes, colour bar labels, ImGui
   void drawImGuiOverlay();
   void drawCentredMessage(const QString& text);
-  void preparePainter();         // once per context: see field_view.cpp
+  void preparePainter();  // once per context: see field_view.cpp
   bool painter_prepared_ = false;
-  QString waiting_;  // shown instead of "no field" while a set-up runs
+  QString waiting_;                      // shown instead of "no field" while a set-up runs
   bool grabbing_without_rates_ = false;  // a screenshot's frame is being drawn
   QString hoverTextAt(const QPointF& pos);
   void updateHover();

@@ -17,8 +17,7 @@ class FrameRate {
   }
   double perSecond() const {
     const qint64 since = clock_.elapsed() - 1000;
-    return double(
-        std::count_if(frame_times_ms_.begin(), frame_times_ms_.end(), [since](qint64 t) { return t > since; }));
+    return double(std::count_if(frame_times_ms_.begin(), frame_times_ms_.end(), [since](qint64 t) { return t > since; }));
   }
 
  private:

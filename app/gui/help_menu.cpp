@@ -39,9 +39,10 @@ QString shortcuts_text() {
 }
 
 QString about_text(const QString& device) {
-  return QString("<b>Kinetic Studio %1</b><br>Five GPU methods of kinetic and Monte Carlo transport physics: reciprocal "
-                 "Monte Carlo radiation, discrete-velocity and BGK kinetic solvers, Monte Carlo aerosol coagulation and an "
-                 "entropic binary lattice Boltzmann solver.<br><br>Running on: %2<br>Qt %3, VTK %4")
+  return QString(
+             "<b>Kinetic Studio %1</b><br>Five GPU methods of kinetic and Monte Carlo transport physics: reciprocal "
+             "Monte Carlo radiation, discrete-velocity and BGK kinetic solvers, Monte Carlo aerosol coagulation and an "
+             "entropic binary lattice Boltzmann solver.<br><br>Running on: %2<br>Qt %3, VTK %4")
       .arg(KS_VERSION, device.toHtmlEscaped(), qVersion(), vtkVersion::GetVTKVersion());
 }
 

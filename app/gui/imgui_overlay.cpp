@@ -18,15 +18,14 @@ namespace ks::gui {
 namespace {
 
 constexpr float kMarginPx = float(kViewMargin);  // from the view's edges, as the field view's layout
-constexpr float kBackgroundAlpha = 0.6f;  // translucent: the field shows through
-constexpr float kFontPx = 13.0f;          // as ImGui's built-in font: two status lines fit the view's top strip
-constexpr float kTooltipWidthEm = 30.0f;  // help text wraps at about 30 characters' width
-constexpr float kMinFrameSeconds = 1e-4f;  // ImGui needs a positive step; a grab may paint twice at once
+constexpr float kBackgroundAlpha = 0.6f;         // translucent: the field shows through
+constexpr float kFontPx = 13.0f;                 // as ImGui's built-in font: two status lines fit the view's top strip
+constexpr float kTooltipWidthEm = 30.0f;         // help text wraps at about 30 characters' width
+constexpr float kMinFrameSeconds = 1e-4f;        // ImGui needs a positive step; a grab may paint twice at once
 
 // Fixed in place and sized to their contents; nothing saved, no keyboard navigation.
-constexpr ImGuiWindowFlags kPinnedWindow = ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
-                                           ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-                                           ImGuiWindowFlags_NoNav;
+constexpr ImGuiWindowFlags kPinnedWindow = ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                                           ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
 
 void text(const QString& s) {
   const QByteArray utf8 = s.toUtf8();
@@ -62,8 +61,7 @@ void loadFont(ImFontAtlas& fonts) {
 bool contentsOutgrowWindow() {
   constexpr float kSlackPx = 1.0f;  // ImGui floors the measured contents
   const ImGuiWindow* w = ImGui::GetCurrentWindowRead();
-  return !w->Collapsed && (w->DC.CursorMaxPos.x > w->WorkRect.Max.x + kSlackPx ||
-                           w->DC.CursorMaxPos.y > w->WorkRect.Max.y + kSlackPx);
+  return !w->Collapsed && (w->DC.CursorMaxPos.x > w->WorkRect.Max.x + kSlackPx || w->DC.CursorMaxPos.y > w->WorkRect.Max.y + kSlackPx);
 }
 
 }  // namespace
@@ -76,7 +74,7 @@ ImGuiOverlay::ImGuiOverlay() {
   io.IniFilename = nullptr;  // the layout is fixed in code: no imgui.ini in the working directory
   io.LogFilename = nullptr;
   ImGuiQtInput::configureKeyMap(io);
-  loadFont(*io.Fonts);  // before the backend builds the atlas (its first frame)
+  loadFont(*io.Fonts);                                   // before the backend builds the atlas (its first frame)
   ImGui::GetStyle().WindowPadding = ImVec2(6.0f, 3.0f);  // two status lines fit the view's top strip
   frame_clock_.start();
 }
@@ -107,24 +105,20 @@ ImGuiOverlay::InputUse ImGuiOverlay::handleInput(const QEvent& event) {
     case QEvent::MouseButtonDblClick:
       mouse_taken_ = mouse_taken_ || covers(static_cast<const QMouseEvent&>(event).position());
       return mouse_taken_ ? InputUse::Taken : InputUse::Shared;
-    case QEvent::MouseMove:
-      return mouse_taken_ ? InputUse::Taken : InputUse::Shared;
+    case QEvent::MouseMove: return mouse_taken_ ? InputUse::Taken : InputUse::Shared;
     case QEvent::MouseButtonRelease: {
       const bool taken = mouse_taken_;
       mouse_taken_ = mouse_taken_ && input_.anyButtonHeld();
       return taken ? InputUse::Taken : InputUse::Shared;
     }
-    case QEvent::Wheel:
-      return covers(static_cast<const QWheelEvent&>(event).position()) ? InputUse::Taken : InputUse::Shared;
+    case QEvent::Wheel: return covers(static_cast<const QWheelEvent&>(event).position()) ? InputUse::Taken : InputUse::Shared;
     case QEvent::KeyPress:
     case QEvent::KeyRelease:
     case QEvent::ShortcutOverride:  // taken: the window's shortcuts (Space, S, R) become typed text
       return text_input_ ? InputUse::Taken : InputUse::Shared;
     case QEvent::Leave:
-    case QEvent::FocusOut:
-      return InputUse::Shared;
-    default:
-      return InputUse::NotInput;
+    case QEvent::FocusOut: return InputUse::Shared;
+    default: return InputUse::NotInput;
   }
 }
 
@@ -181,8 +175,7 @@ void ImGuiOverlay::buildStatusWindow(const OverlayStatus& s, QSizeF size) {
   ImGui::SetNextWindowBgAlpha(kBackgroundAlpha);
   ImGui::Begin("##status", nullptr, kPinnedWindow | ImGuiWindowFlags_NoDecoration);
   // Wrapped short of the colour bar's title at the right.
-  ImGui::PushTextWrapPos(
-      std::max(float(colour_bar_strip_left(size)) - kMarginPx - ImGui::GetWindowPos().x, 100.0f));
+  ImGui::PushTextWrapPos(std::max(float(colour_bar_strip_left(size)) - kMarginPx - ImGui::GetWindowPos().x, 100.0f));
   QString line = QString("%1 fps | %2 | %3 host uploads").arg(s.frames_per_s, 0, 'f', 0).arg(rateText(s)).arg(s.host_uploads);
   if (s.device_copies > 0) line += QString(" | %1 zero-copy device copies").arg(s.device_copies);
   text(line);

@@ -24,9 +24,9 @@ struct OverlayStatus {
   double frames_per_s = 0.0;
   double iterations_per_s = 0.0;
   double work_per_s = 0.0;
-  QString work_unit;  // "events", "cell updates"...; empty: no work rate is shown
-  QString hover;      // the value under the cursor; empty: none
-  QString comparison; // the plotted series against its reference ("d_g: 1.2 % from sectional"); empty: none
+  QString work_unit;   // "events", "cell updates"...; empty: no work rate is shown
+  QString hover;       // the value under the cursor; empty: none
+  QString comparison;  // the plotted series against its reference ("d_g: 1.2 % from sectional"); empty: none
   int host_uploads = 0;
   int device_copies = 0;  // zero-copy path; shown when there were any
 };
@@ -61,7 +61,7 @@ class ImGuiOverlay {
   float secondsSinceLastFrame();
   void buildWindows(const OverlayStatus& status, QSizeF size);
   void buildStatusWindow(const OverlayStatus& status, QSizeF size);  // wrapped short of the colour bar
-  void recordWindow();  // the current window's rectangle, and whether it is stale (window_stale_)
+  void recordWindow();             // the current window's rectangle, and whether it is stale (window_stale_)
   bool covers(QPointF pos) const;  // an overlay window lies at pos (logical pixels)
 
   ImGuiContext* context_ = nullptr;

@@ -112,16 +112,10 @@ void ImGuiQtInput::record(const QEvent& event) {
     case QEvent::MouseButtonDblClick:  // the second press of a double click
     case QEvent::MouseButtonRelease:
     case QEvent::MouseMove:
-    case QEvent::Wheel:
-      recordMouse(event);
-      break;
+    case QEvent::Wheel: recordMouse(event); break;
     case QEvent::KeyPress:
-    case QEvent::KeyRelease:
-      recordKey(event);
-      break;
-    case QEvent::Leave:
-      pos_ = ImVec2(-FLT_MAX, -FLT_MAX);
-      break;
+    case QEvent::KeyRelease: recordKey(event); break;
+    case QEvent::Leave: pos_ = ImVec2(-FLT_MAX, -FLT_MAX); break;
     case QEvent::FocusOut:  // key releases now go elsewhere: none may stay held
 #if IMGUI_VERSION_NUM >= 18700
       for (const int key : std::vector<int>(keys_held_)) setKey(key, false);
@@ -129,8 +123,7 @@ void ImGuiQtInput::record(const QEvent& event) {
       keys_.held.fill(false);
 #endif
       break;
-    default:
-      break;
+    default: break;
   }
 }
 

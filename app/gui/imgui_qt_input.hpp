@@ -48,9 +48,9 @@ class ImGuiQtInput {
 
   ImVec2 pos_{-FLT_MAX, -FLT_MAX};  // ImGui's "no mouse"
   Latched<ImGuiMouseButton_COUNT> buttons_;
-  float wheel_ = 0.0f;            // notches since the last frame
+  float wheel_ = 0.0f;               // notches since the last frame
   Qt::KeyboardModifiers modifiers_;  // of the latest mouse or key event
-  QByteArray text_;  // typed since the last frame, UTF-8
+  QByteArray text_;                  // typed since the last frame, UTF-8
 #if IMGUI_VERSION_NUM >= 18700
   // Key and button changes in the order they happened, sent as events at the next frame.
   struct Change {

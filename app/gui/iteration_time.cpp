@@ -69,7 +69,8 @@ void record_iteration_time(const QString& path, const std::string& method, const
   const double rate = cost * double(iterations) / seconds;
   QSettings settings;
   if (!path.isEmpty()) settings.setValue(rate_key("preset", QFileInfo(path).canonicalFilePath(), ctx), rate);
-  settings.setValue(rate_key("method", QString::fromStdString(method), ctx) + "/" + QString::number(cost_decade(cost)), QVariantList{rate, cost});
+  settings.setValue(rate_key("method", QString::fromStdString(method), ctx) + "/" + QString::number(cost_decade(cost)),
+                    QVariantList{rate, cost});
 }
 
 QString iteration_time_text(const IterationTime& t, const ExecutionContext& ctx) {
@@ -77,11 +78,10 @@ QString iteration_time_text(const IterationTime& t, const ExecutionContext& ctx)
   if (t.seconds <= 0.0) return "Time an iteration on " + device + ": not measured yet (measured when a preset of this method is opened)";
   QString basis = "measured in runs of this preset here";
   if (!t.measured)
-    basis = !t.ofAnotherSize()
-                ? "estimated from runs of this method of about its size here"
-                : QString("estimated from runs of this method %1 times %2 here; larger runs are often slower per cell")
-                      .arg(std::lround(t.scale >= 1.0 ? t.scale : 1.0 / t.scale))
-                      .arg(t.scale >= 1.0 ? "smaller" : "larger");
+    basis = !t.ofAnotherSize() ? "estimated from runs of this method of about its size here"
+                               : QString("estimated from runs of this method %1 times %2 here; larger runs are often slower per cell")
+                                     .arg(std::lround(t.scale >= 1.0 ? t.scale : 1.0 / t.scale))
+                                     .arg(t.scale >= 1.0 ? "smaller" : "larger");
   return QString("About %1 an iteration on %2 (%3)").arg(duration_text(t.seconds), device, basis);
 }
 

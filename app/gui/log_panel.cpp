@@ -10,8 +10,7 @@ LogPanel::LogPanel(QWidget* parent) : QPlainTextEdit(parent) {
 }
 
 void LogPanel::appendMessage(const QString& text) {
-  appendHtml(QString("<span style='color:#666'>%1</span> %2")
-                 .arg(QTime::currentTime().toString("HH:mm:ss"), text.toHtmlEscaped()));
+  appendHtml(QString("<span style='color:#666'>%1</span> %2").arg(QTime::currentTime().toString("HH:mm:ss"), text.toHtmlEscaped()));
 }
 
 void LogPanel::appendError(const QString& text) {

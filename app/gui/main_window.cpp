@@ -66,12 +66,12 @@ namespace ks::gui {
 
 namespace {
 
-constexpr int kStatusMinimumWidth = 300;    // px; the status line takes the bar's right half beside the progress
-constexpr int kPollMs = 33;                  // ~30 Hz: snapshots, progress, log
-constexpr qint64 kStatusMs = 250;            // the status line and progress bar: 4 Hz
-constexpr int kScreenshotSettleMs = 400;     // lets throttled views draw the final snapshot
+constexpr int kStatusMinimumWidth = 300;  // px; the status line takes the bar's right half beside the progress
+constexpr int kPollMs = 33;               // ~30 Hz: snapshots, progress, log
+constexpr qint64 kStatusMs = 250;         // the status line and progress bar: 4 Hz
+constexpr int kScreenshotSettleMs = 400;  // lets throttled views draw the final snapshot
 constexpr auto kSnapshotInterval = std::chrono::milliseconds(50);
-constexpr int kFirstLogHeight = 90;          // pixels: about four lines
+constexpr int kFirstLogHeight = 90;  // pixels: about four lines
 // A script gives up when the simulation has made no progress (no new iteration, not settled) for
 // this long: generous for the slowest single iteration or set-up of any preset, still a bound.
 constexpr qint64 kScriptStallMs = 10 * 60 * 1000;
@@ -123,7 +123,8 @@ MainWindow::MainWindow(AppOptions options, std::variant<StartPreset, QString> st
   progress_bar_->setObjectName("progressBar");
   progress_bar_->setRange(0, 1000);
   progress_bar_->setFixedSize(220, progress_bar_->sizeHint().height());  // its text changes too
-  progress_bar_->setToolTip("Progress toward the end condition (t_end, the ray count, the maximum steps), and the time left at the recent rate");
+  progress_bar_->setToolTip(
+      "Progress toward the end condition (t_end, the ray count, the maximum steps), and the time left at the recent rate");
   statusBar()->addPermanentWidget(progress_bar_);
   status_ = new QLabel(this);
   status_->setObjectName("progress");
@@ -243,10 +244,18 @@ void MainWindow::buildDocks() {
 void MainWindow::buildActions() {
   QToolBar* bar = addToolBar("Run");
   bar->setObjectName("run");
-  run_ = bar->addAction("Run", this, [this] { if (runner_) runner_->start(); });
-  pause_ = bar->addAction("Pause", this, [this] { if (runner_) runner_->pause(); });
-  step_ = bar->addAction("Step", this, [this] { if (runner_) runner_->step(1); });
-  reset_ = bar->addAction("Reset", this, [this] { if (runner_) runner_->reset(); });
+  run_ = bar->addAction("Run", this, [this] {
+    if (runner_) runner_->start();
+  });
+  pause_ = bar->addAction("Pause", this, [this] {
+    if (runner_) runner_->pause();
+  });
+  step_ = bar->addAction("Step", this, [this] {
+    if (runner_) runner_->step(1);
+  });
+  reset_ = bar->addAction("Reset", this, [this] {
+    if (runner_) runner_->reset();
+  });
   step_->setShortcut(Qt::Key_S);
   reset_->setShortcut(Qt::Key_R);
   run_->setToolTip("Run to the end condition (Space)");
@@ -342,13 +351,13 @@ void MainWindow::buildActions() {
   QMenu* help = menuBar()->addMenu("&Help");
   help->addAction("Method notes (equations, cases, measured numbers)", this, [this] {
     const QString path = preset_ ? method_notes_path(QString::fromStdString(preset_->method)) : QString();
-    if (path.isEmpty()) reportError(preset_ ? "no notes found for " + QString::fromStdString(preset_->method) + " in the data directory" : kNothingRuns);
+    if (path.isEmpty())
+      reportError(preset_ ? "no notes found for " + QString::fromStdString(preset_->method) + " in the data directory" : kNothingRuns);
     else showMethodNotes(path);
   });
   help->addAction("Keyboard shortcuts", this, [this] { QMessageBox::information(this, "Keyboard shortcuts", shortcuts_text()); });
-  help->addAction("About Kinetic Studio", this, [this] {
-    QMessageBox::about(this, "About Kinetic Studio", about_text(backend_label_->text().trimmed()));
-  });
+  help->addAction("About Kinetic Studio", this,
+                  [this] { QMessageBox::about(this, "About Kinetic Studio", about_text(backend_label_->text().trimmed())); });
 }
 
 // --preset, --set and --backend apply only to the start preset (load_start_preset), not to presets
@@ -440,8 +449,7 @@ void MainWindow::resetViewsForPreset() {
 }
 
 // Makes `runner` the current simulation and shows it.
-void MainWindow::adopt(std::unique_ptr<Runner> runner, std::unique_ptr<Preset> preset, const QString& path,
-                       const ExecutionContext& ctx) {
+void MainWindow::adopt(std::unique_ptr<Runner> runner, std::unique_ptr<Preset> preset, const QString& path, const ExecutionContext& ctx) {
   const QString field = QString::fromStdString(preset_field(*preset));
   field_->setDeviceField(runner->device_field());  // before the old runner and its device copy go
   recorder_->stop("another simulation was opened");
@@ -470,8 +478,8 @@ void MainWindow::adopt(std::unique_ptr<Runner> runner, std::unique_ptr<Preset> p
   }
   browser_->select(QFileInfo(path).canonicalFilePath());
   setWindowTitle(QString("Kinetic Studio — %1").arg(QString::fromStdString(preset_->title)));
-  log_->appendMessage(QString("loaded %1 (%2) on %3")
-                          .arg(path, QString::fromStdString(preset_->method), QString::fromStdString(ctx.device_name)));
+  log_->appendMessage(
+      QString("loaded %1 (%2) on %3").arg(path, QString::fromStdString(preset_->method), QString::fromStdString(ctx.device_name)));
   QSettings().setValue("preset/last", path);
   rememberRecent(path);
 }
@@ -545,11 +553,11 @@ bool MainWindow::nextSetupFits(const std::string& key, const ParamValue& value) 
     next.set(key, validate(next.spec(key), to_json(value), "parameter '" + key + "'"));
     const MemoryEstimate m = builtin_registry().create(preset_->method)->estimate_memory(next, runner_->context());
     check_memory(preset_->method, m, runner_->context());
-    log_->appendMessage(QString("the set-up with %1 = %2 needs about %3 of host memory%4 (%5)")
-                            .arg(QString::fromStdString(key), QString::fromStdString(to_string(value)),
-                                 QString::fromStdString(format_bytes(m.host_bytes)),
-                                 m.device_bytes ? " and " + QString::fromStdString(format_bytes(m.device_bytes)) + " on the device" : QString(),
-                                 QString::fromStdString(m.detail)));
+    log_->appendMessage(
+        QString("the set-up with %1 = %2 needs about %3 of host memory%4 (%5)")
+            .arg(QString::fromStdString(key), QString::fromStdString(to_string(value)), QString::fromStdString(format_bytes(m.host_bytes)),
+                 m.device_bytes ? " and " + QString::fromStdString(format_bytes(m.device_bytes)) + " on the device" : QString(),
+                 QString::fromStdString(m.detail)));
     return true;
   } catch (const Error& e) {
     if (e.kind() != ErrorKind::BadInput) return true;
@@ -713,8 +721,7 @@ void MainWindow::runScriptStep() {
       printFieldViewSummary();
       if (runner_->state() == RunState::Failed)  // the screenshot and export show the last good state
         endScript("the run failed: " + runner_->error(), static_cast<int>(runner_->error_kind()));
-      else
-        endScript({}, ok ? 0 : 1);
+      else endScript({}, ok ? 0 : 1);
     });
   }
 }
@@ -731,8 +738,7 @@ bool MainWindow::scriptStalled() {
   }
   if (script_idle_.elapsed() < kScriptStallMs) return false;
   const std::string why = "the simulation made no progress for " + std::to_string(kScriptStallMs / 1000) + " s (" +
-                          to_string(runner_->state()) + " at iteration " + std::to_string(iteration) +
-                          "); the script gives up";
+                          to_string(runner_->state()) + " at iteration " + std::to_string(iteration) + "); the script gives up";
   endScript(why, static_cast<int>(ErrorKind::RunFailed));
   if (options_.exit) {
     std::fflush(stdout);
@@ -756,15 +762,16 @@ void MainWindow::endScript(const std::string& error, int exit_code) {
 // event loop's longest stall; the run's work and the iterations' time.
 void MainWindow::printFieldViewSummary() const {
   const PaintTimes& paints = field_->paintTimes();
-  std::printf("kinetic-studio: field view: backend=%s host_uploads=%d device_copies=%d paints=%zu paint_ms_p50=%.3g "
-              "paint_ms_p99=%.3g renderer=\"%s\"\n",
-              to_string(runner_->context().backend).c_str(), field_->hostUploads(), field_->deviceCopies(), paints.count(),
-              paints.quantile(0.5), paints.quantile(0.99), field_->glRenderer().toLocal8Bit().constData());
+  std::printf(
+      "kinetic-studio: field view: backend=%s host_uploads=%d device_copies=%d paints=%zu paint_ms_p50=%.3g "
+      "paint_ms_p99=%.3g renderer=\"%s\"\n",
+      to_string(runner_->context().backend).c_str(), field_->hostUploads(), field_->deviceCopies(), paints.count(), paints.quantile(0.5),
+      paints.quantile(0.99), field_->glRenderer().toLocal8Bit().constData());
   std::printf("kinetic-studio: event loop: longest_gap_ms=%.1f over %.1f s\n", gap_.longestMs(), gap_.secondsWatched());
   // As kinetic-run's summary.json counts them: the work of the iterations over their own time.
   const Progress p = runner_->progress();
-  std::printf("kinetic-studio: run: iterations=%lld work_done=%.6g iterations_time_s=%.6g work_unit=\"%s\"\n",
-              (long long)p.iteration, p.work_done, runner_->iteration_seconds(), p.work_unit.c_str());
+  std::printf("kinetic-studio: run: iterations=%lld work_done=%.6g iterations_time_s=%.6g work_unit=\"%s\"\n", (long long)p.iteration,
+              p.work_done, runner_->iteration_seconds(), p.work_unit.c_str());
   std::fflush(stdout);
 }
 
@@ -819,7 +826,8 @@ bool MainWindow::exportTo(const QString& dir) {
     const std::shared_ptr<const Snapshot> files = fileSnapshot();
     const Snapshot& snap = *files;
     for (const Dataset& d : datasets_of(snap.fields))
-      written << QString::fromStdString(write_dataset_vtk(d, dir.toStdString() + "/" + d.name, VtkEncoding::Binary, snap.progress.sim_time));
+      written << QString::fromStdString(
+          write_dataset_vtk(d, dir.toStdString() + "/" + d.name, VtkEncoding::Binary, snap.progress.sim_time));
     for (const auto& s : snap.series) {
       const QString path = dir + "/series_" + QString::fromStdString(file_safe(s.name)) + ".csv";
       write_series_csv(s, path.toStdString());
@@ -918,7 +926,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   settings.setValue("window/state", saveState());
   settings.setValue("view/colormap", field_->colormap());
   field_->setDeviceField(nullptr);
-  timer_->stop();  // nothing left to poll
+  timer_->stop();                       // nothing left to poll
   retired_.retire(std::move(runner_));  // they stop at once; the window does not wait for them
   if (pending_) retired_.retire(std::move(std::exchange(pending_, nullptr)->runner));
   event->accept();

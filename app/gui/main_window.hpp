@@ -106,8 +106,7 @@ class MainWindow : public QMainWindow {
   void startRunner(std::unique_ptr<Preset> preset, const QString& path, const ExecutionContext& ctx);
   void printFieldViewSummary() const;
   void adoptPendingWhenSettled();
-  void adopt(std::unique_ptr<Runner> runner, std::unique_ptr<Preset> preset, const QString& path,
-             const ExecutionContext& ctx);
+  void adopt(std::unique_ptr<Runner> runner, std::unique_ptr<Preset> preset, const QString& path, const ExecutionContext& ctx);
   void saveScreenshotDialog();
   void exportDialog();
   void recordDialog();
@@ -118,7 +117,7 @@ class MainWindow : public QMainWindow {
   void showMethodNotes(const QString& path);  // File > Recent presets, most recent first
 
   AppOptions options_;
-  RetiredRunners retired_;  // before runner_ and pending_: joined after they are handed to it
+  RetiredRunners retired_;             // before runner_ and pending_: joined after they are handed to it
   std::unique_ptr<SpeedProbe> probe_;  // hands its runner to retired_
   PresetCostGate* cost_gate_ = nullptr;
   std::int64_t timed_iteration_ = 0;  // the shown run's iterations when its time was last recorded
@@ -136,7 +135,7 @@ class MainWindow : public QMainWindow {
   std::shared_ptr<Recorder> recorder_ = std::make_shared<Recorder>();  // every runner's after_iteration writes through it
   QAction* record_ = nullptr;
   int script_stage_ = 0;
-  QString start_refused_;            // why the start preset was refused; empty when it was opened
+  QString start_refused_;               // why the start preset was refused; empty when it was opened
   std::int64_t script_iteration_ = -1;  // the iteration when the script last saw progress ...
   QElapsedTimer script_idle_;           // ... and the time since
 
@@ -154,7 +153,7 @@ class MainWindow : public QMainWindow {
   QLabel *backend_label_ = nullptr, *status_ = nullptr;
   QProgressBar* progress_bar_ = nullptr;  // toward the end condition, with the time left
   ProgressEta eta_;
-  QElapsedTimer clock_;  // the ETA's time base
+  QElapsedTimer clock_;       // the ETA's time base
   QElapsedTimer status_age_;  // since the status line was last written
   RunState status_state_ = RunState::Idle;
   bool status_setting_up_ = false;

@@ -19,11 +19,10 @@ struct Piece {
 // Whole words only: "pi" is a letter, "pivot" is not.
 const QMap<QString, QString>& letters() {
   static const QMap<QString, QString> map{
-      {"alpha", "α"},   {"beta", "β"},  {"gamma", "γ"}, {"delta", "δ"},   {"epsilon", "ε"}, {"eta", "η"},
-      {"theta", "θ"},   {"kappa", "κ"}, {"lambda", "λ"}, {"mu", "μ"},     {"nu", "ν"},      {"xi", "ξ"},
-      {"pi", "π"},      {"rho", "ρ"},   {"sigma", "σ"}, {"tau", "τ"},     {"phi", "φ"},     {"chi", "χ"},
-      {"psi", "ψ"},     {"omega", "ω"}, {"Gamma", "Γ"}, {"Delta", "Δ"},   {"Theta", "Θ"},   {"Lambda", "Λ"},
-      {"Sigma", "Σ"},   {"Phi", "Φ"},   {"Psi", "Ψ"},   {"Omega", "Ω"},   {"sqrt", "√"}};
+      {"alpha", "α"},  {"beta", "β"}, {"gamma", "γ"}, {"delta", "δ"}, {"epsilon", "ε"}, {"eta", "η"},   {"theta", "θ"}, {"kappa", "κ"},
+      {"lambda", "λ"}, {"mu", "μ"},   {"nu", "ν"},    {"xi", "ξ"},    {"pi", "π"},      {"rho", "ρ"},   {"sigma", "σ"}, {"tau", "τ"},
+      {"phi", "φ"},    {"chi", "χ"},  {"psi", "ψ"},   {"omega", "ω"}, {"Gamma", "Γ"},   {"Delta", "Δ"}, {"Theta", "Θ"}, {"Lambda", "Λ"},
+      {"Sigma", "Σ"},  {"Phi", "Φ"},  {"Psi", "Ψ"},   {"Omega", "Ω"}, {"sqrt", "√"}};
   return map;
 }
 

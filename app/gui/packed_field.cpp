@@ -72,8 +72,7 @@ PackedField packImageSlice(const ks::FieldData& f, SlicePlane plane, int compone
   for (int j = 0; j < p.height; ++j) {
     for (int i = 0; i < p.width; ++i) {
       const std::int64_t cell = index * stride[normal] + i * stride[a] + j * stride[b];
-      const double v = p.masked && mask->values[cell] > 0.5 ? std::numeric_limits<double>::quiet_NaN()
-                                                            : scalarAt(f, cell, component);
+      const double v = p.masked && mask->values[cell] > 0.5 ? std::numeric_limits<double>::quiet_NaN() : scalarAt(f, cell, component);
       p.data[std::size_t(j) * p.width + i] = float(v);
       extremes.add(v);
     }
@@ -141,8 +140,7 @@ PackedField pack_field(const ks::FieldData& f, SlicePlane plane, int component, 
                          << "does not match its grid (values, positions or spacing): not shown";
     return {};
   }
-  return f.grid.kind == ks::Grid::Kind::Image ? packImageSlice(f, plane, component, mask)
-                                              : packParticles(f, component);
+  return f.grid.kind == ks::Grid::Kind::Image ? packImageSlice(f, plane, component, mask) : packParticles(f, component);
 }
 
 }  // namespace ks::gui

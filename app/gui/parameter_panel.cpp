@@ -40,11 +40,11 @@ void ParameterPanel::setParameters(const ParamSet& params) {
   for (const ParamSpec& spec : specs_) {
     // In notation ("v<sub>x</sub> box, lower end [v<sub>ref</sub>]"); "1" marks counts.
     auto* name = new QLabel(rich_axis_title(spec.label, spec.unit != "1" ? spec.unit : std::string()));
-    const QString tip = QString("<b>%1</b> (%2)<br>%3<br>allowed: %4%5")
-                            .arg(QString::fromStdString(spec.key), QString::fromStdString(to_string(spec.type)),
-                                 QString::fromStdString(spec.help).toHtmlEscaped(),
-                                 QString::fromStdString(allowed_range(spec)).toHtmlEscaped(),
-                                 spec.live ? "<br>changes apply at the next iteration" : "<br>applies on Reset while a run is in progress");
+    const QString tip =
+        QString("<b>%1</b> (%2)<br>%3<br>allowed: %4%5")
+            .arg(QString::fromStdString(spec.key), QString::fromStdString(to_string(spec.type)),
+                 QString::fromStdString(spec.help).toHtmlEscaped(), QString::fromStdString(allowed_range(spec)).toHtmlEscaped(),
+                 spec.live ? "<br>changes apply at the next iteration" : "<br>applies on Reset while a run is in progress");
     name->setToolTip(tip);
     QWidget* editor = makeEditor(spec, params.value(spec.key));
     editor->setToolTip(tip);
@@ -68,11 +68,10 @@ QWidget* ParameterPanel::makeEditor(const ParamSpec& spec, const ParamValue& val
     case ParamType::Choice: {
       auto* combo = new QComboBox;
       for (const auto& c : spec.choices) combo->addItem(QString::fromStdString(c));
-      connect(combo, &QComboBox::currentTextChanged, this,
-              [this, spec](const QString& text) {
-                emit parameterEdited(QString::fromStdString(spec.key), text.toStdString());
-                refreshEnabled();  // parameters may depend on this choice
-              });
+      connect(combo, &QComboBox::currentTextChanged, this, [this, spec](const QString& text) {
+        emit parameterEdited(QString::fromStdString(spec.key), text.toStdString());
+        refreshEnabled();  // parameters may depend on this choice
+      });
       connect(combo, &QComboBox::activated, this, &ParameterPanel::editingDone);
       editor = combo;
       break;
@@ -104,8 +103,9 @@ QWidget* ParameterPanel::makeEditor(const ParamSpec& spec, const ParamValue& val
       connect(browse, &QPushButton::clicked, this, [this, spec, line] {
         QStringList patterns;
         for (const auto& e : spec.extensions) patterns << "*" + QString::fromStdString(e);
-        QString filter = patterns.isEmpty() ? tr("All files (*)")
-                                            : QString("%1 (%2);;%3").arg(QString::fromStdString(spec.label), patterns.join(' '), tr("All files (*)"));
+        QString filter = patterns.isEmpty()
+                             ? tr("All files (*)")
+                             : QString("%1 (%2);;%3").arg(QString::fromStdString(spec.label), patterns.join(' '), tr("All files (*)"));
         const QString start = line->text().isEmpty() ? QString() : QFileInfo(line->text()).absolutePath();
         const QString path = QFileDialog::getOpenFileName(this, QString::fromStdString(spec.label), start, filter);
         if (path.isEmpty()) return;
@@ -142,9 +142,7 @@ void ParameterPanel::setEditorValue(QWidget* editor, const ParamSpec& spec, cons
   const QSignalBlocker block(editor);
   switch (spec.type) {
     case ParamType::Bool: static_cast<QCheckBox*>(editor)->setChecked(std::get<bool>(value)); break;
-    case ParamType::Choice:
-      static_cast<QComboBox*>(editor)->setCurrentText(QString::fromStdString(std::get<std::string>(value)));
-      break;
+    case ParamType::Choice: static_cast<QComboBox*>(editor)->setCurrentText(QString::fromStdString(std::get<std::string>(value))); break;
     case ParamType::Path: {
       QLineEdit* line = editor->findChild<QLineEdit*>("path");
       const QSignalBlocker block_line(line);

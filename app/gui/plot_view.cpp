@@ -153,11 +153,11 @@ constexpr int kRedrawIntervalMs = 100;  // at most 10 redraws per second
 struct Rgba {
   unsigned char r, g, b, a;
 };
-constexpr Rgba kSeriesColour{31, 119, 180, 255};    // blue
-constexpr Rgba kErrorColour{31, 119, 180, 110};     // the series colour, light
+constexpr Rgba kSeriesColour{31, 119, 180, 255};  // blue
+constexpr Rgba kErrorColour{31, 119, 180, 110};   // the series colour, light
 // Companions, dashed: red, green, purple, then again.
 constexpr Rgba kCompanionColours[] = {{214, 39, 40, 255}, {44, 160, 44, 255}, {148, 103, 189, 255}};
-constexpr Rgba kReferenceColour{30, 30, 30, 255};   // near black symbols
+constexpr Rgba kReferenceColour{30, 30, 30, 255};  // near black symbols
 
 enum class LineStyle { Solid, Dashed, Thin };
 
@@ -165,9 +165,7 @@ enum class LineStyle { Solid, Dashed, Thin };
 struct AxisScales {
   bool log_x = false;
   bool log_y = false;
-  bool shows(double x, double y) const {
-    return std::isfinite(x) && std::isfinite(y) && (!log_x || x > 0.0) && (!log_y || y > 0.0);
-  }
+  bool shows(double x, double y) const { return std::isfinite(x) && std::isfinite(y) && (!log_x || x > 0.0) && (!log_y || y > 0.0); }
 };
 
 struct Points {
@@ -194,14 +192,12 @@ vtkSmartPointer<vtkTable> makeTable(const std::vector<std::pair<const char*, con
 class ChartBuilder {
  public:
   // keep_ranges: the user has zoomed; the axes keep their windows.
-  ChartBuilder(vtkChartXY* chart, AxisScales scales, bool keep_ranges)
-      : chart_(chart), scales_(scales), keep_ranges_(keep_ranges) {
+  ChartBuilder(vtkChartXY* chart, AxisScales scales, bool keep_ranges) : chart_(chart), scales_(scales), keep_ranges_(keep_ranges) {
     chart_->ClearPlots();
   }
 
   // A line through (x, y); an empty label keeps it out of the legend.
-  void addLine(const std::vector<double>& x, const std::vector<double>& y, const std::string& label, Rgba colour,
-               LineStyle style) {
+  void addLine(const std::vector<double>& x, const std::vector<double>& y, const std::string& label, Rgba colour, LineStyle style) {
     const Points p = visible(x, y);
     if (p.x.size() < 2) return;
     vtkNew<vtkPlotLine> line;

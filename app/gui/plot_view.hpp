@@ -73,9 +73,9 @@ class PlotView : public QWidget {
 
   SnapshotThrottle snapshots_;
   ks::Reference reference_;
-  QString wanted_;       // the series asked for (setSeries or the combo box)
-  QString scaled_for_;   // the series the default log-axes choice was last made for
-  QString comparison_;   // the last comparisonChanged text
+  QString wanted_;      // the series asked for (setSeries or the combo box)
+  QString scaled_for_;  // the series the default log-axes choice was last made for
+  QString comparison_;  // the last comparisonChanged text
 };
 
 }  // namespace ks::gui

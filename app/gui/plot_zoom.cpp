@@ -22,8 +22,6 @@ AxisWindow AxisWindow::panned(double fraction, bool log) const {
   return {from_scale(a + shift, log), from_scale(b + shift, log)};
 }
 
-bool AxisWindow::valid(bool log) const {
-  return std::isfinite(lo) && std::isfinite(hi) && lo < hi && (!log || lo > 0.0);
-}
+bool AxisWindow::valid(bool log) const { return std::isfinite(lo) && std::isfinite(hi) && lo < hi && (!log || lo > 0.0); }
 
 }  // namespace ks::gui

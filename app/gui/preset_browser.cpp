@@ -117,14 +117,14 @@ void PresetBrowser::describe(const QString& path) {
                   .arg(QString::fromStdString(p.paper).toHtmlEscaped(), QString::fromStdString(p.case_name).toHtmlEscaped());
     html += QString("<p>%1</p>").arg(QString::fromStdString(p.description).toHtmlEscaped());
     if (!p.reference.empty())
-      html += QString("<p><b>Reference:</b> %1 (series %2)</p>")
-                  .arg(QString::fromStdString(p.reference.source).toHtmlEscaped(),
-                       QString::fromStdString(p.reference.series).toHtmlEscaped());
+      html +=
+          QString("<p><b>Reference:</b> %1 (series %2)</p>")
+              .arg(QString::fromStdString(p.reference.source).toHtmlEscaped(), QString::fromStdString(p.reference.series).toHtmlEscaped());
     html += QString("<p style='color:#888'>%1 — double-click to load</p>").arg(path.toHtmlEscaped());
     text_->setHtml(html);
   } catch (const std::exception& e) {
-    text_->setHtml(QString("<p style='color:#c0392b'><b>This preset cannot be loaded:</b><br>%1</p>")
-                       .arg(QString(e.what()).toHtmlEscaped()));
+    text_->setHtml(
+        QString("<p style='color:#c0392b'><b>This preset cannot be loaded:</b><br>%1</p>").arg(QString(e.what()).toHtmlEscaped()));
   }
 }
 

@@ -114,9 +114,8 @@ void QuickSliders::add(const ParamSpec& spec, const ParamValue& value) {
   display(quick_.back(), value);
 
   const std::size_t i = quick_.size() - 1;
-  connect(slider, &QSlider::sliderMoved, this, [this, i](int position) {
-    quick_[i].entry->setText(text_of(slider_value(quick_[i].spec, position)));
-  });
+  connect(slider, &QSlider::sliderMoved, this,
+          [this, i](int position) { quick_[i].entry->setText(text_of(slider_value(quick_[i].spec, position))); });
   connect(slider, &QSlider::sliderReleased, this, [this, i] { send(quick_[i], slider_value(quick_[i].spec, quick_[i].slider->value())); });
   connect(entry, &QLineEdit::returnPressed, this, [this, i] {
     Quick& q = quick_[i];

@@ -20,9 +20,7 @@ void RetiredRunners::retire(std::unique_ptr<Runner> runner) {
                      done});
 }
 
-int RetiredRunners::ending() const {
-  return int(std::count_if(ending_.begin(), ending_.end(), std::mem_fn(&Ending::still_ending)));
-}
+int RetiredRunners::ending() const { return int(std::count_if(ending_.begin(), ending_.end(), std::mem_fn(&Ending::still_ending))); }
 
 void RetiredRunners::join_done() {
   auto finished = std::partition(ending_.begin(), ending_.end(), std::mem_fn(&Ending::still_ending));

@@ -65,17 +65,17 @@ namespace ks::gui {
 
 namespace {
 
-constexpr double kDegreesPerPixel = 0.4;        // trackball: a 900 px drag turns the scene once around
-constexpr double kZoomPerNotch = 1.1;           // dolly factor per wheel notch
-constexpr double kViewAzimuth = 30.0;           // degrees: 3D scenes are first seen from the front right
-constexpr double kViewElevation = 20.0;         // and a little above
-constexpr double kPointSizePx = 6.0;            // particle spheres, diameter on screen
-constexpr double kVolumeOpacityPerCell = 0.3;   // volume rendering: opacity of one cell at the top of the range
+constexpr double kDegreesPerPixel = 0.4;       // trackball: a 900 px drag turns the scene once around
+constexpr double kZoomPerNotch = 1.1;          // dolly factor per wheel notch
+constexpr double kViewAzimuth = 30.0;          // degrees: 3D scenes are first seen from the front right
+constexpr double kViewElevation = 20.0;        // and a little above
+constexpr double kPointSizePx = 6.0;           // particle spheres, diameter on screen
+constexpr double kVolumeOpacityPerCell = 0.3;  // volume rendering: opacity of one cell at the top of the range
 constexpr int kLookupColours = 256;
-constexpr int kBarFontPx = 14;                  // colour bar title and labels
-constexpr double kCornerSize = 0.25;            // orientation axes: fraction of the view's width and height
+constexpr int kBarFontPx = 14;        // colour bar title and labels
+constexpr double kCornerSize = 0.25;  // orientation axes: fraction of the view's width and height
 constexpr int kMessageFontPx = 24;
-constexpr int kStreamlineSeeds = 24;            // seeds on the plane's diagonal
+constexpr int kStreamlineSeeds = 24;                       // seeds on the plane's diagonal
 constexpr double kObstacleColour[3] = {0.78, 0.78, 0.78};  // as the field view's solid cells
 constexpr double kObstacleOpacity = 0.35;
 const std::string kObstacleField = "sphere_diameter";  // lbm.binary's packed bed: centres, diameters as values
@@ -243,8 +243,8 @@ class ScenePicture {
   vtkNew<vtkVolume> volume_;
   vtkNew<vtkPointGaussianMapper> obstacle_mapper_;  // the spheres of a packed bed, one impostor each
   vtkNew<vtkActor> obstacles_;
-  bool obstacles_shown_ = false;         // showObstacles had spheres for the field shown
-  vtkNew<vtkLineSource> seeds_;          // streamlines of a plane's vector field, seeded on its diagonal
+  bool obstacles_shown_ = false;  // showObstacles had spheres for the field shown
+  vtkNew<vtkLineSource> seeds_;   // streamlines of a plane's vector field, seeded on its diagonal
   vtkNew<vtkStreamTracer> streamlines_;
   vtkNew<vtkActor> streamline_actor_;
 
@@ -575,7 +575,6 @@ void ScenePicture::render(QSize pixels) {
   window_->SetReadyForRendering(false);
 }
 
-
 bool scene_volumetric(const FieldData& field) {
   const auto& cells = field.grid.cells;
   return field.grid.kind == Grid::Kind::Image && field.desc.components == 1 &&
@@ -639,7 +638,7 @@ QImage SceneRenderer::drawNow() {
 // priority: at the GUI thread's own, a scene frame slowed the window's composition beside it.
 void SceneRenderer::prepare() {
 #ifdef __linux__
-  constexpr int kNice = 10;  // below the GUI thread's composition, above a solver's nice 19
+  constexpr int kNice = 10;                                      // below the GUI thread's composition, above a solver's nice 19
   setpriority(PRIO_PROCESS, pid_t(syscall(SYS_gettid)), kNice);  // best effort: a refusal changes nothing
 #endif
   if (!context_->create()) {

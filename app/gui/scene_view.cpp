@@ -19,9 +19,9 @@ namespace ks::gui {
 
 namespace {
 
-constexpr int kRedrawIntervalMs = 250;   // at most 4 scene updates per second
-constexpr double kWheelNotch = 120.0;    // QWheelEvent::angleDelta units per notch
-const QColor kBackground(26, 28, 36);    // the scene's background at its foot, until a frame comes
+constexpr int kRedrawIntervalMs = 250;  // at most 4 scene updates per second
+constexpr double kWheelNotch = 120.0;   // QWheelEvent::angleDelta units per notch
+const QColor kBackground(26, 28, 36);   // the scene's background at its foot, until a frame comes
 constexpr const char* kNoContext = "no OpenGL 3.3 context could be made for the 3D scene";
 
 }  // namespace
@@ -163,11 +163,12 @@ bool SceneView::saveScreenshot(const QString& png_path) {
   snapshots_.flush();  // the picture shows the newest data, not the one 250 ms old
   QImage frame;
   const QSize pixels = frame_->pixels();
-  post([r = renderer_.get(), pixels, &frame] {
-         r->resize(pixels);
-         frame = r->drawNow();
-       },
-       true);
+  post(
+      [r = renderer_.get(), pixels, &frame] {
+        r->resize(pixels);
+        frame = r->drawNow();
+      },
+      true);
   return !frame.isNull() && frame.save(png_path, "PNG");
 }
 

@@ -23,7 +23,7 @@ class QOpenGLContext;
 
 namespace ks::gui {
 
-class SceneFrame;     // the widget that paints the renderer's frames (scene_view.cpp)
+class SceneFrame;  // the widget that paints the renderer's frames (scene_view.cpp)
 class SceneRenderer;
 
 class SceneView : public QWidget {

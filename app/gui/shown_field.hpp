@@ -20,7 +20,7 @@ class ShownField {
   // A field of the snapshot. A name the snapshot lacks is kept as the wish, and the first
   // field is shown meanwhile.
   void setName(const QString& name);
-  void setComponent(int c);  // vector fields: -1 = magnitude (default), else that component
+  void setComponent(int c);         // vector fields: -1 = magnitude (default), else that component
   void setSlice(SlicePlane plane);  // 3D image fields (the index clamped to the field when packing)
   // For another preset: no snapshot, no wished-for field, the magnitude, the default plane.
   void reset();

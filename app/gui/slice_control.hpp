@@ -38,8 +38,8 @@ class SliceControl : public QWidget {
   QComboBox* normal_;
   QSlider* slider_;
   QLabel* label_;
-  ks::Grid grid_;         // of the field followed
-  std::string field_;     // its name: a new one starts at its view normal
+  ks::Grid grid_;      // of the field followed
+  std::string field_;  // its name: a new one starts at its view normal
 };
 
 }  // namespace ks::gui

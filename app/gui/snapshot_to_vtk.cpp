@@ -23,8 +23,8 @@ namespace {
 vtkSmartPointer<vtkDoubleArray> values_array(const FieldData& field, vtkIdType count) {
   const int components = field.desc.components;
   if (components < 1 || field.values.size() != std::size_t(count) * std::size_t(components)) {
-    const std::string what = std::to_string(field.values.size()) + " values for " + std::to_string(count) +
-                             " cells or particles of " + std::to_string(components) + " component(s)";
+    const std::string what = std::to_string(field.values.size()) + " values for " + std::to_string(count) + " cells or particles of " +
+                             std::to_string(components) + " component(s)";
     throw bad_input("field '" + field.desc.name + "'", what);
   }
   auto array = vtkSmartPointer<vtkDoubleArray>::New();

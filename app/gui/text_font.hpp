@@ -24,16 +24,15 @@ void use_text_font(vtkTextProperty* text);
 // The characters the overlay's font atlas holds: inclusive [first, last] pairs as Dear ImGui takes
 // them, 0 at the end. Basic Latin and Latin-1 (±, ·, ², ³), Greek, dashes and "…", super- and
 // subscripts (⁻, ₂, ₋), the minus sign, √, ∞, ≤ and ≥.
-inline constexpr std::array<char32_t, 19> kOverlayGlyphRanges = {
-    0x0020, 0x00FF,  // Basic Latin, Latin-1 Supplement
-    0x0370, 0x03FF,  // Greek and Coptic
-    0x2013, 0x2014,  // – —
-    0x2026, 0x2026,  // …
-    0x2070, 0x209F,  // superscripts and subscripts
-    0x2212, 0x2212,  // −
-    0x221A, 0x221A,  // √
-    0x221E, 0x221E,  // ∞
-    0x2264, 0x2265,  // ≤ ≥
-    0};
+inline constexpr std::array<char32_t, 19> kOverlayGlyphRanges = {0x0020, 0x00FF,  // Basic Latin, Latin-1 Supplement
+                                                                 0x0370, 0x03FF,  // Greek and Coptic
+                                                                 0x2013, 0x2014,  // – —
+                                                                 0x2026, 0x2026,  // …
+                                                                 0x2070, 0x209F,  // superscripts and subscripts
+                                                                 0x2212, 0x2212,  // −
+                                                                 0x221A, 0x221A,  // √
+                                                                 0x221E, 0x221E,  // ∞
+                                                                 0x2264, 0x2265,  // ≤ ≥
+                                                                 0};
 
 }  // namespace ks::gui

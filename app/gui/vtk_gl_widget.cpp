@@ -17,8 +17,7 @@ std::mutex& vtk_render_mutex() {
   return m;
 }
 
-VtkGlWidget::VtkGlWidget(QWidget* parent)
-    : QOpenGLWidget(parent), window_(vtkSmartPointer<vtkGenericOpenGLRenderWindow>::New()) {
+VtkGlWidget::VtkGlWidget(QWidget* parent) : QOpenGLWidget(parent), window_(vtkSmartPointer<vtkGenericOpenGLRenderWindow>::New()) {
   // VTK leaves alpha < 1 where it blends (grid, antialiased lines); QWidget::grab reads
   // the framebuffer as premultiplied ARGB and would garble those pixels. An opaque
   // framebuffer keeps window grabs equal to the screen.
@@ -54,8 +53,7 @@ bool VtkGlWidget::savePng(const QString& path) {
 
 void VtkGlWidget::initializeGL() {
   // A reparented QOpenGLWidget gets a new context: drop VTK's objects with the old one.
-  connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &VtkGlWidget::releaseGraphics,
-          Qt::UniqueConnection);
+  connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &VtkGlWidget::releaseGraphics, Qt::UniqueConnection);
   window_->SetOwnContext(false);
   window_->SetIsCurrent(true);  // Qt makes the context current before calling into VTK
   window_->SetFrameBlitModeToBlitToCurrent();

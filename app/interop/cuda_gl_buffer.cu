@@ -29,8 +29,8 @@ void CudaGlBuffer::copy_from_device(const void* src, std::size_t bytes, CUevent_
   KS_CUDA_CHECK(cudaGraphicsResourceGetMappedPointer(&dst, &size, resource_));
   if (bytes > size) {
     cudaGraphicsUnmapResources(1, &resource_, stream_);
-    throw bad_input("CudaGlBuffer", "copy of " + std::to_string(bytes) + " bytes into a GL buffer of " +
-                                        std::to_string(size) + " bytes", "at most the buffer size");
+    throw bad_input("CudaGlBuffer", "copy of " + std::to_string(bytes) + " bytes into a GL buffer of " + std::to_string(size) + " bytes",
+                    "at most the buffer size");
   }
   KS_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream_));
   // Unmapping orders the copy before any OpenGL command issued afterwards; waiting for it

@@ -40,8 +40,8 @@ class ZeroCopyBuffer {
   };
   Selection selection(const std::string& field, int component) const;
   unsigned int buffer() const { return buffer_; }  // the GL buffer object's name
-  std::size_t bytes() const { return bytes_; }      // of the publication it holds; 0 before the first
-  std::size_t copies() const;                       // device-to-device copies into the current storage
+  std::size_t bytes() const { return bytes_; }     // of the publication it holds; 0 before the first
+  std::size_t copies() const;                      // device-to-device copies into the current storage
 
   // For an image of nx x ny x nz floats (x fastest): binds the buffer as GL_PIXEL_UNPACK_BUFFER
   // and calls upload(offset) with the byte offset of layer z, so that a glTex(Sub)Image2D made

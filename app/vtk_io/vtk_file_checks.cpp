@@ -57,9 +57,9 @@ void for_each_word(std::string_view text, Use&& use) {
 std::uint64_t max_points(const GridFileSpec& spec) { return kMaxPointsPerCell * std::uint64_t(max_cells(spec)) + kMaxPointsPerCell; }
 
 const std::map<std::string, int>& word_sizes() {
-  static const std::map<std::string, int> sizes = {
-      {"Int8", 1},  {"UInt8", 1},  {"Int16", 2}, {"UInt16", 2},  {"Int32", 4},   {"UInt32", 4},
-      {"Int64", 8}, {"UInt64", 8}, {"Float32", 4}, {"Float64", 8}, {"String", 1}, {"Char", 1}};
+  static const std::map<std::string, int> sizes = {{"Int8", 1},    {"UInt8", 1},   {"Int16", 2},  {"UInt16", 2},
+                                                   {"Int32", 4},   {"UInt32", 4},  {"Int64", 8},  {"UInt64", 8},
+                                                   {"Float32", 4}, {"Float64", 8}, {"String", 1}, {"Char", 1}};
   return sizes;
 }
 
@@ -119,8 +119,9 @@ class ArrayBytes {
       const char c = text[i];
       const bool digit = std::isalnum((unsigned char)c) || c == '+' || c == '/';
       if (!digit && !(c == '=' && whole && i + 2 >= text.size()))
-        throw bad_input(where_, "its base64 text has " + xml::char_shown(c) + " at character " + std::to_string(pos_ + i + 1) + " (in " + what + ")",
-                        "base64 (A-Z, a-z, 0-9, '+', '/', '=' at a stream's end) as VTK writes binary data");
+        throw bad_input(
+            where_, "its base64 text has " + xml::char_shown(c) + " at character " + std::to_string(pos_ + i + 1) + " (in " + what + ")",
+            "base64 (A-Z, a-z, 0-9, '+', '/', '=' at a stream's end) as VTK writes binary data");
     }
     std::string out(chars / 4 * 3, '\0');
     const std::size_t got = vtkBase64Utilities::DecodeSafely(reinterpret_cast<const unsigned char*>(text.data()), text.size(),
@@ -131,8 +132,9 @@ class ArrayBytes {
   }
 
   [[noreturn]] void fail_short(std::uint64_t n, const std::string& what) const {
-    throw bad_input(where_, "its data end inside " + what + " (" + std::to_string(n) + " bytes needed from " + (base64_ ? "character " : "byte ") +
-                                std::to_string(pos_) + " of " + std::to_string(source_.size()) + (base64_ ? " of base64 text)" : ")"),
+    throw bad_input(where_,
+                    "its data end inside " + what + " (" + std::to_string(n) + " bytes needed from " + (base64_ ? "character " : "byte ") +
+                        std::to_string(pos_) + " of " + std::to_string(source_.size()) + (base64_ ? " of base64 text)" : ")"),
                     "a complete array of the size its header gives (was the file cut short or edited?)");
   }
 
@@ -151,7 +153,8 @@ std::uint64_t word_at(const std::string& bytes, std::size_t i, const Layout& l) 
 
 // A binary array's header and values: `want` bytes of values where the tuples are known (else at
 // most `most` bytes, whole words), every compressed block inflating to its size.
-void check_binary(ArrayBytes in, const Layout& l, std::optional<std::uint64_t> want, std::uint64_t most, int word, const std::string& where) {
+void check_binary(ArrayBytes in, const Layout& l, std::optional<std::uint64_t> want, std::uint64_t most, int word,
+                  const std::string& where) {
   const auto fits = [&](std::uint64_t n) { return want ? n == *want : n <= most && n % word == 0; };
   const std::string allowed = want ? std::to_string(*want) + " bytes: one value per component of each tuple the piece declares"
                                    : "at most " + std::to_string(most) + " bytes of whole values";
@@ -168,14 +171,16 @@ void check_binary(ArrayBytes in, const Layout& l, std::optional<std::uint64_t> w
   const bool sane = blocks == 0 || (block > 0 && last <= block && blocks - 1 <= bound / block);
   const std::uint64_t total = !sane || blocks == 0 ? 0 : (blocks - 1) * block + (last ? last : block);
   if (!sane || !fits(total))
-    throw bad_input(where, "its compression header gives " + std::to_string(blocks) + " blocks of " + std::to_string(block) + " bytes (the last " +
-                               std::to_string(last) + ", 0: full)",
+    throw bad_input(where,
+                    "its compression header gives " + std::to_string(blocks) + " blocks of " + std::to_string(block) + " bytes (the last " +
+                        std::to_string(last) + ", 0: full)",
                     allowed);
   const std::string sizes = in.stream((3 + blocks) * w, "the compression header's block sizes");
   std::uint64_t compressed = 0;
   for (std::uint64_t b = 0; b < blocks; ++b) {
     const std::uint64_t size = word_at(sizes, 3 + b, l);
-    if (size > most) throw bad_input(where, "compressed block " + std::to_string(b + 1) + " claims " + std::to_string(size) + " bytes", allowed);
+    if (size > most)
+      throw bad_input(where, "compressed block " + std::to_string(b + 1) + " claims " + std::to_string(size) + " bytes", allowed);
     compressed += size;  // below 2^63: each size below 2^62 and the sum held to it
     if (compressed > (std::uint64_t(1) << 62)) throw bad_input(where, "its compressed blocks claim over 2^62 bytes", allowed);
   }
@@ -188,8 +193,9 @@ void check_binary(ArrayBytes in, const Layout& l, std::optional<std::uint64_t> w
     const std::size_t got = l.compressor->Uncompress(reinterpret_cast<const unsigned char*>(data.data() + at), size,
                                                      reinterpret_cast<unsigned char*>(out.data()), inflated);
     if (got != inflated)
-      throw bad_input(where, "compressed block " + std::to_string(b + 1) + " of " + std::to_string(blocks) + " does not inflate to " +
-                                 std::to_string(inflated) + " bytes with " + l.compressor->GetClassName(),
+      throw bad_input(where,
+                      "compressed block " + std::to_string(b + 1) + " of " + std::to_string(blocks) + " does not inflate to " +
+                          std::to_string(inflated) + " bytes with " + l.compressor->GetClassName(),
                       "blocks as " + std::string(l.compressor->GetClassName()) + " writes them");
     at += size;
   }
@@ -207,7 +213,8 @@ std::uint64_t count_attribute(const xml::Tag& t, const char* key, std::uint64_t 
   double x = -1.0;
   if (!grid_file::parse_number(grid_file::trim(it->second), x) || !(x >= 0.0) || std::floor(x) != x)
     throw bad_input(where, std::string(key) + "=\"" + cut(it->second, 60) + "\" is not a count", "an integer >= 0");
-  if (x > double(most)) throw bad_input(where, std::string(key) + "=\"" + cut(it->second, 60) + "\"", "at most " + std::to_string(most) + " (" + what + ")");
+  if (x > double(most))
+    throw bad_input(where, std::string(key) + "=\"" + cut(it->second, 60) + "\"", "at most " + std::to_string(most) + " (" + what + ")");
   return std::uint64_t(x);
 }
 
@@ -240,14 +247,17 @@ Piece piece_of(const xml::Tag& t, const std::string& type, const std::string& wh
     p.cells *= std::max<std::uint64_t>(span, 1);
   }
   if (p.cells > std::uint64_t(max_cells(spec)))
-    throw bad_input(where, "Extent=\"" + cut(it->second, 80) + "\" holds " + std::to_string(p.cells) + " cells", "at most " + std::to_string(max_cells(spec)));
+    throw bad_input(where, "Extent=\"" + cut(it->second, 80) + "\" holds " + std::to_string(p.cells) + " cells",
+                    "at most " + std::to_string(max_cells(spec)));
   return p;
 }
 
 }  // namespace
 
 void check_before_vtk(const std::string& path, const std::string& text, const GridFileSpec& spec) {
-  const std::string expected_type = has_ending(path, ".vtr") ? "RectilinearGrid" : has_ending(path, ".vtu") ? "UnstructuredGrid" : "ImageData";
+  const std::string expected_type = has_ending(path, ".vtr")   ? "RectilinearGrid"
+                                    : has_ending(path, ".vtu") ? "UnstructuredGrid"
+                                                               : "ImageData";
   const std::size_t appended_at = text.find("<AppendedData");
   xml::Cursor c(std::string_view(text).substr(0, appended_at), path);
   // The appended block: its encoding and where its data start (after the '_').
@@ -258,19 +268,21 @@ void check_before_vtk(const std::string& path, const std::string& text, const Gr
     xml::Tag t;
     xml::next_tag(a, t);
     const std::string encoding = t.attrs.count("encoding") ? t.attrs.at("encoding") : "raw";
-    if (encoding != "raw" && encoding != "base64") throw bad_input(path + ": <AppendedData>", "has encoding=\"" + cut(encoding, 40) + "\"", "raw or base64");
+    if (encoding != "raw" && encoding != "base64")
+      throw bad_input(path + ": <AppendedData>", "has encoding=\"" + cut(encoding, 40) + "\"", "raw or base64");
     appended_base64 = encoding == "base64";
     const std::size_t mark = text.find('_', appended_at + a.pos());
-    if (mark == std::string::npos) throw bad_input(path + ": <AppendedData>", "has no '_' before its data", "a complete file (was it cut short?)");
+    if (mark == std::string::npos)
+      throw bad_input(path + ": <AppendedData>", "has no '_' before its data", "a complete file (was it cut short?)");
     appended = std::string_view(text).substr(mark + 1);
   }
 
   Layout layout;
   bool file_seen = false;
   Piece piece;
-  std::string section;  // PointData, CellData, Points, Coordinates, Cells, FieldData
-  int coordinate = 0;   // the next of a rectilinear grid's three coordinate arrays
-  std::uint64_t bytes = 0;  // of every array's values
+  std::string section;                                      // PointData, CellData, Points, Coordinates, Cells, FieldData
+  int coordinate = 0;                                       // the next of a rectilinear grid's three coordinate arrays
+  std::uint64_t bytes = 0;                                  // of every array's values
   const std::uint64_t available = available_host_memory();  // held to before any array is decoded or inflated
   xml::Tag t;
   while (xml::next_tag(c, t)) {
@@ -282,23 +294,27 @@ void check_before_vtk(const std::string& path, const std::string& text, const Gr
     if (t.name == "VTKFile") {
       const std::string type = t.attrs.count("type") ? t.attrs.at("type") : "";
       if (type != expected_type)
-        throw bad_input(at + " <VTKFile>", "has type=\"" + cut(type, 40) + "\"", expected_type + " in a file ending in " + path.substr(path.rfind('.')));
+        throw bad_input(at + " <VTKFile>", "has type=\"" + cut(type, 40) + "\"",
+                        expected_type + " in a file ending in " + path.substr(path.rfind('.')));
       layout = layout_of(t, at + " <VTKFile>");
       file_seen = true;
     } else if (t.name == "Piece") {
       piece = piece_of(t, expected_type, at + " <Piece>", spec);
       coordinate = 0;
-    } else if (t.name == "PointData" || t.name == "CellData" || t.name == "Points" || t.name == "Coordinates" || t.name == "Cells" || t.name == "FieldData") {
+    } else if (t.name == "PointData" || t.name == "CellData" || t.name == "Points" || t.name == "Coordinates" || t.name == "Cells" ||
+               t.name == "FieldData") {
       if (!t.empty) section = t.name;
     } else if (t.name == "DataArray" && !section.empty()) {
       const std::string name = t.attrs.count("Name") ? t.attrs.at("Name") : "";
       const std::string here = at + " DataArray '" + cut(name, 60) + "'";
       const std::string type = t.attrs.count("type") ? t.attrs.at("type") : "";
       const auto size = word_sizes().find(type);
-      if (size == word_sizes().end()) throw bad_input(here, "has type=\"" + cut(type, 40) + "\"", "Float32, Float64, String or an integer type (Int8 to UInt64)");
+      if (size == word_sizes().end())
+        throw bad_input(here, "has type=\"" + cut(type, 40) + "\"", "Float32, Float64, String or an integer type (Int8 to UInt64)");
       const double comps = t.attrs.count("NumberOfComponents") ? std::atof(t.attrs.at("NumberOfComponents").c_str()) : 1.0;
       if (!(comps >= 1 && comps <= kMaxComponents) || std::floor(comps) != comps)
-        throw bad_input(here, "has NumberOfComponents=\"" + cut(t.attrs.at("NumberOfComponents"), 40) + "\"", "an integer from 1 to " + std::to_string(kMaxComponents));
+        throw bad_input(here, "has NumberOfComponents=\"" + cut(t.attrs.at("NumberOfComponents"), 40) + "\"",
+                        "an integer from 1 to " + std::to_string(kMaxComponents));
       // The tuples the piece gives the array; unknown for a cell list's connectivity, strings and field data.
       std::optional<std::uint64_t> tuples;
       if (section == "FieldData" && t.attrs.count("NumberOfTuples"))
@@ -324,7 +340,8 @@ void check_before_vtk(const std::string& path, const std::string& text, const Gr
         c.move_to(end);
         xml::Tag close;
         xml::next_tag(c, close);
-        if (!close.closing || close.name != "DataArray") throw bad_input(here, "its values are followed by <" + close.name + ">", "</DataArray>");
+        if (!close.closing || close.name != "DataArray")
+          throw bad_input(here, "its values are followed by <" + close.name + ">", "</DataArray>");
       }
       const std::string_view inline_text = std::string_view(text).substr(begin, end - begin);
       if (format == "ascii") {
@@ -336,8 +353,9 @@ void check_before_vtk(const std::string& path, const std::string& text, const Gr
           ++count;
         });
         if (tuples && count != *tuples * std::uint64_t(comps))
-          throw bad_input(here, "holds " + std::to_string(count) + " values", std::to_string(*tuples * std::uint64_t(comps)) + ": " +
-                                                                                    std::to_string(int(comps)) + " per tuple of the piece's " + std::to_string(*tuples));
+          throw bad_input(here, "holds " + std::to_string(count) + " values",
+                          std::to_string(*tuples * std::uint64_t(comps)) + ": " + std::to_string(int(comps)) +
+                              " per tuple of the piece's " + std::to_string(*tuples));
       } else if (format == "binary") {
         std::string compact;  // the base64 text without the spaces and line ends VTK writes
         for (char ch : inline_text)
@@ -345,7 +363,8 @@ void check_before_vtk(const std::string& path, const std::string& text, const Gr
         if (compact.empty()) throw bad_input(here, "has format=\"binary\" and no data", "base64 data as VTK writes it");
         check_binary(ArrayBytes(compact, true, here), layout, want, most, int(word), here);
       } else if (format == "appended") {
-        if (appended_at == std::string::npos) throw bad_input(here, "has format=\"appended\" and the file has no <AppendedData>", "a complete file");
+        if (appended_at == std::string::npos)
+          throw bad_input(here, "has format=\"appended\" and the file has no <AppendedData>", "a complete file");
         double offset = -1.0;
         if (!t.attrs.count("offset") || !grid_file::parse_number(grid_file::trim(t.attrs.at("offset")), offset) || !(offset >= 0) ||
             std::floor(offset) != offset || offset >= double(appended.size()))
@@ -378,18 +397,22 @@ void check_vtk_output(const std::string& path, vtkDataSet* data) {
     finite_points(mesh->GetPoints() ? mesh->GetPoints()->GetData() : nullptr, "point");
     vtkCellArray* cells = mesh->GetCells();
     if (!cells || cells->GetNumberOfCells() != mesh->GetNumberOfCells())
-      throw bad_input(path, "its cell list does not hold its " + std::to_string(mesh->GetNumberOfCells()) + " cells", "connectivity, offsets and types for every cell");
+      throw bad_input(path, "its cell list does not hold its " + std::to_string(mesh->GetNumberOfCells()) + " cells",
+                      "connectivity, offsets and types for every cell");
     const vtkIdType ids = cells->GetNumberOfConnectivityIds();
     vtkIdType before = 0;
     for (vtkIdType c = 0; c < mesh->GetNumberOfCells(); ++c) {
       const vtkIdType from = cells->GetOffsetsArray()->GetComponent(c, 0), to = cells->GetOffsetsArray()->GetComponent(c + 1, 0);
       if (from != before || to < from || to > ids || to - from > vtkIdType(kMaxPointsPerCell))
-        throw bad_input(path + ": cell " + std::to_string(c + 1), "its offsets run from " + std::to_string(from) + " to " + std::to_string(to),
-                        "increasing offsets within the " + std::to_string(ids) + " connectivity ids, at most " + std::to_string(kMaxPointsPerCell) + " a cell");
+        throw bad_input(path + ": cell " + std::to_string(c + 1),
+                        "its offsets run from " + std::to_string(from) + " to " + std::to_string(to),
+                        "increasing offsets within the " + std::to_string(ids) + " connectivity ids, at most " +
+                            std::to_string(kMaxPointsPerCell) + " a cell");
       for (vtkIdType k = from; k < to; ++k) {
         const vtkIdType id = cells->GetConnectivityArray()->GetComponent(k, 0);
         if (id < 0 || id >= points)
-          throw bad_input(path + ": cell " + std::to_string(c + 1), "names point " + std::to_string(id), "a point from 0 to " + std::to_string(points - 1));
+          throw bad_input(path + ": cell " + std::to_string(c + 1), "names point " + std::to_string(id),
+                          "a point from 0 to " + std::to_string(points - 1));
       }
       const int type = mesh->GetCellType(c);
       if (type != VTK_VOXEL && type != VTK_HEXAHEDRON && type != VTK_PIXEL && type != VTK_QUAD && type != VTK_LINE && type != VTK_VERTEX)

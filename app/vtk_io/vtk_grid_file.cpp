@@ -88,7 +88,8 @@ void add_cells(const std::string& path, const std::string& text, const GridFileS
   reader->Update();
   vtkDataSet* data = vtkDataSet::SafeDownCast(reader->GetOutputDataObject(0));
   if (!errors->message.empty() || !data)
-    throw bad_input(path, "VTK could not read it" + (errors->message.empty() ? std::string(" as a dataset") : ": " + cut(errors->message, 300)),
+    throw bad_input(path,
+                    "VTK could not read it" + (errors->message.empty() ? std::string(" as a dataset") : ": " + cut(errors->message, 300)),
                     allowed(spec));
   check_vtk_output(path, data);
   const vtkIdType cells = data->GetNumberOfCells();
@@ -98,10 +99,13 @@ void add_cells(const std::string& path, const std::string& text, const GridFileS
                     "at most " + std::to_string(max_cells(spec)) + " (the range of " + spec.cells_param + ")");
   bool points = false;
   vtkDataArray* values = pick(data, spec, points);
-  if (!values) throw bad_input(path, "has no " + spec.quantity + " array (no cell or point array named " + spec.value + " or of one component)", allowed(spec));
+  if (!values)
+    throw bad_input(path, "has no " + spec.quantity + " array (no cell or point array named " + spec.value + " or of one component)",
+                    allowed(spec));
   const std::string name = values->GetName() ? values->GetName() : "";
   if (values->GetNumberOfComponents() != 1)
-    throw bad_input(path + ": array '" + name + "'", "has " + std::to_string(values->GetNumberOfComponents()) + " components", "a one-component (scalar) array");
+    throw bad_input(path + ": array '" + name + "'", "has " + std::to_string(values->GetNumberOfComponents()) + " components",
+                    "a one-component (scalar) array");
   const vtkIdType tuples = points ? data->GetNumberOfPoints() : cells;
   if (values->GetNumberOfTuples() != tuples)
     throw bad_input(path + ": array '" + name + "'", "VTK read " + std::to_string(values->GetNumberOfTuples()) + " values of it",
@@ -119,7 +123,9 @@ void add_cells(const std::string& path, const std::string& text, const GridFileS
     GridRow row{};
     row.value = values->GetTuple1(c);
     row.line = int(rows.size() + 1);
-    check_value(row.value, path + ": file cell " + std::to_string(c + 1) + " (array '" + name + "'" + (points ? ", the mean of its points)" : ")"), spec);
+    check_value(row.value,
+                path + ": file cell " + std::to_string(c + 1) + " (array '" + name + "'" + (points ? ", the mean of its points)" : ")"),
+                spec);
     rows.push_back(row);
   }
 }
@@ -137,12 +143,15 @@ void add_pieces(const std::string& path, const std::string& text, const GridFile
     const std::string at = path + ": line " + std::to_string(t.line);
     if (t.name == "VTKFile") {
       const std::string type = t.attrs.count("type") ? t.attrs.at("type") : "";
-      if (type != "PImageData") throw bad_input(at + " <VTKFile>", "has type=\"" + cut(type, 40) + "\"", "PImageData in a file ending in .pvti");
+      if (type != "PImageData")
+        throw bad_input(at + " <VTKFile>", "has type=\"" + cut(type, 40) + "\"", "PImageData in a file ending in .pvti");
       typed = true;
     } else if (t.name == "Piece") {
       const std::string source = t.attrs.count("Source") ? t.attrs.at("Source") : "";
-      if (!has_ending(source, ".vti")) throw bad_input(at + " <Piece>", "has Source=\"" + cut(source, 80) + "\"", "the piece's .vti file, relative to the .pvti");
-      if (sources.size() == kMaxPieces) throw bad_input(at + " <Piece>", "is piece " + std::to_string(kMaxPieces + 1), "at most " + std::to_string(kMaxPieces) + " pieces");
+      if (!has_ending(source, ".vti"))
+        throw bad_input(at + " <Piece>", "has Source=\"" + cut(source, 80) + "\"", "the piece's .vti file, relative to the .pvti");
+      if (sources.size() == kMaxPieces)
+        throw bad_input(at + " <Piece>", "is piece " + std::to_string(kMaxPieces + 1), "at most " + std::to_string(kMaxPieces) + " pieces");
       sources.push_back(source);
     }
   }
@@ -152,7 +161,8 @@ void add_pieces(const std::string& path, const std::string& text, const GridFile
   std::uint64_t bytes = text.size();
   for (const std::string& source : sources) {
     const std::string piece = (folder / source).string();
-    if (bytes >= spec.max_bytes) throw bad_input(path, "its pieces hold more than " + format_bytes(spec.max_bytes), "at most that, the limit of one file");
+    if (bytes >= spec.max_bytes)
+      throw bad_input(path, "its pieces hold more than " + format_bytes(spec.max_bytes), "at most that, the limit of one file");
     const std::string piece_text = read_input_file(piece, spec.quantity + " file's piece", spec.max_bytes - bytes);
     bytes += piece_text.size();
     add_cells(piece, piece_text, spec, rows, coords);

@@ -16,16 +16,14 @@ namespace ks {
 inline std::int64_t checked_mul(std::int64_t a, std::int64_t b, const std::string& what) {
   std::int64_t r = 0;
   if (a < 0 || b < 0 || __builtin_mul_overflow(a, b, &r))
-    throw bad_input(what, std::to_string(a) + " x " + std::to_string(b) + " does not fit in a 64-bit size",
-                    "a product below 9.2e18");
+    throw bad_input(what, std::to_string(a) + " x " + std::to_string(b) + " does not fit in a 64-bit size", "a product below 9.2e18");
   return r;
 }
 
 inline std::int64_t checked_add(std::int64_t a, std::int64_t b, const std::string& what) {
   std::int64_t r = 0;
   if (__builtin_add_overflow(a, b, &r))
-    throw bad_input(what, std::to_string(a) + " + " + std::to_string(b) + " does not fit in a 64-bit size",
-                    "a sum below 9.2e18");
+    throw bad_input(what, std::to_string(a) + " + " + std::to_string(b) + " does not fit in a 64-bit size", "a sum below 9.2e18");
   return r;
 }
 
@@ -40,8 +38,7 @@ inline std::int64_t checked_product(std::initializer_list<std::int64_t> factors,
 template <class To>
 To checked_narrow(std::int64_t v, const std::string& what) {
   if (v < std::int64_t(std::numeric_limits<To>::min()) || v > std::int64_t(std::numeric_limits<To>::max()))
-    throw bad_input(what, std::to_string(v) + " does not fit",
-                    "at most " + std::to_string(std::int64_t(std::numeric_limits<To>::max())));
+    throw bad_input(what, std::to_string(v) + " does not fit", "at most " + std::to_string(std::int64_t(std::numeric_limits<To>::max())));
   return static_cast<To>(v);
 }
 

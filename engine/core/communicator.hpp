@@ -61,8 +61,6 @@ struct Block {
   std::int64_t begin = 0, end = 0;
   std::int64_t count() const { return end - begin; }
 };
-inline Block block_of(std::int64_t count, int rank, int size) {
-  return {count * rank / size, count * (rank + 1) / size};
-}
+inline Block block_of(std::int64_t count, int rank, int size) { return {count * rank / size, count * (rank + 1) / size}; }
 
 }  // namespace ks

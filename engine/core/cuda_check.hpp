@@ -12,8 +12,7 @@ namespace ks {
 
 inline void cuda_check(cudaError_t err, const char* call, const char* file, int line) {
   if (err == cudaSuccess) return;
-  throw run_failed(std::string("CUDA error '") + cudaGetErrorString(err) + "' in " + call + " at " + file + ":" +
-                   std::to_string(line));
+  throw run_failed(std::string("CUDA error '") + cudaGetErrorString(err) + "' in " + call + " at " + file + ":" + std::to_string(line));
 }
 
 }  // namespace ks

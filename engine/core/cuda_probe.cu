@@ -30,12 +30,13 @@ CudaProbe probe_cuda_device(int device) {
   p.name = prop.name;
   p.major = prop.major;
   p.minor = prop.minor;
-  const std::string chip = p.name + " (compute capability " + std::to_string(prop.major) + "." +
-                           std::to_string(prop.minor) + ")";
+  const std::string chip = p.name + " (compute capability " + std::to_string(prop.major) + "." + std::to_string(prop.minor) + ")";
   cudaFuncAttributes attr{};
   if ((err = cudaSetDevice(device)) != cudaSuccess || (err = cudaFuncGetAttributes(&attr, probe_kernel)) != cudaSuccess) {
     p.reason = failure((chip + " cannot run this build's kernels (built for CUDA architectures " KS_CUDA_ARCH_LIST
-                        "; rebuild with -DKS_CUDA_ARCHITECTURES=native)").c_str(), err);
+                               "; rebuild with -DKS_CUDA_ARCHITECTURES=native)")
+                           .c_str(),
+                       err);
     return p;
   }
   unsigned* d = nullptr;

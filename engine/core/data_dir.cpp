@@ -54,8 +54,9 @@ DataDir data_dir() {
   const fs::path installed = prefix / "share" / "kinetic-studio";
   if (!exe.empty() && fs::is_directory(installed / "presets")) return {installed, "install"};
   if (!exe.empty() && inside(exe, KS_BUILD_DIR)) return {fs::path(KS_SOURCE_DIR), "build tree"};
-  throw bad_input("KS_DATA_DIR", "Kinetic Studio's data (presets, resources) is not at " + installed.string() +
-                                     (exe.empty() ? " (the executable's folder could not be read)" : ""),
+  throw bad_input("KS_DATA_DIR",
+                  "Kinetic Studio's data (presets, resources) is not at " + installed.string() +
+                      (exe.empty() ? " (the executable's folder could not be read)" : ""),
                   "set KS_DATA_DIR to the share/kinetic-studio folder of an install, or reinstall");
 }
 

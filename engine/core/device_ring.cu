@@ -30,7 +30,8 @@ bool reaches(int device, const Introduction& mine, const Introduction& their) {
   return cudaDeviceCanAccessPeer(&can, device, peer) == cudaSuccess && can;
 }
 
-void copy_rows(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t width, std::size_t rows, cudaStream_t stream) {
+void copy_rows(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t width, std::size_t rows,
+               cudaStream_t stream) {
   KS_CUDA_CHECK(cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, rows, cudaMemcpyDefault, stream));
 }
 
@@ -94,7 +95,7 @@ void DeviceRing::exchange(const DeviceRows& to_prev, const DeviceRows& to_next, 
   turn_ ^= 1;
   char sent[2] = {1, 1}, got[2] = {0, 0};
   void* arrive[2] = {};                            // where the neighbours' rows arrive
-  void* message_out[2] = {}, *message_in[2] = {};  // what MPI carries: a byte, or the rows
+  void *message_out[2] = {}, *message_in[2] = {};  // what MPI carries: a byte, or the rows
   for (int side : {kPrev, kNext}) {
     if (!has_[side]) continue;
     void* dst = direct_ ? peer_inbox_[side][t] : out_.ptr + side * bytes_;  // where this rank's rows go

@@ -17,17 +17,15 @@ struct GridAxis {
 inline bool operator==(const GridAxis& a, const GridAxis& b) { return a.name == b.name && a.unit == b.unit; }
 
 // The three spatial axes x, y, z measured in `unit`.
-inline std::array<GridAxis, 3> spatial_axes(const std::string& unit) {
-  return {{{"x", unit}, {"y", unit}, {"z", unit}}};
-}
+inline std::array<GridAxis, 3> spatial_axes(const std::string& unit) { return {{{"x", unit}, {"y", unit}, {"z", unit}}}; }
 
 // A uniform Cartesian grid of cells, or a list of particles with positions.
 struct Grid {
   enum class Kind { Image, Particles };
   Kind kind = Kind::Image;
-  std::array<int, 3> cells = {1, 1, 1};           // Image: cells per axis; Particles: {count, 1, 1}
-  std::array<double, 3> origin = {0.0, 0.0, 0.0};  // lower corner, in the axes' units
-  std::array<double, 3> spacing = {1.0, 1.0, 1.0}; // per cell, in the axes' units
+  std::array<int, 3> cells = {1, 1, 1};             // Image: cells per axis; Particles: {count, 1, 1}
+  std::array<double, 3> origin = {0.0, 0.0, 0.0};   // lower corner, in the axes' units
+  std::array<double, 3> spacing = {1.0, 1.0, 1.0};  // per cell, in the axes' units
   // What origin, spacing and positions measure along each axis (a method may use its own length
   // unit, such as the mean free path, or a velocity for a phase space).
   std::array<GridAxis, 3> axes = spatial_axes("m");
@@ -54,7 +52,7 @@ struct FieldDesc {
   std::string unit;  // SI
   int components = 1;
   std::string help;
-  int view_normal = 2;  // 3D image fields: the axis normal to the slice a view shows first (the flow's plane)
+  int view_normal = 2;          // 3D image fields: the axis normal to the slice a view shows first (the flow's plane)
   bool active_vectors = false;  // VTK files: the dataset's Vectors (its default glyphs, streamlines), over its first vector field
 };
 
@@ -80,7 +78,7 @@ struct Series {
   std::string y_label;
   std::vector<double> x;
   std::vector<double> y;
-  std::vector<double> y_err;  // optional: standard error of y (ensembles), same length as y or empty
+  std::vector<double> y_err;          // optional: standard error of y (ensembles), same length as y or empty
   bool log_x = false, log_y = false;  // the axes a plot shows first on a log scale (log-spaced times, size spectra)
 };
 

@@ -41,7 +41,8 @@ HostArray<T> make_interruptibly(std::size_t n, At at, const Interrupt& stop, con
 // n copies of `value`.
 template <class T>
 HostArray<T> filled_interruptibly(std::size_t n, T value, const Interrupt& stop, const std::string& stage) {
-  return make_interruptibly<T>(n, [value](std::size_t) { return value; }, stop, stage);
+  return make_interruptibly<T>(
+      n, [value](std::size_t) { return value; }, stop, stage);
 }
 
 }  // namespace ks

@@ -64,8 +64,8 @@ nlohmann::json to_json(const MemoryEstimate& m) {
 void check_memory(const std::string& method_id, const MemoryEstimate& need, const ExecutionContext& ctx) {
   auto refuse = [&](const char* where, std::uint64_t bytes, std::uint64_t free) {
     throw bad_input(method_id,
-                    std::string("the set-up needs about ") + format_bytes(bytes) + " of " + where + " memory (" +
-                        need.detail + ") but " + format_bytes(free) + " is free",
+                    std::string("the set-up needs about ") + format_bytes(bytes) + " of " + where + " memory (" + need.detail + ") but " +
+                        format_bytes(free) + " is free",
                     "smaller values of the parameters named, or another backend");
   };
   const std::uint64_t host = available_host_memory();

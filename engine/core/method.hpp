@@ -18,10 +18,10 @@
 namespace ks {
 
 struct MethodInfo {
-  std::string id;     // "aerosol.coagulation"
-  std::string title;  // "Aerosol coagulation (inverse Monte Carlo)"
-  std::string paper;  // file name in shared/papers
-  std::string folder; // engine/methods/<folder>: its code and README.md, the notes the app's Help opens
+  std::string id;      // "aerosol.coagulation"
+  std::string title;   // "Aerosol coagulation (inverse Monte Carlo)"
+  std::string paper;   // file name in shared/papers
+  std::string folder;  // engine/methods/<folder>: its code and README.md, the notes the app's Help opens
   std::vector<ParamSpec> params;
   std::vector<FieldDesc> fields;
   std::vector<std::string> series;  // names of the series a snapshot carries
@@ -69,7 +69,10 @@ class Method {
   // What one iteration of setup(params) costs, in units of the method's own choosing that grow as its
   // time does on one device (lattice updates, phase-space updates, ray-cell crossings): a time
   // estimate divides it by a rate measured on this machine. 0 where the method gives none.
-  virtual double iteration_cost(const ParamSet& params) const { (void)params; return 0.0; }
+  virtual double iteration_cost(const ParamSet& params) const {
+    (void)params;
+    return 0.0;
+  }
   // Allocates and initialises the state for `params` on `ctx`; may be called again (reset).
   virtual void setup(const ParamSet& params, const ExecutionContext& ctx) = 0;
   // One iteration; throws ks::Error (RunFailed) when the state is no longer physical.
@@ -93,8 +96,7 @@ class Method {
   // (x, y, z, value) per particle in m and the field's unit; Image, one float per cell, as the
   // snapshot's grid. Called on the worker after snapshot(), of the same state; the device work may
   // still run when it returns (on the default stream; the caller synchronises).
-  virtual std::size_t write_display_field(const std::string& name, int component, void* device_dst,
-                                          std::size_t capacity) const {
+  virtual std::size_t write_display_field(const std::string& name, int component, void* device_dst, std::size_t capacity) const {
     (void)name, (void)component, (void)device_dst, (void)capacity;
     return 0;
   }

@@ -14,8 +14,8 @@
 
 namespace ks {
 
-ParamSpec real_param(std::string key, std::string label, std::string unit, double def, double lo, double hi,
-                     std::string help, bool log_scale) {
+ParamSpec real_param(std::string key, std::string label, std::string unit, double def, double lo, double hi, std::string help,
+                     bool log_scale) {
   ParamSpec s;
   s.key = std::move(key);
   s.label = std::move(label);
@@ -29,8 +29,7 @@ ParamSpec real_param(std::string key, std::string label, std::string unit, doubl
   return s;
 }
 
-ParamSpec int_param(std::string key, std::string label, std::int64_t def, std::int64_t lo, std::int64_t hi,
-                    std::string help) {
+ParamSpec int_param(std::string key, std::string label, std::int64_t def, std::int64_t lo, std::int64_t hi, std::string help) {
   ParamSpec s;
   s.key = std::move(key);
   s.label = std::move(label);
@@ -43,8 +42,7 @@ ParamSpec int_param(std::string key, std::string label, std::int64_t def, std::i
   return s;
 }
 
-ParamSpec choice_param(std::string key, std::string label, std::string def, std::vector<std::string> choices,
-                       std::string help) {
+ParamSpec choice_param(std::string key, std::string label, std::string def, std::vector<std::string> choices, std::string help) {
   ParamSpec s;
   s.key = std::move(key);
   s.label = std::move(label);
@@ -125,9 +123,9 @@ nlohmann::json to_json(const ParamValue& v) {
 }
 
 nlohmann::json to_json(const ParamSpec& s) {
-  nlohmann::json j = {{"key", s.key},   {"label", s.label}, {"unit", s.unit},
-                      {"help", s.help}, {"type", to_string(s.type)},
-                      {"default", to_json(s.default_value)}, {"live", s.live}};
+  nlohmann::json j = {{"key", s.key},   {"label", s.label},          {"unit", s.unit},
+                      {"help", s.help}, {"type", to_string(s.type)}, {"default", to_json(s.default_value)},
+                      {"live", s.live}};
   if (s.type == ParamType::Int || s.type == ParamType::Real) {
     j["min"] = s.min;
     j["max"] = s.max;
@@ -148,12 +146,8 @@ std::string allowed_range(const ParamSpec& s) {
     case ParamType::Int:
       os << "an integer in [" << static_cast<std::int64_t>(s.min) << ", " << static_cast<std::int64_t>(s.max) << "]";
       break;
-    case ParamType::Real:
-      os << "a number in [" << s.min << ", " << s.max << "]";
-      break;
-    case ParamType::Bool:
-      os << "true or false";
-      break;
+    case ParamType::Real: os << "a number in [" << s.min << ", " << s.max << "]"; break;
+    case ParamType::Bool: os << "true or false"; break;
     case ParamType::Choice:
       os << "one of ";
       for (std::size_t i = 0; i < s.choices.size(); ++i) os << (i ? ", " : "") << s.choices[i];
@@ -165,8 +159,7 @@ std::string allowed_range(const ParamSpec& s) {
       os << ", or empty (a relative path in a preset is read from the preset's folder, elsewhere from the current folder)";
       break;
   }
-  if (!s.unit.empty() && s.unit != "1" && (s.type == ParamType::Int || s.type == ParamType::Real))
-    os << " " << s.unit;
+  if (!s.unit.empty() && s.unit != "1" && (s.type == ParamType::Int || s.type == ParamType::Real)) os << " " << s.unit;
   return os.str();
 }
 
@@ -185,10 +178,14 @@ ParamValue check_path(const ParamSpec& s, const std::string& path, const std::st
   if (path.empty() || s.extensions.empty()) return path;
   for (const auto& e : s.extensions)
     if (has_ending(path, e)) return path;
-  const bool takes_vtk_xml = std::any_of(s.extensions.begin(), s.extensions.end(), [](const std::string& e) { return e.starts_with(".vt"); });
+  const bool takes_vtk_xml =
+      std::any_of(s.extensions.begin(), s.extensions.end(), [](const std::string& e) { return e.starts_with(".vt"); });
   if (takes_vtk_xml && has_ending(path, ".vtk"))  // legacy VTK: its sizes cannot be checked before VTK reads them
-    throw bad_input(where, "'" + cut(path, 120) + "' for '" + s.key + "' is a legacy VTK file, which is not read (ParaView saves the same data as "
-                           "VTK XML: File > Save Data, 'VTK ImageData Files (*.vti)')", allowed_range(s));
+    throw bad_input(where,
+                    "'" + cut(path, 120) + "' for '" + s.key +
+                        "' is a legacy VTK file, which is not read (ParaView saves the same data as "
+                        "VTK XML: File > Save Data, 'VTK ImageData Files (*.vti)')",
+                    allowed_range(s));
   throw bad_input(where, "'" + cut(path, 120) + "' for '" + s.key + "' is not a file of a supported kind", allowed_range(s));
 }
 
@@ -199,8 +196,7 @@ ParamValue validate(const ParamSpec& s, const nlohmann::json& v, const std::stri
   switch (s.type) {
     case ParamType::Int:
       if (v.is_number_integer()) return check_range(s, v.get<double>(), where, shown);
-      if (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>())
-        return check_range(s, v.get<double>(), where, shown);
+      if (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>()) return check_range(s, v.get<double>(), where, shown);
       break;
     case ParamType::Real:
       if (v.is_number()) return check_range(s, v.get<double>(), where, shown);
@@ -243,10 +239,8 @@ ParamValue parse_value(const ParamSpec& s, const std::string& given, const std::
       if (text == "true" || text == "1" || text == "on") return true;
       if (text == "false" || text == "0" || text == "off") return false;
       throw bad_input(where, "'" + text + "' for '" + s.key + "' is not a boolean", allowed_range(s));
-    case ParamType::Choice:
-      return validate(s, nlohmann::json(given), where);
-    case ParamType::Path:
-      return check_path(s, given, where);
+    case ParamType::Choice: return validate(s, nlohmann::json(given), where);
+    case ParamType::Path: return check_path(s, given, where);
   }
   return {};
 }
@@ -319,8 +313,7 @@ void ParamSet::apply_json(const nlohmann::json& obj, const std::string& where, c
   }
 }
 
-void apply_overrides(ParamSet& params, const std::vector<std::pair<std::string, std::string>>& sets,
-                     const std::string& method) {
+void apply_overrides(ParamSet& params, const std::vector<std::pair<std::string, std::string>>& sets, const std::string& method) {
   for (const auto& [key, text] : sets) {
     const std::string where = "--set " + cut(key, 60);
     if (!params.has(key)) {

@@ -29,11 +29,11 @@ struct ParamSpec {
   ParamValue default_value = 0.0;
   double min = 0.0;  // Int/Real only, inclusive
   double max = 0.0;
-  std::vector<std::string> choices;  // Choice only
+  std::vector<std::string> choices;     // Choice only
   std::vector<std::string> extensions;  // Path only: accepted endings (".csv"), any case; empty: any file
-  bool live = false;   // may change while running (set by ParamTable from its Change)
-  bool quick = false;  // shown as a quick slider in the field-view overlay
-  bool log_scale = false;  // a slider for it should move logarithmically
+  bool live = false;                    // may change while running (set by ParamTable from its Change)
+  bool quick = false;                   // shown as a quick slider in the field-view overlay
+  bool log_scale = false;               // a slider for it should move logarithmically
   // It acts only while the choice parameter `when_key` holds one of `when_values` ("": always).
   std::string when_key;
   std::vector<std::string> when_values;
@@ -44,12 +44,10 @@ struct ParamSpec {
 
 // Builders for method declarations; a method's ParamTable (param_table.hpp) binds each to a member
 // and sets `live` from what a change does.
-ParamSpec real_param(std::string key, std::string label, std::string unit, double def, double lo, double hi,
-                     std::string help, bool log_scale = true);
-ParamSpec int_param(std::string key, std::string label, std::int64_t def, std::int64_t lo, std::int64_t hi,
-                    std::string help);
-ParamSpec choice_param(std::string key, std::string label, std::string def, std::vector<std::string> choices,
-                       std::string help);
+ParamSpec real_param(std::string key, std::string label, std::string unit, double def, double lo, double hi, std::string help,
+                     bool log_scale = true);
+ParamSpec int_param(std::string key, std::string label, std::int64_t def, std::int64_t lo, std::int64_t hi, std::string help);
+ParamSpec choice_param(std::string key, std::string label, std::string def, std::vector<std::string> choices, std::string help);
 ParamSpec bool_param(std::string key, std::string label, bool def, std::string help);
 // A file path, "" by default (no file).
 ParamSpec path_param(std::string key, std::string label, std::vector<std::string> extensions, std::string help);
@@ -109,7 +107,6 @@ class ParamSet {
 
 // Command-line overrides ("key", "text"), applied in order as `--set key=value`: a key `method`
 // does not declare is refused listing the keys it has; a value is parsed and range-checked.
-void apply_overrides(ParamSet& params, const std::vector<std::pair<std::string, std::string>>& sets,
-                     const std::string& method);
+void apply_overrides(ParamSet& params, const std::vector<std::pair<std::string, std::string>>& sets, const std::string& method);
 
 }  // namespace ks

@@ -37,8 +37,8 @@ class ParamTable {
   // double Real, bool Bool, std::string Path or Choice).
   template <class T>
   ParamTable& bind(T P::*member, ParamSpec spec, Change change = Change::Resetup) {
-    static_assert(std::is_same_v<T, double> || std::is_same_v<T, int> || std::is_same_v<T, std::int64_t> ||
-                      std::is_same_v<T, bool> || std::is_same_v<T, std::string>,
+    static_assert(std::is_same_v<T, double> || std::is_same_v<T, int> || std::is_same_v<T, std::int64_t> || std::is_same_v<T, bool> ||
+                      std::is_same_v<T, std::string>,
                   "bind a double, int, int64, bool or string member (an enum: bind_choice)");
     check_type<T>(spec);
     add(std::move(spec), change, [member](P& p, const ParamValue& v) { p.*member = from_value<T>(v); });
@@ -104,7 +104,7 @@ class ParamTable {
     const bool ok = std::is_same_v<T, double>                                   ? s.type == ParamType::Real
                     : std::is_same_v<T, int> || std::is_same_v<T, std::int64_t> ? s.type == ParamType::Int
                     : std::is_same_v<T, bool>                                   ? s.type == ParamType::Bool
-                                              : s.type == ParamType::Path || s.type == ParamType::Choice;
+                                                                                : s.type == ParamType::Path || s.type == ParamType::Choice;
     if (!ok) throw std::logic_error("parameter '" + s.key + "' is bound to a member of another type");
     if constexpr (std::is_same_v<T, int>)
       if (s.min < -2147483648.0 || s.max > 2147483647.0)

@@ -50,7 +50,7 @@ KS_HD PhiloxCounter philox4x32_10(PhiloxCounter c, PhiloxKey k) {
 
 // Uniform double in (0, 1) from two 32-bit words (53 random bits, never 0 or 1).
 KS_HD double uniform_open01(std::uint32_t hi, std::uint32_t lo) {
-  const std::uint64_t bits = ((static_cast<std::uint64_t>(hi) << 32) | lo) >> 11;  // 53 bits
+  const std::uint64_t bits = ((static_cast<std::uint64_t>(hi) << 32) | lo) >> 11;   // 53 bits
   const double u = (static_cast<double>(bits) + 0.5) * (1.0 / 9007199254740992.0);  // 2^-53
   // For bits = 2^53 - 1, bits + 0.5 is not representable and rounds to 2^53, i.e. u == 1:
   // return the largest double below 1 instead (every other value is unchanged).
@@ -64,8 +64,7 @@ struct PhiloxStream {
 
   // `sub` (the counter's last word) numbers further draws that share an index and purpose.
   KS_HD PhiloxCounter draw(std::uint64_t index, std::uint32_t purpose = 0, std::uint32_t sub = 0) const {
-    const PhiloxKey k{{static_cast<std::uint32_t>(seed) ^ static_cast<std::uint32_t>(seed >> 32) * 0x9E3779B9u,
-                       stream}};
+    const PhiloxKey k{{static_cast<std::uint32_t>(seed) ^ static_cast<std::uint32_t>(seed >> 32) * 0x9E3779B9u, stream}};
     const PhiloxCounter c{{static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(index >> 32), purpose, sub}};
     return philox4x32_10(c, k);
   }

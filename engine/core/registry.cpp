@@ -4,9 +4,7 @@
 
 namespace ks {
 
-void Registry::add(const MethodInfo& info, MethodFactory factory) {
-  entries_.push_back({info, std::move(factory)});
-}
+void Registry::add(const MethodInfo& info, MethodFactory factory) { entries_.push_back({info, std::move(factory)}); }
 
 std::vector<std::string> Registry::ids() const {
   std::vector<std::string> out;

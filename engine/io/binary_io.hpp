@@ -52,8 +52,8 @@ std::vector<T> read_vector(std::istream& in, std::uint64_t max_count = (1ull << 
   if (n > max_count) throw bad_input("checkpoint", "the method state is corrupt (vector of " + std::to_string(n) + " items)");
   const std::uint64_t left = bytes_left(in);
   if (n > left / sizeof(T))
-    throw bad_input("checkpoint", "the method state is truncated (a vector of " + std::to_string(n) + " items, " +
-                                      std::to_string(left) + " bytes left)");
+    throw bad_input("checkpoint",
+                    "the method state is truncated (a vector of " + std::to_string(n) + " items, " + std::to_string(left) + " bytes left)");
   std::vector<T> v(n);
   in.read(reinterpret_cast<char*>(v.data()), static_cast<std::streamsize>(n * sizeof(T)));
   if (!in) throw bad_input("checkpoint", "the method state is truncated");

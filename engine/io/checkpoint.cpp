@@ -51,8 +51,7 @@ RawCheckpoint read_raw(const std::string& path, bool with_state) {
   const std::string len_bytes = in.read(sizeof(std::uint64_t));
   std::uint64_t header_len = 0;
   if (len_bytes.size() == sizeof header_len) std::memcpy(&header_len, len_bytes.data(), sizeof header_len);
-  if (len_bytes.size() != sizeof header_len || header_len > kMaxCheckpointHeaderBytes ||
-      header_len > in.size() - in.offset())
+  if (len_bytes.size() != sizeof header_len || header_len > kMaxCheckpointHeaderBytes || header_len > in.size() - in.offset())
     throw bad_input(path, "the checkpoint header is truncated or corrupt (length " + std::to_string(header_len) + ")");
   RawCheckpoint raw;
   raw.header = parse_json_text(in.read(header_len), path + " (header)");
@@ -61,7 +60,8 @@ RawCheckpoint read_raw(const std::string& path, bool with_state) {
   if (!h.is_object()) throw bad_input(path, "the checkpoint header is not a JSON object");
   const nlohmann::json version = h.value("format_version", nlohmann::json(-1));
   if (!version.is_number_integer() || version != kCheckpointFormatVersion)
-    throw bad_input(path, "checkpoint format version " + brief(version) + " is not supported (written by another version of Kinetic Studio)",
+    throw bad_input(path,
+                    "checkpoint format version " + brief(version) + " is not supported (written by another version of Kinetic Studio)",
                     "version " + std::to_string(kCheckpointFormatVersion));
   for (const char* key : {"method", "params", "iteration", "backend", "state_bytes", "state_fnv1a64", "preset"})
     if (!h.contains(key)) throw bad_input(path, std::string("the checkpoint header lacks '") + key + "'");
@@ -84,8 +84,8 @@ RawCheckpoint read_raw(const std::string& path, bool with_state) {
   const auto bytes = h["state_bytes"].get<std::uint64_t>();
   const std::uint64_t present = in.size() - in.offset();
   if (bytes != present)
-    throw bad_input(path, "the checkpoint state has " + std::to_string(present) + " bytes, its header says " +
-                              std::to_string(bytes) + " (truncated or appended to)");
+    throw bad_input(path, "the checkpoint state has " + std::to_string(present) + " bytes, its header says " + std::to_string(bytes) +
+                              " (truncated or appended to)");
   raw.state = in.read(bytes);
   if (raw.state.size() != bytes) throw bad_input(path, "the checkpoint shrank while it was read");
   if (fnv1a64(raw.state) != h["state_fnv1a64"].get<std::string>())
@@ -141,22 +141,23 @@ void write_part(const Method& method, const ExecutionContext& ctx, const std::st
   const std::uint64_t len = text.size();
   // The state is written from the stream's buffer: a second copy of it would double the host memory
   // a checkpoint needs (the lattice methods' estimates count the state and its stream, not a third).
-  write_file_atomically(checkpoint_part(path, ranks_of(ctx).rank(), ranks_of(ctx).size()),
-                        {std::string_view(kMagic, sizeof kMagic), std::string_view(reinterpret_cast<const char*>(&len), sizeof len), text, bytes},
-                        "checkpoint");
+  write_file_atomically(
+      checkpoint_part(path, ranks_of(ctx).rank(), ranks_of(ctx).size()),
+      {std::string_view(kMagic, sizeof kMagic), std::string_view(reinterpret_cast<const char*>(&len), sizeof len), text, bytes},
+      "checkpoint");
 }
 
 // An id the ranks agree on for one checkpoint's parts: the largest of their random draws.
 std::int64_t agreed_set_id(const Communicator& comm) {
   std::random_device device;
-  const std::uint64_t draw = (std::uint64_t(device()) << 32 ^ device() ^ std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count())) >> 2;
+  const std::uint64_t draw =
+      (std::uint64_t(device()) << 32 ^ device() ^ std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count())) >> 2;
   return comm.all_max(std::int64_t(draw) + 1);
 }
 
 }  // namespace
 
-void save_checkpoint(const Method& method, const ExecutionContext& ctx, const std::string& path,
-                     const nlohmann::json& preset) {
+void save_checkpoint(const Method& method, const ExecutionContext& ctx, const std::string& path, const nlohmann::json& preset) {
   const Communicator& comm = ranks_of(ctx);
   if (comm.size() == 1) return write_part(method, ctx, path, preset, 0);
   // Under MPI a checkpoint is a set: every rank's part carries the set's id, and rank 0 writes the
@@ -165,8 +166,9 @@ void save_checkpoint(const Method& method, const ExecutionContext& ctx, const st
   const std::int64_t set_id = agreed_set_id(comm);
   on_every_rank(
       comm, [&] { write_part(method, ctx, path, preset, set_id); },
-      "checkpoint " + path + ": another rank could not write its part, so the set there is mixed and a restart from it is refused; the "
-      "manifest still names the set before");
+      "checkpoint " + path +
+          ": another rank could not write its part, so the set there is mixed and a restart from it is refused; the "
+          "manifest still names the set before");
   if (comm.rank() == 0)
     write_file_atomically(checkpoint_manifest(path),
                           nlohmann::json{{"format_version", kCheckpointFormatVersion},
@@ -174,7 +176,8 @@ void save_checkpoint(const Method& method, const ExecutionContext& ctx, const st
                                          {"iteration", method.progress().iteration},
                                          {"ranks", comm.size()},
                                          {"set_id", set_id}}
-                                  .dump(1) + "\n",
+                                  .dump(1) +
+                              "\n",
                           "checkpoint manifest");
 }
 
@@ -198,8 +201,9 @@ RawCheckpoint read_part(const std::string& path, int rank, int ranks) {
   const std::string part = checkpoint_part(path, rank, ranks);
   RawCheckpoint raw = read_raw(part, true);
   if (raw.header["ranks"] != ranks || raw.header["rank"] != rank)
-    throw bad_input(part, "the checkpoint part is rank " + brief(raw.header["rank"]) + " of " + brief(raw.header["ranks"]) +
-                              ", this is rank " + std::to_string(rank) + " of " + std::to_string(ranks),
+    throw bad_input(part,
+                    "the checkpoint part is rank " + brief(raw.header["rank"]) + " of " + brief(raw.header["ranks"]) + ", this is rank " +
+                        std::to_string(rank) + " of " + std::to_string(ranks),
                     "a restart on as many ranks as wrote the checkpoint (mpirun -np " + brief(raw.header["ranks"]) + ")");
   if (ranks == 1) return raw;
   const std::string manifest_path = checkpoint_manifest(path);
@@ -207,11 +211,13 @@ RawCheckpoint read_part(const std::string& path, int rank, int ranks) {
   const nlohmann::json set = manifest.is_object() ? manifest.value("set_id", nlohmann::json()) : nlohmann::json();
   const nlohmann::json iteration = manifest.is_object() ? manifest.value("iteration", nlohmann::json()) : nlohmann::json();
   if (!set.is_number_integer() || !iteration.is_number_integer())
-    throw bad_input(manifest_path, "the manifest has no set_id and iteration", "the manifest kinetic-run writes beside a checkpoint of several ranks");
+    throw bad_input(manifest_path, "the manifest has no set_id and iteration",
+                    "the manifest kinetic-run writes beside a checkpoint of several ranks");
   if (raw.header.value("set_id", nlohmann::json()) != set || raw.header["iteration"] != iteration)
-    throw bad_input(part, "the part is of iteration " + brief(raw.header["iteration"]) + " (set " + brief(raw.header.value("set_id", nlohmann::json())) +
-                              "), the manifest's set is of iteration " + brief(iteration) + " (set " + brief(set) +
-                              "): the job stopped while it wrote a checkpoint, and the parts belong to different states",
+    throw bad_input(part,
+                    "the part is of iteration " + brief(raw.header["iteration"]) + " (set " +
+                        brief(raw.header.value("set_id", nlohmann::json())) + "), the manifest's set is of iteration " + brief(iteration) +
+                        " (set " + brief(set) + "): the job stopped while it wrote a checkpoint, and the parts belong to different states",
                     "the parts of one checkpoint set (an earlier checkpoint, or a run from the start)");
   return raw;
 }
@@ -224,7 +230,8 @@ void load_checkpoint(Method& method, const ExecutionContext& ctx, const std::str
   const std::string part = checkpoint_part(path, rank, ranks);
   // Every rank checks its part; all refuse if one does (none may wait for the others in a collective).
   RawCheckpoint raw;
-  on_every_rank(comm, [&] { raw = read_part(path, rank, ranks); }, path + ": another rank's checkpoint part was refused (its message names it)");
+  on_every_rank(
+      comm, [&] { raw = read_part(path, rank, ranks); }, path + ": another rank's checkpoint part was refused (its message names it)");
   const std::string id = raw.header["method"].get<std::string>();
   if (id != method.info().id)
     throw bad_input(part, "the checkpoint is of method '" + id + "', not '" + method.info().id + "'",
@@ -237,15 +244,14 @@ void load_checkpoint(Method& method, const ExecutionContext& ctx, const std::str
   }
 }
 
-RestartPlan plan_restart(const CheckpointHeader& h, const std::string& path, const std::string& method,
-                         const std::string& case_name, const ParamSet& params) {
+RestartPlan plan_restart(const CheckpointHeader& h, const std::string& path, const std::string& method, const std::string& case_name,
+                         const ParamSet& params) {
   if (h.method != method)
     throw bad_input(path, "the checkpoint is of method '" + h.method + "' but the preset runs '" + method + "'",
                     "a checkpoint of '" + method + "'");
   std::vector<std::string> differences;
   const std::string ckpt_case = h.preset.is_object() ? h.preset.value("case", std::string()) : std::string();
-  if (ckpt_case != case_name)
-    differences.push_back("case '" + ckpt_case + "' (preset: '" + case_name + "')");
+  if (ckpt_case != case_name) differences.push_back("case '" + ckpt_case + "' (preset: '" + case_name + "')");
   RestartPlan plan{params, {}};
   plan.setup.apply_json(h.params, path + ":/params");
   for (const auto& spec : params.specs()) {

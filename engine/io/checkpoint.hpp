@@ -37,8 +37,7 @@ std::string checkpoint_manifest(const std::string& path);
 
 // Refuses (run failed, exit 4) a state whose fields hold NaN or Inf: the previous checkpoint at
 // `path` is then kept. `preset` ({"file", "title", "case"}) is recorded for restarts.
-void save_checkpoint(const Method& method, const ExecutionContext& ctx, const std::string& path,
-                     const nlohmann::json& preset = nullptr);
+void save_checkpoint(const Method& method, const ExecutionContext& ctx, const std::string& path, const nlohmann::json& preset = nullptr);
 // Reads the header only (to build the method before loading the state).
 CheckpointHeader read_checkpoint_header(const std::string& path);
 // Loads this rank's part (ctx.comm) into a method already set up with the header's params; refuses
@@ -51,10 +50,10 @@ void load_checkpoint(Method& method, const ExecutionContext& ctx, const std::str
 // overrides); otherwise bad input naming every difference. Live parameters that differ are
 // listed: they apply after the state is loaded, so the preset's edits are never lost silently.
 struct RestartPlan {
-  ParamSet setup;  // what the checkpoint was written with: the method is set up with it
+  ParamSet setup;                                                // what the checkpoint was written with: the method is set up with it
   std::vector<std::pair<std::string, ParamValue>> live_changes;  // then these apply, in order
 };
-RestartPlan plan_restart(const CheckpointHeader& h, const std::string& path, const std::string& method,
-                         const std::string& case_name, const ParamSet& params);
+RestartPlan plan_restart(const CheckpointHeader& h, const std::string& path, const std::string& method, const std::string& case_name,
+                         const ParamSet& params);
 
 }  // namespace ks

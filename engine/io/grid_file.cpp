@@ -23,8 +23,9 @@ bool vtk_only(const std::string& path) { return has_ending(path, ".vtr") || has_
 void check_ending(const std::string& path, const GridFileSpec& spec) {
   if (vtk_only(path) && !vtk_reader)
     throw bad_input(path, "is a VTK file this program cannot read (it was built without VTK; the app reads it)",
-                    "a " + spec.quantity + " file ending in .csv or .vti (ParaView: File > Save Data as 'VTK ImageData Files', or Filters > "
-                    "Resample To Image first)");
+                    "a " + spec.quantity +
+                        " file ending in .csv or .vti (ParaView: File > Save Data as 'VTK ImageData Files', or Filters > "
+                        "Resample To Image first)");
   if (!has_ending(path, ".csv") && !has_ending(path, ".vti") && !vtk_only(path))
     throw bad_input(path, "is not a " + grid_file_endings() + " file", "a " + spec.quantity + " file ending in " + grid_file_endings());
 }

@@ -9,11 +9,10 @@
 //       Columns may come in any order; other columns are ignored; blank lines and lines starting
 //       with '#' are skipped. kinetic-run --out DIR --format csv writes this format.
 // .vti  VTK XML ImageData, ASCII or raw appended binary (zlib-compressed or not, as ParaView saves
-//       it; without VTK, inline base64 data and LZ4 or LZMA compression are refused, with how to convert): WholeExtent, Spacing and Origin give
-//       the grid; the DataArray named V, else the first one-component array, of CellData (one value
-//       per cell) or PointData (one value per point; each cell takes the mean of its 8 corners, which
-//       is the trilinear interpolant at the cell centre). kinetic-run --format vti and vti-ascii
-//       write this format (cell data).
+//       it; without VTK, inline base64 data and LZ4 or LZMA compression are refused, with how to convert): WholeExtent, Spacing and Origin
+//       give the grid; the DataArray named V, else the first one-component array, of CellData (one value per cell) or PointData (one value
+//       per point; each cell takes the mean of its 8 corners, which is the trilinear interpolant at the cell centre). kinetic-run --format
+//       vti and vti-ascii write this format (cell data).
 //
 // The file is read through read_input_file (a regular file of at most spec.max_bytes) and held to the
 // spec's bounds, those of the parameters the field replaces: cells per axis, the length of every axis
@@ -36,10 +35,10 @@ struct GridFileSpec {
   std::string value_param;  // the parameter whose range the values keep: "temperature"
   double max_value = 0.0;
   int max_cells_per_axis = 0;
-  std::string cells_param;  // "nx, ny, nz"
+  std::string cells_param;                    // "nx, ny, nz"
   double min_length = 0.0, max_length = 0.0;  // m
-  std::string length_param;  // "length"
-  std::string file_param;    // the parameter naming the file, for memory estimates: "temperature_file"
+  std::string length_param;                   // "length"
+  std::string file_param;                     // the parameter naming the file, for memory estimates: "temperature_file"
   std::uint64_t max_bytes = 0;
 };
 

@@ -49,7 +49,6 @@ Axis coordinate_axis(const std::vector<double>& values, const std::string& name,
 
 }  // namespace
 
-
 std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t\r\n");
   if (b == std::string::npos) return {};
@@ -68,8 +67,8 @@ std::int64_t max_cells(const GridFileSpec& spec) {
 }
 
 std::string value_allowed(const GridFileSpec& spec) {
-  return "a finite " + spec.quantity + " " + spec.value + " > 0 " + spec.unit + ", at most " + format_precise(spec.max_value) + " " + spec.unit +
-         " (the range of " + spec.value_param + ")";
+  return "a finite " + spec.quantity + " " + spec.value + " > 0 " + spec.unit + ", at most " + format_precise(spec.max_value) + " " +
+         spec.unit + " (the range of " + spec.value_param + ")";
 }
 
 void check_value(double v, const std::string& where, const GridFileSpec& spec) {
@@ -99,19 +98,22 @@ void set_grid(GridField& f, const std::int64_t n[3], const std::string& where, c
   for (int a = 0; a < 3; ++a) f.n[a] = int(n[a]);
 }
 
-void check_box(const GridField& f, const bool resolved[3], const std::string& where, const GridFileSpec& spec,
-               const std::string& source) {
+void check_box(const GridField& f, const bool resolved[3], const std::string& where, const GridFileSpec& spec, const std::string& source) {
   const char* axis = "xyz";
   for (int a = 0; a < 3; ++a) {
     const double L = f.n[a] * f.h[a], lo = f.origin[a], hi = f.origin[a] + L;
     if (resolved[a] && !(L >= spec.min_length && L <= spec.max_length))
-      throw bad_input(where, std::string("the box along ") + axis[a] + " is " + std::to_string(f.n[a]) + " x " + format_precise(f.h[a]) + " = " +
-                                 format_precise(L) + " m long (" + source + ")",
-                      "[" + format_precise(spec.min_length) + ", " + format_precise(spec.max_length) + "] m along each axis it resolves (the range of " +
-                          spec.length_param + ")");
+      throw bad_input(where,
+                      std::string("the box along ") + axis[a] + " is " + std::to_string(f.n[a]) + " x " + format_precise(f.h[a]) + " = " +
+                          format_precise(L) + " m long (" + source + ")",
+                      "[" + format_precise(spec.min_length) + ", " + format_precise(spec.max_length) +
+                          "] m along each axis it resolves (the range of " + spec.length_param + ")");
     if (!(std::fabs(lo) <= spec.max_length && std::fabs(hi) <= spec.max_length))
-      throw bad_input(where, std::string("the box along ") + axis[a] + " spans " + format_precise(lo) + " to " + format_precise(hi) + " m (" + source + ")",
-                      "a box within " + format_precise(-spec.max_length) + " to " + format_precise(spec.max_length) + " m (the range of " + spec.length_param + ")");
+      throw bad_input(
+          where,
+          std::string("the box along ") + axis[a] + " spans " + format_precise(lo) + " to " + format_precise(hi) + " m (" + source + ")",
+          "a box within " + format_precise(-spec.max_length) + " to " + format_precise(spec.max_length) + " m (the range of " +
+              spec.length_param + ")");
   }
 }
 
@@ -138,9 +140,8 @@ void fill_cells(GridField& f, const std::vector<GridRow>& rows) {
     long long missing = 0;
     while (missing < (long long)seen.size() && seen[missing].first == missing) ++missing;
     throw bad_input(f.file,
-                    "the grid is ragged: " + std::to_string(rows.size()) + " rows for " + grid_name(f.n) + " = " +
-                        std::to_string(cells) + " cells (the distinct coordinates or largest indices per axis); cell " +
-                        cell_name(f.n, missing) + " has no row",
+                    "the grid is ragged: " + std::to_string(rows.size()) + " rows for " + grid_name(f.n) + " = " + std::to_string(cells) +
+                        " cells (the distinct coordinates or largest indices per axis); cell " + cell_name(f.n, missing) + " has no row",
                     "one row per cell of a full nx x ny x nz grid");
   }
   // At least one row per cell: the grid is no larger than the rows already held.
@@ -154,7 +155,6 @@ void fill_cells(GridField& f, const std::vector<GridRow>& rows) {
   }
   // No cell twice and no fewer rows than cells: one row per cell.
 }
-
 
 void grid_from_centres(GridField& f, std::vector<GridRow>& rows, const std::vector<double> coords[3], const GridFileSpec& spec,
                        const std::string& source) {

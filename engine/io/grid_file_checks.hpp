@@ -36,8 +36,7 @@ void check_value(double v, const std::string& where, const GridFileSpec& spec);
 void set_grid(GridField& f, const std::int64_t n[3], const std::string& where, const GridFileSpec& spec, const std::string& source);
 // The box of `f` (n, h and origin set): along each axis it resolves, n h within the length range; every
 // corner within +-max_length m. A box beyond those is none the method's parameters could make.
-void check_box(const GridField& f, const bool resolved[3], const std::string& where, const GridFileSpec& spec,
-               const std::string& source);
+void check_box(const GridField& f, const bool resolved[3], const std::string& where, const GridFileSpec& spec, const std::string& source);
 // Fills f.values and f.line from `rows` (idx set, f.n set): one row per cell, a repeated or missing
 // cell refused naming its row.
 void fill_cells(GridField& f, const std::vector<GridRow>& rows);

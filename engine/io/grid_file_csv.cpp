@@ -72,8 +72,9 @@ GridField parse_grid_csv(const std::string& text, const std::string& file, const
         const auto [it, first] = at.emplace(lower(header[c]), c);
         // A repeated column would leave which one holds the values to chance.
         if (!first && !header[c].empty())
-          throw bad_input(where, "the header '" + cut(l, 200) + "' repeats the column '" + header[c] + "' (columns " +
-                                     std::to_string(it->second + 1) + " and " + std::to_string(c + 1) + ")",
+          throw bad_input(where,
+                          "the header '" + cut(l, 200) + "' repeats the column '" + header[c] + "' (columns " +
+                              std::to_string(it->second + 1) + " and " + std::to_string(c + 1) + ")",
                           "each column name once (in any case)");
       }
       // ParaView's CSV writer names the coordinates of points (after its Cell Centers filter, of cells) so.
@@ -85,8 +86,9 @@ GridField parse_grid_csv(const std::string& text, const std::string& file, const
       for (int a = 0; a < 3; ++a) {
         if (!at.count(names[a]))
           throw bad_input(where, "the header '" + cut(l, 200) + "' has no column '" + names[a] + "'",
-                          csv_allowed(spec) + " (from ParaView: Filters > Cell Centers, then File > Save Data as .csv: its Points:0, "
-                                              "Points:1, Points:2 are the cells' centres)");
+                          csv_allowed(spec) +
+                              " (from ParaView: Filters > Cell Centers, then File > Save Data as .csv: its Points:0, "
+                              "Points:1, Points:2 are the cells' centres)");
         col[a] = at[names[a]];
       }
       if (!at.count(lower(spec.value)))
@@ -99,7 +101,9 @@ GridField parse_grid_csv(const std::string& text, const std::string& file, const
       throw bad_input(where, "has " + std::to_string(v.size()) + " values, the header has " + std::to_string(header.size()),
                       "one value per column on every row");
     if ((long long)rows.size() == max_cells(spec))
-      throw bad_input(where, "is a row beyond the largest grid", std::to_string(max_cells(spec)) + " rows (" + std::to_string(spec.max_cells_per_axis) + "^3 cells, the range of " + spec.cells_param + ")");
+      throw bad_input(where, "is a row beyond the largest grid",
+                      std::to_string(max_cells(spec)) + " rows (" + std::to_string(spec.max_cells_per_axis) + "^3 cells, the range of " +
+                          spec.cells_param + ")");
     GridRow r;
     r.line = int(lineno);
     double x[3];
@@ -116,7 +120,8 @@ GridField parse_grid_csv(const std::string& text, const std::string& file, const
       } else {
         if (!(std::fabs(x[a]) <= spec.max_length))
           throw bad_input(where, header[col[a]] + " = " + format_precise(x[a]) + " m is outside the box the method allows",
-                          "a coordinate within " + format_precise(-spec.max_length) + " to " + format_precise(spec.max_length) + " m (the range of " + spec.length_param + ")");
+                          "a coordinate within " + format_precise(-spec.max_length) + " to " + format_precise(spec.max_length) +
+                              " m (the range of " + spec.length_param + ")");
         coords[a].push_back(x[a]);
       }
     }

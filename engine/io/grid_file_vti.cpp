@@ -18,15 +18,16 @@ namespace ks {
 
 using namespace grid_file;
 using xml::Cursor;
-using xml::Tag;
 using xml::next_tag;
+using xml::Tag;
 
 namespace {
 
 std::string vti_convert(const GridFileSpec& spec) {
   return "a .vti with ASCII or raw appended data (ParaView: File > Save Data, type 'VTK ImageData Files (*.vti)', Data Mode "
          "Appended with Encode Appended Data off, or Ascii; VTK: vtkXMLImageDataWriter with EncodeAppendedDataOff()), or a "
-         ".csv with columns x,y,z," + spec.value;
+         ".csv with columns x,y,z," +
+         spec.value;
 }
 
 // The numbers of an attribute ("0 8 0 4 0 4"); exactly `count` of them.
@@ -40,11 +41,13 @@ std::vector<double> numbers(const std::map<std::string, std::string>& attrs, con
   std::string tok;
   double x;
   while (out.size() <= count && in >> tok) {
-    if (!parse_number(tok, x) || !std::isfinite(x)) throw bad_input(where, value + " holds '" + cut(tok, 40) + "'", std::to_string(count) + " numbers");
+    if (!parse_number(tok, x) || !std::isfinite(x))
+      throw bad_input(where, value + " holds '" + cut(tok, 40) + "'", std::to_string(count) + " numbers");
     out.push_back(x);
   }
   if (out.size() != count)
-    throw bad_input(where, value + " has " + (out.size() > count ? "more than " + std::to_string(count) : std::to_string(out.size())) + " numbers",
+    throw bad_input(where,
+                    value + " has " + (out.size() > count ? "more than " + std::to_string(count) : std::to_string(out.size())) + " numbers",
                     std::to_string(count));
   return out;
 }
@@ -59,7 +62,8 @@ std::vector<double> image_grid(GridField& f, const Tag& t, const std::string& wh
   for (int a = 0; a < 3; ++a) {
     for (int e = 2 * a; e < 2 * a + 2; ++e)
       if (std::floor(extent[e]) != extent[e] || std::fabs(extent[e]) > 9e15)  // integers, exact in a double
-        throw bad_input(where, source + " holds " + format_precise(extent[e]) + ", not a point index", "six integers of magnitude below 9e15");
+        throw bad_input(where, source + " holds " + format_precise(extent[e]) + ", not a point index",
+                        "six integers of magnitude below 9e15");
     // A flat axis (equal ends: a 2D or 1D image, as kinetic-run and ParaView write them) holds one cell.
     n[a] = std::max<std::int64_t>(std::int64_t(extent[2 * a + 1]) - std::int64_t(extent[2 * a]), extent[2 * a + 1] == extent[2 * a]);
   }
@@ -120,16 +124,18 @@ std::vector<double> appended_values(const std::string& all, std::size_t appended
                                     std::int64_t count, const std::string& here, const GridFileSpec& spec) {
   if (appended == std::string::npos) throw bad_input(here, "has format=\"appended\" and the file has no <AppendedData>", vti_convert(spec));
   const std::size_t open_end = all.find('>', appended), mark = open_end == std::string::npos ? open_end : all.find('_', open_end);
-  if (mark == std::string::npos) throw bad_input(here, "the file's <AppendedData> has no '_' before its data", "a complete .vti (was it cut short?)");
+  if (mark == std::string::npos)
+    throw bad_input(here, "the file's <AppendedData> has no '_' before its data", "a complete .vti (was it cut short?)");
   const std::string head = all.substr(appended, open_end - appended);
   if (head.find("encoding=\"base64\"") != std::string::npos)
     throw bad_input(here, "its <AppendedData> is base64-encoded, which is not read without VTK", vti_convert(spec));
   double offset = -1.0;
   if (!a.attrs.count("offset") || !parse_number(trim(a.attrs.at("offset")), offset) || offset < 0 || std::floor(offset) != offset)
-    throw bad_input(here, "has no offset=\"N\" into the appended data (has '" + cut(a.attrs.count("offset") ? a.attrs.at("offset") : "", 40) + "')",
-                    "offset=\"N\", N >= 0 an integer");
-  return read_appended_array(std::string_view(all).substr(mark + 1), std::uint64_t(offset),
-                             a.attrs.count("type") ? a.attrs.at("type") : "", std::uint64_t(count), layout, here);
+    throw bad_input(
+        here, "has no offset=\"N\" into the appended data (has '" + cut(a.attrs.count("offset") ? a.attrs.at("offset") : "", 40) + "')",
+        "offset=\"N\", N >= 0 an integer");
+  return read_appended_array(std::string_view(all).substr(mark + 1), std::uint64_t(offset), a.attrs.count("type") ? a.attrs.at("type") : "",
+                             std::uint64_t(count), layout, here);
 }
 
 }  // namespace
@@ -143,7 +149,7 @@ GridField parse_grid_vti(const std::string& all, const std::string& file, const 
   bool vtk = false, image = false, closed = false;
   std::vector<double> extent;
   std::size_t pieces = 0;
-  int section = 0;                  // inside CellData (1) or PointData (2)
+  int section = 0;                   // inside CellData (1) or PointData (2)
   std::vector<DataArray> arrays[2];  // of CellData, of PointData
   VtkBinaryLayout layout;
   Tag t;
@@ -187,9 +193,10 @@ GridField parse_grid_vti(const std::string& all, const std::string& file, const 
         Tag close;
         next_tag(c, close);  // the cursor is at a '<'
         if (!close.closing || close.name != "DataArray")
-          throw bad_input(file + ": line " + std::to_string(close.line),
-                          "the values of DataArray '" + a.name() + "' are followed by <" + std::string(close.closing ? "/" : "") + close.name + ">",
-                          "</DataArray> after the values");
+          throw bad_input(
+              file + ": line " + std::to_string(close.line),
+              "the values of DataArray '" + a.name() + "' are followed by <" + std::string(close.closing ? "/" : "") + close.name + ">",
+              "</DataArray> after the values");
       }
       arrays[section - 1].push_back(a);
     }
@@ -211,8 +218,10 @@ GridField parse_grid_vti(const std::string& all, const std::string& file, const 
     std::string names;
     for (const auto& list : arrays)
       for (const auto& a : list) names += (names.empty() ? "" : ", ") + a.name() + " (" + cut(a.components(), 20) + " components)";
-    throw bad_input(file, "has no " + spec.quantity + " array" + (names.empty() ? std::string(" (no cell or point data)") : " among " + cut(names, 400)),
-                    "a CellData or PointData DataArray named " + spec.value + ", or any one-component array");
+    throw bad_input(
+        file,
+        "has no " + spec.quantity + " array" + (names.empty() ? std::string(" (no cell or point data)") : " among " + cut(names, 400)),
+        "a CellData or PointData DataArray named " + spec.value + ", or any one-component array");
   }
   const std::string here = file + ": line " + std::to_string(pick->line) + " DataArray '" + pick->name() + "'";
   const std::string format = pick->attrs.count("format") ? pick->attrs.at("format") : "ascii";
@@ -255,8 +264,9 @@ GridField parse_grid_vti(const std::string& all, const std::string& file, const 
     p = e;
   }
   if (count != expected)
-    throw bad_input(here, "holds " + std::to_string(count) + " values for " + std::to_string(expected) + " " +
-                              (pick->cell ? "cells" : "points") + " (WholeExtent " + grid_name(f.n) + " cells)",
+    throw bad_input(here,
+                    "holds " + std::to_string(count) + " values for " + std::to_string(expected) + " " + (pick->cell ? "cells" : "points") +
+                        " (WholeExtent " + grid_name(f.n) + " cells)",
                     "one value per " + std::string(pick->cell ? "cell" : "point"));
   if (pick->cell) {
     f.values = std::move(values);

@@ -26,8 +26,7 @@ const char* file_type_name(mode_t mode) {
 
 }  // namespace
 
-InputFile::InputFile(const std::string& path, const std::string& kind, std::uint64_t max_bytes)
-    : path_(path), kind_(kind) {
+InputFile::InputFile(const std::string& path, const std::string& kind, std::uint64_t max_bytes) : path_(path), kind_(kind) {
   const std::string allowed = "a regular file of at most " + format_bytes(max_bytes);
   if (path.empty()) throw bad_input(kind, "no file name given", allowed);
   // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.

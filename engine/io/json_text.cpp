@@ -25,9 +25,9 @@ void check_depth(const std::string& text, const std::string& where) {
     if (c == '"') in_string = true;
     else if (c == '[' || c == '{') {
       if (++depth > kMaxJsonDepth)
-        throw bad_input(where, "line " + std::to_string(line) + ": arrays and objects nested deeper than " +
-                                   std::to_string(kMaxJsonDepth) + " levels",
-                        "at most " + std::to_string(kMaxJsonDepth) + " levels of nesting");
+        throw bad_input(
+            where, "line " + std::to_string(line) + ": arrays and objects nested deeper than " + std::to_string(kMaxJsonDepth) + " levels",
+            "at most " + std::to_string(kMaxJsonDepth) + " levels of nesting");
     } else if (c == ']' || c == '}') {
       --depth;
     }
@@ -44,9 +44,7 @@ class UniqueNames {
     using Event = nlohmann::json::parse_event_t;
     switch (event) {
       case Event::object_start:
-      case Event::array_start:
-        levels_.push_back({event == Event::object_start});
-        break;
+      case Event::array_start: levels_.push_back({event == Event::object_start}); break;
       case Event::object_end:
       case Event::array_end:
         levels_.pop_back();
@@ -56,13 +54,12 @@ class UniqueNames {
         Level& level = levels_.back();
         level.key = parsed.get<std::string>();
         if (!level.keys.insert(level.key).second)
-          throw bad_input(where_ + ":" + path(), "the name '" + cut(level.key, 60) + "' is given twice in one object (a parser would keep the last)",
+          throw bad_input(where_ + ":" + path(),
+                          "the name '" + cut(level.key, 60) + "' is given twice in one object (a parser would keep the last)",
                           "each name once in an object");
         break;
       }
-      case Event::value:
-        next_element();
-        break;
+      case Event::value: next_element(); break;
     }
     return true;
   }
@@ -71,7 +68,7 @@ class UniqueNames {
   struct Level {
     bool object;
     std::set<std::string> keys;
-    std::string key;      // an object's current member
+    std::string key;        // an object's current member
     std::size_t index = 0;  // an array's current element
   };
   void next_element() {

@@ -52,8 +52,7 @@ std::vector<double> number_array(const nlohmann::json& v, const std::string& whe
 }
 
 // One of `names`, or bad input listing them.
-void require_one_of(const std::string& value, const std::vector<std::string>& names, const std::string& where,
-                    const std::string& what) {
+void require_one_of(const std::string& value, const std::vector<std::string>& names, const std::string& where, const std::string& what) {
   std::string all;
   for (const auto& n : names) {
     if (n == value) return;
@@ -108,17 +107,17 @@ Reference parse_reference(const nlohmann::json& r, const std::string& where, con
     const std::string here = where + "/table";
     if (!table->is_object()) throw bad_input(here, "expected an object, got " + brief(*table));
     reject_unknown_keys(*table, {"x", "y", "source"}, here);
-    if (!optional_key(*table, "x") || !optional_key(*table, "y"))
-      throw bad_input(here, "a table needs arrays 'x' and 'y'");
+    if (!optional_key(*table, "x") || !optional_key(*table, "y")) throw bad_input(here, "a table needs arrays 'x' and 'y'");
     ref.x = number_array((*table)["x"], here + "/x");
     ref.y = number_array((*table)["y"], here + "/y");
     if (ref.x.size() != ref.y.size() || ref.x.empty())
-      throw bad_input(here, "'x' and 'y' must be non-empty and of equal length (got " + std::to_string(ref.x.size()) +
-                                " and " + std::to_string(ref.y.size()) + ")");
+      throw bad_input(here, "'x' and 'y' must be non-empty and of equal length (got " + std::to_string(ref.x.size()) + " and " +
+                                std::to_string(ref.y.size()) + ")");
     for (std::size_t i = 1; i < ref.x.size(); ++i)  // a table is interpolated between neighbours
       if (!(ref.x[i] > ref.x[i - 1]))
-        throw bad_input(here + "/x/" + std::to_string(i), "x[" + std::to_string(i) + "] = " + format_precise(ref.x[i]) + " after x[" +
-                                                              std::to_string(i - 1) + "] = " + format_precise(ref.x[i - 1]),
+        throw bad_input(here + "/x/" + std::to_string(i),
+                        "x[" + std::to_string(i) + "] = " + format_precise(ref.x[i]) + " after x[" + std::to_string(i - 1) +
+                            "] = " + format_precise(ref.x[i - 1]),
                         "x increasing from one point to the next");
     ref.source = required_string(*table, "source", here);
   }
@@ -130,8 +129,7 @@ Reference parse_reference(const nlohmann::json& r, const std::string& where, con
 Preset parse_preset(const nlohmann::json& doc, const std::string& file, const Registry& registry) {
   const std::string root = file + ":";
   if (!doc.is_object()) throw bad_input(file, "a preset must be a JSON object");
-  reject_unknown_keys(doc, {"method", "title", "description", "paper", "case", "params", "backend", "view", "reference"},
-                      file + ":");
+  reject_unknown_keys(doc, {"method", "title", "description", "paper", "case", "params", "backend", "view", "reference"}, file + ":");
   Preset p;
   p.file = file;
   p.method = required_string(doc, "method", root);

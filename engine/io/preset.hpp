@@ -26,8 +26,8 @@
 namespace ks {
 
 struct Reference {
-  std::string series;       // the method series it is compared with
-  std::string analytic_id;  // empty for tables
+  std::string series;        // the method series it is compared with
+  std::string analytic_id;   // empty for tables
   std::vector<double> x, y;  // tables
   std::string source;
   bool empty() const { return series.empty(); }

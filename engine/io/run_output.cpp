@@ -63,8 +63,8 @@ nlohmann::json make_summary(const Snapshot& snap, const RunRecord& rec) {
     for (const auto& s : snap.series) {
       if (s.name != p.reference.series) continue;
       const auto ref = evaluate_reference(p.reference, s.x);
-      j["reference"] = {{"series", s.name}, {"source", p.reference.source}, {"y", ref},
-                        {"mean_relative_error", mean_relative_error(s.y, ref)}};
+      j["reference"] = {
+          {"series", s.name}, {"source", p.reference.source}, {"y", ref}, {"mean_relative_error", mean_relative_error(s.y, ref)}};
     }
   }
   return j;
@@ -112,8 +112,8 @@ std::vector<std::string> earlier_files(const std::string& dir) {
 
 }  // namespace
 
-nlohmann::json write_outputs(const std::string& dir, const Snapshot& snap, const RunRecord& rec, const std::vector<std::string>& field_files,
-                             const std::string& option) {
+nlohmann::json write_outputs(const std::string& dir, const Snapshot& snap, const RunRecord& rec,
+                             const std::vector<std::string>& field_files, const std::string& option) {
   prepare_output_dir(dir, option);
   const std::vector<std::string> before = earlier_files(dir);
   nlohmann::json summary = make_summary(snap, rec);
@@ -136,8 +136,8 @@ nlohmann::json write_outputs(const std::string& dir, const Snapshot& snap, const
   return summary;
 }
 
-std::vector<std::string> write_field_pieces(const std::string& dir, const std::string& format, const Snapshot& snap, const Communicator& comm,
-                                            TimeSeriesWriter* series) {
+std::vector<std::string> write_field_pieces(const std::string& dir, const std::string& format, const Snapshot& snap,
+                                            const Communicator& comm, TimeSeriesWriter* series) {
   const std::vector<Dataset> datasets = datasets_of(snap.fields, true);  // alike on every rank: the same fields
   // STEM_rR: rank R's piece of the dataset STEM (.vti or .vtr), which the .pvti or .pvtr names relative to itself.
   const auto stem_of = [&](const Dataset& d) { return series ? TimeSeriesWriter::numbered(d.name, snap.progress.iteration) : d.name; };

@@ -21,9 +21,9 @@ struct RunRecord {
   std::string state;        // finished, paused (stopped early), failed
   std::string stop_reason;  // "end condition", "--steps", "--max-seconds", "interrupted", the error
   double wall_seconds = 0.0;
-  MemoryEstimate memory;    // what the set-up was estimated to need (and checked against)
-  std::string decomposition;  // MethodInfo::decomposition, for a run across ranks
-  double run_seconds = 0.0;   // the iterations' part of wall_seconds (the set-up and snapshots excluded)
+  MemoryEstimate memory;              // what the set-up was estimated to need (and checked against)
+  std::string decomposition;          // MethodInfo::decomposition, for a run across ranks
+  double run_seconds = 0.0;           // the iterations' part of wall_seconds (the set-up and snapshots excluded)
   Communicator::Traffic run_traffic;  // rank 0's collectives within those iterations (under MPI)
 };
 
@@ -42,13 +42,13 @@ std::vector<std::string> write_fields(const std::string& dir, const std::string&
 // write never truncates an earlier summary) listing `field_files` and the series' files; returns the
 // summary. `option` names where `dir` came from in errors ("--out"). Files an earlier run's
 // summary.json there listed and this run did not write are named in files_of_an_earlier_run.
-nlohmann::json write_outputs(const std::string& dir, const Snapshot& snap, const RunRecord& rec, const std::vector<std::string>& field_files,
-                             const std::string& option);
+nlohmann::json write_outputs(const std::string& dir, const Snapshot& snap, const RunRecord& rec,
+                             const std::vector<std::string>& field_files, const std::string& option);
 // Under MPI (kinetic-run --pieces), on every rank: its pieces of the split grids' datasets as
 // DIR/STEM_rR.vti, and on rank 0 one DIR/STEM.pvti per dataset over every rank's pieces (their
 // extents gathered), whose paths it returns; with `series` (on every rank) STEM is numbered and
 // rank 0 lists the .pvti in its .pvd. Every rank learns of any rank's failure to write and throws.
-std::vector<std::string> write_field_pieces(const std::string& dir, const std::string& format, const Snapshot& snap, const Communicator& comm,
-                                            TimeSeriesWriter* series);
+std::vector<std::string> write_field_pieces(const std::string& dir, const std::string& format, const Snapshot& snap,
+                                            const Communicator& comm, TimeSeriesWriter* series);
 
 }  // namespace ks

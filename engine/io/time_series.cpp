@@ -31,8 +31,7 @@ std::string TimeSeriesWriter::add(const std::string& name, const std::string& fi
   std::ostringstream out;
   out.precision(17);
   out << "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"1.0\" byte_order=\"LittleEndian\">\n  <Collection>\n";
-  for (const Entry& e : list)
-    out << "    <DataSet timestep=\"" << e.time << "\" part=\"0\" file=\"" << xml_escaped(e.file) << "\"/>\n";
+  for (const Entry& e : list) out << "    <DataSet timestep=\"" << e.time << "\" part=\"0\" file=\"" << xml_escaped(e.file) << "\"/>\n";
   out << "  </Collection>\n</VTKFile>\n";
   const std::string path = dir_ + "/" + name + ".pvd";
   write_file_atomically(path, out.str(), "time series");

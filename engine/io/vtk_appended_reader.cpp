@@ -24,8 +24,9 @@ class Bytes {
   std::uint64_t left() const { return pos_ > data_.size() ? 0 : data_.size() - pos_; }
   std::string_view take(std::uint64_t n, const std::string& what) {
     if (pos_ > data_.size() || n > data_.size() - pos_)
-      throw bad_input(where_, "the appended data ends inside " + what + " (it needs " + std::to_string(n) + " bytes at offset " +
-                                  std::to_string(pos_) + " of " + std::to_string(data_.size()) + ")",
+      throw bad_input(where_,
+                      "the appended data ends inside " + what + " (it needs " + std::to_string(n) + " bytes at offset " +
+                          std::to_string(pos_) + " of " + std::to_string(data_.size()) + ")",
                       "a complete file (was it cut short?)");
     const std::string_view s = data_.substr(pos_, n);
     pos_ += n;
@@ -51,9 +52,9 @@ struct TypeInfo {
 };
 
 const std::map<std::string, TypeInfo>& types() {
-  static const std::map<std::string, TypeInfo> t = {
-      {"Float32", {4, 'f'}}, {"Float64", {8, 'f'}}, {"Int8", {1, 'i'}},   {"UInt8", {1, 'u'}},  {"Int16", {2, 'i'}},
-      {"UInt16", {2, 'u'}},  {"Int32", {4, 'i'}},   {"UInt32", {4, 'u'}}, {"Int64", {8, 'i'}}, {"UInt64", {8, 'u'}}};
+  static const std::map<std::string, TypeInfo> t = {{"Float32", {4, 'f'}}, {"Float64", {8, 'f'}}, {"Int8", {1, 'i'}},  {"UInt8", {1, 'u'}},
+                                                    {"Int16", {2, 'i'}},   {"UInt16", {2, 'u'}},  {"Int32", {4, 'i'}}, {"UInt32", {4, 'u'}},
+                                                    {"Int64", {8, 'i'}},   {"UInt64", {8, 'u'}}};
   return t;
 }
 
@@ -94,13 +95,15 @@ std::string array_bytes(Bytes& in, const VtkBinaryLayout& layout, std::uint64_t 
   const bool sane = blocks == 0 ? want == 0 : block > 0 && last <= block && blocks - 1 <= want / block;
   const std::uint64_t total = !sane || blocks == 0 ? 0 : (blocks - 1) * block + (last ? last : block);
   if (!sane || total != want)
-    throw bad_input(where, "its compression header gives " + std::to_string(blocks) + " blocks of " + std::to_string(block) +
-                               " bytes (the last " + std::to_string(last) + ") for " + std::to_string(want) + " bytes of values",
+    throw bad_input(where,
+                    "its compression header gives " + std::to_string(blocks) + " blocks of " + std::to_string(block) + " bytes (the last " +
+                        std::to_string(last) + ") for " + std::to_string(want) + " bytes of values",
                     "one value per cell or point of the grid");
   // The block table before it is made: a header claiming 2^27 blocks in a 512-byte file took 1 GB.
   if (blocks > in.left() / std::uint64_t(h))
-    throw bad_input(where, "its compression header claims " + std::to_string(blocks) + " blocks and the appended data holds " +
-                               std::to_string(in.left()) + " bytes after it",
+    throw bad_input(where,
+                    "its compression header claims " + std::to_string(blocks) + " blocks and the appended data holds " +
+                        std::to_string(in.left()) + " bytes after it",
                     "a block size for each block, then the blocks (was the file cut short or edited?)");
   std::vector<std::uint64_t> sizes(blocks);
   std::uint64_t compressed = 0;
@@ -110,19 +113,22 @@ std::string array_bytes(Bytes& in, const VtkBinaryLayout& layout, std::uint64_t 
   }
   constexpr std::uint64_t kMaxInflation = 1032;  // zlib's largest ratio of inflated to deflated bytes
   if (compressed > in.left() || want / kMaxInflation > compressed + blocks)
-    throw bad_input(where, "its " + std::to_string(blocks) + " compressed blocks of " + std::to_string(compressed) + " bytes " +
-                               (compressed > in.left() ? "run past the appended data's " + std::to_string(in.left()) + " bytes"
-                                                       : "cannot inflate to its " + std::to_string(want) + " bytes of values"),
+    throw bad_input(where,
+                    "its " + std::to_string(blocks) + " compressed blocks of " + std::to_string(compressed) + " bytes " +
+                        (compressed > in.left() ? "run past the appended data's " + std::to_string(in.left()) + " bytes"
+                                                : "cannot inflate to its " + std::to_string(want) + " bytes of values"),
                     "zlib data as vtkZLibDataCompressor writes it (was the file cut short or edited?)");
   std::string out(want, '\0');
   for (std::uint64_t b = 0; b < blocks; ++b) {
     const std::string_view z = in.take(sizes[b], "compressed block " + std::to_string(b));
     uLongf n = uLongf(b + 1 == blocks ? total - b * block : block);
     const uLongf expected = n;
-    if (uncompress(reinterpret_cast<Bytef*>(out.data() + b * block), &n, reinterpret_cast<const Bytef*>(z.data()), uLong(z.size())) != Z_OK ||
+    if (uncompress(reinterpret_cast<Bytef*>(out.data() + b * block), &n, reinterpret_cast<const Bytef*>(z.data()), uLong(z.size())) !=
+            Z_OK ||
         n != expected)
-      throw bad_input(where, "compressed block " + std::to_string(b) + " of " + std::to_string(blocks) + " does not inflate to " +
-                                 std::to_string(expected) + " bytes",
+      throw bad_input(where,
+                      "compressed block " + std::to_string(b) + " of " + std::to_string(blocks) + " does not inflate to " +
+                          std::to_string(expected) + " bytes",
                       "zlib data as vtkZLibDataCompressor writes it");
   }
   return out;
@@ -140,9 +146,12 @@ VtkBinaryLayout vtk_binary_layout(const xml::Tag& t, const std::string& where) {
   const std::string header = attr("header_type", "UInt32"), order = attr("byte_order", "LittleEndian");
   l.compressor = attr("compressor", "");
   if (header != "UInt32" && header != "UInt64") throw bad_input(where, "has header_type=\"" + cut(header, 40) + "\"", "UInt32 or UInt64");
-  if (order != "LittleEndian" && order != "BigEndian") throw bad_input(where, "has byte_order=\"" + cut(order, 40) + "\"", "LittleEndian or BigEndian");
-  if (l.compressed() && l.compressor != "vtkZLibDataCompressor" && l.compressor != "vtkLZ4DataCompressor" && l.compressor != "vtkLZMADataCompressor")
-    throw bad_input(where, "has compressor=\"" + cut(l.compressor, 60) + "\"", "vtkZLibDataCompressor, vtkLZ4DataCompressor, vtkLZMADataCompressor or none");
+  if (order != "LittleEndian" && order != "BigEndian")
+    throw bad_input(where, "has byte_order=\"" + cut(order, 40) + "\"", "LittleEndian or BigEndian");
+  if (l.compressed() && l.compressor != "vtkZLibDataCompressor" && l.compressor != "vtkLZ4DataCompressor" &&
+      l.compressor != "vtkLZMADataCompressor")
+    throw bad_input(where, "has compressor=\"" + cut(l.compressor, 60) + "\"",
+                    "vtkZLibDataCompressor, vtkLZ4DataCompressor, vtkLZMADataCompressor or none");
   l.header64 = header == "UInt64";
   l.big_endian = order == "BigEndian";
   return l;

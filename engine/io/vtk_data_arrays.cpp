@@ -40,7 +40,8 @@ std::string header_and_data(const std::string& data) {
     const std::size_t n = std::min(kBlock, data.size() - b * kBlock);
     uLongf size = compressBound(uLong(n));
     std::string block(size, '\0');
-    if (compress2(reinterpret_cast<Bytef*>(block.data()), &size, reinterpret_cast<const Bytef*>(data.data() + b * kBlock), uLong(n), kLevel) != Z_OK)
+    if (compress2(reinterpret_cast<Bytef*>(block.data()), &size, reinterpret_cast<const Bytef*>(data.data() + b * kBlock), uLong(n),
+                  kLevel) != Z_OK)
       throw run_failed("zlib could not compress a VTK data array (out of memory?)");
     compressed.append(block.data(), size);
     sizes.push_back(size);

@@ -114,7 +114,7 @@ std::vector<Dataset> datasets_of(const std::vector<FieldData>& fields, bool piec
   }
   for (std::size_t i = 0; i < out.size(); ++i) {
     Dataset& d = out[i];
-    const std::string stem = d.fields.size() == 1 ? file_safe(d.fields[0]->desc.name)
+    const std::string stem = d.fields.size() == 1                     ? file_safe(d.fields[0]->desc.name)
                              : d.grid().kind == Grid::Kind::Particles ? "particles"
                                                                       : "fields";
     d.name = stem;
@@ -137,27 +137,24 @@ std::string write_dataset_vtk(const Dataset& d, const std::string& stem, VtkEnco
     for (const auto& p : d.fields.front()->positions) points.insert(points.end(), p.begin(), p.end());
     std::vector<std::int64_t> connectivity(n), offsets(n);
     for (std::int64_t i = 0; i < n; ++i) connectivity[i] = i, offsets[i] = i + 1;
-    const std::string body = "  <PolyData>\n" + fields_meta + "    <Piece NumberOfPoints=\"" + std::to_string(n) +
-                             "\" NumberOfVerts=\"" + std::to_string(n) + "\">\n      <Points>\n" +
-                             arrays.float64("", 3, points, "        ") + "      </Points>\n      <Verts>\n" +
-                             arrays.int64("connectivity", connectivity, "        ") + arrays.int64("offsets", offsets, "        ") +
-                             "      </Verts>\n      <PointData" + attributes(d) + ">\n" + values +
-                             "      </PointData>\n    </Piece>\n  </PolyData>\n";
+    const std::string body = "  <PolyData>\n" + fields_meta + "    <Piece NumberOfPoints=\"" + std::to_string(n) + "\" NumberOfVerts=\"" +
+                             std::to_string(n) + "\">\n      <Points>\n" + arrays.float64("", 3, points, "        ") +
+                             "      </Points>\n      <Verts>\n" + arrays.int64("connectivity", connectivity, "        ") +
+                             arrays.int64("offsets", offsets, "        ") + "      </Verts>\n      <PointData" + attributes(d) + ">\n" +
+                             values + "      </PointData>\n    </Piece>\n  </PolyData>\n";
     return write_file(stem + ".vtp", "PolyData", body, arrays);
   }
   if (g.rectilinear() || line(g)) {
     std::string points;
     for (int a = 0; a < 3; ++a) points += arrays.float64(std::string(1, "xyz"[a]), 1, coordinates(g, a), "        ");
-    const std::string body = "  <RectilinearGrid WholeExtent=\"" + extent(g) + "\">\n" + fields_meta +
-                             "    <Piece Extent=\"" + extent(g) + "\">\n      <CellData" + attributes(d) + ">\n" + values +
-                             "      </CellData>\n      <Coordinates>\n" + points +
+    const std::string body = "  <RectilinearGrid WholeExtent=\"" + extent(g) + "\">\n" + fields_meta + "    <Piece Extent=\"" + extent(g) +
+                             "\">\n      <CellData" + attributes(d) + ">\n" + values + "      </CellData>\n      <Coordinates>\n" + points +
                              "      </Coordinates>\n    </Piece>\n  </RectilinearGrid>\n";
     return write_file(stem + ".vtr", "RectilinearGrid", body, arrays);
   }
   const std::string body = "  <ImageData WholeExtent=\"" + extent(g) + "\" Origin=\"" + numbers(g.origin) + "\" Spacing=\"" +
-                           numbers(g.spacing) + "\">\n" + fields_meta + "    <Piece Extent=\"" + extent(g) +
-                           "\">\n      <CellData" + attributes(d) + ">\n" + values +
-                           "      </CellData>\n    </Piece>\n  </ImageData>\n";
+                           numbers(g.spacing) + "\">\n" + fields_meta + "    <Piece Extent=\"" + extent(g) + "\">\n      <CellData" +
+                           attributes(d) + ">\n" + values + "      </CellData>\n    </Piece>\n  </ImageData>\n";
   return write_file(stem + ".vti", "ImageData", body, arrays);
 }
 
@@ -185,7 +182,8 @@ std::string write_dataset_parallel(const Dataset& d, const std::vector<Grid>& pi
     for (const char* axis : {"x", "y", "z"}) body += "      <PDataArray type=\"Float64\" Name=\"" + std::string(axis) + "\"/>\n";
     body += "    </PCoordinates>\n";
   }
-  for (std::size_t p = 0; p < pieces.size(); ++p) body += "    <Piece Extent=\"" + extent(pieces[p]) + "\" Source=\"" + xml_escaped(sources[p]) + "\"/>\n";
+  for (std::size_t p = 0; p < pieces.size(); ++p)
+    body += "    <Piece Extent=\"" + extent(pieces[p]) + "\" Source=\"" + xml_escaped(sources[p]) + "\"/>\n";
   body += "  </" + type + ">\n";
   return write_file(stem + (rectilinear ? ".pvtr" : ".pvti"), type, body, VtkDataArrays(VtkEncoding::Ascii));
 }

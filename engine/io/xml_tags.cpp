@@ -58,15 +58,19 @@ bool next_tag(Cursor& c, Tag& tag) {
     }
     std::string key;
     while (!tag.closing && !c.at_end() && name_char(c.peek())) key += c.peek(), c.next();
-    if (key.empty()) c.fail("the tag " + shown_tag + " has " + char_shown(c.peek()) + " where an attribute or its end should be", "name=\"value\", '/>' or '>'");
+    if (key.empty())
+      c.fail("the tag " + shown_tag + " has " + char_shown(c.peek()) + " where an attribute or its end should be",
+             "name=\"value\", '/>' or '>'");
     c.skip_space();
     if (c.peek() != '=') c.fail(c.at_end() ? ends : "the attribute " + key + " of " + shown_tag + " has no '='", key + "=\"value\"");
     c.next();
     c.skip_space();
     const char q = c.peek();
-    if (q != '"' && q != '\'') c.fail(c.at_end() ? ends : "the attribute " + key + " of " + shown_tag + " has no quoted value", key + "=\"value\"");
+    if (q != '"' && q != '\'')
+      c.fail(c.at_end() ? ends : "the attribute " + key + " of " + shown_tag + " has no quoted value", key + "=\"value\"");
     const std::size_t qe = c.text().find(q, c.pos() + 1);
-    if (qe == std::string_view::npos) c.fail("the file ends inside the value of " + key + " in " + shown_tag, std::string("a closing ") + q);
+    if (qe == std::string_view::npos)
+      c.fail("the file ends inside the value of " + key + " in " + shown_tag, std::string("a closing ") + q);
     if (!tag.attrs.emplace(key, std::string(c.text().substr(c.pos() + 1, qe - c.pos() - 1))).second)
       c.fail("the tag " + shown_tag + " repeats the attribute " + key, "each attribute once");
     c.move_to(qe + 1);

@@ -6,7 +6,8 @@
 //   static double cost(const P&);  // what an iteration costs (Method::iteration_cost)
 // and overrides the typed hooks below: set_up() (p_ and ctx_ hold the new values), save_body() and
 // load_body() (the state after the tag), write_display() where the CUDA backend draws fields without
-// a copy, on_live_change() where a live change must redo something (Change::NextIteration). A Derived whose checkpoint layout changes declares its own state_version.
+// a copy, on_live_change() where a live change must redo something (Change::NextIteration). A Derived whose checkpoint layout changes
+// declares its own state_version.
 #pragma once
 
 #include <cstdint>
@@ -83,8 +84,7 @@ class MethodBase : public Method {
     }
   }
 
-  std::size_t write_display_field(const std::string& name, int component, void* device_dst,
-                                  std::size_t capacity) const final {
+  std::size_t write_display_field(const std::string& name, int component, void* device_dst, std::size_t capacity) const final {
     const int field = field_index(info().fields, name);
     return field < 0 ? 0 : write_display(field, component, device_dst, capacity);
   }
@@ -94,8 +94,7 @@ class MethodBase : public Method {
     save_body(out);
   }
   void load_state(std::istream& in) final {
-    if (!set_up_once_)
-      throw bad_input("checkpoint", info().id + " has no set-up to load a state into", "a state loaded after setup");
+    if (!set_up_once_) throw bad_input("checkpoint", info().id + " has no set-up to load a state into", "a state loaded after setup");
     bin::expect_tag(in, info().id, Derived::state_version);
     load_body(in);
   }

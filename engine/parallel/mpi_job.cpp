@@ -110,8 +110,7 @@ bool MpiJob::launched() {
 
 MpiJob::MpiJob(int& argc, char**& argv) {
   int provided = 0;
-  if (MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
-    throw std::runtime_error("MPI_Init_thread failed");
+  if (MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS) throw std::runtime_error("MPI_Init_thread failed");
   if (provided < MPI_THREAD_SERIALIZED) {
     MPI_Finalize();
     throw std::runtime_error("the MPI library gives no MPI_THREAD_SERIALIZED (a worker thread makes the collectives)");

@@ -67,8 +67,7 @@ void DeviceFieldPublisher::read(const std::function<void(const DeviceFieldView&)
   const Impl& d = *impl_;
   std::lock_guard lock(d.mutex);
   const bool has_data = d.bytes[d.front] > 0;
-  read(DeviceFieldView{has_data ? d.buffer[d.front] : nullptr, d.bytes[d.front], d.version, d.field, d.component,
-                       d.written[d.front]});
+  read(DeviceFieldView{has_data ? d.buffer[d.front] : nullptr, d.bytes[d.front], d.version, d.field, d.component, d.written[d.front]});
 }
 
 }  // namespace ks

@@ -21,10 +21,10 @@ namespace ks {
 struct DeviceFieldView {
   const void* data = nullptr;  // device memory, layout as Method::write_display_field; null: none
   std::size_t bytes = 0;
-  std::uint64_t version = 0;   // increases with every publication
-  std::string field;           // what was asked for: field name ("" before the first publication)
-  int component = -1;          // and component, as Method::write_display_field
-  CUevent_st* ready = nullptr; // recorded after the writes: copies from data wait on it
+  std::uint64_t version = 0;    // increases with every publication
+  std::string field;            // what was asked for: field name ("" before the first publication)
+  int component = -1;           // and component, as Method::write_display_field
+  CUevent_st* ready = nullptr;  // recorded after the writes: copies from data wait on it
 };
 
 class DeviceFieldPublisher {

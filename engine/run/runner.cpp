@@ -217,9 +217,8 @@ bool Runner::wait_until(const std::function<bool(RunState)>& pred, std::chrono::
 
 bool Runner::wait_settled(std::chrono::milliseconds timeout) const {
   std::unique_lock lock(mutex_);
-  return cv_.wait_for(lock, timeout, [&] {
-    return quit_ || (commands_.empty() && !busy_ && state_ != RunState::Running && steps_left_ == 0);
-  });
+  return cv_.wait_for(lock, timeout,
+                      [&] { return quit_ || (commands_.empty() && !busy_ && state_ != RunState::Running && steps_left_ == 0); });
 }
 
 void Runner::log(const std::string& line) { messages_.push_back(line); }
@@ -236,9 +235,7 @@ void Runner::worker_loop() {
   if (options_.yield_to_gui) lower_this_threads_priority();
   std::unique_lock lock(mutex_);
   while (true) {
-    cv_.wait(lock, [&] {
-      return quit_ || !commands_.empty() || state_ == RunState::Running || steps_left_ > 0;
-    });
+    cv_.wait(lock, [&] { return quit_ || !commands_.empty() || state_ == RunState::Running || steps_left_ > 0; });
     if (quit_) break;
     busy_ = true;
     if (!commands_.empty()) {
@@ -309,9 +306,7 @@ void Runner::run_setup(std::unique_lock<std::mutex>& lock, const std::string& ch
 void Runner::handle(const Command& c, std::unique_lock<std::mutex>& lock) {
   using K = Command::Kind;
   switch (c.kind) {
-    case K::Setup:
-      run_setup(lock, options_.restart_from);
-      break;
+    case K::Setup: run_setup(lock, options_.restart_from); break;
     case K::Reset:
       run_setup(lock, {});
       log("reset: set up again");

@@ -62,14 +62,14 @@ class Runner {
   Runner& operator=(const Runner&) = delete;
 
   // Commands: non-blocking, applied in order on the worker.
-  void start();          // run until finished (from idle or paused)
+  void start();  // run until finished (from idle or paused)
   // Pause, reset, stop, a live change and the destructor ask the running set-up or iteration to stop
   // at its next consistent point (core/interrupt.hpp): within a fraction of a second in one process,
   // an iteration's end under MPI.
-  void pause();          // at the next consistent point of the current iteration
+  void pause();                   // at the next consistent point of the current iteration
   void step(std::int64_t n = 1);  // n iterations, then paused
-  void reset();          // set up again with the current and deferred parameters
-  void stop();           // end the current iteration early, publish, end the worker; waits for it
+  void reset();                   // set up again with the current and deferred parameters
+  void stop();                    // end the current iteration early, publish, end the worker; waits for it
   // Written between iterations; never from a failed run or a state holding NaN (the previous file
   // is kept). The outcome is logged and kept in last_checkpoint().
   void checkpoint(const std::string& path);
@@ -94,14 +94,14 @@ class Runner {
   // What the worker is doing while a set-up or an iteration takes long: its stage and fraction
   // ("packing spheres", 0.4); empty between them and for methods that do not say.
   WorkStage work_stage() const { return ctx_.interrupt.stage(); }
-  bool setting_up() const;  // a set-up (the first one or a reset) is under way
+  bool setting_up() const;                           // a set-up (the first one or a reset) is under way
   std::shared_ptr<const Snapshot> snapshot() const;  // latest complete one (null before setup)
   // The same state as files take it (Method::file_snapshot): the same object where the method has
   // no file snapshot of its own.
   std::shared_ptr<const Snapshot> file_snapshot() const;
-  std::string error() const;                          // why it failed
-  ErrorKind error_kind() const;                       // bad input (e.g. a checkpoint) or a run failure
-  std::vector<std::string> take_messages();           // log lines since the last call
+  std::string error() const;                 // why it failed
+  ErrorKind error_kind() const;              // bad input (e.g. a checkpoint) or a run failure
+  std::vector<std::string> take_messages();  // log lines since the last call
   double iterations_per_second() const;
   // Seconds spent in iterations since the set-up (advance and what follows it on the worker, the
   // snapshots excluded).
@@ -113,7 +113,7 @@ class Runner {
   // The device copy of RunnerOptions::device_field, or null (CPU backend, no CUDA, not asked).
   const DeviceFieldPublisher* device_field() const { return device_field_.get(); }
   const MethodInfo& info() const { return info_; }
-  ParamSet params() const;  // what the method runs with now
+  ParamSet params() const;          // what the method runs with now
   ParamSet pending_params() const;  // what the next set-up (reset) will run with
 
   // Waits until pred(state) holds or the timeout passes; returns pred's final value.
@@ -152,8 +152,8 @@ class Runner {
   bool busy_ = false;  // the worker is executing a command or an iteration
   bool setting_up_ = false;
   RunState state_ = RunState::Idle;
-  ParamSet params_;    // what the method was set up with, plus live changes
-  ParamSet pending_;   // applies at the next reset
+  ParamSet params_;   // what the method was set up with, plus live changes
+  ParamSet pending_;  // applies at the next reset
   std::int64_t steps_left_ = 0;
   bool quit_ = false;
   Progress progress_;

@@ -148,11 +148,13 @@ const T& find_named(const std::vector<T>& items, const std::string& name, NameOf
 }
 
 const ks::FieldData& find_field(const ks::Snapshot& snap, const std::string& name) {
-  return find_named(snap.fields, name, [](const ks::FieldData& f) { return f.desc.name; }, "field");
+  return find_named(
+      snap.fields, name, [](const ks::FieldData& f) { return f.desc.name; }, "field");
 }
 
 const ks::Series& find_series(const ks::Snapshot& snap, const std::string& name) {
-  return find_named(snap.series, name, [](const ks::Series& s) { return s.name; }, "series");
+  return find_named(
+      snap.series, name, [](const ks::Series& s) { return s.name; }, "series");
 }
 
 // A read-only NumPy view of `values` that keeps `snap` alive: no copy.
@@ -244,7 +246,7 @@ void register_errors() {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const ks::Error& e) {
-      const char* name = e.kind() == ks::ErrorKind::BadInput ? "BadInput"
+      const char* name = e.kind() == ks::ErrorKind::BadInput             ? "BadInput"
                          : e.kind() == ks::ErrorKind::BackendUnavailable ? "BackendUnavailable"
                                                                          : "RunFailed";
       PyErr_SetString(errors->attr(name).ptr(), e.what());
@@ -260,11 +262,16 @@ PYBIND11_MODULE(_core, m) {
   ks::vtk_io::install();  // temperature files VTK reads (.vtr, .vtu, every .vti), as kinetic-run does
 #endif
   register_errors();
-  m.def("locate_data", [](const std::string& module_file) { ks::locate_data_from(module_file, KS_PYTHON_PREFIX_LEVELS); },
-        "Finds the presets and resources from the module's own file (called by the package on import)");
-  m.def("methods", [] { return ks::builtin_registry().ids(); }, "The methods' ids");
-  m.def("describe", [](const std::string& id) { return to_python(ks::describe(ks::builtin_registry().info(id))); }, pyb::arg("method"), "A method's title, paper, parameters (with ranges), fields and series");
-  m.def("preset_dir", [] { return ks::preset_dir().string(); }, "The folder of the presets shipped with Kinetic Studio");
+  m.def(
+      "locate_data", [](const std::string& module_file) { ks::locate_data_from(module_file, KS_PYTHON_PREFIX_LEVELS); },
+      "Finds the presets and resources from the module's own file (called by the package on import)");
+  m.def(
+      "methods", [] { return ks::builtin_registry().ids(); }, "The methods' ids");
+  m.def(
+      "describe", [](const std::string& id) { return to_python(ks::describe(ks::builtin_registry().info(id))); }, pyb::arg("method"),
+      "A method's title, paper, parameters (with ranges), fields and series");
+  m.def(
+      "preset_dir", [] { return ks::preset_dir().string(); }, "The folder of the presets shipped with Kinetic Studio");
   m.def("cuda", &cuda_status, "Whether this build has CUDA and a usable GPU, and why not");
   m.attr("version") = KS_VERSION;
 
@@ -282,20 +289,22 @@ PYBIND11_MODULE(_core, m) {
                     return Session::from_method(method, backend, p);
                   })
       .def_static("restart", &Session::restart, pyb::call_guard<pyb::gil_scoped_release>())
-      .def("start",
-           [](Session& s) {
-             s.runner().start();
-             // Returns once the worker took it, so that state says "running" (or already "finished").
-             s.runner().wait_until([](ks::RunState r) { return r != ks::RunState::Idle && r != ks::RunState::Paused; },
-                                   std::chrono::seconds(5));
-           },
-           pyb::call_guard<pyb::gil_scoped_release>())
+      .def(
+          "start",
+          [](Session& s) {
+            s.runner().start();
+            // Returns once the worker took it, so that state says "running" (or already "finished").
+            s.runner().wait_until([](ks::RunState r) { return r != ks::RunState::Idle && r != ks::RunState::Paused; },
+                                  std::chrono::seconds(5));
+          },
+          pyb::call_guard<pyb::gil_scoped_release>())
       .def("pause", [](Session& s) { s.runner().pause(); })
-      .def("step", [](Session& s, const pyb::handle& count) {
-        const std::int64_t n = to_integer(count, "step(" + ks::cut(std::string(pyb::str(count)), 40) + ")");
-        if (n < 1) throw ks::bad_input("step(" + std::to_string(n) + ")", "the number of iterations must be at least 1");
-        s.runner().step(n);
-      })
+      .def("step",
+           [](Session& s, const pyb::handle& count) {
+             const std::int64_t n = to_integer(count, "step(" + ks::cut(std::string(pyb::str(count)), 40) + ")");
+             if (n < 1) throw ks::bad_input("step(" + std::to_string(n) + ")", "the number of iterations must be at least 1");
+             s.runner().step(n);
+           })
       .def("reset", [](Session& s) { s.runner().reset(); })
       .def("wait", &Session::wait, pyb::call_guard<pyb::gil_scoped_release>(),
            "Whether the run settled (paused, finished, failed) within the seconds given (< 0: no limit)")
@@ -319,40 +328,46 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("work_per_second", [](const Session& s) { return s.runner().work_per_second(); })
       .def_property_readonly("iteration_seconds", [](const Session& s) { return s.runner().iteration_seconds(); })
       .def("messages", [](Session& s) { return s.runner().take_messages(); })
-      .def("field_names", [](const Session& s) {
-        std::vector<std::string> names;
-        for (const auto& f : s.snapshot()->fields) names.push_back(f.desc.name);
-        return names;
-      })
-      .def("series_names", [](const Session& s) {
-        std::vector<std::string> names;
-        for (const auto& x : s.snapshot()->series) names.push_back(x.name);
-        return names;
-      })
-      .def("field", [](const Session& s, const std::string& name, bool squeeze) {
-        const auto snap = s.snapshot();
-        return field_array(snap, find_field(*snap, name), squeeze);
-      })
+      .def("field_names",
+           [](const Session& s) {
+             std::vector<std::string> names;
+             for (const auto& f : s.snapshot()->fields) names.push_back(f.desc.name);
+             return names;
+           })
+      .def("series_names",
+           [](const Session& s) {
+             std::vector<std::string> names;
+             for (const auto& x : s.snapshot()->series) names.push_back(x.name);
+             return names;
+           })
+      .def("field",
+           [](const Session& s, const std::string& name, bool squeeze) {
+             const auto snap = s.snapshot();
+             return field_array(snap, find_field(*snap, name), squeeze);
+           })
       .def("grid", [](const Session& s, const std::string& name) { return grid_dict(find_field(*s.snapshot(), name)); })
-      .def("series", [](const Session& s, const std::string& name) {
-        const auto snap = s.snapshot();
-        const ks::Series& x = find_series(*snap, name);
-        return pyb::make_tuple(copy_of(x.x), copy_of(x.y));
-      })
-      .def("series_info", [](const Session& s, const std::string& name) {
-        const ks::Series& x = find_series(*s.snapshot(), name);
-        pyb::dict d;
-        d["x_label"] = x.x_label;
-        d["y_label"] = x.y_label;
-        d["y_err"] = x.y_err.empty() ? pyb::object(pyb::none()) : pyb::object(copy_of(x.y_err));
-        d["log_x"] = x.log_x;
-        d["log_y"] = x.log_y;
-        return d;
-      })
+      .def("series",
+           [](const Session& s, const std::string& name) {
+             const auto snap = s.snapshot();
+             const ks::Series& x = find_series(*snap, name);
+             return pyb::make_tuple(copy_of(x.x), copy_of(x.y));
+           })
+      .def("series_info",
+           [](const Session& s, const std::string& name) {
+             const ks::Series& x = find_series(*s.snapshot(), name);
+             pyb::dict d;
+             d["x_label"] = x.x_label;
+             d["y_label"] = x.y_label;
+             d["y_err"] = x.y_err.empty() ? pyb::object(pyb::none()) : pyb::object(copy_of(x.y_err));
+             d["log_x"] = x.log_x;
+             d["log_y"] = x.log_y;
+             return d;
+           })
       .def("diagnostics", [](const Session& s) { return to_python(s.snapshot()->diagnostics); })
       .def("summary", [](const Session& s, const std::string& stop_reason) { return to_python(s.summary(stop_reason)); })
       .def("save", &Session::save, pyb::call_guard<pyb::gil_scoped_release>())
       .def("checkpoint", &Session::checkpoint, pyb::call_guard<pyb::gil_scoped_release>())
-      .def("close", [](Session& s) { s.runner().stop(); }, pyb::call_guard<pyb::gil_scoped_release>(),
-           "Ends the worker after the current iteration (the last state stays readable)");
+      .def(
+          "close", [](Session& s) { s.runner().stop(); }, pyb::call_guard<pyb::gil_scoped_release>(),
+          "Ends the worker after the current iteration (the last state stays readable)");
 }

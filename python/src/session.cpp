@@ -47,7 +47,8 @@ std::unique_ptr<Session> Session::restart(const std::string& checkpoint, const s
     throw bad_input(checkpoint, "the checkpoint was written by " + std::to_string(h.ranks) + " MPI ranks",
                     "a checkpoint of one process here; kinetic-run restarts it on as many ranks");
   Preset preset = method_preset(h.method);
-  const std::string file = h.preset.is_object() && h.preset.value("file", nlohmann::json()).is_string() ? h.preset["file"].get<std::string>() : "";
+  const std::string file =
+      h.preset.is_object() && h.preset.value("file", nlohmann::json()).is_string() ? h.preset["file"].get<std::string>() : "";
   // The preset's title, case and reference where its file is still there, still reads and is still of
   // this method (the method set up is the preset's: it must be the checkpoint's). The checkpoint holds
   // every parameter, so a preset edited since (or broken) costs only its reference: the title is the
@@ -60,7 +61,8 @@ std::unique_ptr<Session> Session::restart(const std::string& checkpoint, const s
       }
     } catch (const Error&) {
     }
-  if (!from_file && h.preset.is_object() && h.preset.value("title", nlohmann::json()).is_string()) preset.title = h.preset["title"].get<std::string>();
+  if (!from_file && h.preset.is_object() && h.preset.value("title", nlohmann::json()).is_string())
+    preset.title = h.preset["title"].get<std::string>();
   ParamSet params(builtin_registry().info(h.method).params);
   params.apply_json(h.params, checkpoint + ": params");
   return std::make_unique<Session>(std::move(preset), params, backend, checkpoint, h.preset);
@@ -73,10 +75,9 @@ Session::Session(Preset preset, const ParamSet& params, const std::string& backe
   ctx_ = resolve_backend(request);
   RunnerOptions options;
   options.restart_from = restart_from;
-  options.checkpoint_preset =
-      checkpoint_preset.is_null() && !preset_.file.empty()
-          ? nlohmann::json{{"file", preset_.file}, {"title", preset_.title}, {"case", preset_.case_name}}
-          : std::move(checkpoint_preset);
+  options.checkpoint_preset = checkpoint_preset.is_null() && !preset_.file.empty()
+                                  ? nlohmann::json{{"file", preset_.file}, {"title", preset_.title}, {"case", preset_.case_name}}
+                                  : std::move(checkpoint_preset);
   runner_ = std::make_unique<Runner>(builtin_registry().create(preset_.method), params, ctx_, options);
   wait(-1);
   throw_if_failed();
@@ -106,8 +107,16 @@ RunRecord Session::record(const std::string& stop_reason) const {
   else if (state == RunState::Finished) why = finished_reason(runner_->progress());
   else if (why.empty()) why = "not run yet";
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - created_).count();
-  return {&preset_, runner_->params(), ctx_, to_string(state), why, wall, runner_->memory_estimate(),
-          runner_->info().decomposition, runner_->iteration_seconds(), runner_->iteration_traffic()};
+  return {&preset_,
+          runner_->params(),
+          ctx_,
+          to_string(state),
+          why,
+          wall,
+          runner_->memory_estimate(),
+          runner_->info().decomposition,
+          runner_->iteration_seconds(),
+          runner_->iteration_traffic()};
 }
 
 nlohmann::json Session::summary(const std::string& stop_reason) const { return make_summary(*snapshot(), record(stop_reason)); }

@@ -51,14 +51,14 @@ std::map<std::string, std::string> with(std::map<std::string, std::string> p, co
 
 INSTANTIATE_TEST_SUITE_P(
     ShockAndCavity, BgkCudaMatchesCpu,
-    ::testing::Combine(::testing::Values(Case{"shock", testing::small_shock()},
-                                         Case{"shock_large_shift", with(testing::small_shock(), "dt", "0.4")},
-                                         Case{"cavity", with(testing::small_cavity(), "conservative", "true")},
-                                         Case{"cavity_split", with(testing::small_cavity(), "streaming", "split")},
-                                         Case{"cavity_courant_1", with(testing::small_cavity(), "courant", "1")},
-                                         Case{"cavity_split_courant_1", with(with(testing::small_cavity(), "streaming", "split"), "courant", "1")},
-                                         Case{"cavity_wide_rows", with(with(testing::small_cavity(), "nx", "300"), "dt", "0.001")}),
-                       ::testing::Values("fused", "paper")),
+    ::testing::Combine(
+        ::testing::Values(Case{"shock", testing::small_shock()}, Case{"shock_large_shift", with(testing::small_shock(), "dt", "0.4")},
+                          Case{"cavity", with(testing::small_cavity(), "conservative", "true")},
+                          Case{"cavity_split", with(testing::small_cavity(), "streaming", "split")},
+                          Case{"cavity_courant_1", with(testing::small_cavity(), "courant", "1")},
+                          Case{"cavity_split_courant_1", with(with(testing::small_cavity(), "streaming", "split"), "courant", "1")},
+                          Case{"cavity_wide_rows", with(with(testing::small_cavity(), "nx", "300"), "dt", "0.001")}),
+        ::testing::Values("fused", "paper")),
     [](const auto& info) { return std::string(std::get<0>(info.param).name) + "_" + std::get<1>(info.param); });
 
 // A grid of few tiles: each v_x slice's velocities are split over several blocks a tile (on an H100 the

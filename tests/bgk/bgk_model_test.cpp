@@ -131,8 +131,7 @@ TEST(BgkInput, CavityTimeStepAboveTheCourantLimitIsRefusedWithTheLimit) {
     p["streaming"] = streaming;
     if (std::string(streaming) == "split")
       EXPECT_NO_THROW(m.setup(testing::params(p), testing::cpu_context())) << "dt = 0.02 was refused with split streaming";
-    else
-      test_support::expect_error([&] { m.setup(testing::params(p), testing::cpu_context()); }, ErrorKind::BadInput, {"dt", limit});
+    else test_support::expect_error([&] { m.setup(testing::params(p), testing::cpu_context()); }, ErrorKind::BadInput, {"dt", limit});
     p["dt"] = "0.5";
     test_support::expect_error([&] { m.setup(testing::params(p), testing::cpu_context()); }, ErrorKind::BadInput, {limit});
   }
@@ -207,7 +206,8 @@ TEST(BgkInput, LargestDeclaredGridIsRefusedNamingItsKeys) {
   cavity["ny"] = std::to_string(1 << 14);
   cavity["nv"] = shock["nv"] = "64";
   test_support::expect_error([&] { make_config(bgk_param_table().read(testing::params(cavity))); }, ErrorKind::BadInput, {"nx * ny"});
-  test_support::expect_error([&] { make_config(bgk_param_table().read(testing::params(shock))); }, ErrorKind::BadInput, {"nx, ny, nv", "64 GB"});
+  test_support::expect_error([&] { make_config(bgk_param_table().read(testing::params(shock))); }, ErrorKind::BadInput,
+                             {"nx, ny, nv", "64 GB"});
   // The estimate still counts it in 64-bit: two copies of 2^52 doubles.
   BgkMethod m;
   EXPECT_GE(m.estimate_memory(testing::params(cavity), testing::cpu_context()).host_bytes, std::uint64_t(1) << 56);

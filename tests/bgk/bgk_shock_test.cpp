@@ -23,9 +23,10 @@ class ConvergedShock : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     method_ = std::make_unique<BgkMethod>();
-    method_->setup(testing::params({{"case", "shock"}, {"mach", "1.5"}, {"nx", "256"}, {"t_end", "200"}, {"tolerance", "0"},
-                                    {"steps_per_iteration", "400"}}),
-                   testing::cpu_context());
+    method_->setup(
+        testing::params(
+            {{"case", "shock"}, {"mach", "1.5"}, {"nx", "256"}, {"t_end", "200"}, {"tolerance", "0"}, {"steps_per_iteration", "400"}}),
+        testing::cpu_context());
     while (!method_->finished()) method_->advance();
     shock_ = analyse_shock(method_->config(), method_->raw_moments());
   }
@@ -146,7 +147,8 @@ TEST(BgkCheckpoint, CorruptedStateIsRefusedAndLeavesTheRunAsItWas) {
         {"negative time", [](SavedState& s) { s.time = -1.0; }},
         {"iteration count beyond the residual history", [](SavedState& s) { s.iteration += 1, s.steps += 1; }},
         {"residual times without residuals", [](SavedState& s) { s.residual.pop_back(); }},
-        {"drag history of the other case", [cavity](SavedState& s) {
+        {"drag history of the other case",
+         [cavity](SavedState& s) {
            if (cavity) s.drag_t.clear(), s.drag.clear();
            else s.drag_t = s.drag = s.residual;
          }},

@@ -30,10 +30,20 @@ constexpr Row kTable1[] = {{0.1, 0.675, 0.0975, 0.677}, {1.0, 0.624, 0.103, 0.62
 
 CavityAnalysis steady_cavity(double delta, int n, int nv, const std::string& streaming, const ExecutionContext& ctx) {
   BgkMethod m;
-  m.setup(testing::params({{"case", "cavity"}, {"delta", std::to_string(delta)}, {"nx", std::to_string(n)},
-                           {"ny", std::to_string(n)}, {"nv", std::to_string(nv)}, {"vx_min", "-3"}, {"vx_max", "3"},
-                           {"vt_max", "3"}, {"courant", "0.9"}, {"streaming", streaming}, {"conservative", "true"}, {"t_end", "400"},
-                           {"tolerance", "1e-5"}, {"steps_per_iteration", "50"}}),
+  m.setup(testing::params({{"case", "cavity"},
+                           {"delta", std::to_string(delta)},
+                           {"nx", std::to_string(n)},
+                           {"ny", std::to_string(n)},
+                           {"nv", std::to_string(nv)},
+                           {"vx_min", "-3"},
+                           {"vx_max", "3"},
+                           {"vt_max", "3"},
+                           {"courant", "0.9"},
+                           {"streaming", streaming},
+                           {"conservative", "true"},
+                           {"t_end", "400"},
+                           {"tolerance", "1e-5"},
+                           {"steps_per_iteration", "50"}}),
           ctx);
   while (!m.finished()) m.advance();
   return analyse_cavity(m.config(), m.boundaries(), m.raw_moments(), m.solver().row(m.config().ny - 1));

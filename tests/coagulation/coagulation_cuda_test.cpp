@@ -223,12 +223,11 @@ INSTANTIATE_TEST_SUITE_P(CoagulationCuda, GpuStepped,
                          ::testing::Values(SteppedCase{KernelKind::FreeMolecular, 1, 20000, 64},
                                            SteppedCase{KernelKind::FreeMolecular, 1, 200000, 1024},
                                            SteppedCase{KernelKind::FreeMolecular, 5, 1500, 15},
-                                           SteppedCase{KernelKind::Additive, 3, 1000, 10},
-                                           SteppedCase{KernelKind::Constant, 2, 800, 1}),
+                                           SteppedCase{KernelKind::Additive, 3, 1000, 10}, SteppedCase{KernelKind::Constant, 2, 800, 1}),
                          [](const auto& info) {
                            const SteppedCase& c = info.param;
-                           return std::to_string(int(c.kernel)) + "kernel_" + std::to_string(c.runs) + "runs_" +
-                                  std::to_string(c.n_s) + "_K" + std::to_string(c.K);
+                           return std::to_string(int(c.kernel)) + "kernel_" + std::to_string(c.runs) + "runs_" + std::to_string(c.n_s) +
+                                  "_K" + std::to_string(c.K);
                          });
 
 INSTANTIATE_TEST_SUITE_P(CoagulationCuda, GpuMajorant,
@@ -238,8 +237,7 @@ INSTANTIATE_TEST_SUITE_P(CoagulationCuda, GpuMajorant,
                                            MajorantCase{KernelKind::Constant, 2, 800, 250}),
                          [](const auto& info) {
                            const MajorantCase& c = info.param;
-                           return std::to_string(int(c.kernel)) + "kernel_" + std::to_string(c.runs) + "runs_" +
-                                  std::to_string(c.n_s);
+                           return std::to_string(int(c.kernel)) + "kernel_" + std::to_string(c.runs) + "runs_" + std::to_string(c.n_s);
                          });
 
 INSTANTIATE_TEST_SUITE_P(CoagulationCuda, GpuClusterSize,
@@ -271,9 +269,8 @@ TEST(CoagulationCuda, GpuTableOneCaseReachesTheSelfPreservingWidth) {
   KS_REQUIRE_CUDA();
   for (const std::string selection : {"prefix", "rejection", "majorant"}) {
     SCOPED_TRACE("selection " + selection);
-    auto m = testing::run_to_end(
-        {{"n_s", std::int64_t(2000)}, {"n_runs", std::int64_t(100)}, {"t_end", 1000.0}, {"selection", selection}},
-        BackendRequest::Cuda);
+    auto m = testing::run_to_end({{"n_s", std::int64_t(2000)}, {"n_runs", std::int64_t(100)}, {"t_end", 1000.0}, {"selection", selection}},
+                                 BackendRequest::Cuda);
     const int last = int(m->output_times().size()) - 1;
     EXPECT_NEAR(m->mean_sigma_g(last).mean, 1.455, 0.02);
     EXPECT_LT(testing::eq13_error_dg(*m), 0.03);
@@ -286,8 +283,8 @@ TEST(CoagulationCuda, GpuStateIsAcceptedAndTheRestartContinuesBitForBit) {
     SCOPED_TRACE("selection " + selection);
     // load_state checks what the GPU leaves in a state (run times at most their last output, events
     // since a refresh up to 4 n_s, C' >= 0): a GPU checkpoint passes and continues as if never stopped.
-    const ParamSet p = test_support::method_params<CoagulationMethod>(
-        {{"n_s", "1500"}, {"n_runs", "4"}, {"t_end", "10"}, {"selection", selection}});
+    const ParamSet p =
+        test_support::method_params<CoagulationMethod>({{"n_s", "1500"}, {"n_runs", "4"}, {"t_end", "10"}, {"selection", selection}});
     CoagulationMethod first, restarted;
     first.setup(p, test_support::cuda_context());
     for (int i = 0; i < 12; ++i) first.advance();
@@ -310,9 +307,8 @@ TEST(CoagulationCuda, LargeSingleRunConservesVolume) {
   KS_REQUIRE_CUDA();
   for (const std::string selection : {"prefix", "rejection", "majorant"}) {
     SCOPED_TRACE("selection " + selection);
-    auto m = testing::run_to_end(
-        {{"n_s", std::int64_t(20000)}, {"n_runs", std::int64_t(1)}, {"t_end", 10.0}, {"selection", selection}},
-        BackendRequest::Cuda);
+    auto m = testing::run_to_end({{"n_s", std::int64_t(20000)}, {"n_runs", std::int64_t(1)}, {"t_end", 10.0}, {"selection", selection}},
+                                 BackendRequest::Cuda);
     EXPECT_NEAR(m->total_volume() / (1e17 * volume_of_diameter(3e-9)), 1.0, 1e-10);
     EXPECT_LT(testing::eq13_error_dg(*m), 0.03);
   }

@@ -19,8 +19,12 @@ namespace {
 // One run whose output from 1 to 10 tau_char takes about half a second on one core: 4000 particles
 // with the prefix selection's O(n_s) an event, 100000 with the majorant's O(log n_s).
 ParamSet params(const std::string& selection) {
-  return test_support::method_params<CoagulationMethod>(
-      {{"n_s", selection == "prefix" ? "4000" : "100000"}, {"n_runs", "1"}, {"t_end", "10"}, {"outputs_per_decade", "1"}, {"selection", selection}, {"step_fraction", "0.01"}});
+  return test_support::method_params<CoagulationMethod>({{"n_s", selection == "prefix" ? "4000" : "100000"},
+                                                         {"n_runs", "1"},
+                                                         {"t_end", "10"},
+                                                         {"outputs_per_decade", "1"},
+                                                         {"selection", selection},
+                                                         {"step_fraction", "0.01"}});
 }
 
 std::string state_of(const CoagulationMethod& m) {

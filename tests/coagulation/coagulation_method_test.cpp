@@ -77,10 +77,9 @@ TEST(CoagulationMethod, CraftedStateIsRefusedAndLeavesTheMethodAsItWas) {
   // times (count + doubles), the next outputs (count + ints), n_runs (4 B), v, w, C' (count + one double
   // per particle each), t, events, since-refresh (count + one value per run each), the statistics count
   // and per output a vector of 24 B statistics (3 runs for the outputs 0-2 reached, none after).
-  const std::size_t kIteration = 27, kVolume = 39, kTimes = 47, kNext = kTimes + 8 + 8 * outputs,
-                    kRunCount = kNext + 8 + 4 * kRuns, kV = kRunCount + 4, kW = kV + 8 + 8 * kParticles,
-                    kC = kW + 8 + 8 * kParticles, kT = kC + 8 + 8 * kParticles, kSince = kT + 2 * (8 + 8 * kRuns),
-                    kOutputs = kSince + 8 + 8 * kRuns, kStats = kOutputs + 8;
+  const std::size_t kIteration = 27, kVolume = 39, kTimes = 47, kNext = kTimes + 8 + 8 * outputs, kRunCount = kNext + 8 + 4 * kRuns,
+                    kV = kRunCount + 4, kW = kV + 8 + 8 * kParticles, kC = kW + 8 + 8 * kParticles, kT = kC + 8 + 8 * kParticles,
+                    kSince = kT + 2 * (8 + 8 * kRuns), kOutputs = kSince + 8 + 8 * kRuns, kStats = kOutputs + 8;
   ASSERT_EQ(good.size(), kStats + 8 * outputs + 3 * kRuns * 24);
   auto patched = [&good](std::size_t at, auto value) { return ks::test_support::patched(good, at, value); };
   const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
@@ -145,26 +144,26 @@ TEST(CoagulationMethod, StateWithLiveChangesIsAcceptedAndContinuesTheRun) {
 TEST(CoagulationMethod, MajorantRestartContinuesBitForBit) {
   for (const bool cuda : {false, true})
     for (const char* selection : {"majorant", "stepped"}) {
-    if (cuda && !query_cuda().usable) {
-      std::printf("[  SKIPPED ] the CUDA half: no usable CUDA device\n");
-      continue;
+      if (cuda && !query_cuda().usable) {
+        std::printf("[  SKIPPED ] the CUDA half: no usable CUDA device\n");
+        continue;
+      }
+      SCOPED_TRACE(std::string(cuda ? "cuda " : "cpu ") + selection);
+      const ExecutionContext ctx = cuda ? cuda_context() : cpu_context();
+      const ParamSet p = method_params<CoagulationMethod>(
+          {{"n_s", "300"}, {"n_runs", "3"}, {"t_end", "10"}, {"selection", selection}, {"step_fraction", "0.01"}});
+      CoagulationMethod straight, first, restarted;
+      straight.setup(p, ctx);
+      first.setup(p, ctx);
+      for (int i = 0; i < 4; ++i) straight.advance(), first.advance();
+      std::istringstream in(state_of(first));
+      restarted.setup(p, ctx);
+      restarted.load_state(in);
+      while (!straight.finished()) straight.advance(), restarted.advance();
+      EXPECT_TRUE(restarted.finished());
+      EXPECT_GT(restarted.progress().iteration, 8);
+      EXPECT_TRUE(state_of(restarted) == state_of(straight)) << "save_state differs after the restart";
     }
-    SCOPED_TRACE(std::string(cuda ? "cuda " : "cpu ") + selection);
-    const ExecutionContext ctx = cuda ? cuda_context() : cpu_context();
-    const ParamSet p = method_params<CoagulationMethod>(
-        {{"n_s", "300"}, {"n_runs", "3"}, {"t_end", "10"}, {"selection", selection}, {"step_fraction", "0.01"}});
-    CoagulationMethod straight, first, restarted;
-    straight.setup(p, ctx);
-    first.setup(p, ctx);
-    for (int i = 0; i < 4; ++i) straight.advance(), first.advance();
-    std::istringstream in(state_of(first));
-    restarted.setup(p, ctx);
-    restarted.load_state(in);
-    while (!straight.finished()) straight.advance(), restarted.advance();
-    EXPECT_TRUE(restarted.finished());
-    EXPECT_GT(restarted.progress().iteration, 8);
-    EXPECT_TRUE(state_of(restarted) == state_of(straight)) << "save_state differs after the restart";
-  }
 }
 
 TEST(CoagulationMethod, ConvergedStaysFalseWhenTheEndTimeEndsTheRun) {

@@ -100,7 +100,8 @@ TEST(Ensemble, EventsAParticleDoNotDependOnHowTheInitialWeightRounds) {
   double events_per_particle[2], error[2];
   const int sizes[2] = {1003, 1005};
   for (int k = 0; k < 2; ++k) {
-    auto m = run_to_end({{"n_s", std::int64_t(sizes[k])}, {"n_runs", std::int64_t(20)}, {"t_end", 1000.0}, {"selection", std::string("majorant")}});
+    auto m = run_to_end(
+        {{"n_s", std::int64_t(sizes[k])}, {"n_runs", std::int64_t(20)}, {"t_end", 1000.0}, {"selection", std::string("majorant")}});
     events_per_particle[k] = m->snapshot().diagnostics["events"].get<double>() / (20.0 * sizes[k]);
     error[k] = testing::eq13_error_dg(*m);
   }

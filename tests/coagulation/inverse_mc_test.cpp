@@ -26,7 +26,9 @@ double total_volume(const Ensemble& e) {
 }
 
 TEST(Coalesce, ConservesVolumeInEveryBranch) {
-  struct Case { double vi, wi, vj, wj; };
+  struct Case {
+    double vi, wi, vj, wj;
+  };
   for (const Case c : {Case{1.0, 4.0, 3.0, 1.0}, Case{2.0, 0.5, 5.0, 2.0}, Case{1.0, 2.0, 7.0, 2.0}}) {
     double vi = c.vi, wi = c.wi, vj = c.vj, wj = c.wj;
     coalesce(vi, wi, vj, wj);

@@ -179,8 +179,11 @@ TEST(Majorant, NonFiniteParticlesFailTheRunInsteadOfHanging) {
 }
 
 TEST(Majorant, FuchsKernelIsRefusedNamingTheSelection) {
-  test_support::expect_error([] { run_to_end({{"kernel", std::string("fuchs")}, {"selection", std::string("majorant")}}); },
-                             ErrorKind::BadInput, {"selection", "majorant", "fuchs"});
+  test_support::expect_error(
+      [] {
+        run_to_end({{"kernel", std::string("fuchs")}, {"selection", std::string("majorant")}});
+      },
+      ErrorKind::BadInput, {"selection", "majorant", "fuchs"});
 }
 
 }  // namespace

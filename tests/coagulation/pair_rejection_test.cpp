@@ -83,7 +83,11 @@ TEST(PairRejection, SmartBookkeepingMatchesFullRecompute) {
   EnsembleConfig cfg = free_molecular_config(400, 1 << 30);  // no refresh: pure eq. (6) updates
   cfg.selection = Selection::Rejection;
   Ensemble e = make_ensemble(cfg, 1, 1.5);
-  const double volume = [&] { double s = 0; for (int k = 0; k < cfg.n_s; ++k) s += e.w[k] * e.v[k]; return s; }();
+  const double volume = [&] {
+    double s = 0;
+    for (int k = 0; k < cfg.n_s; ++k) s += e.w[k] * e.v[k];
+    return s;
+  }();
   EXPECT_EQ(advance_run_cpu(e, 0, cfg, kNever, 2000), 2000u);
   Ensemble full = e;
   recompute_rates(full, 0, cfg);
@@ -109,8 +113,11 @@ TEST(PairRejection, NonFiniteRatesFailTheRunInsteadOfHanging) {
 }
 
 TEST(PairRejection, FuchsKernelIsRefusedNamingTheSelection) {
-  test_support::expect_error([] { run_to_end({{"kernel", std::string("fuchs")}, {"selection", std::string("rejection")}}); },
-                             ErrorKind::BadInput, {"selection", "fuchs"});
+  test_support::expect_error(
+      [] {
+        run_to_end({{"kernel", std::string("fuchs")}, {"selection", std::string("rejection")}});
+      },
+      ErrorKind::BadInput, {"selection", "fuchs"});
 }
 
 }  // namespace

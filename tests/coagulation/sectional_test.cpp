@@ -40,10 +40,10 @@ VolumeKernel free_molecular_kernel(double k_f) {
 
 // The validation case integrated once to 1000 tau_char and shared by the tests that read it.
 struct FreeMolecularRun {
-  double tau_char;                       // s, Wei & Kruis (2013) eq. (12)
-  SectionalMoments initial;              // t = 0
-  std::array<double, 4> times_in_tau;    // checkpoints, t / tau_char
-  std::array<SectionalMoments, 4> at;    // moments at the checkpoints
+  double tau_char;                     // s, Wei & Kruis (2013) eq. (12)
+  SectionalMoments initial;            // t = 0
+  std::array<double, 4> times_in_tau;  // checkpoints, t / tau_char
+  std::array<SectionalMoments, 4> at;  // moments at the checkpoints
 };
 
 const FreeMolecularRun& free_molecular_run() {
@@ -52,8 +52,7 @@ const FreeMolecularRun& free_molecular_run() {
     const double v0 = sphere_volume(kInitialDiameter);
     const double total_volume = kInitialNumber * v0;
     const double tau_char =
-        1.0 / (std::pow(3.0 * total_volume / (4.0 * std::numbers::pi), 1.0 / 6.0) * k_f *
-               std::pow(kInitialNumber, 5.0 / 6.0));
+        1.0 / (std::pow(3.0 * total_volume / (4.0 * std::numbers::pi), 1.0 / 6.0) * k_f * std::pow(kInitialNumber, 5.0 / 6.0));
     SectionalSolver solver(SectionalGrid{v0}, free_molecular_kernel(k_f));
     solver.set_monodisperse(kInitialNumber, v0);
     FreeMolecularRun result{tau_char, solver.moments(), {1.0, 10.0, 100.0, 1000.0}, {}};
@@ -70,8 +69,7 @@ TEST(SectionalSolver, ConservesTotalVolume) {
   const FreeMolecularRun& run = free_molecular_run();
   for (const SectionalMoments& m : run.at) {
     // RK4 keeps sum x_i N_i and the pivot splits keep x_j + x_k: ~3e3 steps x 1e-16 << 1e-10.
-    EXPECT_LT(std::abs(m.volume / run.initial.volume - 1.0), 1e-10)
-        << "t/tau_char = " << m.t / run.tau_char;
+    EXPECT_LT(std::abs(m.volume / run.initial.volume - 1.0), 1e-10) << "t/tau_char = " << m.t / run.tau_char;
   }
 }
 
@@ -86,23 +84,20 @@ TEST(SectionalSolver, ConstantKernelNumberMatchesSmoluchowski) {
     EXPECT_EQ(solver.time(), t);
     const double exact = kMonomerNumber / (1.0 + kKernel * kMonomerNumber * t / 2.0);
     // Pivot splits keep dN/dt = -K N^2/2 exact; only RK4 error ~c^4 = 1.6e-7 (c = 0.02) remains.
-    EXPECT_NEAR(solver.moments().number / exact, 1.0, 1e-6)
-        << "t = " << multiple << " x 2/(K N0)";
+    EXPECT_NEAR(solver.moments().number / exact, 1.0, 1e-6) << "t = " << multiple << " x 2/(K N0)";
   }
 }
 
 TEST(SectionalSolver, AdditiveKernelNumberDecaysExponentially) {
   const double total_volume = kMonomerNumber * kMonomerVolume;  // V_t, m^3/m^3
   const double b = 1.0 / total_volume;                          // 1/(m^3 s), so B V_t = 1/s
-  SectionalSolver solver(SectionalGrid{kMonomerVolume},
-                         [b](double v1, double v2) { return b * (v1 + v2); });
+  SectionalSolver solver(SectionalGrid{kMonomerVolume}, [b](double v1, double v2) { return b * (v1 + v2); });
   solver.set_monodisperse(kMonomerNumber, kMonomerVolume);
   for (double scaled_time : {0.5, 1.0, 2.0, 3.0}) {
     solver.advance_to(scaled_time);  // t in s equals B V_t t
     const SectionalMoments m = solver.moments();
     // Pivot splits keep dN/dt = -B V N exact below the last pivot; only RK4 error ~c^4 = 1.6e-7.
-    EXPECT_NEAR(m.number / (kMonomerNumber * std::exp(-scaled_time)), 1.0, 1e-6)
-        << "B V_t t = " << scaled_time;
+    EXPECT_NEAR(m.number / (kMonomerNumber * std::exp(-scaled_time)), 1.0, 1e-6) << "B V_t t = " << scaled_time;
     // 200 sections of 1.12 span 6e9 monomers; at B V_t t = 3 the tail decays like exp(-1.3e-3 k)
     // in monomers k, so nothing may reach the last section: 200 sections from v0 suffice.
     EXPECT_LT(solver.number().back() * solver.pivots().back() / m.volume, 1e-15);

@@ -140,8 +140,11 @@ TEST(Stepped, NonFiniteParticlesFailTheRunInsteadOfHanging) {
 }
 
 TEST(Stepped, FuchsKernelIsRefusedNamingTheSelection) {
-  test_support::expect_error([] { run_to_end({{"kernel", std::string("fuchs")}, {"selection", std::string("stepped")}}); },
-                             ErrorKind::BadInput, {"selection", "stepped", "fuchs"});
+  test_support::expect_error(
+      [] {
+        run_to_end({{"kernel", std::string("fuchs")}, {"selection", std::string("stepped")}});
+      },
+      ErrorKind::BadInput, {"selection", "stepped", "fuchs"});
 }
 
 TEST(Stepped, TrialsAStepFollowTheFraction) {

@@ -154,9 +154,8 @@ class CoagulationCheckpoint : public ::testing::Test {
     fs::remove_all(suite_dir_, ec);
   }
   void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) /
-           ("ks_checkpoint_test_" + std::to_string(::getpid()) + "_" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    dir_ = fs::path(::testing::TempDir()) / ("ks_checkpoint_test_" + std::to_string(::getpid()) + "_" +
+                                             std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::create_directories(dir_);
     ctx_ = ks::resolve_backend(ks::BackendRequest::Cpu);
     params_ = small_params();
@@ -406,8 +405,8 @@ TEST_F(CoagulationCheckpoint, RestartOfAnotherSetUpNamesEveryDifferenceAndLiveCh
   const std::string msg = ks::test_support::error_message([&] { ks::plan_restart(h, four_, "aerosol.coagulation", "", other); });
   EXPECT_MESSAGE_HAS(msg, "n_s = 200 (preset: 100)");
   EXPECT_MESSAGE_HAS(msg, "d0 = 3 (preset: 5)");
-  const std::string cased = ks::test_support::error_message(
-      [&] { ks::plan_restart(h, four_, "aerosol.coagulation", "Table 1, Figs. 4-5", same); });
+  const std::string cased =
+      ks::test_support::error_message([&] { ks::plan_restart(h, four_, "aerosol.coagulation", "Table 1, Figs. 4-5", same); });
   EXPECT_MESSAGE_HAS(cased, "case '' (preset: 'Table 1, Figs. 4-5')");
   EXPECT_MESSAGE_HAS(ks::test_support::error_message([&] { ks::plan_restart(h, four_, "kinetic.bgk", "", same); }),
                      "of method 'aerosol.coagulation' but the preset runs 'kinetic.bgk'");

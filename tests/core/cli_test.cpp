@@ -46,16 +46,13 @@ std::string slurp(const fs::path& path) {
 std::string teaching_demo() { return std::string(KS_SOURCE_DIR) + "/presets/coagulation/teaching-demo.json"; }
 
 // The small run of the brief: n_s = 100, 2 runs to t_end = 10 tau_char.
-std::vector<std::string> small_run_args() {
-  return {teaching_demo(), "--set", "n_s=100", "--set", "n_runs=2", "--set", "t_end=10"};
-}
+std::vector<std::string> small_run_args() { return {teaching_demo(), "--set", "n_s=100", "--set", "n_runs=2", "--set", "t_end=10"}; }
 
 class Cli : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) /
-           ("ks_cli_test_" + std::to_string(::getpid()) + "_" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    dir_ = fs::path(::testing::TempDir()) / ("ks_cli_test_" + std::to_string(::getpid()) + "_" +
+                                             std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -120,10 +117,9 @@ TEST_F(Cli, HelpExitsZeroAndDocumentsTheExitCodes) {
 TEST_F(Cli, HelpListsEveryOptionWithItsValueAndTheValueForms) {
   const CliResult r = run({"-h"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  for (const char* option : {"--set key=value", "--backend B", "--steps N", "--until-done", "--max-seconds S", "--seed N",
-                             "--out DIR", "--format csv|vti|vti-ascii|none", "--output-every N", "--checkpoint FILE", "--checkpoint-every N",
-                             "--restart FILE", "-q, --quiet", "--list-methods", "--describe METHOD", "-h, --help",
-                             "--version"})
+  for (const char* option : {"--set key=value", "--backend B", "--steps N", "--until-done", "--max-seconds S", "--seed N", "--out DIR",
+                             "--format csv|vti|vti-ascii|none", "--output-every N", "--checkpoint FILE", "--checkpoint-every N",
+                             "--restart FILE", "-q, --quiet", "--list-methods", "--describe METHOD", "-h, --help", "--version"})
     EXPECT_HAS(r.out, option);
   EXPECT_HAS(r.out, "--steps=10");
   EXPECT_HAS(r.out, "-- PRESET.json");
@@ -219,11 +215,11 @@ TEST_F(Cli, OptionGivenLastWithoutItsValueExits2NamingIt) {
 // --opt=value is --opt value: the same run, the same summary.
 TEST_F(Cli, ValuesJoinedByEqualsRunLikeSeparateOnes) {
   const std::string joined = path("joined"), separate = path("separate");
-  CliResult r = run({teaching_demo(), "--set=n_s=100", "--set=n_runs=2", "--set=t_end=10", "--backend=cpu", "--steps=3",
-                     "--seed=7", "--format=csv", "--out=" + joined, "--quiet"});
+  CliResult r = run({teaching_demo(), "--set=n_s=100", "--set=n_runs=2", "--set=t_end=10", "--backend=cpu", "--steps=3", "--seed=7",
+                     "--format=csv", "--out=" + joined, "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  r = run(small_run_args() + std::vector<std::string>{"--backend", "cpu", "--steps", "3", "--seed", "7", "--format", "csv",
-                                                      "--out", separate, "--quiet"});
+  r = run(small_run_args() +
+          std::vector<std::string>{"--backend", "cpu", "--steps", "3", "--seed", "7", "--format", "csv", "--out", separate, "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const nlohmann::json a = summary(joined), b = summary(separate);
   EXPECT_EQ(a["iterations"], 3);
@@ -235,13 +231,11 @@ TEST_F(Cli, ValuesJoinedByEqualsRunLikeSeparateOnes) {
 // A preset whose name begins with '-' reads as an option unless it follows "--".
 TEST_F(Cli, DoubleDashEndsTheOptionsSoAPresetPathMayBeginWithADash) {
   fs::copy_file(teaching_demo(), dir_ / "-demo.json");
-  CliResult r = run({"--set", "n_s=100", "--set", "n_runs=2", "--set", "t_end=10", "--backend", "cpu", "--quiet",
-                     "-demo.json"},
-                    dir_.string());
+  CliResult r =
+      run({"--set", "n_s=100", "--set", "n_runs=2", "--set", "t_end=10", "--backend", "cpu", "--quiet", "-demo.json"}, dir_.string());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_HAS(r.err, "-demo.json: unknown option");
-  r = run({"--set", "n_s=100", "--set", "n_runs=2", "--set", "t_end=10", "--backend", "cpu", "--quiet", "--out", "out",
-           "--", "-demo.json"},
+  r = run({"--set", "n_s=100", "--set", "n_runs=2", "--set", "t_end=10", "--backend", "cpu", "--quiet", "--out", "out", "--", "-demo.json"},
           dir_.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(summary(path("out"))["preset"]["file"], "-demo.json");
@@ -432,8 +426,8 @@ TEST(CsvField, QuotesWhatHoldsACommaAQuoteOrALineBreakAndNothingElse) {
 // The BGK phase space is called "f(x, vx)": its CSV header has four columns, as every row does.
 TEST_F(Cli, PhaseSpaceCsvHeaderQuotesTheNameWithItsComma) {
   const std::string out = path("phase");
-  const CliResult r = run({std::string(KS_SOURCE_DIR) + "/presets/bgk/teaching-shock.json", "--backend", "cpu", "--steps",
-                           "1", "--format", "csv", "--out", out, "--quiet"});
+  const CliResult r = run({std::string(KS_SOURCE_DIR) + "/presets/bgk/teaching-shock.json", "--backend", "cpu", "--steps", "1", "--format",
+                           "csv", "--out", out, "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::ifstream csv(fs::path(out) / (ks::file_safe("f(x, vx)") + ".csv"));
   ASSERT_TRUE(csv) << "no phase-space csv";
@@ -453,18 +447,23 @@ TEST_F(Cli, PhaseSpaceCsvHeaderQuotesTheNameWithItsComma) {
 // the .vtp of a --format vti run under a CSV run's files), and kinetic-run says so.
 TEST_F(Cli, AnEarlierRunsFilesLeftInTheFolderAreNamed) {
   const std::string out = path("twice");
-  ASSERT_EQ(run(small_run_args() + std::vector<std::string>{"--backend", "cpu", "--steps", "1", "--format", "vti", "--out", out, "--quiet"}).exit_code, 0);
+  ASSERT_EQ(run(small_run_args() + std::vector<std::string>{"--backend", "cpu", "--steps", "1", "--format", "vti", "--out", out, "--quiet"})
+                .exit_code,
+            0);
   const CliResult r = run(small_run_args() + std::vector<std::string>{"--backend", "cpu", "--steps", "1", "--format", "csv", "--out", out});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_HAS(r.err, "also holds 1 files of an earlier run");
   const nlohmann::json s = summary(out);
   EXPECT_EQ(s.value("files_of_an_earlier_run", nlohmann::json()), nlohmann::json::array({out + "/particles.vtp"}));
   // The CSV run again: the .vtp is still named (carried from the summary before), nothing else.
-  const CliResult again = run(small_run_args() + std::vector<std::string>{"--backend", "cpu", "--steps", "1", "--format", "csv", "--out", out, "--quiet"});
+  const CliResult again =
+      run(small_run_args() + std::vector<std::string>{"--backend", "cpu", "--steps", "1", "--format", "csv", "--out", out, "--quiet"});
   ASSERT_EQ(again.exit_code, 0) << again.err;
   EXPECT_EQ(summary(out).value("files_of_an_earlier_run", nlohmann::json()), nlohmann::json::array({out + "/particles.vtp"}));
   std::filesystem::remove(out + "/particles.vtp");  // gone: no longer named
-  ASSERT_EQ(run(small_run_args() + std::vector<std::string>{"--backend", "cpu", "--steps", "1", "--format", "csv", "--out", out, "--quiet"}).exit_code, 0);
+  ASSERT_EQ(run(small_run_args() + std::vector<std::string>{"--backend", "cpu", "--steps", "1", "--format", "csv", "--out", out, "--quiet"})
+                .exit_code,
+            0);
   EXPECT_EQ(summary(out).value("files_of_an_earlier_run", nlohmann::json()), nullptr);
 }
 
@@ -484,8 +483,8 @@ TEST_F(Cli, AShippedPresetRunsByItsName) {
 // are missing. The limit: 64 blocks (32 or 64 KiB), under the fields' 190 KB, over the summary's 6.
 TEST_F(Cli, FieldsThatCannotBeWrittenAreARunFaultThatTheSummaryNames) {
   const std::string out = path("full");
-  const CliResult r = run({std::string(KS_SOURCE_DIR) + "/presets/bgk/teaching-cavity.json", "--backend", "cpu", "--steps", "2",
-                           "--format", "vti-ascii", "--out", out, "--quiet"},
+  const CliResult r = run({std::string(KS_SOURCE_DIR) + "/presets/bgk/teaching-cavity.json", "--backend", "cpu", "--steps", "2", "--format",
+                           "vti-ascii", "--out", out, "--quiet"},
                           "", "trap '' XFSZ; ulimit -f 64 && ");
   EXPECT_EQ(r.exit_code, 4) << r.err;
   EXPECT_HAS(r.err, "the fields were not written");
@@ -525,15 +524,13 @@ TEST_F(Cli, CheckpointAndRestartGiveTheSameSeriesAsOneUninterruptedRun) {
   ASSERT_GT(dg_a["y"].size(), 4u);
   EXPECT_EQ(dg_b["x"], dg_a["x"]);
   ASSERT_EQ(dg_b["y"].size(), dg_a["y"].size());
-  for (std::size_t i = 0; i < dg_a["y"].size(); ++i)
-    EXPECT_EQ(dg_b["y"][i].get<double>(), dg_a["y"][i].get<double>()) << "d_g point " << i;
+  for (std::size_t i = 0; i < dg_a["y"].size(); ++i) EXPECT_EQ(dg_b["y"][i].get<double>(), dg_a["y"][i].get<double>()) << "d_g point " << i;
   EXPECT_EQ(series(b, "N/N0")["y"], series(a, "N/N0")["y"]);
 }
 
 TEST_F(Cli, RestartRefusesAnotherSetUpNamingEveryDifferenceAndAMissingCheckpoint) {
   const std::string ckpt = path("run.ckpt");
-  CliResult r = run(small_run_args() + std::vector<std::string>{"--backend", "cpu", "--quiet", "--steps", "1",
-                                                                "--checkpoint", ckpt});
+  CliResult r = run(small_run_args() + std::vector<std::string>{"--backend", "cpu", "--quiet", "--steps", "1", "--checkpoint", ckpt});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // n_s and d0 need a re-setup: a restart that changes them is refused, naming both.
   r = run(small_run_args() + std::vector<std::string>{"--restart", ckpt, "--set", "n_s=200", "--set", "d0=5", "--quiet"});

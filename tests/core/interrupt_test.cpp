@@ -118,8 +118,7 @@ ks::ParamSet long_params(std::int64_t setup_units, std::int64_t units, std::int6
 }
 
 std::unique_ptr<ks::Runner> make_runner(std::int64_t setup_units, std::int64_t units, std::int64_t snapshot_ms = 0) {
-  return std::make_unique<ks::Runner>(std::make_unique<LongMethod>(), long_params(setup_units, units, snapshot_ms),
-                                      ks::ExecutionContext{});
+  return std::make_unique<ks::Runner>(std::make_unique<LongMethod>(), long_params(setup_units, units, snapshot_ms), ks::ExecutionContext{});
 }
 
 // Waits until the method says it is inside an iteration.

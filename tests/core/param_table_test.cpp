@@ -35,8 +35,7 @@ ParamTable<Toy> make_toy_table() {
   t.bind(&Toy::smooth, ks::bool_param("smooth", "Smooth", true, "help"));
   t.bind(&Toy::file, ks::path_param("file", "File", {".csv"}, "help"));
   t.bind_choice(&Toy::shape, ks::choice_param("shape", "Shape", "square", {"round", "square"}, "help"), {Shape::Round, Shape::Square});
-  t.bind_choice(&Toy::fast, ks::choice_param("mode", "Mode", "careful", {"careful", "fast"}, "help"), {false, true},
-                Change::NextIteration);
+  t.bind_choice(&Toy::fast, ks::choice_param("mode", "Mode", "careful", {"careful", "fast"}, "help"), {false, true}, Change::NextIteration);
   return t;
 }
 
@@ -83,7 +82,7 @@ TEST(ParamTable, OnlyLiveKeysAreAssignedAndTheRefusalNamesThem) {
   EXPECT_EQ(t.assign_live(p, "seed", std::int64_t(3), "toy"), Change::Nothing);
   EXPECT_EQ(p.seed, 3);
   ks::test_support::expect_error([&] { t.assign_live(p, "cells", std::int64_t(8), "toy"); }, ks::ErrorKind::BadInput,
-                             {"'cells' is not a live parameter of toy", "speed, seed, mode"});
+                                 {"'cells' is not a live parameter of toy", "speed, seed, mode"});
   EXPECT_EQ(p.cells, 16);
   ks::test_support::expect_error([&] { t.assign_live(p, "colour", 1.0, "toy"); }, ks::ErrorKind::BadInput, {"colour"});
 }
@@ -181,7 +180,7 @@ TEST(MethodBase, LiveChangesReachTheStructAndARefusedOneLeavesBothCopiesAsTheyWe
   EXPECT_EQ(m.typed().speed, 5.0);
   EXPECT_EQ(m.params().get_real("speed"), 5.0);
   EXPECT_EQ(m.changes, 1);
-  m.set_live("speed", 5.0);  // unchanged: nothing to redo
+  m.set_live("speed", 5.0);             // unchanged: nothing to redo
   m.set_live("seed", std::int64_t(9));  // Change::Nothing: stored, nothing redone
   EXPECT_EQ(m.changes, 1);
   EXPECT_EQ(m.typed().seed, 9);

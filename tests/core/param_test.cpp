@@ -18,9 +18,9 @@
 namespace {
 
 using ks::ParamSpec;
-using ks::test_support::error_message;
 using ks::ParamType;
 using ks::ParamValue;
+using ks::test_support::error_message;
 
 ParamSpec int_spec(const std::string& key, std::int64_t def, double lo, double hi) {
   ParamSpec s;
@@ -62,8 +62,8 @@ ParamSpec choice_spec(const std::string& key, const std::string& def, std::vecto
 }
 
 std::vector<ParamSpec> sample_specs() {
-  return {int_spec("n_s", 2000, 16, 4000000), real_spec("length", 0.5, 0.001, 10.0),
-          bool_spec("verbose", false), choice_spec("kernel", "constant", {"constant", "additive", "free_molecular"})};
+  return {int_spec("n_s", 2000, 16, 4000000), real_spec("length", 0.5, 0.001, 10.0), bool_spec("verbose", false),
+          choice_spec("kernel", "constant", {"constant", "additive", "free_molecular"})};
 }
 
 }  // namespace
@@ -115,8 +115,7 @@ TEST(ParamSet, ApplyJsonSetsKnownKeysAndKeepsOtherDefaults) {
 
 TEST(ParamSet, ApplyJsonUnknownKeyNamesPointerAndKnownKeys) {
   ks::ParamSet set(sample_specs());
-  const std::string msg =
-      error_message([&] { set.apply_json(nlohmann::json{{"n_z", 1}}, "demo.json:/params"); });
+  const std::string msg = error_message([&] { set.apply_json(nlohmann::json{{"n_z", 1}}, "demo.json:/params"); });
   EXPECT_NE(msg.find("demo.json:/params/n_z"), std::string::npos) << msg;
   EXPECT_NE(msg.find("unknown parameter 'n_z'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("one of n_s, length, verbose, kernel"), std::string::npos) << msg;
@@ -131,8 +130,7 @@ TEST(ParamSet, ApplyJsonOfNonObjectIsRefused) {
 
 TEST(ParamSet, ApplyJsonFailureNamesOffendingKeyNotAnother) {
   ks::ParamSet set(sample_specs());
-  const std::string msg =
-      error_message([&] { set.apply_json(nlohmann::json{{"length", 0.5}, {"n_s", 1}}, "p.json:/params"); });
+  const std::string msg = error_message([&] { set.apply_json(nlohmann::json{{"length", 0.5}, {"n_s", 1}}, "p.json:/params"); });
   EXPECT_NE(msg.find("p.json:/params/n_s"), std::string::npos) << msg;
   EXPECT_EQ(msg.find("/params/length"), std::string::npos) << msg;
 }
@@ -152,8 +150,7 @@ TEST(ParamValidate, WrongJsonTypeNamesKeyExpectedTypeAndAllowed) {
   const std::string msg_real = error_message([&] { ks::validate(real_spec("length", 1, 0, 2), nlohmann::json("1.0"), "w"); });
   EXPECT_NE(msg_real.find("expected real"), std::string::npos) << msg_real;
 
-  const std::string msg_choice =
-      error_message([&] { ks::validate(choice_spec("kernel", "a", {"a", "b"}), nlohmann::json(3), "w"); });
+  const std::string msg_choice = error_message([&] { ks::validate(choice_spec("kernel", "a", {"a", "b"}), nlohmann::json(3), "w"); });
   EXPECT_NE(msg_choice.find("expected choice"), std::string::npos) << msg_choice;
 }
 
@@ -241,8 +238,7 @@ TEST(ParamParseValue, BadBoolAndChoiceTextListAllowedValues) {
   const std::string b = error_message([&] { ks::parse_value(bool_spec("verbose", false), "yes", "--set verbose"); });
   EXPECT_NE(b.find("'yes' for 'verbose' is not a boolean"), std::string::npos) << b;
   EXPECT_NE(b.find("true or false"), std::string::npos) << b;
-  const std::string c =
-      error_message([&] { ks::parse_value(choice_spec("kernel", "a", {"a", "b"}), "z", "--set kernel"); });
+  const std::string c = error_message([&] { ks::parse_value(choice_spec("kernel", "a", {"a", "b"}), "z", "--set kernel"); });
   EXPECT_NE(c.find("--set kernel"), std::string::npos) << c;
   EXPECT_NE(c.find("one of a, b"), std::string::npos) << c;
 }
@@ -343,15 +339,15 @@ TEST(ParamSpec, ChoiceLimitedParametersNameChoicesOfTheirMethod) {
   EXPECT_FALSE(ks::acts_when(mach, "cavity"));
   EXPECT_TRUE(ks::acts_when(mach, ""));
   EXPECT_TRUE(ks::acts_when(ks::real_param("dt", "dt", "", 0.05, 1e-6, 1.0, "help"), "cavity"));
-  const int limited = for_each_named_parameter(&ks::ParamSpec::when_key, [](const std::string& id, const ks::ParamSpec& s,
-                                                                            const ks::ParamSpec* choice) {
-    ASSERT_NE(choice, nullptr) << id << ": '" << s.key << "' depends on '" << s.when_key << "', which the method lacks";
-    ASSERT_EQ(choice->type, ks::ParamType::Choice) << id << ": '" << s.when_key << "'";
-    ASSERT_FALSE(s.when_values.empty()) << id << ": '" << s.key << "'";
-    for (const std::string& v : s.when_values)
-      EXPECT_NE(std::find(choice->choices.begin(), choice->choices.end(), v), choice->choices.end())
-          << id << ": '" << s.key << "' names " << s.when_key << " = '" << v << "'";
-  });
+  const int limited =
+      for_each_named_parameter(&ks::ParamSpec::when_key, [](const std::string& id, const ks::ParamSpec& s, const ks::ParamSpec* choice) {
+        ASSERT_NE(choice, nullptr) << id << ": '" << s.key << "' depends on '" << s.when_key << "', which the method lacks";
+        ASSERT_EQ(choice->type, ks::ParamType::Choice) << id << ": '" << s.when_key << "'";
+        ASSERT_FALSE(s.when_values.empty()) << id << ": '" << s.key << "'";
+        for (const std::string& v : s.when_values)
+          EXPECT_NE(std::find(choice->choices.begin(), choice->choices.end(), v), choice->choices.end())
+              << id << ": '" << s.key << "' names " << s.when_key << " = '" << v << "'";
+      });
   EXPECT_GT(limited, 0);
 }
 
@@ -359,8 +355,7 @@ TEST(ParamSpec, ChoiceLimitedParametersNameChoicesOfTheirMethod) {
 // that one is above 0); kinetic.bgk's time step is set by its Courant number.
 TEST(ParamSpec, OverridingParametersAreNumbersOfTheirMethod) {
   std::vector<std::string> overridden;
-  for_each_named_parameter(&ks::ParamSpec::overridden_by, [&](const std::string& id, const ks::ParamSpec& s,
-                                                               const ks::ParamSpec* setter) {
+  for_each_named_parameter(&ks::ParamSpec::overridden_by, [&](const std::string& id, const ks::ParamSpec& s, const ks::ParamSpec* setter) {
     overridden.push_back(id + ":" + s.key);
     ASSERT_NE(setter, nullptr) << id << ": '" << s.key << "' is set by '" << s.overridden_by << "', which the method lacks";
     EXPECT_TRUE(setter->type == ks::ParamType::Real || setter->type == ks::ParamType::Int) << id << ": '" << s.overridden_by << "'";

@@ -19,8 +19,7 @@ struct Kat {
 void expect_kat(const Kat& k) {
   const ks::PhiloxCounter out = ks::philox4x32_10(k.counter, k.key);
   for (int i = 0; i < 4; ++i)
-    EXPECT_EQ(out.v[i], k.expected[i]) << "word " << i << std::hex << ": got 0x" << out.v[i] << ", expected 0x"
-                                       << k.expected[i];
+    EXPECT_EQ(out.v[i], k.expected[i]) << "word " << i << std::hex << ": got 0x" << out.v[i] << ", expected 0x" << k.expected[i];
 }
 
 }  // namespace
@@ -95,10 +94,10 @@ TEST(PhiloxStream, SameIndexRepeatsAndStreamsDiffer) {
   auto differs = [](const ks::PhiloxCounter& x, const ks::PhiloxCounter& y) {
     return x.v[0] != y.v[0] || x.v[1] != y.v[1] || x.v[2] != y.v[2] || x.v[3] != y.v[3];
   };
-  EXPECT_TRUE(differs(a.draw(5, 0), b.draw(5, 0)));   // another stream id
-  EXPECT_TRUE(differs(a.draw(5, 0), c.draw(5, 0)));   // another seed
-  EXPECT_TRUE(differs(a.draw(5, 0), a.draw(5, 1)));   // another purpose
-  EXPECT_TRUE(differs(a.draw(5, 0), a.draw(6, 0)));   // another index
+  EXPECT_TRUE(differs(a.draw(5, 0), b.draw(5, 0)));  // another stream id
+  EXPECT_TRUE(differs(a.draw(5, 0), c.draw(5, 0)));  // another seed
+  EXPECT_TRUE(differs(a.draw(5, 0), a.draw(5, 1)));  // another purpose
+  EXPECT_TRUE(differs(a.draw(5, 0), a.draw(6, 0)));  // another index
   // The upper half of the 64-bit index matters too.
   EXPECT_TRUE(differs(a.draw(5, 0), a.draw(5 + (std::uint64_t(1) << 32), 0)));
 }

@@ -32,9 +32,8 @@ const char* kGoodPreset = R"({
 class PresetFile : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) /
-           ("ks_preset_test_" + std::to_string(::getpid()) + "_" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    dir_ = fs::path(::testing::TempDir()) / ("ks_preset_test_" + std::to_string(::getpid()) + "_" +
+                                             std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::create_directories(dir_);
   }
   void TearDown() override {
@@ -272,8 +271,7 @@ TEST_F(PresetFile, ReferenceWithNeitherAnalyticNorTableIsRefused) {
 }
 
 TEST_F(PresetFile, ReferenceWithUnknownAnalyticIdListsKnownIds) {
-  const std::string path =
-      write_edited("refid.json", [](nlohmann::json& d) { d["reference"]["analytic"]["id"] = "golden_ratio"; });
+  const std::string path = write_edited("refid.json", [](nlohmann::json& d) { d["reference"]["analytic"]["id"] = "golden_ratio"; });
   const std::string msg = load_error(path);
   EXPECT_MESSAGE_HAS(msg, path + ":/reference/analytic/id");
   EXPECT_MESSAGE_HAS(msg, "unknown analytic reference 'golden_ratio'");
@@ -303,8 +301,7 @@ TEST_F(PresetFile, TableWithNonNumberNamesElementPointer) {
 
 TEST_F(PresetFile, GoodTableReferenceIsRead) {
   const std::string path = write_edited("tableok.json", [](nlohmann::json& d) {
-    d["reference"] = {{"series", "sigma_g"},
-                      {"table", {{"x", {1.0, 10.0}}, {"y", {1.3, 1.45}}, {"source", "a test"}}}};
+    d["reference"] = {{"series", "sigma_g"}, {"table", {{"x", {1.0, 10.0}}, {"y", {1.3, 1.45}}, {"source", "a test"}}}};
   });
   const ks::Preset p = ks::load_preset(path, ks::builtin_registry());
   EXPECT_EQ(p.reference.series, "sigma_g");

@@ -57,8 +57,7 @@ std::vector<std::string> split_cells(const std::string& row) {
 std::set<std::string> code_names(const std::string& readme) {
   std::set<std::string> names;
   const std::regex call("`([A-Za-z_][A-Za-z0-9_:]*)\\(\\)`");
-  for (auto it = std::sregex_iterator(readme.begin(), readme.end(), call); it != std::sregex_iterator(); ++it)
-    names.insert((*it)[1]);
+  for (auto it = std::sregex_iterator(readme.begin(), readme.end(), call); it != std::sregex_iterator(); ++it) names.insert((*it)[1]);
   std::stringstream lines(readme);
   int code_column = -1;
   const std::regex span("`([^`]+)`"), identifier("[A-Za-z_][A-Za-z0-9_:]*");
@@ -113,7 +112,8 @@ TEST_P(MethodReadme, EveryFileItNamesExists) {
     bool found = fs::exists(kSource / named) || fs::exists(folder / named) || fs::exists(kSource / "engine" / named);
     for (const char* dir : {"tests", "bench"})
       for (const auto& e : fs::recursive_directory_iterator(kSource / dir)) found = found || e.path().filename() == named.filename();
-    EXPECT_TRUE(found) << folder / "README.md" << " names `" << named.string() << "`, which is not in the repository";
+    EXPECT_TRUE(found) << folder / "README.md"
+                       << " names `" << named.string() << "`, which is not in the repository";
   }
   EXPECT_GE(files, 1) << "no source file named in " << folder / "README.md";
 }
@@ -124,8 +124,9 @@ INSTANTIATE_TEST_SUITE_P(AllMethods, MethodReadme, ::testing::Values("bgk", "coa
 TEST(Readme, InputSizeLimitsAreTheCodes) {
   const std::string text = read(kSource / "README.md");
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(text, m, std::regex("presets (\\d+) MiB, checkpoint headers (\\d+) MiB, temperature files (\\d+) GiB;\\s+"
-                                                    "messages give them in decimal units, ([0-9.]+ MB), ([0-9.]+ MB), ([0-9.]+ GB)")))
+  ASSERT_TRUE(std::regex_search(text, m,
+                                std::regex("presets (\\d+) MiB, checkpoint headers (\\d+) MiB, temperature files (\\d+) GiB;\\s+"
+                                           "messages give them in decimal units, ([0-9.]+ MB), ([0-9.]+ MB), ([0-9.]+ GB)")))
       << "README.md no longer states the input size limits in the form this test reads";
   EXPECT_EQ(std::stoull(m[1]) << 20, ks::kMaxPresetBytes);
   EXPECT_EQ(std::stoull(m[2]) << 20, ks::kMaxCheckpointHeaderBytes);

@@ -48,8 +48,7 @@ const ks::MethodInfo& decay_info() {
     ks::MethodInfo i;
     i.id = "test.decay";
     i.title = "Exponential decay (test)";
-    i.params = {spec("k", ks::ParamType::Real, 0.1, 0.0, 10.0, true),
-                spec("y0", ks::ParamType::Real, 1.0, 0.0, 100.0, false),
+    i.params = {spec("k", ks::ParamType::Real, 0.1, 0.0, 10.0, true), spec("y0", ks::ParamType::Real, 1.0, 0.0, 100.0, false),
                 spec("n", ks::ParamType::Int, std::int64_t{10}, 1, 1e15, false),
                 spec("poison_at", ks::ParamType::Int, std::int64_t{0}, 0, 1e9, true),
                 spec("sleep_us", ks::ParamType::Int, std::int64_t{0}, 0, 100000, true)};
@@ -273,7 +272,7 @@ TEST(Runner, StartPauseAndStartAgainContinueWithoutLosingIterations) {
   EXPECT_EQ(r->progress().iteration, paused_at);
 
   ASSERT_EQ(r->set("sleep_us", std::int64_t{0}).status, ks::SetResult::Status::Applied);  // finish quickly
-  r->start();  // resume
+  r->start();                                                                             // resume
   ASSERT_TRUE(r->wait_until([](ks::RunState s) { return s == ks::RunState::Finished; }, kTimeout));
   ASSERT_TRUE(r->wait_settled(kTimeout));
   EXPECT_EQ(r->progress().iteration, n);
@@ -526,7 +525,8 @@ TEST(Runner, ResetAfterFailureRunsAgainToTheEnd) {
 }
 
 TEST(Runner, CheckpointCommandAndRestartContinueExactly) {
-  const std::string path = (std::filesystem::path(::testing::TempDir()) / ("ks_runner_test_" + std::to_string(::getpid()) + ".ckpt")).string();
+  const std::string path =
+      (std::filesystem::path(::testing::TempDir()) / ("ks_runner_test_" + std::to_string(::getpid()) + ".ckpt")).string();
   std::filesystem::remove(path);
   auto a = make_runner(decay_params(10), every_snapshot());
   ASSERT_TRUE(a->wait_settled(kTimeout));

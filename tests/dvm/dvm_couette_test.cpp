@@ -34,8 +34,15 @@ TEST(DvmCouette, SlipRegimeProfileIsLinearWithTheNavierStokesSlipSlope) {
   // and the (uniform) shear stress follow Navier-Stokes with first-order slip, sigma = 1.016, up to
   // the neglected O((l / L)^2) ~ 2 % terms: allow 3 % on the slope, 2 % on the stress.
   DvmMethod m;
-  run(m, {{"case", "couette"}, {"kn", "0.1"}, {"lid_speed", "0.1"}, {"ny", "200"}, {"nv", "16"}, {"tolerance", "1e-11"},
-          {"max_iterations", "5000"}}, cpu_context(), 5000);
+  run(m,
+      {{"case", "couette"},
+       {"kn", "0.1"},
+       {"lid_speed", "0.1"},
+       {"ny", "200"},
+       {"nv", "16"},
+       {"tolerance", "1e-11"},
+       {"max_iterations", "5000"}},
+      cpu_context(), 5000);
   ASSERT_LT(m.snapshot().progress.residual, 1e-11) << "did not converge";
   const CouetteReference ref = couette_reference(m.config(), 0.1);
   const CellFields f = cell_fields(m.raw_moments(), m.geometry().solid);

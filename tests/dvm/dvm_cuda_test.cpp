@@ -31,8 +31,8 @@ void expect_same_iterate(std::map<std::string, std::string> setup, int iteration
   for (std::size_t k = 0; k < cpu.raw_moments().size(); ++k)
     worst = std::max(worst, std::fabs(cpu.raw_moments()[k] - gpu.raw_moments()[k]) / (1.0 + std::fabs(cpu.raw_moments()[k])));
   EXPECT_LT(worst, precision == "fp64" ? 1e-12 : 1e-7);
-  std::printf("[ measured ] CPU vs CUDA (%s slices) after %d iterations: largest relative difference %.2e\n", precision.c_str(),
-              iterations, worst);
+  std::printf("[ measured ] CPU vs CUDA (%s slices) after %d iterations: largest relative difference %.2e\n", precision.c_str(), iterations,
+              worst);
 }
 
 TEST(DvmCuda, CavityMatchesTheCpuToRoundOff) {
@@ -52,10 +52,9 @@ TEST(DvmCuda, FactoredShakhovOfHalfAxesOf32And64PointsMatchesTheCpu) {
   for (const char* nv : {"64", "128"}) {
     SCOPED_TRACE(std::string("nv ") + nv);
     const bool wide = std::string(nv) == "128";
-    const std::map<std::string, std::string> p = {{"case", "cavity"},          {"kn", "1"},
-                                                  {"lid_speed", "0.1"},         {"nx", wide ? "3" : "5"},
-                                                  {"ny", wide ? "3" : "4"},     {"nz", wide ? "2" : "3"},
-                                                  {"nv", nv}};
+    const std::map<std::string, std::string> p = {
+        {"case", "cavity"},       {"kn", "1"}, {"lid_speed", "0.1"}, {"nx", wide ? "3" : "5"}, {"ny", wide ? "3" : "4"},
+        {"nz", wide ? "2" : "3"}, {"nv", nv}};
     expect_same_iterate(p, 2);
     expect_same_iterate(p, 2, "fp32");
   }
@@ -85,7 +84,7 @@ TEST(DvmCuda, OctantMomentsLoadedSixteenBytesAtATimeMatchTheCpu) {
   // 4 floats (64^3 velocities), 24^2 pairs of 2 doubles (48^3).
   KS_REQUIRE_CUDA();
   const std::map<std::string, std::string> wide = {{"case", "cavity"}, {"kn", "1"}, {"lid_speed", "0.1"},
-                                                   {"nx", "4"}, {"ny", "3"}, {"nz", "3"}};
+                                                   {"nx", "4"},        {"ny", "3"}, {"nz", "3"}};
   auto fp32 = wide, fp64 = wide;
   fp32["nv"] = "64";
   fp64["nv"] = "48";
@@ -156,8 +155,7 @@ TEST(DvmCuda, SweepWithinASmallerGpusSharedMemoryGivesTheCpuIterate) {
   // nx 40 in fp64: 20 KiB of rows and 3.5 KiB a strip; 32 KiB holds the 3 strips of 16 cells, where
   // the H100 would take 10 strips of 4 for this small grid.
   const test_support::ScopedEnv limit("KS_CUDA_SHARED_MEMORY_LIMIT", "32768");
-  expect_same_iterate({{"case", "cavity"}, {"kn", "1"}, {"lid_speed", "0.1"}, {"nx", "40"}, {"ny", "3"}, {"nz", "2"}, {"nv", "8"}},
-                      2);
+  expect_same_iterate({{"case", "cavity"}, {"kn", "1"}, {"lid_speed", "0.1"}, {"nx", "40"}, {"ny", "3"}, {"nz", "2"}, {"nv", "8"}}, 2);
 }
 
 TEST(DvmCuda, RowTooWideForTheGpusSharedMemoryIsRefusedNamingNxAndTheLimit) {

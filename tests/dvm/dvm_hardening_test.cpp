@@ -25,8 +25,12 @@ using testing::small_cavity;
 // --- memory estimate ---
 
 std::map<std::string, std::string> cavity(int cells, int velocities, const char* precision) {
-  return {{"case", "cavity"}, {"nx", std::to_string(cells)}, {"ny", std::to_string(cells)}, {"nz", std::to_string(cells)},
-          {"nv", std::to_string(velocities)}, {"precision", precision}};
+  return {{"case", "cavity"},
+          {"nx", std::to_string(cells)},
+          {"ny", std::to_string(cells)},
+          {"nz", std::to_string(cells)},
+          {"nv", std::to_string(velocities)},
+          {"precision", precision}};
 }
 
 // README, Performance: device memory of the cavity on the H100 (one octant a batch), in MB of 1e6 B.
@@ -210,8 +214,14 @@ TEST(DvmConvergence, ConvergedOnlyWhenTheToleranceEndsTheRun) {
   };
   for (const Case c : {Case{"1e-9", "200", true}, Case{"0", "5", false}, Case{"1e-12", "5", false}}) {
     DvmMethod m;
-    m.setup(params({{"case", "couette"}, {"kn", "1"}, {"lid_speed", "0.2"}, {"ny", "8"}, {"nv", "16"}, {"precision", "fp64"},
-                    {"tolerance", c.tolerance}, {"max_iterations", c.max_iterations}}),
+    m.setup(params({{"case", "couette"},
+                    {"kn", "1"},
+                    {"lid_speed", "0.2"},
+                    {"ny", "8"},
+                    {"nv", "16"},
+                    {"precision", "fp64"},
+                    {"tolerance", c.tolerance},
+                    {"max_iterations", c.max_iterations}}),
             cpu_context());
     EXPECT_FALSE(m.progress().converged);
     while (!m.finished()) m.advance();

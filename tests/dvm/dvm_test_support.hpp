@@ -12,9 +12,7 @@ namespace ks::dvm::testing {
 using test_support::cpu_context;
 using test_support::cuda_context;
 
-inline ParamSet params(const std::map<std::string, std::string>& overrides) {
-  return test_support::method_params<DvmMethod>(overrides);
-}
+inline ParamSet params(const std::map<std::string, std::string>& overrides) { return test_support::method_params<DvmMethod>(overrides); }
 
 inline std::map<std::string, std::string> small_cavity() {
   return {{"case", "cavity"}, {"kn", "1"}, {"lid_speed", "0.1"}, {"nx", "10"}, {"ny", "9"}, {"nz", "8"}, {"nv", "10"}};

@@ -60,8 +60,7 @@ struct Outcome {
 };
 
 // Runs kinetic-run in `dir` with `args`; sends `send_signal` after `signal_after` seconds if set.
-Outcome run_cli(const std::vector<std::string>& args, const fs::path& dir, double timeout_s, int send_signal,
-                double signal_after) {
+Outcome run_cli(const std::vector<std::string>& args, const fs::path& dir, double timeout_s, int send_signal, double signal_after) {
   const fs::path err_path = dir / "stderr.txt";
   const pid_t pid = ::fork();
   if (pid == 0) {
@@ -121,8 +120,7 @@ void prepare(const json& c, const fs::path& dir) {
     write_text(dir / name, text);
   }
   for (const auto& name : fifos) ASSERT_EQ(::mkfifo((dir / name.get<std::string>()).c_str(), 0644), 0);
-  for (const auto& [name, target] : links.items())
-    fs::create_symlink(expand(target.get<std::string>(), dir), dir / name);
+  for (const auto& [name, target] : links.items()) fs::create_symlink(expand(target.get<std::string>(), dir), dir / name);
   if (c.contains("first_run")) {
     std::vector<std::string> args;
     for (const auto& a : c["first_run"]) args.push_back(expand(a, dir));

@@ -44,7 +44,8 @@ double differing_fraction(const QImage& a, const QImage& b, int tolerance) {
 }
 
 TEST(GuiComposition, FieldViewOnScreenIsWhatItDrawsAfterTheSceneTabAndAPresetSwitch) {
-  if (QGuiApplication::platformName() != "xcb") GTEST_SKIP() << "needs a screen to read back (xcb), not " << QGuiApplication::platformName().toStdString();
+  if (QGuiApplication::platformName() != "xcb")
+    GTEST_SKIP() << "needs a screen to read back (xcb), not " << QGuiApplication::platformName().toStdString();
   ks::gui::AppOptions options;
   options.preset = kPresets + "coagulation/teaching-demo.json";
   options.backend = "cpu";

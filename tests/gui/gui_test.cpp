@@ -190,8 +190,7 @@ TEST(GuiScriptedBadInput, PresetThatIsNotJsonEndsWithCodeTwoNamingTheFile) {
 }
 
 TEST(GuiScriptedBadInput, UnknownSetKeyEndsWithCodeTwoListingTheKeys) {
-  expect_script_refused({"--preset", q(kDemo), "--set", "no_such_key=1", "--steps", "1", "--exit"},
-                        {"--set no_such_key", "n_s", "n_runs"});
+  expect_script_refused({"--preset", q(kDemo), "--set", "no_such_key=1", "--steps", "1", "--exit"}, {"--set no_such_key", "n_s", "n_runs"});
 }
 
 TEST(GuiScriptedBadInput, OutOfRangeSetValueEndsWithCodeTwoNamingTheRange) {
@@ -227,9 +226,9 @@ TEST(GuiCommandLine, HelpWithoutADisplayExitsZeroListingEveryOption) {
   const AppRun r = run_app_bounded({"--help"}, 60000, without_display());
   ASSERT_TRUE(r.finished);
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  for (const char* part : {"usage: kinetic-studio [options]", "--preset FILE", "--set key=value", "--backend B", "--steps N",
-                           "--screenshot FILE.png", "--view V", "--export DIR", "--exit", "-h, --help", "--version",
-                           "exit codes", "--steps=10"})
+  for (const char* part :
+       {"usage: kinetic-studio [options]", "--preset FILE", "--set key=value", "--backend B", "--steps N", "--screenshot FILE.png",
+        "--view V", "--export DIR", "--exit", "-h, --help", "--version", "exit codes", "--steps=10"})
     EXPECT_NE(r.out.find(part), std::string::npos) << "'" << part << "' is not in: " << r.out;
   EXPECT_EQ(run_app_bounded({"-h"}, 60000, without_display()).out, r.out);
 }
@@ -253,8 +252,8 @@ TEST(GuiCommandLine, AWindowWithoutADisplaySaysWhatIsMissingAndWhatToUse) {
 
 // A bad option is answered before a window (or a display) is needed: exit 2, one line on stderr.
 TEST(GuiCommandLine, BadOptionWithoutADisplayExitsTwoWithOneLine) {
-  for (const QStringList& args : {QStringList{"--frobnicate"}, QStringList{"--steps=99999999999", "--exit"},
-                                  QStringList{"--view", "bogus"}, QStringList{"--steps"}, QStringList{"preset.json"}}) {
+  for (const QStringList& args : {QStringList{"--frobnicate"}, QStringList{"--steps=99999999999", "--exit"}, QStringList{"--view", "bogus"},
+                                  QStringList{"--steps"}, QStringList{"preset.json"}}) {
     const AppRun r = run_app_bounded(args, 60000, without_display());
     ASSERT_TRUE(r.finished) << args.join(' ').toStdString();
     EXPECT_EQ(r.exit_code, 2) << args.join(' ').toStdString() << ": " << r.err;
@@ -293,8 +292,8 @@ std::string refusal(const QStringList& args) {
 TEST(GuiCommandLine, ValuesJoinedByEqualsParseLikeSeparateOnes) {
   const ks::gui::AppOptions a = parsed({"--preset=p.json", "--set=n_s=400", "--set", "n_runs=2", "--backend=cpu", "--steps=4",
                                         "--screenshot=x.png", "--view=plot", "--export=out", "--exit"});
-  const ks::gui::AppOptions b = parsed({"--preset", "p.json", "--set", "n_s=400", "--set=n_runs=2", "--backend", "cpu",
-                                        "--steps", "4", "--screenshot", "x.png", "--view", "plot", "--export", "out", "--exit"});
+  const ks::gui::AppOptions b = parsed({"--preset", "p.json", "--set", "n_s=400", "--set=n_runs=2", "--backend", "cpu", "--steps", "4",
+                                        "--screenshot", "x.png", "--view", "plot", "--export", "out", "--exit"});
   for (const ks::gui::AppOptions& o : {a, b}) {
     EXPECT_EQ(o.preset, "p.json");
     ASSERT_EQ(o.sets.size(), 2u);
@@ -499,8 +498,8 @@ TEST(GuiProgress, TimeLeftFollowsTheRecentRateAndStartsOverAfterAReset) {
   ASSERT_TRUE(eta.seconds_left());
   EXPECT_NEAR(*eta.seconds_left(), 90.0, 1e-9);
   for (int t = 11; t <= 60; ++t) eta.add(t, 0.1 + 0.002 * (t - 10));  // slows to 0.2 % a second
-  EXPECT_NEAR(*eta.seconds_left(), (1.0 - 0.2) / 0.002, 1e-6);  // the old rate has left the window
-  eta.add(61, 0.0);  // a reset
+  EXPECT_NEAR(*eta.seconds_left(), (1.0 - 0.2) / 0.002, 1e-6);        // the old rate has left the window
+  eta.add(61, 0.0);                                                   // a reset
   EXPECT_FALSE(eta.seconds_left());
   EXPECT_EQ(ks::gui::format_duration(45.2), "45 s");
   EXPECT_EQ(ks::gui::format_duration(185), "3 min 05 s");
@@ -579,9 +578,8 @@ TEST(GuiInProcess, EveryTeachingPresetFitsALaptopScreenWithNothingClipped) {
     for (const QWidget* w : window.findChildren<QWidget*>()) {
       if (!w->isVisible() || w->isWindow() || scroll_area_of(w)) continue;
       const QRect r(w->mapTo(&window, QPoint(0, 0)), w->size());
-      EXPECT_TRUE(inside.contains(r)) << preset << ": " << w->metaObject()->className() << " '"
-                                      << w->objectName().toStdString() << "' at " << r.x() << "," << r.y() << " "
-                                      << r.width() << "x" << r.height();
+      EXPECT_TRUE(inside.contains(r)) << preset << ": " << w->metaObject()->className() << " '" << w->objectName().toStdString() << "' at "
+                                      << r.x() << "," << r.y() << " " << r.width() << "x" << r.height();
     }
     // The parameters scroll only up and down: every value box is whole in the panel's width.
     auto* panel = window.findChild<QWidget*>("parameterPanel");
@@ -657,8 +655,7 @@ TEST(GuiInProcess, PresetWhoseSetupFailsKeepsTheRunningSimulation) {
   ASSERT_TRUE(window->loadPreset(QString::fromStdString(bad)));  // accepted: the failure comes from the set-up
   EXPECT_TRUE(window->settingUp());
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (window->settingUp() && std::chrono::steady_clock::now() < deadline)
-    QApplication::processEvents(QEventLoop::AllEvents, 50);
+  while (window->settingUp() && std::chrono::steady_clock::now() < deadline) QApplication::processEvents(QEventLoop::AllEvents, 50);
   ASSERT_FALSE(window->settingUp());
   EXPECT_EQ(window->runner(), before);
   EXPECT_EQ(window->runner()->state(), ks::RunState::Idle);
@@ -713,8 +710,7 @@ TEST(GuiInProcess, ResetupChangeThatWouldNotFitInMemoryIsRefusedAndTheRunKept) {
   // 4e6 particles x 1e4 runs x 24 B: about 960 GB on the host.
   window.applyParameter("n_s", std::int64_t{4000000});
   const QString status = window.statusBar()->currentMessage();
-  EXPECT_TRUE(status.contains("n_s = 4000000 refused") && status.contains("memory") && status.contains("kept"))
-      << status.toStdString();
+  EXPECT_TRUE(status.contains("n_s = 4000000 refused") && status.contains("memory") && status.contains("kept")) << status.toStdString();
   ASSERT_TRUE(window.runner()->wait_settled(std::chrono::seconds(30)));
   EXPECT_NE(window.runner()->state(), ks::RunState::Failed) << window.runner()->error();
   EXPECT_EQ(window.runner()->pending_params().get_int("n_s"), 500);
@@ -843,8 +839,7 @@ TEST(GuiInProcess, PlotWheelZoomsAboutTheCursorAndKeepsTheWindowAsDataArrive) {
   auto* canvas = view.findChild<QOpenGLWidget*>();
   ASSERT_NE(canvas, nullptr);
   const QPointF centre(canvas->width() / 2.0, canvas->height() / 2.0);
-  QWheelEvent wheel(centre, canvas->mapToGlobal(centre), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
-                    Qt::NoScrollPhase, false);
+  QWheelEvent wheel(centre, canvas->mapToGlobal(centre), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
   QApplication::sendEvent(canvas, &wheel);
   EXPECT_TRUE(view.zoomed());
   const auto in = view.axisRanges();

@@ -23,14 +23,14 @@
 
 namespace {
 
-constexpr qint64 kAnswerMs = 500;     // pause, reset, switch, quit
+constexpr qint64 kAnswerMs = 500;  // pause, reset, switch, quit
 // The GUI thread's longest stall (the bound). Measured 47-69 ms on 2 cores under Xvfb (61-65
 // with the 3D scene shown, drawn on its thread; 137-150 when it drew on this one), where
 // a frame of the software renderer (llvmpipe) composing the window takes 25-45 ms beside a solver on
 // both cores; any wait for the engine (a join took minutes, the hidden 3D scene's conversion 200 ms,
 // a bed's snapshot freed on this thread 36 ms, a view's first frame 30-70 ms) shows above it.
 constexpr double kLongestGapMs = 100;
-constexpr qint64 kSetUpMs = 600000;    // the coarse bed's set-up on a loaded 2-core machine
+constexpr qint64 kSetUpMs = 600000;  // the coarse bed's set-up on a loaded 2-core machine
 
 const QString kPresets = QString(KS_SOURCE_DIR) + "/presets/";
 const QString kDemo = kPresets + "coagulation/teaching-demo.json";
@@ -116,10 +116,10 @@ TEST(GuiLiveness, PackedBedsSetUpRunPauseResetSwitchAndQuitWithoutStallingTheWin
   EXPECT_LT(ended_ms, kAnswerMs);
 
   const double gap = window->longestEventLoopGapMs();
-  std::printf("liveness: switch %lld ms, coarse bed set-up %lld ms, pause %lld ms, reset %lld ms, close %lld ms, runs ended %lld ms "
-              "after; longest event-loop gap %.1f ms\n",
-              (long long)switch_ms, (long long)setup_ms, (long long)pause_ms, (long long)reset_ms, (long long)close_ms,
-              (long long)ended_ms, gap);
+  std::printf(
+      "liveness: switch %lld ms, coarse bed set-up %lld ms, pause %lld ms, reset %lld ms, close %lld ms, runs ended %lld ms "
+      "after; longest event-loop gap %.1f ms\n",
+      (long long)switch_ms, (long long)setup_ms, (long long)pause_ms, (long long)reset_ms, (long long)close_ms, (long long)ended_ms, gap);
   EXPECT_LT(gap, kLongestGapMs);
   const auto t_destroy = std::chrono::steady_clock::now();
   window.reset();

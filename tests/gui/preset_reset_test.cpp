@@ -27,8 +27,7 @@ ks::FieldData image_field(const std::string& name, std::array<int, 3> cells) {
   return f;
 }
 
-std::shared_ptr<const ks::Snapshot> series_snapshot(const std::string& name, std::vector<double> x, std::vector<double> y,
-                                                    bool log_axes) {
+std::shared_ptr<const ks::Snapshot> series_snapshot(const std::string& name, std::vector<double> x, std::vector<double> y, bool log_axes) {
   auto snap = std::make_shared<ks::Snapshot>();
   ks::Series s{name, "x", "y", std::move(x), std::move(y)};
   s.log_x = s.log_y = log_axes;

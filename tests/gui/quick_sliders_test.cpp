@@ -46,7 +46,8 @@ TEST(QuickSliders, OnlyADragOfTheHandleOrATypedValueChangesTheParameter) {
   Sent sent;
   QObject::connect(&strip, &ks::gui::QuickSliders::parameterChanged,
                    [&](const QString& key, const ks::ParamValue& v) { sent.changes.emplace_back(key, v); });
-  QObject::connect(&strip, &ks::gui::QuickSliders::parameterRefused, [&](const QString&, const QString&, const QString&) { ++sent.refused; });
+  QObject::connect(&strip, &ks::gui::QuickSliders::parameterRefused,
+                   [&](const QString&, const QString&, const QString&) { ++sent.refused; });
   strip.resize(600, 80);
   strip.show();
   QApplication::processEvents();

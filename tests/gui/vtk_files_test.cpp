@@ -252,7 +252,8 @@ TEST(VtkFiles, LineReadsBackAsARectilinearGridWithPlaneVectorsInThreeComponents)
     }
     const auto piece_sets = ks::datasets_of(piece, true);
     ASSERT_EQ(piece_sets.size(), 1u);
-    sources.push_back(ks::write_dataset_vtk(piece_sets[0], dir + "/fields_r" + std::to_string(r), ks::VtkEncoding::Binary).substr(dir.size() + 1));
+    sources.push_back(
+        ks::write_dataset_vtk(piece_sets[0], dir + "/fields_r" + std::to_string(r), ks::VtkEncoding::Binary).substr(dir.size() + 1));
     EXPECT_EQ(sources.back(), "fields_r" + std::to_string(r) + ".vtr");
     pieces.push_back(piece[0].grid);
     last = piece;
@@ -446,7 +447,8 @@ TEST(VtkFiles, RadiationRunsFromATemperatureFieldVtkWroteInBinary) {
     ASSERT_EQ(f.values.size(), cells.size());
     for (std::size_t c = 0; c < cells.size(); ++c) ASSERT_DOUBLE_EQ(f.values[c], cells[c]) << path << " cell " << c;
 
-    ks::ParamSet p = ks::load_preset(std::string(KS_SOURCE_DIR) + "/presets/radiation/temperature-from-file.json", ks::builtin_registry()).params;
+    ks::ParamSet p =
+        ks::load_preset(std::string(KS_SOURCE_DIR) + "/presets/radiation/temperature-from-file.json", ks::builtin_registry()).params;
     p.set("temperature_file", path);
     p.set("rays_per_cell", std::int64_t(20));
     auto method = ks::builtin_registry().create("radiation.rmc");
@@ -611,7 +613,7 @@ TEST(VtkFiles, TemperatureFilesInEveryLayoutVtkWritesPassTheChecks) {
 // reader: each dataset's kind, dimensions, origin, spacing or coordinates, and every field's name,
 // components and values.
 TEST(VtkFiles, EveryMethodsSnapshotReadsBackWithVtkAsTheEngineHoldsIt) {
-  const char* presets[] = {"bgk/teaching-cavity", "bgk/teaching-shock", "coagulation/teaching-demo", "dvm/teaching-cavity",
+  const char* presets[] = {"bgk/teaching-cavity",    "bgk/teaching-shock",      "coagulation/teaching-demo",  "dvm/teaching-cavity",
                            "dvm/cube-mach2-reduced", "lbm/teaching-packed-bed", "radiation/teaching-hot-cube"};
   int kinds[3] = {0, 0, 0};  // image, rectilinear, particle datasets seen
   for (const char* name : presets) {
@@ -620,7 +622,8 @@ TEST(VtkFiles, EveryMethodsSnapshotReadsBackWithVtkAsTheEngineHoldsIt) {
     const ks::ExecutionContext ctx = ks::resolve_backend(ks::BackendRequest::Cpu);
     ks::ParamSet params = preset.params;
     if (preset.case_name.find("section 4.2") != std::string::npos)  // the cube: 18 x 14 x 14 cells, 12^3 velocities
-      for (const auto& [key, value] : {std::pair<const char*, std::int64_t>{"nx", 18}, {"ny", 14}, {"nz", 14}, {"body_cells", 4}, {"nv", 12}})
+      for (const auto& [key, value] :
+           {std::pair<const char*, std::int64_t>{"nx", 18}, {"ny", 14}, {"nz", 14}, {"body_cells", 4}, {"nv", 12}})
         params.set(key, value);
     method->setup(params, ctx);
     method->advance();
@@ -673,7 +676,8 @@ TEST(VtkFiles, EveryMethodsSnapshotReadsBackWithVtkAsTheEngineHoldsIt) {
         ASSERT_EQ(std::size_t(a->GetNumberOfTuples()), f->values.size() / c) << path << " " << f->desc.name;
         for (std::size_t v = 0; v < f->values.size(); ++v)
           ASSERT_EQ(a->GetComponent(v / c, v % c), f->values[v]) << path << " " << f->desc.name;
-        for (std::size_t t = 0; written > c && t < f->values.size() / c; ++t) ASSERT_EQ(a->GetComponent(t, 2), 0.0) << path << " " << f->desc.name;
+        for (std::size_t t = 0; written > c && t < f->values.size() / c; ++t)
+          ASSERT_EQ(a->GetComponent(t, 2), 0.0) << path << " " << f->desc.name;
       }
     }
   }

@@ -31,7 +31,6 @@ namespace {
 
 using ks::interop::HeadlessGl;
 
-
 TEST(CudaGlInterop, DeviceFieldCopiedIntoAGlBufferReadsBackEqual) {
   const ks::CudaAvailability cuda = ks::query_cuda();
   if (!cuda.usable) GTEST_SKIP() << "CUDA-GL interop test skipped: " << cuda.reason;
@@ -74,13 +73,12 @@ TEST(CudaGlInterop, DeviceFieldCopiedIntoAGlBufferReadsBackEqual) {
 
 // A Runner on the CUDA backend that keeps `device_field` of its method in device memory, set up
 // and advanced `steps` iterations.
-std::unique_ptr<ks::Runner> cuda_runner(const std::string& method, const ks::ParamSet& params, const std::string& device_field,
-                                        int steps) {
+std::unique_ptr<ks::Runner> cuda_runner(const std::string& method, const ks::ParamSet& params, const std::string& device_field, int steps) {
   ks::RunnerOptions options;
   options.snapshot_interval = std::chrono::milliseconds(0);
   options.device_field = device_field;
-  auto runner = std::make_unique<ks::Runner>(ks::builtin_registry().create(method), params,
-                                             ks::resolve_backend(ks::BackendRequest::Cuda), options);
+  auto runner =
+      std::make_unique<ks::Runner>(ks::builtin_registry().create(method), params, ks::resolve_backend(ks::BackendRequest::Cuda), options);
   EXPECT_TRUE(runner->wait_settled(std::chrono::seconds(60)));
   runner->step(steps);
   EXPECT_TRUE(runner->wait_settled(std::chrono::seconds(120)));
@@ -95,9 +93,8 @@ std::vector<float> texture_of_layer(const ks::interop::ZeroCopyBuffer& image, in
   glGenTextures(1, &texture);
   glBindTexture(GL_TEXTURE_2D, texture);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  const bool unpacked = image.unpack_layer(nx, ny, nz, z, [&](const void* offset) {
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, nx, ny, 0, GL_RED, GL_FLOAT, offset);
-  });
+  const bool unpacked = image.unpack_layer(
+      nx, ny, nz, z, [&](const void* offset) { glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, nx, ny, 0, GL_RED, GL_FLOAT, offset); });
   EXPECT_TRUE(unpacked) << "layer " << z << " of " << nx << " x " << ny << " x " << nz;
   std::vector<float> texels(std::size_t(nx) * ny, -1.0f);
   glPixelStorei(GL_PACK_ALIGNMENT, 4);

@@ -55,14 +55,15 @@ TEST_P(LbmCudaMatchesCpu, PopulationsAgreeToRoundOff) {
   EXPECT_NEAR(rms_g / rms_c, 1.0, precision == "fp64" ? 1e-10 : 1e-3);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    TubeBedBox, LbmCudaMatchesCpu,
-    ::testing::Combine(::testing::Values(Case{"tube_interpolated", testing::small_tube()},
-                                         Case{"tube_simple", with(testing::small_tube(), "bounce_back", "simple")},
-                                         Case{"packed_bed", testing::small_bed()},
-                                         Case{"periodic_wave", with(with(testing::periodic_box(8, 8, 32), "wave_amplitude", "0.05"), "uz", "0.05")}),
-                       ::testing::Values("fp64", "fp32")),
-    [](const auto& info) { return std::string(std::get<0>(info.param).name) + "_" + std::get<1>(info.param); });
+INSTANTIATE_TEST_SUITE_P(TubeBedBox, LbmCudaMatchesCpu,
+                         ::testing::Combine(::testing::Values(Case{"tube_interpolated", testing::small_tube()},
+                                                              Case{"tube_simple", with(testing::small_tube(), "bounce_back", "simple")},
+                                                              Case{"packed_bed", testing::small_bed()},
+                                                              Case{"periodic_wave",
+                                                                   with(with(testing::periodic_box(8, 8, 32), "wave_amplitude", "0.05"),
+                                                                        "uz", "0.05")}),
+                                            ::testing::Values("fp64", "fp32")),
+                         [](const auto& info) { return std::string(std::get<0>(info.param).name) + "_" + std::get<1>(info.param); });
 
 // The fused step (gpu_step = fused, lbm_cuda_pull.cuh) and its in-place form (gpu_step = in_place,
 // lbm_cuda_in_place.cuh, one copy of the populations) against the paper's three kernels on the GPU: the
@@ -114,15 +115,16 @@ TEST_P(LbmCudaFusedStep, EqualsThePaperKernels) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    TubeBedBox, LbmCudaFusedStep,
-    ::testing::Combine(::testing::Values(Case{"tube_simple", with(testing::small_tube(), "bounce_back", "simple")},
-                                         Case{"packed_bed", testing::small_bed()},
-                                         Case{"periodic_wave", with(with(testing::periodic_box(8, 8, 32), "wave_amplitude", "0.05"), "uz", "0.05")}),
-                       ::testing::Values("fp64", "fp32", "fp16"), ::testing::Values("fused", "in_place")),
-    [](const auto& info) {
-      return std::string(std::get<0>(info.param).name) + "_" + std::get<1>(info.param) + "_" + std::get<2>(info.param);
-    });
+INSTANTIATE_TEST_SUITE_P(TubeBedBox, LbmCudaFusedStep,
+                         ::testing::Combine(::testing::Values(Case{"tube_simple", with(testing::small_tube(), "bounce_back", "simple")},
+                                                              Case{"packed_bed", testing::small_bed()},
+                                                              Case{"periodic_wave",
+                                                                   with(with(testing::periodic_box(8, 8, 32), "wave_amplitude", "0.05"),
+                                                                        "uz", "0.05")}),
+                                            ::testing::Values("fp64", "fp32", "fp16"), ::testing::Values("fused", "in_place")),
+                         [](const auto& info) {
+                           return std::string(std::get<0>(info.param).name) + "_" + std::get<1>(info.param) + "_" + std::get<2>(info.param);
+                         });
 
 // A state written into a fused or in-place solver (a checkpoint, a grid-level switch) is the paper's
 // pre-collision one; the run from it equals the run it was read from, to the bit (FP32). Read after
@@ -154,11 +156,10 @@ TEST(LbmCudaFusedStep, WrittenStateContinuesAsTheRunItCameFrom) {
   }
 }
 
-
 // The in-place step holds one copy of the populations: the device memory its solver takes (the bytes
 // of its DeviceBuffers: the device's free memory moves with other tests under ctest -j) is the fused
-// step's less one array of the fluid nodes' populations, plus its value per species and solid source and its index per fluid node; and it is
-// within the estimate that set-up checks before allocating.
+// step's less one array of the fluid nodes' populations, plus its value per species and solid source and its index per fluid node; and it
+// is within the estimate that set-up checks before allocating.
 TEST(LbmCudaInPlace, HoldsOneCopyOfThePopulationsWithinTheEstimate) {
   KS_REQUIRE_CUDA();
   auto p = testing::small_bed();
@@ -177,8 +178,8 @@ TEST(LbmCudaInPlace, HoldsOneCopyOfThePopulationsWithinTheEstimate) {
   const double fused = taken(GpuStep::Fused), in_place = taken(GpuStep::InPlace);
   const double fluid = double(geometry->fluid_nodes), sources = double(pull_nodes(m.config(), *geometry).solid_sources);
   const double saved = kSpecies * kQ * 4 * fluid - 4 * fluid - kSpecies * 4 * sources;
-  std::printf("fused %.1f MB, in place %.1f MB, expected saving %.1f MB (%.2f solid sources a fluid node)\n", fused / 1e6,
-              in_place / 1e6, saved / 1e6, sources / fluid);
+  std::printf("fused %.1f MB, in place %.1f MB, expected saving %.1f MB (%.2f solid sources a fluid node)\n", fused / 1e6, in_place / 1e6,
+              saved / 1e6, sources / fluid);
   EXPECT_NEAR(fused - in_place, saved, 4.2e6 + 0.02 * saved);
   EXPECT_LE(in_place, double(m.estimate_memory(testing::params(with(p, "gpu_step", "in_place")), testing::cuda_context()).device_bytes));
 }

@@ -155,8 +155,7 @@ TEST(LbmGridLevel, DevelopedTubeFlowKeepsMassAndCentreVelocityOnTheCoarseLevel) 
   std::printf("fluid nodes: fine %.0f, coarse %.0f (8 N_c / N_f = %.4f)\n", n_fine, n_coarse, volume_ratio);
   for (int s = 0; s < kSpecies; ++s) {
     const double mass_ratio = 8.0 * species_mass(m, s) / mass_fine[s];
-    std::printf("species %d: 8 M_c / M_f = %.6f, mean density coarse / fine - 1 = %.2e\n", s, mass_ratio,
-                mass_ratio / volume_ratio - 1.0);
+    std::printf("species %d: 8 M_c / M_f = %.6f, mean density coarse / fine - 1 = %.2e\n", s, mass_ratio, mass_ratio / volume_ratio - 1.0);
     EXPECT_NEAR(mass_ratio / volume_ratio, 1.0, 1e-6) << "species " << s;
   }
   std::printf("centre-line u_z: fine %.6e, coarse %.6e (ratio %.4f)\n", u_fine, u_coarse, u_coarse / u_fine);

@@ -109,7 +109,6 @@ TEST(LbmPackedBed, CoarseLevelHalvesTheLatticeAndKeepsTheSpheres) {
   EXPECT_NEAR(coarse.bed_porosity(), fine.bed_porosity(), 0.1);
 }
 
-
 // --- memory estimate ---
 
 // Every term of the tube's estimate is proportional to nz at fixed nx, ny (the nodes, and the wall
@@ -238,7 +237,7 @@ TEST(LbmCheckpoint, CraftedStateIsRefusedAndTheRunGoesOn) {
   const Crafted crafted[] = {
       {patched<std::int64_t>(good, at.kIteration, 3), "residual history of 2 steps"},  // iterations beyond the history
       {patched<std::int64_t>(good, at.kIteration, -1), "0 <= iterations <= steps"},
-      {patched<std::int64_t>(good, at.kSteps, 1), "0 <= iterations <= steps"},  // fewer steps than iterations
+      {patched<std::int64_t>(good, at.kSteps, 1), "0 <= iterations <= steps"},               // fewer steps than iterations
       {patched<std::uint64_t>(good, at.kResidualSteps, std::uint64_t(1) << 40), "corrupt"},  // a history of 2^40 points
       {patched<double>(good, at.kResidualSteps + 8, 0.0), "a step in [1, 20]"},
       {patched<double>(good, at.residuals + 8, nan), "finite residual"},

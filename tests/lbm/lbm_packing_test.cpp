@@ -34,8 +34,8 @@ TEST(LbmPacking, PaperBedHasTheCountSizesAndPorosity) {
   const auto t0 = std::chrono::steady_clock::now();
   const Packing p = pack_spheres(paper_bed());
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("12753 spheres: porosity %.4f, size exponent %.3f, max overlap %.4f d_min, %d sweeps, %.2f s\n", p.porosity,
-              p.size_exponent, p.max_overlap, p.sweeps, seconds);
+  std::printf("12753 spheres: porosity %.4f, size exponent %.3f, max overlap %.4f d_min, %d sweeps, %.2f s\n", p.porosity, p.size_exponent,
+              p.max_overlap, p.sweeps, seconds);
   RecordProperty("porosity", std::to_string(p.porosity));
   ASSERT_EQ(p.spheres.size(), 12753u);
   EXPECT_NEAR(p.porosity, 0.48, 0.01);

@@ -17,8 +17,8 @@ PoiseuilleProfile steady_profile(const std::string& scheme) {
   const PoiseuilleProfile pr = testing::steady_tube_profile(m, {{"bounce_back", scheme}}, testing::cpu_context(), 5000);
   EXPECT_LT(m.steps(), 5000) << scheme << " did not meet eq. (19)";
   ::testing::Test::RecordProperty(scheme + "_l2_error", std::to_string(pr.l2_error));
-  std::printf("%s bounce-back: L2 error %.4f, max error %.4f of the centre velocity %.3e after %lld steps\n", scheme.c_str(),
-              pr.l2_error, pr.max_error, pr.centre_velocity, (long long)m.steps());
+  std::printf("%s bounce-back: L2 error %.4f, max error %.4f of the centre velocity %.3e after %lld steps\n", scheme.c_str(), pr.l2_error,
+              pr.max_error, pr.centre_velocity, (long long)m.steps());
   return pr;
 }
 

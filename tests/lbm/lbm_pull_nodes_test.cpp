@@ -55,7 +55,9 @@ TEST(LbmPullNodes, TableFollowsTheGeometryAndItsWallLinks) {
 // gpu_step = auto fuses the step where the lattice has solids and keeps the paper's kernels on the
 // all-fluid periodic box (faster there); a choice made by the user stands.
 TEST(LbmPullNodes, AutoFusesTheStepWhereTheLatticeHasSolids) {
-  const auto step_of = [](std::map<std::string, std::string> p) { return make_config(lbm_param_table().read(testing::params(p))).gpu_step; };
+  const auto step_of = [](std::map<std::string, std::string> p) {
+    return make_config(lbm_param_table().read(testing::params(p))).gpu_step;
+  };
   EXPECT_EQ(step_of(testing::small_tube()), GpuStep::Fused);
   EXPECT_EQ(step_of(testing::small_bed()), GpuStep::Fused);
   EXPECT_EQ(step_of(testing::periodic_box(8, 8, 16)), GpuStep::Paper);

@@ -14,9 +14,7 @@ namespace ks::lbm::testing {
 using test_support::cpu_context;
 using test_support::cuda_context;
 
-inline ParamSet params(const std::map<std::string, std::string>& overrides) {
-  return test_support::method_params<LbmMethod>(overrides);
-}
+inline ParamSet params(const std::map<std::string, std::string>& overrides) { return test_support::method_params<LbmMethod>(overrides); }
 
 // A closed periodic box, thin across and long along z.
 inline std::map<std::string, std::string> periodic_box(int nx, int ny, int nz) {
@@ -42,8 +40,8 @@ inline PoiseuilleProfile steady_tube_profile(LbmMethod& m, std::map<std::string,
 
 // A short packed bed: a few dozen spheres in a narrow tube.
 inline std::map<std::string, std::string> small_bed() {
-  return {{"geometry", "packed_bed"}, {"nx", "24"},        {"ny", "24"},        {"nz", "40"},  {"sphere_count", "40"},
-          {"open_length", "6"},       {"pressure_ratio", "0.98"}, {"viscosity", "0.1"}, {"d_ab", "0.12"}};
+  return {{"geometry", "packed_bed"}, {"nx", "24"},         {"ny", "24"},    {"nz", "40"}, {"sphere_count", "40"}, {"open_length", "6"},
+          {"pressure_ratio", "0.98"}, {"viscosity", "0.1"}, {"d_ab", "0.12"}};
 }
 
 }  // namespace ks::lbm::testing

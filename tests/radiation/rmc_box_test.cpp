@@ -14,15 +14,25 @@ using test::run;
 // The paper uses 32^3 cells and 2000 rays per cell; smaller grids keep CI fast and the tolerance
 // still holds (the cell-constant temperature is the largest error left: about 1 % at 16^3, kappa = 5).
 TEST(RmcBox, Case3OpticallyThinWithinTwoPercentOfTheQuasiAnalyticSolution) {
-  const auto m = run({{"profile", "sin"}, {"kappa", "0.5"}, {"nx", "16"}, {"ny", "16"}, {"nz", "16"},
-                      {"rays_per_cell", "1000"}, {"rays_per_batch", "500"}});
+  const auto m = run({{"profile", "sin"},
+                      {"kappa", "0.5"},
+                      {"nx", "16"},
+                      {"ny", "16"},
+                      {"nz", "16"},
+                      {"rays_per_cell", "1000"},
+                      {"rays_per_batch", "500"}});
   ASSERT_EQ(m->reference().size(), 16u);
   EXPECT_LT(rms_over_peak(m->profile(m->mean()), m->reference()), 0.02);
 }
 
 TEST(RmcBox, Case4OpticallyThickWithinTwoPercentOfTheQuasiAnalyticSolution) {
-  const auto m = run({{"profile", "sin"}, {"kappa", "5"}, {"nx", "20"}, {"ny", "20"}, {"nz", "20"},
-                      {"rays_per_cell", "2000"}, {"rays_per_batch", "1000"}});
+  const auto m = run({{"profile", "sin"},
+                      {"kappa", "5"},
+                      {"nx", "20"},
+                      {"ny", "20"},
+                      {"nz", "20"},
+                      {"rays_per_cell", "2000"},
+                      {"rays_per_batch", "1000"}});
   EXPECT_LT(rms_over_peak(m->profile(m->mean()), m->reference()), 0.02);
 }
 

@@ -20,8 +20,9 @@ using test::rms_over_peak;
 using test::run;
 using test_support::cuda_context;
 
-const std::map<std::string, std::string> kSlab = {{"profile", "parab1"}, {"kappa", "2"}, {"nx", "16"}, {"ny", "4"}, {"nz", "4"},
-                                                  {"emissivity_x0", "0.5"}, {"rays_per_cell", "600"}, {"rays_per_batch", "200"}};
+const std::map<std::string, std::string> kSlab = {
+    {"profile", "parab1"},    {"kappa", "2"},           {"nx", "16"}, {"ny", "4"}, {"nz", "4"}, {"emissivity_x0", "0.5"},
+    {"rays_per_cell", "600"}, {"rays_per_batch", "200"}};
 
 double largest_difference_over_peak(const RmcMethod& a, const RmcMethod& b) {
   const auto qa = a.mean(), qb = b.mean();
@@ -54,9 +55,11 @@ double series_difference(const RmcMethod& a, const RmcMethod& b, const std::stri
 
 TEST(RmcCuda, DoublePathMatchesTheCpuToRoundOff) {
   KS_REQUIRE_CUDA();
-  for (const auto& extra : std::vector<std::map<std::string, std::string>>{
-           {}, {{"grid_levels", "3"}, {"sorting", "true"}}, {{"reflection", "specular"}, {"seed", "5"}},
-           {{"grid_levels", "3"}, {"sorting", "true"}, {"ray_packets", "true"}}}) {
+  for (const auto& extra :
+       std::vector<std::map<std::string, std::string>>{{},
+                                                       {{"grid_levels", "3"}, {"sorting", "true"}},
+                                                       {{"reflection", "specular"}, {"seed", "5"}},
+                                                       {{"grid_levels", "3"}, {"sorting", "true"}, {"ray_packets", "true"}}}) {
     auto p = kSlab;
     p.insert(extra.begin(), extra.end());
     const auto cpu = run(p), gpu = run(p, cuda_context());
@@ -95,8 +98,8 @@ TEST(RmcCuda, BatchesTracedAheadGiveTheCpusSumsWhateverComesBetween) {
 
 TEST(RmcCuda, BoxWithTexturesSortingAndMultigridAgreesStatistically) {
   KS_REQUIRE_CUDA();
-  std::map<std::string, std::string> p = {{"profile", "sin"}, {"kappa", "5"}, {"nx", "20"}, {"ny", "20"}, {"nz", "20"},
-                                          {"rays_per_cell", "2000"}, {"rays_per_batch", "1000"}};
+  std::map<std::string, std::string> p = {
+      {"profile", "sin"}, {"kappa", "5"}, {"nx", "20"}, {"ny", "20"}, {"nz", "20"}, {"rays_per_cell", "2000"}, {"rays_per_batch", "1000"}};
   const auto cpu = run(p);
   p["texture"] = "true";
   const auto tex = run(p, cuda_context());

@@ -24,8 +24,16 @@ using test_support::method_params;
 
 TEST(RmcEstimator, UniformTemperatureGivesZeroToRoundOff) {
   // Gas and (grey, reflecting) walls at one temperature: every term of eq. (12) vanishes exactly.
-  const auto m = run({{"profile", "isothermal"}, {"temperature", "800"}, {"wall_temperature", "800"}, {"kappa", "2"},
-                      {"emissivity_x0", "0.4"}, {"emissivity_x1", "0.7"}, {"nx", "8"}, {"ny", "2"}, {"nz", "2"}, {"rays_per_cell", "200"}});
+  const auto m = run({{"profile", "isothermal"},
+                      {"temperature", "800"},
+                      {"wall_temperature", "800"},
+                      {"kappa", "2"},
+                      {"emissivity_x0", "0.4"},
+                      {"emissivity_x1", "0.7"},
+                      {"nx", "8"},
+                      {"ny", "2"},
+                      {"nz", "2"},
+                      {"rays_per_cell", "200"}});
   const double emission = 4.0 * 2.0 * kStefanBoltzmann * std::pow(800.0, 4);
   for (double q : m->mean()) EXPECT_LT(std::fabs(q), 1e-12 * emission);
 }
@@ -42,7 +50,7 @@ TEST(RmcEstimator, StandardErrorFallsAsOneOverSqrtRays) {
   EXPECT_NEAR(sa / sb, 4.0, 0.3);  // sqrt(6400 / 400)
   // The snapshot's mean standard error against its 1/sqrt(N) companion, 16 batches on.
   const Snapshot snap = b->snapshot();
-  const Series* measured = nullptr, *clt = nullptr;
+  const Series *measured = nullptr, *clt = nullptr;
   for (const Series& s : snap.series) {
     if (s.name == "mean std(Q^R)") measured = &s;
     if (s.name == "mean std(Q^R) 1/sqrt(N)") clt = &s;
@@ -57,8 +65,8 @@ TEST(RmcEstimator, StandardErrorFallsAsOneOverSqrtRays) {
 TEST(RmcEstimator, MultigridAgreesWithTheFineGridWithinTheStatisticalError) {
   // Case 10's set-up with a grey gas of kappa = 5/m: 4 levels (32 -> 16 -> 8 -> 4), 5 steps each,
   // and eq. (25) steps; the far field of each ray is traced on coarser cells.
-  const std::map<std::string, std::string> base = {{"profile", "parab1"}, {"kappa", "5"}, {"nx", "32"}, {"ny", "4"}, {"nz", "4"},
-                                                   {"rays_per_cell", "1500"}, {"rays_per_batch", "500"}};
+  const std::map<std::string, std::string> base = {
+      {"profile", "parab1"}, {"kappa", "5"}, {"nx", "32"}, {"ny", "4"}, {"nz", "4"}, {"rays_per_cell", "1500"}, {"rays_per_batch", "500"}};
   const auto fine = run(base);
   auto mg = base;
   mg["grid_levels"] = "4";
@@ -73,8 +81,8 @@ TEST(RmcEstimator, MultigridAgreesWithTheFineGridWithinTheStatisticalError) {
 }
 
 TEST(RmcEstimator, SortingChangesTheOrderNotTheStatistics) {
-  const std::map<std::string, std::string> base = {{"profile", "parab1"}, {"kappa", "1"}, {"nx", "16"}, {"ny", "4"}, {"nz", "4"},
-                                                   {"rays_per_cell", "1000"}, {"rays_per_batch", "500"}};
+  const std::map<std::string, std::string> base = {
+      {"profile", "parab1"}, {"kappa", "1"}, {"nx", "16"}, {"ny", "4"}, {"nz", "4"}, {"rays_per_cell", "1000"}, {"rays_per_batch", "500"}};
   auto sorted = base;
   sorted["sorting"] = "true";
   EXPECT_LT(max_sigma_distance(*run(base), *run(sorted)), 4.0);
@@ -98,8 +106,8 @@ TEST(RmcEstimator, RayPacketsShareTheRaysOfNeighboursNotTheStatistics) {
   // ray_packets: the 32 cells of a row (nx = 32) draw the same rays. Each cell's estimate keeps its
   // distribution (same result within the statistical error, standard errors of the same size); what
   // changes is that neighbours' errors become correlated.
-  const std::map<std::string, std::string> base = {{"profile", "parab1"}, {"kappa", "1"}, {"nx", "32"}, {"ny", "2"}, {"nz", "2"},
-                                                   {"rays_per_cell", "1000"}, {"rays_per_batch", "500"}};
+  const std::map<std::string, std::string> base = {
+      {"profile", "parab1"}, {"kappa", "1"}, {"nx", "32"}, {"ny", "2"}, {"nz", "2"}, {"rays_per_cell", "1000"}, {"rays_per_batch", "500"}};
   auto shared = base;
   shared["ray_packets"] = "true";
   const auto a = run(base), b = run(shared);
@@ -115,8 +123,8 @@ TEST(RmcEstimator, RayPacketsShareTheRaysOfNeighboursNotTheStatistics) {
 }
 
 TEST(RmcEstimator, RestartContinuesBitForBit) {
-  const auto params = method_params<RmcMethod>({{"profile", "lin1"}, {"nx", "8"}, {"ny", "2"}, {"nz", "2"},
-                                                {"rays_per_cell", "600"}, {"rays_per_batch", "100"}});
+  const auto params = method_params<RmcMethod>(
+      {{"profile", "lin1"}, {"nx", "8"}, {"ny", "2"}, {"nz", "2"}, {"rays_per_cell", "600"}, {"rays_per_batch", "100"}});
   RmcMethod straight, first, second;
   straight.setup(params, cpu_context());
   first.setup(params, cpu_context());
@@ -133,8 +141,8 @@ TEST(RmcEstimator, RestartContinuesBitForBit) {
 
 TEST(RmcEstimator, MemoryEstimateGrowsWithTheCellsAndCoversTheSavedState) {
   auto params = [](int nx) {
-    return method_params<RmcMethod>({{"profile", "lin1"}, {"nx", std::to_string(nx)}, {"ny", "4"}, {"nz", "4"},
-                                     {"rays_per_cell", "200"}, {"rays_per_batch", "100"}});
+    return method_params<RmcMethod>(
+        {{"profile", "lin1"}, {"nx", std::to_string(nx)}, {"ny", "4"}, {"nz", "4"}, {"rays_per_cell", "200"}, {"rays_per_batch", "100"}});
   };
   RmcMethod m;
   const MemoryEstimate small = m.estimate_memory(params(32), cpu_context()), large = m.estimate_memory(params(64), cpu_context());
@@ -158,8 +166,8 @@ TEST(RmcEstimator, MemoryEstimateGrowsWithTheCellsAndCoversTheSavedState) {
 }
 
 TEST(RmcEstimator, CraftedStateIsRefusedAndLeavesTheMethodAsItWas) {
-  const auto params = method_params<RmcMethod>({{"profile", "lin1"}, {"nx", "8"}, {"ny", "2"}, {"nz", "2"},
-                                                {"rays_per_cell", "600"}, {"rays_per_batch", "100"}});
+  const auto params = method_params<RmcMethod>(
+      {{"profile", "lin1"}, {"nx", "8"}, {"ny", "2"}, {"nz", "2"}, {"rays_per_cell", "600"}, {"rays_per_batch", "100"}});
   RmcMethod m, straight;
   m.setup(params, cpu_context());
   straight.setup(params, cpu_context());
@@ -226,8 +234,11 @@ TEST(RmcEstimator, LiveChangesExtendOrRestartTheEstimate) {
 TEST(RmcEstimator, MissingSpectralTableNamesTheFile) {
   setenv("KS_RESOURCE_DIR", "/nonexistent", 1);
   RmcMethod m;
-  test_support::expect_error([&] { m.setup(method_params<RmcMethod>({{"gas", "H2O"}}), cpu_context()); }, ErrorKind::BadInput,
-                             {"/nonexistent/radiation/nbck_h2o.json"});
+  test_support::expect_error(
+      [&] {
+        m.setup(method_params<RmcMethod>({{"gas", "H2O"}}), cpu_context());
+      },
+      ErrorKind::BadInput, {"/nonexistent/radiation/nbck_h2o.json"});
   unsetenv("KS_RESOURCE_DIR");
 }
 

@@ -45,8 +45,14 @@ class RmcIsothermalSlab : public ::testing::TestWithParam<double> {};
 TEST_P(RmcIsothermalSlab, MatchesTheExponentialIntegralFormula) {
   // Optically thin (emission 4 kappa sigma T^4 everywhere) to thick (only the wall layers cool).
   const double tau = GetParam();
-  const auto m = run({{"profile", "isothermal"}, {"temperature", "1000"}, {"kappa", std::to_string(tau)}, {"nx", "32"},
-                      {"ny", "4"}, {"nz", "4"}, {"rays_per_cell", "1500"}, {"rays_per_batch", "500"}});
+  const auto m = run({{"profile", "isothermal"},
+                      {"temperature", "1000"},
+                      {"kappa", std::to_string(tau)},
+                      {"nx", "32"},
+                      {"ny", "4"},
+                      {"nz", "4"},
+                      {"rays_per_cell", "1500"},
+                      {"rays_per_batch", "500"}});
   const auto x = m->stations();
   std::vector<double> exact;
   for (double xi : x) exact.push_back(isothermal_slab(tau, 1.0, 1000.0, xi));
@@ -82,9 +88,17 @@ class RmcReflectingWalls : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RmcReflectingWalls, GreyWallsMatchTheReflectingSlabSolution) {
   const bool specular = GetParam() == "specular";
-  const auto m = run({{"profile", "isothermal"}, {"temperature", "1000"}, {"kappa", "0.5"}, {"emissivity_x0", "0.3"},
-                      {"emissivity_x1", "0.3"}, {"reflection", GetParam()}, {"nx", "32"}, {"ny", "4"}, {"nz", "4"},
-                      {"rays_per_cell", "2000"}, {"rays_per_batch", "500"}});
+  const auto m = run({{"profile", "isothermal"},
+                      {"temperature", "1000"},
+                      {"kappa", "0.5"},
+                      {"emissivity_x0", "0.3"},
+                      {"emissivity_x1", "0.3"},
+                      {"reflection", GetParam()},
+                      {"nx", "32"},
+                      {"ny", "4"},
+                      {"nz", "4"},
+                      {"rays_per_cell", "2000"},
+                      {"rays_per_batch", "500"}});
   std::vector<double> exact, other, black;
   for (double x : m->stations()) {
     exact.push_back(reflecting_slab(0.5, 1.0, 1000.0, 0.3, specular, x));

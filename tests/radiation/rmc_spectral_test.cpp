@@ -14,9 +14,7 @@ namespace {
 using test::rms_over_peak;
 using test::run;
 
-double planck_mean(Gas g, double T) {
-  return build_tables(load_gas_data(gas_data_file(g)), T - 1.0, T + 1.0, T).kappa_planck(T);
-}
+double planck_mean(Gas g, double T) { return build_tables(load_gas_data(gas_data_file(g)), T - 1.0, T + 1.0, T).kappa_planck(T); }
 
 TEST(RmcSpectral, PlanckMeansMatchThePapersOpticalThicknesses) {
   // Table 1: case 5, H2O at 1000 K: tau = 0.51 over 0.1 m; cases 7-9, CO2 near 300 K: 25.5 over 1 m.
@@ -37,7 +35,8 @@ TEST(RmcSpectral, MalformedTableIsRefusedWithTheKey) {
   const std::string path = testing::TempDir() + "bad_nbck.json";
   FILE* f = std::fopen(path.c_str(), "w");
   std::fputs(R"({"format": "ks-nbck-1", "gas": "H2O", "source": "test", "temperatures_K": [300, 200],
-                 "gauss_weights": [1.0], "bands": [{"center_cm": 100, "width_cm": 25}], "k_per_m": [[[1, 1]]]})", f);
+                 "gauss_weights": [1.0], "bands": [{"center_cm": 100, "width_cm": 25}], "k_per_m": [[[1, 1]]]})",
+             f);
   std::fclose(f);
   test_support::expect_error([&] { load_gas_data(path); }, ErrorKind::BadInput, {"/temperatures_K/1"});
 }

@@ -35,9 +35,8 @@ namespace fs = std::filesystem;
 using ks::test_support::error_message;
 
 // parab1 (eq. 19) on 8 x 4 x 4 cells of the unit slab: the field every file here is written from.
-const std::map<std::string, std::string> kParab1 = {{"profile", "parab1"}, {"kappa", "1"},        {"nx", "8"},
-                                                    {"ny", "4"},           {"nz", "4"},           {"rays_per_cell", "200"},
-                                                    {"rays_per_batch", "100"}};
+const std::map<std::string, std::string> kParab1 = {
+    {"profile", "parab1"}, {"kappa", "1"}, {"nx", "8"}, {"ny", "4"}, {"nz", "4"}, {"rays_per_cell", "200"}, {"rays_per_batch", "100"}};
 
 RmcConfig parab1_config() { return make_config(rmc_param_table().read(test_support::method_params<RmcMethod>(kParab1))); }
 
@@ -55,8 +54,8 @@ std::map<std::string, std::string> from_file(const std::string& file) {
 class RmcTemperatureFile : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("ks_rmc_tfile_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() /
+           ("ks_rmc_tfile_" + std::to_string(::getpid()) + "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -90,24 +89,28 @@ class RmcTemperatureFile : public ::testing::Test {
     std::ostringstream os;
     os.precision(17);
     os << "<?xml version=\"1.0\"?>\n<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"LittleEndian\">\n"
-       << "  <ImageData WholeExtent=\"0 " << n[0] << " 0 " << n[1] << " 0 " << n[2] << "\" Origin=\"" << o[0] << ' ' << o[1]
-       << ' ' << o[2] << "\" Spacing=\"" << h[0] << ' ' << h[1] << ' ' << h[2] << "\">\n"
+       << "  <ImageData WholeExtent=\"0 " << n[0] << " 0 " << n[1] << " 0 " << n[2] << "\" Origin=\"" << o[0] << ' ' << o[1] << ' ' << o[2]
+       << "\" Spacing=\"" << h[0] << ' ' << h[1] << ' ' << h[2] << "\">\n"
        << "    <Piece Extent=\"0 " << n[0] << " 0 " << n[1] << " 0 " << n[2] << "\">\n"
        << (points ? "      <PointData Scalars=\"T\">\n" : "      <CellData Scalars=\"T\">\n")
        << "        <DataArray type=\"Float64\" Name=\"T\" format=\"" << format << "\">\n";
     for (std::size_t i = 0; i < values.size(); ++i) os << values[i] << ((i + 1) % 6 ? ' ' : '\n');
-    os << "\n        </DataArray>\n" << (points ? "      </PointData>\n" : "      </CellData>\n")
-       << "    </Piece>\n  </ImageData>\n</VTKFile>\n";
+    os << "\n        </DataArray>\n"
+       << (points ? "      </PointData>\n" : "      </CellData>\n") << "    </Piece>\n  </ImageData>\n</VTKFile>\n";
     return os.str();
   }
 
   // The same with a WholeExtent (and piece Extent) as written, for crafted grids; 1 mm cells.
   static std::string vti_extent(const std::string& extent, const std::string& values) {
     return "<?xml version=\"1.0\"?>\n<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"LittleEndian\">\n"
-           "  <ImageData WholeExtent=\"" + extent + "\" Origin=\"0 0 0\" Spacing=\"0.001 0.001 0.001\">\n"
-           "    <Piece Extent=\"" + extent + "\">\n      <CellData Scalars=\"T\">\n"
-           "        <DataArray type=\"Float64\" Name=\"T\" format=\"ascii\">\n" + values +
-           "\n        </DataArray>\n      </CellData>\n    </Piece>\n  </ImageData>\n</VTKFile>\n";
+           "  <ImageData WholeExtent=\"" +
+           extent +
+           "\" Origin=\"0 0 0\" Spacing=\"0.001 0.001 0.001\">\n"
+           "    <Piece Extent=\"" +
+           extent +
+           "\">\n      <CellData Scalars=\"T\">\n"
+           "        <DataArray type=\"Float64\" Name=\"T\" format=\"ascii\">\n" +
+           values + "\n        </DataArray>\n      </CellData>\n    </Piece>\n  </ImageData>\n</VTKFile>\n";
   }
 
   // The message of load_temperature_file(path), which must refuse the file as bad input naming it.
@@ -187,8 +190,8 @@ TEST_F(RmcTemperatureFile, RunFromTheFileGivesTheAnalyticRunsQR) {
   const std::vector<double> q = analytic->mean();
   const double peak = std::fabs(*std::max_element(q.begin(), q.end(), [](double a, double b) { return std::fabs(a) < std::fabs(b); }));
   ASSERT_GT(peak, 0.0);
-  for (const std::string& file : {write("xyz.csv", csv(c, T, false)), write("ijk.csv", csv(c, T, true)),
-                                  write("cells.vti", vti(c.n, h, o, T, false))}) {
+  for (const std::string& file :
+       {write("xyz.csv", csv(c, T, false)), write("ijk.csv", csv(c, T, true)), write("cells.vti", vti(c.n, h, o, T, false))}) {
     SCOPED_TRACE(file);
     const auto m = test::run(from_file(file));
     ASSERT_EQ(m->problem().config.cells(), c.cells());
@@ -228,7 +231,8 @@ TEST_F(RmcTemperatureFile, ABoxFromAFileKeepsItsSizeOriginAndWalls) {
   os << "# a comment line, then a header with an extra column\nx, y, z, u, T\n";
   for (int k = 0; k < 2; ++k)
     for (int j = 0; j < 2; ++j)
-      for (int i = 0; i < 3; ++i) os << 1.1 + (i + 0.5) * 0.2 << ',' << (j + 0.5) * 0.1 << ',' << (k + 0.5) * 0.05 << ",0," << 900 + 100 * i << '\n';
+      for (int i = 0; i < 3; ++i)
+        os << 1.1 + (i + 0.5) * 0.2 << ',' << (j + 0.5) * 0.1 << ',' << (k + 0.5) * 0.05 << ",0," << 900 + 100 * i << '\n';
   auto p = kParab1;
   p["profile"] = "file";
   p["temperature_file"] = write("box.csv", os.str());
@@ -293,8 +297,7 @@ TEST_F(RmcTemperatureFile, RaggedAndRepeatedGridsAreRefused) {
   msg = error_message([&] { load_temperature_file(write("twice.csv", "i,j,k,T\n0,0,0,900\n1,0,0,900\n0,0,0,950\n")); });
   EXPECT_HAS(msg, "line 4");
   EXPECT_HAS(msg, "gives cell (0, 0, 0) again (line 2 gave it first)");
-  msg = error_message(
-      [&] { load_temperature_file(write("uneven.csv", "x,y,z,T\n0.1,0.5,0.5,900\n0.2,0.5,0.5,900\n0.4,0.5,0.5,900\n")); });
+  msg = error_message([&] { load_temperature_file(write("uneven.csv", "x,y,z,T\n0.1,0.5,0.5,900\n0.2,0.5,0.5,900\n0.4,0.5,0.5,900\n")); });
   EXPECT_HAS(msg, "column x");
   EXPECT_HAS(msg, "not uniformly spaced");
 }
@@ -305,8 +308,8 @@ std::string appended_vti(const std::string& file_attrs, const std::string& array
                          const std::string& encoding = "raw") {
   return "<?xml version=\"1.0\"?>\n<VTKFile type=\"ImageData\" version=\"1.0\"" + file_attrs +
          ">\n  <ImageData WholeExtent=\"0 2 0 1 0 1\" Origin=\"0 0 0\" Spacing=\"0.5 1 1\">\n    <Piece Extent=\"0 2 0 1 0 1\">\n"
-         "      <CellData Scalars=\"T\">\n        <DataArray type=\"Float64\" Name=\"T\"" + array_attrs +
-         "/>\n      </CellData>\n    </Piece>\n  </ImageData>\n  <AppendedData encoding=\"" + encoding + "\">\n   _" + bytes +
+         "      <CellData Scalars=\"T\">\n        <DataArray type=\"Float64\" Name=\"T\"" +
+         array_attrs + "/>\n      </CellData>\n    </Piece>\n  </ImageData>\n  <AppendedData encoding=\"" + encoding + "\">\n   _" + bytes +
          "\n  </AppendedData>\n</VTKFile>\n";
 }
 
@@ -326,7 +329,8 @@ TEST_F(RmcTemperatureFile, AppendedBinaryVtiIsReadInEitherByteOrderAndCheckedWhe
   EXPECT_EQ(f.source(1), "cell (1, 0, 0)");
 
   std::string msg = error_message([&] {
-    load_temperature_file(write("one.vti", appended_vti(big, " format=\"appended\" offset=\"0\"", big_endian(std::uint32_t(8)) + big_endian(800.0))));
+    load_temperature_file(
+        write("one.vti", appended_vti(big, " format=\"appended\" offset=\"0\"", big_endian(std::uint32_t(8)) + big_endian(800.0))));
   });
   EXPECT_HAS(msg, "line 6 DataArray 'T'");
   EXPECT_HAS(msg, "holds 8 bytes for 16 expected");
@@ -337,16 +341,20 @@ TEST_F(RmcTemperatureFile, AppendedBinaryVtiIsReadInEitherByteOrderAndCheckedWhe
   EXPECT_HAS(msg, "ends inside the array's byte count");
   msg = error_message([&] { load_temperature_file(write("nooffset.vti", appended_vti(big, " format=\"appended\"", values))); });
   EXPECT_HAS(msg, "has no offset=\"N\"");
-  msg = error_message([&] { load_temperature_file(write("b64.vti", appended_vti(big, " format=\"appended\" offset=\"0\"", "AAAA", "base64"))); });
+  msg = error_message(
+      [&] { load_temperature_file(write("b64.vti", appended_vti(big, " format=\"appended\" offset=\"0\"", "AAAA", "base64"))); });
   EXPECT_HAS(msg, "base64-encoded, which is not read without VTK");
   EXPECT_HAS(msg, "Encode Appended Data off");
-  msg = error_message([&] { load_temperature_file(write("order.vti", appended_vti(" byte_order=\"Middle\"", " format=\"appended\" offset=\"0\"", values))); });
+  msg = error_message([&] {
+    load_temperature_file(write("order.vti", appended_vti(" byte_order=\"Middle\"", " format=\"appended\" offset=\"0\"", values)));
+  });
   EXPECT_HAS(msg, "has byte_order=\"Middle\"; allowed: LittleEndian or BigEndian");
   // A compression header whose blocks do not make the array's 16 bytes (1 block of 0 bytes).
   const std::string zlib = " header_type=\"UInt32\" compressor=\"vtkZLibDataCompressor\"";
   std::string header;
   for (std::uint32_t v : {1u, 0u, 0u, 4u}) header.append(reinterpret_cast<const char*>(&v), 4);
-  msg = error_message([&] { load_temperature_file(write("zlib.vti", appended_vti(zlib, " format=\"appended\" offset=\"0\"", header + "xxxx"))); });
+  msg = error_message(
+      [&] { load_temperature_file(write("zlib.vti", appended_vti(zlib, " format=\"appended\" offset=\"0\"", header + "xxxx"))); });
   EXPECT_HAS(msg, vtk_zlib_available() ? "its compression header gives 1 blocks of 0 bytes" : "this build has no zlib");
 
   // Inline base64 data, .vtr and .vtu need VTK's readers (the app installs them; this test program has
@@ -399,7 +407,7 @@ TEST(RmcTemperatureFilePreset, HotSpotPresetReadsItsFileFromThePresetFolderAndTh
   const std::vector<double> q = m.mean();
   const std::size_t hottest = std::max_element(T.begin(), T.end()) - T.begin();
   EXPECT_GT(T[hottest], 1700.0);
-  EXPECT_GT(q[hottest], 0.0);  // the hot pocket emits more than it absorbs
+  EXPECT_GT(q[hottest], 0.0);                             // the hot pocket emits more than it absorbs
   EXPECT_LT(*std::min_element(q.begin(), q.end()), 0.0);  // and the cool gas around it absorbs
 }
 

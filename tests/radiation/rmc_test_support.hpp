@@ -42,8 +42,7 @@ inline double max_sigma_distance(const RmcMethod& a, const RmcMethod& b) {
   const auto va = var(a), vb = var(b);
   const double per_station = double(a.problem().config.cells()) / a.problem().config.n[0];
   double worst = 0.0;
-  for (std::size_t i = 0; i < ya.size(); ++i)
-    worst = std::max(worst, std::fabs(ya[i] - yb[i]) / std::sqrt((va[i] + vb[i]) / per_station));
+  for (std::size_t i = 0; i < ya.size(); ++i) worst = std::max(worst, std::fabs(ya[i] - yb[i]) / std::sqrt((va[i] + vb[i]) / per_station));
   return worst;
 }
 

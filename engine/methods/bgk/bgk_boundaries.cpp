@@ -12,8 +12,7 @@ std::vector<double> discrete_maxwellian(const VelocityGrid& g, const Macro& m) {
   std::vector<double> out(g.count());
   const double pre = maxwellian_prefactor(m);
   for (int j = 0; j < g.count(); ++j)
-    out[j] = pre * gauss(g.v(0, g.jx(j)), m.V[0], m.T) * gauss(g.v(1, g.jy(j)), m.V[1], m.T) *
-             gauss(g.v(2, g.jz(j)), m.V[2], m.T);
+    out[j] = pre * gauss(g.v(0, g.jx(j)), m.V[0], m.T) * gauss(g.v(1, g.jy(j)), m.V[1], m.T) * gauss(g.v(2, g.jz(j)), m.V[2], m.T);
   return out;
 }
 

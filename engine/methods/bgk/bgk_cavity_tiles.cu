@@ -28,9 +28,9 @@ constexpr int kMaxAxisVelocities = 64;  // the `nv` parameter's bound
 template <int kRows>
 struct TileShape {
   static constexpr int rows = kTileY * kRows;
-  static constexpr int values = kStageWidth * (rows + 1);                      // a stage's values
-  static constexpr int slots = ceil_div(values, kTileThreads);                 // stage values a thread fills
-  static constexpr int row_stride = kTileY * kStageWidth;                      // between a thread's cells
+  static constexpr int values = kStageWidth * (rows + 1);       // a stage's values
+  static constexpr int slots = ceil_div(values, kTileThreads);  // stage values a thread fills
+  static constexpr int row_stride = kTileY * kStageWidth;       // between a thread's cells
 };
 
 // Where a stage value comes from: f at cell offset `at`, the x wall of row `at`, the y wall of column
@@ -44,9 +44,9 @@ struct StageSlot {
 // A thread's cells and its fixed share of the stage copies, for both signs of C_y ([below]).
 template <int kRows>
 struct TileThread {
-  int k;                       // the first cell's row
-  int valid_rows;              // the thread's cells inside the grid: the first valid_rows
-  long long cell;              // the first cell, k * nx + i; the others kTileY nx further each
+  int k;           // the first cell's row
+  int valid_rows;  // the thread's cells inside the grid: the first valid_rows
+  long long cell;  // the first cell, k * nx + i; the others kTileY nx further each
   StageSlot slot[2][TileShape<kRows>::slots];
   int here[2], x_up[2], y_up[2], y_up_x_up[2];  // the first cell's, x-upwind, y-upwind and their x-upwind stage indices
 };
@@ -84,8 +84,8 @@ __device__ TileThread<kRows> tile_thread(const BgkConfig& c, bool left) {
 
 // Starts the copies of velocity j's stage (C_y's sign `below`).
 template <int kRows>
-__device__ __forceinline__ void issue_stage(const BgkConfig& c, const StreamInputs& s, const TileThread<kRows>& t, int j,
-                                            bool left, bool below, double* stage) {
+__device__ __forceinline__ void issue_stage(const BgkConfig& c, const StreamInputs& s, const TileThread<kRows>& t, int j, bool left,
+                                            bool below, double* stage) {
   const double* fj = s.f + (long long)j * c.cells();
 #pragma unroll
   for (int q = 0; q < TileShape<kRows>::slots; ++q) {
@@ -107,8 +107,8 @@ __device__ __forceinline__ double swept_in_stage(double here, double x_up, doubl
 
 // `streamed` for the thread's cell `r` (0 .. kRows - 1) from a stage, with the same arithmetic.
 template <int kRows>
-__device__ __forceinline__ double streamed_from_stage(const BgkConfig& c, const TileThread<kRows>& t, int r, double aCx,
-                                                      double Cy, const double* stage) {
+__device__ __forceinline__ double streamed_from_stage(const BgkConfig& c, const TileThread<kRows>& t, int r, double aCx, double Cy,
+                                                      const double* stage) {
   const bool b = Cy >= 0.0;  // selects, not indexing, keep t in registers
   const double* st = stage + r * TileShape<kRows>::row_stride;
   const double here = st[b ? t.here[1] : t.here[0]];
@@ -126,8 +126,8 @@ __device__ __forceinline__ double streamed_from_stage(const BgkConfig& c, const 
 // built for Turing (sm_75) gets the same calls as plain loads and stores with no-op waits: the same
 // stages and values, without the overlap.
 template <int kRows, typename Body>
-__device__ __forceinline__ void for_each_staged_velocity(const BgkConfig& c, const StreamInputs& s, const TileThread<kRows>& t,
-                                                         int jx, int v_begin, int v_end, const double* cy,
+__device__ __forceinline__ void for_each_staged_velocity(const BgkConfig& c, const StreamInputs& s, const TileThread<kRows>& t, int jx,
+                                                         int v_begin, int v_end, const double* cy,
                                                          double (*stages)[TileShape<kRows>::values], Body body) {
   const int nz = c.vg.n[2], j0 = jx * c.vg.n[1] * nz;
   const bool left = courant_x(c, jx) >= 0.0;
@@ -225,8 +225,8 @@ __global__ void __launch_bounds__(kTileThreads) tile_partial_moments_kernel(BgkC
 // cell; without it (a GPU whose blocks cannot hold the table, e.g. Turing at nv > 28) they are
 // computed again for every velocity, with the same values.
 template <bool kEzTable, bool kParts>
-__global__ void __launch_bounds__(kTileThreads) tile_relax_kernel(BgkConfig c, StreamInputs s, int parts,
-                                                                  const CellRelaxation* relaxation, double* next) {
+__global__ void __launch_bounds__(kTileThreads)
+    tile_relax_kernel(BgkConfig c, StreamInputs s, int parts, const CellRelaxation* relaxation, double* next) {
   __shared__ double stages[kStages][TileShape<1>::values];
   __shared__ double cy[kMaxAxisVelocities];
   extern __shared__ double ez_table[];  // [jz * kTileThreads + thread]
@@ -301,8 +301,8 @@ TileParts tile_parts(const BgkConfig& c, int device, std::size_t table_bytes) {
                         resident_blocks(reinterpret_cast<const void*>(tile_partial_moments_kernel<true>), 0, device), c.vg.n[1]);
   const std::size_t bytes = ez_table_bytes(c.vg.n[2]);
   const bool table = bytes <= table_bytes;
-  const void* relax = table ? reinterpret_cast<const void*>(tile_relax_kernel<true, true>)
-                            : reinterpret_cast<const void*>(tile_relax_kernel<false, true>);
+  const void* relax =
+      table ? reinterpret_cast<const void*>(tile_relax_kernel<true, true>) : reinterpret_cast<const void*>(tile_relax_kernel<false, true>);
   p.relax = parts_for(slices * tile_count(c, TileShape<1>::rows), resident_blocks(relax, table ? bytes : 0, device), c.vg.n[1]);
   return p;
 }

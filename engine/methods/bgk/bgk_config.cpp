@@ -30,8 +30,7 @@ void rankine_hugoniot(double mach, Macro& upstream, Macro& downstream) {
 
 double courant_number(const BgkConfig& c) {
   double vmax[2] = {0.0, 0.0};
-  for (int a = 0; a < 2; ++a)
-    vmax[a] = std::max(std::fabs(c.vg.v(a, 0)), std::fabs(c.vg.v(a, c.vg.n[a] - 1)));
+  for (int a = 0; a < 2; ++a) vmax[a] = std::max(std::fabs(c.vg.v(a, 0)), std::fabs(c.vg.v(a, c.vg.n[a] - 1)));
   const double Cx = vmax[0] * c.dt / c.dx;
   if (c.kind == Case::Shock) return Cx;
   const double Cy = vmax[1] * c.dt / c.dy;
@@ -43,7 +42,8 @@ BgkConfig make_config(const BgkParams& p) {
   c.kind = p.problem;
   const int nv = p.nv;
   const double vx0 = p.vx_min, vx1 = p.vx_max, vt = p.vt_max;
-  if (vx1 <= vx0) throw bad_input("vx_max", "the v_x box [" + std::to_string(vx0) + ", " + std::to_string(vx1) + "] is empty", "vx_max > vx_min");
+  if (vx1 <= vx0)
+    throw bad_input("vx_max", "the v_x box [" + std::to_string(vx0) + ", " + std::to_string(vx1) + "] is empty", "vx_max > vx_min");
   for (int a = 0; a < 3; ++a) c.vg.n[a] = nv;
   c.vg.lo[0] = vx0;
   c.vg.h[0] = (vx1 - vx0) / nv;
@@ -71,7 +71,8 @@ BgkConfig make_config(const BgkParams& p) {
   // The CUDA tiles index a cell with int; cells() and phase_cells() are 64-bit.
   const std::int64_t cells = checked_narrow<int>(checked_mul(c.nx, c.ny, "nx * ny cells"), "nx * ny cells");
   const std::int64_t velocities = checked_product({nv, nv, nv}, "nv^3 velocities");
-  const std::int64_t bytes = checked_product({2, cells, velocities, std::int64_t(sizeof(double))}, "nx * ny cells x nv^3 velocities x 2 copies of f");
+  const std::int64_t bytes =
+      checked_product({2, cells, velocities, std::int64_t(sizeof(double))}, "nx * ny cells x nv^3 velocities x 2 copies of f");
   if (bytes > std::int64_t(64e9))
     throw bad_input("nx, ny, nv", "the phase space needs " + format_bytes(std::uint64_t(bytes)), "at most 64 GB (two copies of f)");
   if (const double target = p.courant; target > 0.0) {
@@ -86,8 +87,8 @@ BgkConfig make_config(const BgkParams& p) {
       const bool unsplit = c.streaming == Streaming::Unsplit;
       throw bad_input("dt",
                       std::string("the cavity's Courant number ") + (unsplit ? "max|v_x| dt/dx + max|v_y| dt/dy" : "max|v| dt / dx") +
-                          " is " + std::to_string(C) + " at dt = " + std::to_string(c.dt) + " with " +
-                          (unsplit ? "unsplit" : "split") + " streaming",
+                          " is " + std::to_string(C) + " at dt = " + std::to_string(c.dt) + " with " + (unsplit ? "unsplit" : "split") +
+                          " streaming",
                       "dt <= " + std::to_string(c.dt / C) + " for this grid (first-order upwind and the diffuse walls need it <= 1)");
     }
   }
@@ -101,11 +102,10 @@ BgkConfig make_config(const BgkParams& p) {
     const double w = kThermalWidths * std::sqrt(m.T);
     const double need_lo = m.V[0] - w, need_hi = m.V[0] + w;
     if (need_lo < vx0 - 1e-9 || need_hi > vx1 + 1e-9 || w > vt + 1e-9)
-      throw bad_input("vx_min, vx_max, vt_max",
-                      "the velocity box does not hold the boundary Maxwellian with V = " + std::to_string(m.V[0]) +
-                          ", T = " + std::to_string(m.T),
-                      "vx in [" + std::to_string(need_lo) + ", " + std::to_string(need_hi) + "] or wider and vt_max >= " +
-                          std::to_string(w));
+      throw bad_input(
+          "vx_min, vx_max, vt_max",
+          "the velocity box does not hold the boundary Maxwellian with V = " + std::to_string(m.V[0]) + ", T = " + std::to_string(m.T),
+          "vx in [" + std::to_string(need_lo) + ", " + std::to_string(need_hi) + "] or wider and vt_max >= " + std::to_string(w));
   }
   return c;
 }

@@ -41,16 +41,16 @@ enum class Streaming { Split, Unsplit };
 // The defaults are the parameter table's for the shock (a test keeps them so).
 struct BgkConfig {
   Case kind = Case::Shock;
-  int nx = 256, ny = 1;     // physical cells; ny = 1 for the 1D3V shock
-  double dx = 70.0 / 256;   // cell sizes, lambda_ref
+  int nx = 256, ny = 1;    // physical cells; ny = 1 for the 1D3V shock
+  double dx = 70.0 / 256;  // cell sizes, lambda_ref
   double dy = 1.0;
   double x0 = -35.0, y0 = 0.0;  // lower corner, lambda_ref
   VelocityGrid vg;
-  double dt = 0.05;         // 1/nu_ref
-  double omega = 0.74;      // mu ~ T^omega (eq. 21)
-  bool conservative = false;  // effective n, V, T so that the discrete Maxwellian keeps the moments of f
-  Macro upstream, downstream; // shock: the Maxwellians of eq. (17) at x -> -inf and +inf
-  double lid_speed = 0.01;    // cavity: top wall velocity along +x, v_ref
+  double dt = 0.05;                          // 1/nu_ref
+  double omega = 0.74;                       // mu ~ T^omega (eq. 21)
+  bool conservative = false;                 // effective n, V, T so that the discrete Maxwellian keeps the moments of f
+  Macro upstream, downstream;                // shock: the Maxwellians of eq. (17) at x -> -inf and +inf
+  double lid_speed = 0.01;                   // cavity: top wall velocity along +x, v_ref
   Streaming streaming = Streaming::Unsplit;  // cavity only
   // Under MPI (bgk_strip.hpp) a rank's grid is a strip of the whole: the whole grid's column of its
   // first column (x0 stays the whole grid's corner).

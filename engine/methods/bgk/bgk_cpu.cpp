@@ -68,8 +68,7 @@ class CpuSolver final : public BgkSolver {
 
   std::vector<double> row(int k) const override {
     std::vector<double> out(std::size_t(c_.vg.count()) * c_.nx);
-    for (int j = 0; j < c_.vg.count(); ++j)
-      std::copy_n(&f_[(std::size_t(j) * c_.ny + k) * c_.nx], c_.nx, &out[std::size_t(j) * c_.nx]);
+    for (int j = 0; j < c_.vg.count(); ++j) std::copy_n(&f_[(std::size_t(j) * c_.ny + k) * c_.nx], c_.nx, &out[std::size_t(j) * c_.nx]);
     return out;
   }
 
@@ -207,8 +206,6 @@ class CpuSolver final : public BgkSolver {
 
 }  // namespace
 
-std::unique_ptr<BgkSolver> make_cpu_solver(const BgkConfig& c, const Interrupt& stop) {
-  return std::make_unique<CpuSolver>(c, stop);
-}
+std::unique_ptr<BgkSolver> make_cpu_solver(const BgkConfig& c, const Interrupt& stop) { return std::make_unique<CpuSolver>(c, stop); }
 
 }  // namespace ks::bgk

@@ -49,8 +49,7 @@ __device__ void block_sum2(double& a, double& b) {
 }
 
 // Eq. (24) for the x walls: one block per row, threads over the velocities.
-__global__ void wall_x_kernel(BgkConfig c, StreamInputs s, double in_left, double in_right, double* nw_left,
-                              double* nw_right) {
+__global__ void wall_x_kernel(BgkConfig c, StreamInputs s, double in_left, double in_right, double* nw_left, double* nw_right) {
   const int k = blockIdx.x;
   double out_left = 0.0, out_right = 0.0;
   for (int j = threadIdx.x; j < c.vg.count(); j += kWallThreads) {
@@ -67,8 +66,7 @@ __global__ void wall_x_kernel(BgkConfig c, StreamInputs s, double in_left, doubl
 }
 
 // Eq. (24) for the y walls, from the edge rows' outgoing values: one block per column.
-__global__ void wall_y_kernel(BgkConfig c, StreamInputs s, double in_bottom, double in_top, double* nw_bottom,
-                              double* nw_top) {
+__global__ void wall_y_kernel(BgkConfig c, StreamInputs s, double in_bottom, double in_top, double* nw_bottom, double* nw_top) {
   const int i = blockIdx.x;
   double out_bottom = 0.0, out_top = 0.0;
   for (int j = threadIdx.x; j < c.vg.count(); j += kWallThreads) {
@@ -155,8 +153,7 @@ __global__ void relaxation_kernel(BgkConfig c, const double* partial, int slices
 // (the CPU uses the same association). body(j, jy, Phi_j) for the velocities of slice jx;
 // ez(jz) gives the z factor.
 template <typename Ez, typename Body>
-__device__ __forceinline__ void for_each_velocity_in_slice(const VelocityGrid& g, const CellRelaxation& r, int jx, Ez ez,
-                                                           Body body) {
+__device__ __forceinline__ void for_each_velocity_in_slice(const VelocityGrid& g, const CellRelaxation& r, int jx, Ez ez, Body body) {
   const double ex = maxwellian_prefactor(r.phi) * gauss(g.v(0, jx), r.phi.V[0], r.phi.T);
   for (int jy = 0; jy < g.n[1]; ++jy) {
     const double exy = ex * gauss(g.v(1, jy), r.phi.V[1], r.phi.T);
@@ -170,8 +167,7 @@ std::size_t ez_table_bytes(int threads, const VelocityGrid& g) { return std::siz
 
 // Fused, pass 2 (the shock): stream again and relax exactly (eq. 14) into the other buffer; (cell, v_x slice) per
 // thread. The thread's z factors of the Maxwellian sit in shared memory: n_z exps instead of n_y n_z.
-__global__ void __launch_bounds__(256) fused_relax_kernel(BgkConfig c, StreamInputs s, const CellRelaxation* relaxation,
-                                                          double* next) {
+__global__ void __launch_bounds__(256) fused_relax_kernel(BgkConfig c, StreamInputs s, const CellRelaxation* relaxation, double* next) {
   extern __shared__ double ez_table[];  // [jz * blockDim + thread]
   const long long cell = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (cell >= c.cells()) return;
@@ -212,7 +208,6 @@ __device__ __forceinline__ double swept_from_shared(double C, const double* sh) 
   const int t = threadIdx.x;
   return C >= 0.0 ? upwind(sh[t + 1], sh[t], frac) : upwind(sh[t], sh[t + 1], frac);
 }
-
 
 // Algorithm 1: one block per (velocity j, row k); threads along x, row tiles through shared memory.
 __global__ void paper_stream_kernel(BgkConfig c, StreamInputs s, double* tilde) {
@@ -304,8 +299,9 @@ class CudaSolver final : public BgkSolver {
     std::size_t free_bytes = 0, total = 0;
     KS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
     if (2 * phase * sizeof(double) > free_bytes)
-      throw bad_input("nx, ny, nv", "the phase space needs " + std::to_string(2 * phase * sizeof(double) >> 20) +
-                                        " MiB on the GPU and only " + std::to_string(free_bytes >> 20) + " MiB are free",
+      throw bad_input("nx, ny, nv",
+                      "the phase space needs " + std::to_string(2 * phase * sizeof(double) >> 20) + " MiB on the GPU and only " +
+                          std::to_string(free_bytes >> 20) + " MiB are free",
                       "fewer physical or velocity cells");
     f_.upload(initial_distribution(c));
     next_.resize(phase);
@@ -361,8 +357,8 @@ class CudaSolver final : public BgkSolver {
         KS_CUDA_CHECK_LAUNCH();
         relaxation_kernel<<<ceil_div(cells, 128), 128>>>(c_, partial_.ptr, c_.vg.n[0], relaxation_.ptr);
         KS_CUDA_CHECK_LAUNCH();
-        fused_relax_kernel<<<dim3(ceil_div(cells, block_relax_), c_.vg.n[0]), block_relax_,
-                             ez_table_bytes(block_relax_, c_.vg)>>>(c_, in, relaxation_.ptr, next_.ptr);
+        fused_relax_kernel<<<dim3(ceil_div(cells, block_relax_), c_.vg.n[0]), block_relax_, ez_table_bytes(block_relax_, c_.vg)>>>(
+            c_, in, relaxation_.ptr, next_.ptr);
         KS_CUDA_CHECK_LAUNCH();
       } else {
         const int nt = std::min(256, ceil_div(c_.nx, 32) * 32);
@@ -407,8 +403,8 @@ class CudaSolver final : public BgkSolver {
   std::vector<double> row(int k) const override {
     std::vector<double> out(std::size_t(c_.vg.count()) * c_.nx);
     const std::size_t row_bytes = std::size_t(c_.nx) * sizeof(double);
-    KS_CUDA_CHECK(cudaMemcpy2D(out.data(), row_bytes, f_.ptr + std::size_t(k) * c_.nx, row_bytes * c_.ny, row_bytes,
-                               c_.vg.count(), cudaMemcpyDeviceToHost));
+    KS_CUDA_CHECK(cudaMemcpy2D(out.data(), row_bytes, f_.ptr + std::size_t(k) * c_.nx, row_bytes * c_.ny, row_bytes, c_.vg.count(),
+                               cudaMemcpyDeviceToHost));
     return out;
   }
 
@@ -418,14 +414,16 @@ class CudaSolver final : public BgkSolver {
   std::vector<double> read_cells(long long first, long long count) const override {
     const std::size_t bytes = std::size_t(count) * sizeof(double), n = std::size_t(c_.vg.count()) * count;
     staging_.resize(std::max(staging_.count, n));
-    KS_CUDA_CHECK(cudaMemcpy2D(staging_.ptr, bytes, f_.ptr + first, c_.cells() * sizeof(double), bytes, c_.vg.count(), cudaMemcpyDeviceToHost));
+    KS_CUDA_CHECK(
+        cudaMemcpy2D(staging_.ptr, bytes, f_.ptr + first, c_.cells() * sizeof(double), bytes, c_.vg.count(), cudaMemcpyDeviceToHost));
     return std::vector<double>(staging_.ptr, staging_.ptr + n);
   }
   void write_cells(long long first, long long count, const std::vector<double>& values) override {
     const std::size_t bytes = std::size_t(count) * sizeof(double);
     staging_.resize(std::max(staging_.count, values.size()));
     std::copy(values.begin(), values.end(), staging_.ptr);
-    KS_CUDA_CHECK(cudaMemcpy2D(f_.ptr + first, c_.cells() * sizeof(double), staging_.ptr, bytes, bytes, c_.vg.count(), cudaMemcpyHostToDevice));
+    KS_CUDA_CHECK(
+        cudaMemcpy2D(f_.ptr + first, c_.cells() * sizeof(double), staging_.ptr, bytes, bytes, c_.vg.count(), cudaMemcpyHostToDevice));
   }
   // Device to device where the ranks share a node (core/device_ring.hpp): no host copy of the halos.
   void exchange_halos(const HaloCells& h, const Communicator& comm) override {
@@ -459,9 +457,9 @@ class CudaSolver final : public BgkSolver {
   std::size_t tile_table_bytes_ = 0;  // the cavity tiles' z tables may take this much shared memory
   DeviceBuffer<double> f_, next_, left_, right_, bottom_, top_, nw_left_, nw_right_, nw_bottom_, nw_top_;
   DeviceBuffer<double> partial_;  // fused: moment sums per (v_x slice and tile part, cell)
-  TileParts tile_parts_;           // the cavity: blocks a tile per v_x slice (bgk_cavity_tiles.hpp)
+  TileParts tile_parts_;          // the cavity: blocks a tile per v_x slice (bgk_cavity_tiles.hpp)
   DeviceBuffer<CellRelaxation> relaxation_;
-  mutable DeviceBuffer<double> raw_;  // the sums of the last raw_moments(), which write_display_field shows
+  mutable DeviceBuffer<double> raw_;      // the sums of the last raw_moments(), which write_display_field shows
   mutable PinnedBuffer<double> staging_;  // read_cells / write_cells
   int device_;
   std::unique_ptr<DeviceRing> ring_;  // the halos across ranks, made at the first exchange

@@ -41,8 +41,7 @@ ShockAnalysis analyse_shock(const BgkConfig& c, const std::vector<double>& raw) 
   const Macro& up = c.upstream;  // the boundary states are eq. (18)'s by construction
   const Macro& down = c.downstream;
   const double expected[3] = {down.n / up.n, up.V[0] / down.V[0], down.T / up.T};
-  const double measured[3] = {a.downstream.n / a.upstream.n, a.upstream.V[0] / a.downstream.V[0],
-                              a.downstream.T / a.upstream.T};
+  const double measured[3] = {a.downstream.n / a.upstream.n, a.upstream.V[0] / a.downstream.V[0], a.downstream.T / a.upstream.T};
   for (int q = 0; q < 3; ++q) a.rh_error = std::max(a.rh_error, std::fabs(measured[q] / expected[q] - 1.0));
 
   const int flux_moment[3] = {kSx, kSxx, kQx};  // sum v_x f, sum v_x^2 f, sum v_x v^2 f
@@ -103,8 +102,7 @@ double lid_drag_at_wall(const BgkConfig& c, const BoundaryData& b, const std::ve
 std::vector<double> centreline_velocity(const BgkConfig& c, const CellFields& f) {
   const int i1 = c.nx / 2, i0 = c.nx % 2 ? i1 : i1 - 1;
   std::vector<double> u(c.ny);
-  for (int k = 0; k < c.ny; ++k)
-    u[k] = 0.5 * (f.Vx[std::size_t(k) * c.nx + i0] + f.Vx[std::size_t(k) * c.nx + i1]) / c.lid_speed;
+  for (int k = 0; k < c.ny; ++k) u[k] = 0.5 * (f.Vx[std::size_t(k) * c.nx + i0] + f.Vx[std::size_t(k) * c.nx + i1]) / c.lid_speed;
   return u;
 }
 

@@ -17,12 +17,12 @@ CellFields cell_fields(const std::vector<double>& raw, long long cells);
 // Normal shock (section 4): far-field states against eq. (18), constancy of the fluxes of mass,
 // momentum and energy, and the inverse thickness lambda^- / delta from the maximum density slope.
 struct ShockAnalysis {
-  Macro upstream, downstream;          // measured at 5 % and 95 % of the domain
-  double rh_error = 0.0;               // largest relative error of n+/n-, V-/V+, T+/T- against eq. (18)
-  double flux[3] = {0.0, 0.0, 0.0};    // mean fluxes of mass, x-momentum and energy
+  Macro upstream, downstream;               // measured at 5 % and 95 % of the domain
+  double rh_error = 0.0;                    // largest relative error of n+/n-, V-/V+, T+/T- against eq. (18)
+  double flux[3] = {0.0, 0.0, 0.0};         // mean fluxes of mass, x-momentum and energy
   double flux_spread[3] = {0.0, 0.0, 0.0};  // (max - min) / |mean| over all cells
-  double inverse_thickness = 0.0;      // lambda^- / delta, delta = (n+ - n-) / max dn/dx
-  double centre = 0.0;                 // x where n is halfway between n- and n+
+  double inverse_thickness = 0.0;           // lambda^- / delta, delta = (n+ - n-) / max dn/dx
+  double centre = 0.0;                      // x where n is halfway between n- and n+
 };
 ShockAnalysis analyse_shock(const BgkConfig& c, const std::vector<double>& raw);
 

@@ -20,7 +20,6 @@ namespace ks::bgk {
 
 namespace {
 
-
 // Paper's Table 1 (D, G) for the cavity at the rarefaction parameters it lists.
 struct TableRow {
   double delta, D, G;
@@ -35,8 +34,9 @@ MethodInfo BgkMethod::describe() {
   info.title = "Explicit BGK kinetic solver (shock, driven cavity)";
   info.paper = "bgk-kinetic-frezzotti.txt";
   info.folder = "bgk";
-  info.decomposition = "the grid in strips (columns along x for the shock, rows for the cavity), one per rank; halos as wide as the upwind "
-                       "stencil exchanged every step, cell moments gathered every iteration";
+  info.decomposition =
+      "the grid in strips (columns along x for the shock, rows for the cavity), one per rank; halos as wide as the upwind "
+      "stencil exchanged every step, cell moments gathered every iteration";
   info.fields = {{"n", "n_ref", 1, "Number density"},
                  {"V", "v_ref", 3, "Bulk velocity"},
                  {"T", "T_ref", 1, "Temperature"},
@@ -87,17 +87,18 @@ MemoryEstimate BgkMethod::estimate(const BgkParams& p, const ExecutionContext& c
   const std::int64_t slice_sums = checked_product({5, nv, parts, std::int64_t(sizeof(double))}, "5 nv moment sums x 8 B");
   const std::int64_t device_cell = checked_add(relax_cell + kRawMoments * sizeof(double), slice_sums, "kinetic.bgk device bytes per cell");
   MemoryEstimate m;
-  m.host_bytes = std::uint64_t(checked_add(checked_add(cuda ? f_bytes : two_f,
-                                                       checked_mul(cells, host_cell + (cuda ? 0 : relax_cell), "kinetic.bgk host bytes per cell"),
-                                                       "kinetic.bgk host bytes"),
-                                           gathered, "kinetic.bgk host bytes"));
+  m.host_bytes = std::uint64_t(checked_add(
+      checked_add(cuda ? f_bytes : two_f, checked_mul(cells, host_cell + (cuda ? 0 : relax_cell), "kinetic.bgk host bytes per cell"),
+                  "kinetic.bgk host bytes"),
+      gathered, "kinetic.bgk host bytes"));
   if (cuda)
-    m.device_bytes = std::uint64_t(checked_add(two_f, checked_mul(cells, device_cell, "kinetic.bgk device bytes per cell"),
-                                               "kinetic.bgk device bytes"));
+    m.device_bytes =
+        std::uint64_t(checked_add(two_f, checked_mul(cells, device_cell, "kinetic.bgk device bytes per cell"), "kinetic.bgk device bytes"));
   auto text = [](std::int64_t v) { return std::to_string(v); };
-  m.detail = "nx x ny = " + text(nx) + " x " + text(ny) + (gathered ? " cells on this rank (its strip and halos)" : " cells") + " x nv^3 = " + text(nv) + "^3 velocities x 8 B x 2 copies of f = " +
-             format_bytes(std::uint64_t(two_f)) + (cuda ? " on the device" : "") + "; " + text(host_cell + (cuda ? 0 : relax_cell)) +
-             " B per cell on the host" + (cuda ? ", " + text(device_cell) + " B per cell on the device" : "");
+  m.detail = "nx x ny = " + text(nx) + " x " + text(ny) + (gathered ? " cells on this rank (its strip and halos)" : " cells") +
+             " x nv^3 = " + text(nv) + "^3 velocities x 8 B x 2 copies of f = " + format_bytes(std::uint64_t(two_f)) +
+             (cuda ? " on the device" : "") + "; " + text(host_cell + (cuda ? 0 : relax_cell)) + " B per cell on the host" +
+             (cuda ? ", " + text(device_cell) + " B per cell on the device" : "");
   return m;
 }
 
@@ -172,8 +173,7 @@ double BgkMethod::mass_of(const std::vector<double>& raw) const {
 void BgkMethod::advance() {
   if (finished()) return;
   const double t_end = p_.t_end;
-  const int steps = int(std::clamp<double>(std::ceil((t_end - time_) / cfg_.dt - 1e-9), 1.0,
-                                           double(p_.steps_per_iteration)));
+  const int steps = int(std::clamp<double>(std::ceil((t_end - time_) / cfg_.dt - 1e-9), 1.0, double(p_.steps_per_iteration)));
   const std::vector<double> before = own();
   const double t0 = time_;
   // An iteration stopped on request (ctx_.interrupt) keeps its completed steps and ends there without
@@ -198,8 +198,8 @@ void BgkMethod::advance() {
     if (!std::isfinite(own_[k]) || own_[k] <= 0.0) bad = cfg_.cells() - (first + k);  // the largest is the first
   if ((bad = comm.all_max(bad)) > 0) {
     const long long cell = cfg_.cells() - bad;
-    throw run_failed("kinetic.bgk: density not finite and positive in cell " + std::to_string(cell) + " at t = " +
-                     std::to_string(time_) + "; reduce dt or enlarge the velocity box");
+    throw run_failed("kinetic.bgk: density not finite and positive in cell " + std::to_string(cell) + " at t = " + std::to_string(time_) +
+                     "; reduce dt or enlarge the velocity box");
   }
   ++iteration_;
   residual_t_.push_back(time_);
@@ -297,8 +297,8 @@ Snapshot BgkMethod::snapshot() const {
       for (const auto* c : comps) d.values.push_back((*c)[k]);
     return d;
   };
-  snap.fields = {field(kFieldN, {&f.n}), field(kFieldV, {&f.Vx, &f.Vy, &f.Vz}), field(kFieldT, {&f.T}),
-                 field(kFieldPxy, {&f.Pxy}), field(kFieldQ, {&f.qx, &f.qy})};
+  snap.fields = {field(kFieldN, {&f.n}), field(kFieldV, {&f.Vx, &f.Vy, &f.Vz}), field(kFieldT, {&f.T}), field(kFieldPxy, {&f.Pxy}),
+                 field(kFieldQ, {&f.qx, &f.qy})};
   FieldData ps;
   ps.desc = static_info().fields[kFieldPhaseSpace];
   ps.grid.cells = {cfg_.nx, cfg_.vg.n[0], 1};
@@ -310,8 +310,8 @@ Snapshot BgkMethod::snapshot() const {
 
   snap.series.push_back({"residual", "t (1/nu_ref)", "relative change per unit time", residual_t_, residual_, {}});
   // dt: the step taken (set by `courant` when that is above 0).
-  nlohmann::json d = {{"steps", steps_}, {"dt", cfg_.dt}, {"courant", courant_number(cfg_)},
-                      {"mass", mass_of(raw)}, {"phase_cells", cfg_.phase_cells()}};
+  nlohmann::json d = {
+      {"steps", steps_}, {"dt", cfg_.dt}, {"courant", courant_number(cfg_)}, {"mass", mass_of(raw)}, {"phase_cells", cfg_.phase_cells()}};
   if (cfg_.kind == Case::Shock) {
     const ShockAnalysis a = analyse_shock(cfg_, raw);
     Series n{"n(x)", "x (lambda-)", "n / n-"}, V{"V(x)", "x (lambda-)", "V / sqrt(2RT-)"}, T{"T(x)", "x (lambda-)", "T / T-"};
@@ -393,7 +393,8 @@ void BgkMethod::load_body(std::istream& in) {
   const double time = bin::read<double>(in);
   // Every iteration takes at least one step and appends one residual (and, in the cavity, one drag).
   if (iteration < 0 || steps < iteration)
-    throw bad_input("checkpoint", "the kinetic.bgk state has " + std::to_string(iteration) + " iterations and " + std::to_string(steps) + " steps",
+    throw bad_input("checkpoint",
+                    "the kinetic.bgk state has " + std::to_string(iteration) + " iterations and " + std::to_string(steps) + " steps",
                     "0 <= iterations <= steps");
   if (!std::isfinite(time) || time < 0.0)
     throw bad_input("checkpoint", "the kinetic.bgk state is at time " + std::to_string(time), "a finite time >= 0");
@@ -403,18 +404,19 @@ void BgkMethod::load_body(std::istream& in) {
   const std::uint64_t drag_entries = cfg_.kind == Case::Cavity ? history : 0;
   if (rt.size() != history || r.size() != history || dt.size() != drag_entries || dd.size() != drag_entries)
     throw bad_input("checkpoint",
-                    "the kinetic.bgk state's residual and drag histories have " + std::to_string(rt.size()) + ", " + std::to_string(r.size()) +
-                        ", " + std::to_string(dt.size()) + " and " + std::to_string(dd.size()) + " entries after " + std::to_string(iteration) +
-                        " iterations",
+                    "the kinetic.bgk state's residual and drag histories have " + std::to_string(rt.size()) + ", " +
+                        std::to_string(r.size()) + ", " + std::to_string(dt.size()) + " and " + std::to_string(dd.size()) +
+                        " entries after " + std::to_string(iteration) + " iterations",
                     "one residual per iteration, and one drag per iteration in the cavity (none in the shock)");
   const auto phase = std::uint64_t(strip_.owned_cells()) * std::uint64_t(cfg_.vg.count());  // this rank's cells
   const std::vector<double> f = bin::read_vector<double>(in, phase);
   if (f.size() != phase)
-    throw bad_input("checkpoint", "the kinetic.bgk state has " + std::to_string(f.size()) + " phase-space cells, the set-up has " +
-                                      std::to_string(phase),
+    throw bad_input("checkpoint",
+                    "the kinetic.bgk state has " + std::to_string(f.size()) + " phase-space cells, the set-up has " + std::to_string(phase),
                     "a checkpoint written with the same nx, ny and nv on as many ranks");
   if (const auto bad = std::find_if_not(f.begin(), f.end(), [](double v) { return std::isfinite(v); }); bad != f.end())
-    throw bad_input("checkpoint", "the kinetic.bgk state has f = " + std::to_string(*bad) + " at phase-space cell " + std::to_string(bad - f.begin()),
+    throw bad_input("checkpoint",
+                    "the kinetic.bgk state has f = " + std::to_string(*bad) + " at phase-space cell " + std::to_string(bad - f.begin()),
                     "finite values");
   solver_->write_f(f);
   iteration_ = iteration;

@@ -69,7 +69,7 @@ class BgkMethod final : public MethodBase<BgkMethod, BgkParams, bgk_param_table>
   mutable std::vector<double> own_;
   mutable bool own_stale_ = false;
   std::vector<double> residual_t_, residual_;
-  std::vector<double> drag_t_, drag_;       // cavity: D(t)
+  std::vector<double> drag_t_, drag_;  // cavity: D(t)
 };
 
 }  // namespace ks::bgk

@@ -13,14 +13,14 @@ namespace ks::bgk {
 
 // Pointers the streaming step reads (host or device memory alike).
 struct StreamInputs {
-  const double* f = nullptr;            // f^n
-  const double* ghost_left = nullptr;   // per velocity: shock, Phi^-; cavity, unit-density wall Maxwellian
-  const double* ghost_right = nullptr;  // shock, Phi^+
-  const double* ghost_bottom = nullptr; // cavity only
-  const double* ghost_top = nullptr;    // cavity only (the lid)
-  const double* nw_left = nullptr;      // cavity: wall densities per row (eq. 24); null: factor 1
+  const double* f = nullptr;             // f^n
+  const double* ghost_left = nullptr;    // per velocity: shock, Phi^-; cavity, unit-density wall Maxwellian
+  const double* ghost_right = nullptr;   // shock, Phi^+
+  const double* ghost_bottom = nullptr;  // cavity only
+  const double* ghost_top = nullptr;     // cavity only (the lid)
+  const double* nw_left = nullptr;       // cavity: wall densities per row (eq. 24); null: factor 1
   const double* nw_right = nullptr;
-  const double* nw_bottom = nullptr;    // per column
+  const double* nw_bottom = nullptr;  // per column
   const double* nw_top = nullptr;
 };
 
@@ -45,9 +45,7 @@ KS_HD double courant_x(const BgkConfig& c, int jx) { return c.vg.v(0, jx) * c.dt
 KS_HD double courant_y(const BgkConfig& c, int jy) { return c.ny > 1 ? c.vg.v(1, jy) * c.dt / c.dy : 0.0; }
 
 // f^n of velocity j at cell (i, k), inside the grid.
-KS_HD double f_at(const BgkConfig& c, const StreamInputs& s, int j, int i, int k) {
-  return s.f[((long long)j * c.ny + k) * c.nx + i];
-}
+KS_HD double f_at(const BgkConfig& c, const StreamInputs& s, int j, int i, int k) { return s.f[((long long)j * c.ny + k) * c.nx + i]; }
 
 // First-order upwind for the fraction `frac` of a cell (eq. 12): va the cell's value after the integer
 // shift, vb its upwind neighbour's.

@@ -15,14 +15,14 @@ struct BgkParams {
   double lid_speed = 0.0;      // cavity, v_ref, live
   int nx = 0, ny = 0, nv = 0;
   double vx_min = 0.0, vx_max = 0.0, vt_max = 0.0;  // v_ref
-  double dt = 0.0;             // 1/nu_ref, live
-  double courant = 0.0;        // live; > 0 sets dt
-  Streaming streaming = Streaming::Unsplit;  // cavity, live
+  double dt = 0.0;                                  // 1/nu_ref, live
+  double courant = 0.0;                             // live; > 0 sets dt
+  Streaming streaming = Streaming::Unsplit;         // cavity, live
   double omega = 0.0;
-  bool conservative = false;   // live
-  double t_end = 0.0;          // 1/nu_ref, live
-  double tolerance = 0.0;      // live
-  int steps_per_iteration = 0; // live
+  bool conservative = false;                 // live
+  double t_end = 0.0;                        // 1/nu_ref, live
+  double tolerance = 0.0;                    // live
+  int steps_per_iteration = 0;               // live
   StepVariant variant = StepVariant::Fused;  // CUDA, live
 };
 

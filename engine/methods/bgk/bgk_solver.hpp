@@ -61,8 +61,7 @@ KS_HD CellState cell_state(const double* raw, long long cells, long long c) {
   out.T = (2.0 / 3.0) * (S2 / n - V2);
   out.Pxy = 2.0 * (S[0][1] - n * V[0] * V[1]);
   const double Q[2] = {s(kQx), s(kQy)};
-  for (int a = 0; a < 2; ++a)
-    out.q[a] = Q[a] - 2.0 * (V[0] * S[a][0] + V[1] * S[a][1] + V[2] * S[a][2]) - V[a] * S2 + 2.0 * n * V[a] * V2;
+  for (int a = 0; a < 2; ++a) out.q[a] = Q[a] - 2.0 * (V[0] * S[a][0] + V[1] * S[a][1] + V[2] * S[a][2]) - V[a] * S2 + 2.0 * n * V[a] * V2;
   return out;
 }
 

@@ -22,10 +22,12 @@ Strip strip_of(const BgkConfig& c, int rank, int ranks) {
   const Block b = block_of(n, rank, ranks);
   if (ranks > 1 && n / ranks < h) {
     const char* key = s.rows ? "ny" : "nx";
-    throw bad_input(key, std::string(key) + " = " + std::to_string(n) + " cut into " + std::to_string(ranks) + " strips leaves " +
-                             std::to_string(n / ranks) + " " + (s.rows ? "rows" : "cells") + " on a rank, fewer than the " +
-                             std::to_string(h) + " the upwind stencil reaches",
-                    std::string(key) + " >= " + std::to_string(h * ranks) + (s.rows ? " (or fewer ranks)" : " (or fewer ranks, or a smaller Courant number)"));
+    throw bad_input(key,
+                    std::string(key) + " = " + std::to_string(n) + " cut into " + std::to_string(ranks) + " strips leaves " +
+                        std::to_string(n / ranks) + " " + (s.rows ? "rows" : "cells") + " on a rank, fewer than the " + std::to_string(h) +
+                        " the upwind stencil reaches",
+                    std::string(key) + " >= " + std::to_string(h * ranks) +
+                        (s.rows ? " (or fewer ranks)" : " (or fewer ranks, or a smaller Courant number)"));
   }
   s.begin = int(b.begin);
   s.end = int(b.end);
@@ -70,8 +72,9 @@ class StripSolver final : public BgkSolver {
 
   void configure(const BgkConfig& c) override {
     if (halo_width(c) > halo_) {
-      throw bad_input("dt", "the Courant number " + std::to_string(courant_number(c)) + " reaches " + std::to_string(halo_width(c)) +
-                                " cells, more than the " + std::to_string(halo_) + " the ranks exchange (set when the run began)",
+      throw bad_input("dt",
+                      "the Courant number " + std::to_string(courant_number(c)) + " reaches " + std::to_string(halo_width(c)) +
+                          " cells, more than the " + std::to_string(halo_) + " the ranks exchange (set when the run began)",
                       "a Courant number below " + std::to_string(halo_) + " across these ranks, or a new run");
     }
     inner_->configure(held_config(c, s_));
@@ -119,7 +122,8 @@ class StripSolver final : public BgkSolver {
 
 }  // namespace
 
-std::unique_ptr<BgkSolver> make_strip_solver(std::unique_ptr<BgkSolver> inner, const BgkConfig& c, const Strip& s, const Communicator& comm) {
+std::unique_ptr<BgkSolver> make_strip_solver(std::unique_ptr<BgkSolver> inner, const BgkConfig& c, const Strip& s,
+                                             const Communicator& comm) {
   return std::make_unique<StripSolver>(std::move(inner), c, s, comm);
 }
 

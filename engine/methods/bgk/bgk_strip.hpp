@@ -41,6 +41,7 @@ std::vector<Block> owned_cells_of_ranks(const BgkConfig& c, int ranks);
 // A solver on strip `s` of the grid of `c`: `inner` runs on held_config(c, s); the result presents
 // the owned cells (raw_moments, read_f, write_f) and this rank's part of a row, and exchanges the
 // halos with the ranks of `comm` before every step.
-std::unique_ptr<BgkSolver> make_strip_solver(std::unique_ptr<BgkSolver> inner, const BgkConfig& c, const Strip& s, const Communicator& comm);
+std::unique_ptr<BgkSolver> make_strip_solver(std::unique_ptr<BgkSolver> inner, const BgkConfig& c, const Strip& s,
+                                             const Communicator& comm);
 
 }  // namespace ks::bgk

@@ -81,9 +81,8 @@ std::uint64_t advance_run_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, d
       if (i < 0) throw run_failed(no_pair_message(run, event));
       ai = s.aux[i];
       wi_old = w[i];
-      j = select_by_rejection(rng, event, kPurposeSecondPick, n, row_bound(ai, wi_old, bounds, kp), [&](int k) {
-        return k == i ? 0.0 : beta(ai, s.aux[k], kp) * pair_weight(wi_old, w[k]);
-      });
+      j = select_by_rejection(rng, event, kPurposeSecondPick, n, row_bound(ai, wi_old, bounds, kp),
+                              [&](int k) { return k == i ? 0.0 : beta(ai, s.aux[k], kp) * pair_weight(wi_old, w[k]); });
       if (j < 0) throw run_failed(no_pair_message(run, event));
     } else {
       double u_i, u_j;

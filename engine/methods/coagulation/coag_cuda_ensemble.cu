@@ -22,8 +22,7 @@ namespace {
 
 using namespace gpu;
 
-__global__ void __launch_bounds__(kBlock) make_aux_kernel(const double* v, ParticleAux* aux, std::size_t count,
-                                                          KernelParams kp) {
+__global__ void __launch_bounds__(kBlock) make_aux_kernel(const double* v, ParticleAux* aux, std::size_t count, KernelParams kp) {
   const std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (k < count) aux[k] = make_aux(v[k], kp);
 }
@@ -32,8 +31,8 @@ __global__ void __launch_bounds__(kBlock) make_aux_kernel(const double* v, Parti
 // stages the other particles in shared memory tile by tile. Rows are summed in index order,
 // as on the CPU.
 constexpr int kRateTile = 256;
-__global__ void __launch_bounds__(kRateTile) rates_kernel(const ParticleAux* aux_all, const double* w_all, double* C_all,
-                                                          int n, KernelParams kp) {
+__global__ void __launch_bounds__(kRateTile)
+    rates_kernel(const ParticleAux* aux_all, const double* w_all, double* C_all, int n, KernelParams kp) {
   __shared__ ParticleAux tile_aux[kRateTile];
   __shared__ double tile_w[kRateTile];
   const std::size_t base = std::size_t(blockIdx.y) * n;
@@ -57,8 +56,8 @@ __global__ void __launch_bounds__(kRateTile) rates_kernel(const ParticleAux* aux
 }
 
 // Display copy of run 0's particles: the host snapshot's positions and values, as floats.
-__global__ void particles_kernel(const ParticleAux* aux, const double* w, int n, unsigned long long seed, double side,
-                                 unsigned purpose, bool diameter, float4* out) {
+__global__ void particles_kernel(const ParticleAux* aux, const double* w, int n, unsigned long long seed, double side, unsigned purpose,
+                                 bool diameter, float4* out) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= n) return;
   const PhiloxCounter c = run_stream(seed, 0).draw(std::uint64_t(k), purpose);
@@ -99,12 +98,11 @@ EventLoopLimits configure_event_loops(int device) {
           const EventLoop kernel = event_loop(by_rejection, clustered, resident, kind);
           if (clustered) KS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
           if (resident && limits.max_resident > 0)
-            KS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               limits.max_resident * kResidentBytesPerParticle));
+            KS_CUDA_CHECK(
+                cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, limits.max_resident * kResidentBytesPerParticle));
         }
   return limits;
 }
-
 
 }  // namespace
 
@@ -112,8 +110,8 @@ struct CudaEnsemble::Device {
   int device = 0;
   int sm_count = 1;
   int n_runs = 0;
-  int cluster = 1;           // blocks per run
-  int requested_cluster = 0; // 0: choose
+  int cluster = 1;            // blocks per run
+  int requested_cluster = 0;  // 0: choose
   EventLoopLimits limits;
   EnsembleConfig cfg;
   DeviceBuffer<double> v, w, C, row_or_next, t, t_target;
@@ -171,10 +169,10 @@ void CudaEnsemble::upload(const Ensemble& e, const EnsembleConfig& cfg) {
   d_->t_target.resize(e.n_runs);
   if (cfg.selection == Selection::Majorant) d_->majorant.resize(e.n_runs, cfg.n_s, majorant_of(cfg.kernel).n_samplers);
   if (cfg.selection == Selection::Stepped) d_->stepped.resize(e.n_runs, cfg.n_s, majorant_of(cfg.kernel).n_samplers);
-  d_->cluster = !keeps_rates(cfg.selection)  // one warp or one block a run
-                    ? 1
-                    : choose_cluster(d_->requested_cluster, e.n_runs, cfg.n_s, d_->sm_count, selects_by_rejection(cfg),
-                                     d_->limits.max_cluster);
+  d_->cluster =
+      !keeps_rates(cfg.selection)  // one warp or one block a run
+          ? 1
+          : choose_cluster(d_->requested_cluster, e.n_runs, cfg.n_s, d_->sm_count, selects_by_rejection(cfg), d_->limits.max_cluster);
   if (count) {
     const auto blocks =
         unsigned(checked_narrow<int>(std::int64_t(ceil_div(count, kBlock)), "n_s * n_runs / 512 (CUDA blocks of make_aux)"));
@@ -208,8 +206,7 @@ void CudaEnsemble::recompute_rates(int first_run) {
   if (first_run >= d_->n_runs) return;
   const std::size_t offset = std::size_t(first_run) * d_->cfg.n_s;
   const dim3 grid(unsigned(ceil_div(d_->cfg.n_s, kRateTile)), unsigned(d_->n_runs - first_run));
-  rates_kernel<<<grid, kRateTile>>>(d_->aux.ptr + offset, d_->w.ptr + offset, d_->C.ptr + offset, d_->cfg.n_s,
-                                    d_->cfg.kernel);
+  rates_kernel<<<grid, kRateTile>>>(d_->aux.ptr + offset, d_->w.ptr + offset, d_->C.ptr + offset, d_->cfg.n_s, d_->cfg.kernel);
   KS_CUDA_CHECK_LAUNCH();
   KS_CUDA_CHECK(cudaDeviceSynchronize());
 }
@@ -221,20 +218,20 @@ std::uint64_t CudaEnsemble::launch(const std::vector<double>& t_target, std::uin
   d_->t_target.upload(t_target.data(), d_->n_runs);
   if (d_->cfg.selection == Selection::Majorant) {
     MajorantBuffers& b = d_->majorant;
-    const MajorantArrays arrays{d_->v.ptr,      d_->w.ptr,      d_->aux.ptr,   d_->t.ptr,   d_->events.ptr,
-                                d_->since_refresh.ptr, d_->t_target.ptr, d_->done.ptr, b.order.ptr, b.slot.ptr,
-                                b.start.ptr,    b.base.ptr,     b.flag.ptr};
+    const MajorantArrays arrays{d_->v.ptr,        d_->w.ptr,    d_->aux.ptr, d_->t.ptr,  d_->events.ptr, d_->since_refresh.ptr,
+                                d_->t_target.ptr, d_->done.ptr, b.order.ptr, b.slot.ptr, b.start.ptr,    b.base.ptr,
+                                b.flag.ptr};
     return launch_majorant(arrays, b, d_->n_runs, d_->cfg, max_events, all_reached);
   }
   if (d_->cfg.selection == Selection::Stepped) {
     SteppedBuffers& b = d_->stepped;
-    const SteppedArrays arrays{d_->v.ptr,    d_->w.ptr,     d_->aux.ptr,  d_->t.ptr,      d_->events.ptr, d_->t_target.ptr,
-                               d_->done.ptr, b.tree.ptr,    b.total.ptr,  b.base.ptr,     b.largest.ptr,  b.flag.ptr};
+    const SteppedArrays arrays{d_->v.ptr,    d_->w.ptr,  d_->aux.ptr, d_->t.ptr,  d_->events.ptr, d_->t_target.ptr,
+                               d_->done.ptr, b.tree.ptr, b.total.ptr, b.base.ptr, b.largest.ptr,  b.flag.ptr};
     return launch_stepped(arrays, b, d_->n_runs, d_->cfg, max_events, all_reached);
   }
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(unsigned(checked_narrow<int>(checked_mul(d_->n_runs, d_->cluster, "n_runs * blocks per run"),
-                                                    "n_runs * blocks per run (CUDA blocks of the event loop)")));
+                                                     "n_runs * blocks per run (CUDA blocks of the event loop)")));
   config.blockDim = dim3(kBlock);
   cudaLaunchAttribute cluster_dim{};
   cluster_dim.id = cudaLaunchAttributeClusterDimension;
@@ -243,16 +240,16 @@ std::uint64_t CudaEnsemble::launch(const std::vector<double>& t_target, std::uin
   cluster_dim.val.clusterDim.z = 1;
   config.attrs = &cluster_dim;
   config.numAttrs = d_->cluster > 1 ? 1 : 0;  // no cluster attribute where clusters do not exist
-  const Arrays arrays{d_->v.ptr, d_->w.ptr,      d_->C.ptr,             d_->aux.ptr,      d_->row_or_next.ptr,
-                      d_->t.ptr, d_->events.ptr, d_->since_refresh.ptr, d_->t_target.ptr, d_->done.ptr};
+  const Arrays arrays{d_->v.ptr,           d_->w.ptr,   d_->C.ptr,      d_->aux.ptr,
+                      d_->row_or_next.ptr, d_->t.ptr,   d_->events.ptr, d_->since_refresh.ptr,
+                      d_->t_target.ptr,    d_->done.ptr};
   const int per_block = ceil_div(d_->cfg.n_s, d_->cluster);
   const bool resident = per_block <= d_->limits.max_resident;
   config.dynamicSmemBytes = resident ? std::size_t(per_block) * kResidentBytesPerParticle : 0;
   const EventLoop kernel = event_loop(selects_by_rejection(d_->cfg), d_->cluster > 1, resident, d_->cfg.kernel.kind);
   KS_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, arrays, d_->cfg.n_s, d_->cfg.box_volume, d_->cfg.kernel,
                                    static_cast<unsigned long long>(d_->cfg.seed), d_->cfg.first_run,
-                                   static_cast<unsigned long long>(d_->cfg.refresh_every),
-                                   static_cast<unsigned long long>(max_events)));
+                                   static_cast<unsigned long long>(d_->cfg.refresh_every), static_cast<unsigned long long>(max_events)));
   std::vector<unsigned long long> done(d_->n_runs);
   d_->done.download(done.data(), d_->n_runs);  // synchronises; execution errors surface here
   std::uint64_t total = 0;

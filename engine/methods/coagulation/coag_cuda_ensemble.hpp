@@ -27,7 +27,7 @@ class CudaEnsemble {
   int max_cluster_size() const;
   // Particles a block keeps in shared memory at most on this device (3200 on Hopper).
   int max_resident_particles() const;
-  void download(Ensemble& e) const;                            // every array, all runs
+  void download(Ensemble& e) const;  // every array, all runs
   // C' of every particle of runs first_run.. from eq. (2) on the device (Algorithm 1), e.g.
   // after uploading particles initialised without rates.
   void recompute_rates(int first_run = 0);

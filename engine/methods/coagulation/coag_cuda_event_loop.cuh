@@ -31,7 +31,7 @@ namespace cg = cooperative_groups;
 
 constexpr int kBlock = 512;
 constexpr int kWarps = kBlock / 32;
-constexpr int kMaxCluster = 16;              // non-portable cluster size on Hopper
+constexpr int kMaxCluster = 16;  // non-portable cluster size on Hopper
 // Particles a block should own at most, tuned on the H100 (bench --cluster-sweep): the inverse
 // transform's event is a few long barriers, the rejection's mostly the update, which gains from
 // more blocks sooner.
@@ -55,7 +55,7 @@ struct Arrays {
 // A block's scratch, and the sums the other blocks of its run read (through distributed shared
 // memory) between the two barriers of an event.
 struct Shared {
-  double pair[2][kWarps];      // per-warp shares of the new rows of i and j (block-local)
+  double pair[2][kWarps];  // per-warp shares of the new rows of i and j (block-local)
   // [0] C', [1] row of i: within each warp chunk, the inclusive prefix over its lanes' runs
   double lane_incl[2][kWarps][32];
   // Pushed by every block q of the run into every block's copy at [q], so that selections
@@ -194,8 +194,8 @@ struct RunClock {
 // The block's view of its run: with kResident its slice is copied into the dynamic shared memory
 // (aux, w, C' and one more array per particle: the row of i or the second buffer of C').
 template <bool kClustered, bool kResident>
-__device__ Store<kClustered, kResident> open_store(const Run<kClustered>& run, const Layout& L, const Arrays& a,
-                                                   std::size_t base, unsigned char* resident) {
+__device__ Store<kClustered, kResident> open_store(const Run<kClustered>& run, const Layout& L, const Arrays& a, std::size_t base,
+                                                   unsigned char* resident) {
   Store<kClustered, kResident> s{run, L, a.aux + base, a.w + base, a.C + base, a.row_or_next + base, 0};
   if constexpr (kResident) {
     s.aux = reinterpret_cast<ParticleAux*>(resident);
@@ -216,8 +216,8 @@ __device__ Store<kClustered, kResident> open_store(const Run<kClustered>& run, c
 // Writes the block's slice back (C' from `C`, the buffer holding the current rates) and the run's
 // counters; no block leaves while others may still read its shared memory.
 template <bool kClustered, bool kResident>
-__device__ void close_store(const Store<kClustered, kResident>& s, const Arrays& a, std::size_t base, const double* C,
-                            int run_index, const RunClock& c) {
+__device__ void close_store(const Store<kClustered, kResident>& s, const Arrays& a, std::size_t base, const double* C, int run_index,
+                            const RunClock& c) {
   __syncthreads();
   const Layout& L = s.layout;
   for (int k = L.lo(s.run.rank) + threadIdx.x; k < L.hi(s.run.rank); k += kBlock) {
@@ -277,9 +277,8 @@ __device__ inline ParticleAux shfl_aux(const ParticleAux& a, int from) {
 
 // Every thread merges the chosen pair in registers (coalesce()): the new states, weights and the
 // pair's own kernel term beta_ij pair_weight(w_i, w_j).
-__device__ inline void coalesce_pair(const ParticleAux& ai, const ParticleAux& aj, double wi_old, double wj_old,
-                              const KernelParams& kp, ParticleAux& ni, ParticleAux& nj, double& wi, double& wj,
-                              double& rij) {
+__device__ inline void coalesce_pair(const ParticleAux& ai, const ParticleAux& aj, double wi_old, double wj_old, const KernelParams& kp,
+                                     ParticleAux& ni, ParticleAux& nj, double& wi, double& wj, double& rij) {
   double vi = ai.v, vj = aj.v;
   wi = wi_old;
   wj = wj_old;
@@ -293,9 +292,8 @@ __device__ inline void coalesce_pair(const ParticleAux& ai, const ParticleAux& a
 // q) of the last pair's new rows: completes the pair's C' (eq. 6) and has the pair's owners write
 // it back (aux, w, and C' into the buffer C).
 template <bool kClustered, bool kResident>
-__device__ void complete_pending(const Store<kClustered, kResident>& s, Pending& pend, double* C, double share_i,
-                                 double share_j, const ParticleAux& ni, const ParticleAux& nj, double wi, double wj,
-                                 double rij) {
+__device__ void complete_pending(const Store<kClustered, kResident>& s, Pending& pend, double* C, double share_i, double share_j,
+                                 const ParticleAux& ni, const ParticleAux& nj, double wi, double wj, double rij) {
   pend.value[0] = 2.0 * wi * (rij + warp_sum(share_i));
   pend.value[1] = 2.0 * wj * (rij + warp_sum(share_j));
   if ((threadIdx.x & 31) != 0) return;
@@ -330,8 +328,8 @@ __device__ void recompute_slice_rates(const Store<kClustered, kResident>& s, con
 // values <= 0 are skipped and rounding past a run's end takes its last positive value.
 // The pick's state comes back in picked_aux, picked_w.
 template <bool kClustered, bool kResident, class Value, class State>
-__device__ int warp_select(const Store<kClustered, kResident>& s, Shared& sh, int sel, const Pending& pend, double u,
-                           Value value, State state, ParticleAux& picked_aux, double& picked_w, double& total) {
+__device__ int warp_select(const Store<kClustered, kResident>& s, Shared& sh, int sel, const Pending& pend, double u, Value value,
+                           State state, ParticleAux& picked_aux, double& picked_w, double& total) {
   const int lane = threadIdx.x & 31;
   const Layout& L = s.layout;
   const int blocks = s.run.blocks;

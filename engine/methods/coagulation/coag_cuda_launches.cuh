@@ -19,9 +19,8 @@ constexpr int kKeepGoing = 0, kRebuild = 1, kFailed = 2;
 // the events the runs did (`done`, zeroed first) and sets all_reached when no run stopped on max_events.
 // A failed run throws RunFailed with failure(run, its event count).
 template <typename Launch, typename Rebuild, typename Failure>
-std::uint64_t launch_until_settled(int n_runs, DeviceBuffer<int>& flag, const unsigned long long* events,
-                                   unsigned long long* done, std::uint64_t max_events, bool& all_reached, Launch&& launch,
-                                   Rebuild&& rebuild, Failure&& failure) {
+std::uint64_t launch_until_settled(int n_runs, DeviceBuffer<int>& flag, const unsigned long long* events, unsigned long long* done,
+                                   std::uint64_t max_events, bool& all_reached, Launch&& launch, Rebuild&& rebuild, Failure&& failure) {
   KS_CUDA_CHECK(cudaMemset(done, 0, sizeof(unsigned long long) * n_runs));
   std::vector<int> flags(n_runs);
   while (true) {

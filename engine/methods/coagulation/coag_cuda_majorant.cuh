@@ -39,7 +39,7 @@ struct MajorantBuffers {
 // One launch's events for every run (up to max_events each, to its target), with the rebuilds
 // its samplers need in between; returns the events done and sets all_reached when no run stopped
 // on max_events. Throws RunFailed when a run accepted no trial in kMaxRounds rounds.
-std::uint64_t launch_majorant(const MajorantArrays& a, MajorantBuffers& b, int n_runs, const EnsembleConfig& cfg,
-                              std::uint64_t max_events, bool& all_reached);
+std::uint64_t launch_majorant(const MajorantArrays& a, MajorantBuffers& b, int n_runs, const EnsembleConfig& cfg, std::uint64_t max_events,
+                              bool& all_reached);
 
 }  // namespace ks::coag::gpu

@@ -1,8 +1,8 @@
 // The GPU event loop with selection against a majorant kernel (coag_majorant.hpp) and the samplers'
 // rebuild. An event: every lane of the run's warp makes one trial of the round (two Philox draws, a
 // class search in shared memory, two reads of order and the particles); the first accepted lane's
-// pair is coalesced; lane s moves both particles in sampler s and updates its tree of class bounds. O(1) work an event and no barrier beyond the warp. The CPU makes the same trials
-// and picks (coag_majorant_cpu.cpp).
+// pair is coalesced; lane s moves both particles in sampler s and updates its tree of class bounds. O(1) work an event and no barrier
+// beyond the warp. The CPU makes the same trials and picks (coag_majorant_cpu.cpp).
 #include "coag_cuda_majorant.cuh"
 
 #include "coag_cuda_launches.cuh"
@@ -91,9 +91,8 @@ __global__ void __launch_bounds__(kRebuildBlock) rebuild_kernel(MajorantArrays a
 // events), which the host does between launches.
 // The kernel's majorant is a compile-time constant (its terms and samplers unrolled, no local memory).
 template <KernelKind kKind>
-__global__ void __launch_bounds__(32) majorant_kernel(MajorantArrays a, int n, double box_volume, KernelParams kp,
-                                                      unsigned long long seed, int first_run, unsigned long long refresh_every,
-                                                      unsigned long long max_events) {
+__global__ void __launch_bounds__(32) majorant_kernel(MajorantArrays a, int n, double box_volume, KernelParams kp, unsigned long long seed,
+                                                      int first_run, unsigned long long refresh_every, unsigned long long max_events) {
   constexpr Majorant kTerms = majorant_terms(kKind);
   Majorant m = kTerms;
   m.scale = majorant_scale(kp);
@@ -199,8 +198,8 @@ void MajorantBuffers::resize(int n_runs, int n_s, int samplers) {
   stale = true;
 }
 
-std::uint64_t launch_majorant(const MajorantArrays& a, MajorantBuffers& b, int n_runs, const EnsembleConfig& cfg,
-                              std::uint64_t max_events, bool& all_reached) {
+std::uint64_t launch_majorant(const MajorantArrays& a, MajorantBuffers& b, int n_runs, const EnsembleConfig& cfg, std::uint64_t max_events,
+                              bool& all_reached) {
   const Majorant m = majorant_of(cfg.kernel);
   const dim3 rebuild_grid(unsigned(n_runs), unsigned(m.n_samplers));
   if (b.stale) {

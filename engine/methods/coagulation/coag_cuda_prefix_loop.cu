@@ -14,9 +14,8 @@ namespace {
 //       pair in registers; each lane updates C'_k of its run (Algorithm 3, eq. 6), summing
 //       the new C' and the shares of the new rows of i and j, which are pushed likewise.
 template <bool kClustered, bool kResident, int kKind>
-__global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double box_volume, KernelParams kp,
-                                                         unsigned long long seed, int first_run, unsigned long long refresh_every,
-                                                         unsigned long long max_events) {
+__global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double box_volume, KernelParams kp, unsigned long long seed,
+                                                         int first_run, unsigned long long refresh_every, unsigned long long max_events) {
   if constexpr (kKind != kAnyKind) kp.kind = KernelKind(kKind);
   __shared__ Shared sh;
   extern __shared__ __align__(16) unsigned char resident[];
@@ -39,15 +38,15 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
       sh.picked_w = wk;
     }
   };
-  Pending pend;                   // warp 0's view of the last pair
-  ParticleAux ni{}, nj{};         // the last pair's new states, in every thread
+  Pending pend;            // warp 0's view of the last pair
+  ParticleAux ni{}, nj{};  // the last pair's new states, in every thread
   double wi = 0.0, wj = 0.0, rij = 0.0, u_j = 0.0;
   while (true) {
     run.sync();  // B1
     if (warp == 0 && pend.k[0] >= 0) {
       const bool in_run = (threadIdx.x & 31) < run.blocks;
-      complete_pending(s, pend, s.C, in_run ? sh.partial[threadIdx.x & 31][0] : 0.0,
-                       in_run ? sh.partial[threadIdx.x & 31][1] : 0.0, ni, nj, wi, wj, rij);
+      complete_pending(s, pend, s.C, in_run ? sh.partial[threadIdx.x & 31][0] : 0.0, in_run ? sh.partial[threadIdx.x & 31][1] : 0.0, ni, nj,
+                       wi, wj, rij);
     }
     if (since >= refresh_every) {
       run.sync();
@@ -67,8 +66,9 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
       double wi_old;
       // The last pair's owners may be writing it back just now: its values come from registers.
       const int i = warp_select(
-          s, sh, 0, pend, u_i,
-          [&](int k) { return k == pend.k[0] ? pend.value[0] : k == pend.k[1] ? pend.value[1] : s.any(s.C, k); },
+          s, sh, 0, pend, u_i, [&](int k) { return k == pend.k[0]   ? pend.value[0]
+                                                   : k == pend.k[1] ? pend.value[1]
+                                                                    : s.any(s.C, k); },
           [&](int k, ParticleAux& ak, double& wk) {
             ak = k == pend.k[0] ? ni : k == pend.k[1] ? nj : s.any(s.aux, k);
             wk = k == pend.k[0] ? wi : k == pend.k[1] ? wj : s.any(s.w, k);
@@ -157,7 +157,9 @@ __global__ void __launch_bounds__(kBlock) advance_kernel(Arrays a, int n, double
 
 struct PrefixLoops {
   template <bool kClustered, bool kResident, int kKind>
-  static EventLoop of() { return advance_kernel<kClustered, kResident, kKind>; }
+  static EventLoop of() {
+    return advance_kernel<kClustered, kResident, kKind>;
+  }
 };
 
 }  // namespace

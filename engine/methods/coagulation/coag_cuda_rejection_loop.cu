@@ -11,16 +11,16 @@ namespace {
 // next, and likewise for C' (two buffers), so the event needs only one run barrier.
 struct RejectionShared {
   struct Totals {
-    double sum;             // of C' over q's slice (the last pair left out)
-    double share[2];        // q's shares of the last pair's new rows
-    std::uint32_t high;     // largest rate_high_word(C') of q's slice
+    double sum;          // of C' over q's slice (the last pair left out)
+    double share[2];     // q's shares of the last pair's new rows
+    std::uint32_t high;  // largest rate_high_word(C') of q's slice
   } pushed[2][kMaxCluster];
   struct Extremes {
     double v_min, v_max, w_min, w_max;
     __device__ Extremes merged(const Extremes& o) const {
       return {fmin(v_min, o.v_min), fmax(v_max, o.v_max), fmin(w_min, o.w_min), fmax(w_max, o.w_max)};
     }
-  } extremes[kMaxCluster];  // of q's slice, at the start and after each refresh
+  } extremes[kMaxCluster];        // of q's slice, at the start and after each refresh
   double warp_totals[3][kWarps];  // per warp: sum of C', shares of the new rows of i and j
   std::uint32_t warp_high[kWarps];
   int picked[2];
@@ -43,8 +43,8 @@ __device__ PairBounds gather_bounds(const Store<kClustered, kResident>& s, Rejec
     e = e.merged({v, v, w, w});
   }
   for (int o = 16; o > 0; o >>= 1)
-    e = e.merged({__shfl_xor_sync(kFullMask, e.v_min, o), __shfl_xor_sync(kFullMask, e.v_max, o),
-                  __shfl_xor_sync(kFullMask, e.w_min, o), __shfl_xor_sync(kFullMask, e.w_max, o)});
+    e = e.merged({__shfl_xor_sync(kFullMask, e.v_min, o), __shfl_xor_sync(kFullMask, e.v_max, o), __shfl_xor_sync(kFullMask, e.w_min, o),
+                  __shfl_xor_sync(kFullMask, e.w_max, o)});
   __shared__ RejectionShared::Extremes per_warp[kWarps];
   if (lane == 0) per_warp[warp] = e;
   __syncthreads();
@@ -60,8 +60,8 @@ __device__ PairBounds gather_bounds(const Store<kClustered, kResident>& s, Rejec
 // The update's sums (each lane's over its run: C' and its largest high word, the shares of the
 // new rows of i and j) reduced over the block and pushed into every block's pushed[parity].
 template <bool kClustered>
-__device__ void push_totals(const Run<kClustered>& run, RejectionShared& sh, int parity, double c_sum, std::uint32_t c_high,
-                            double ri_sum, double rj_sum) {
+__device__ void push_totals(const Run<kClustered>& run, RejectionShared& sh, int parity, double c_sum, std::uint32_t c_high, double ri_sum,
+                            double rj_sum) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   c_sum = warp_sum(c_sum);
   ri_sum = warp_sum(ri_sum);
@@ -77,8 +77,7 @@ __device__ void push_totals(const Run<kClustered>& run, RejectionShared& sh, int
   if (warp != 0) return;
   const bool mine = lane < kWarps;
   const RejectionShared::Totals totals{warp_sum(mine ? sh.warp_totals[0][lane] : 0.0),
-                                       {warp_sum(mine ? sh.warp_totals[1][lane] : 0.0),
-                                        warp_sum(mine ? sh.warp_totals[2][lane] : 0.0)},
+                                       {warp_sum(mine ? sh.warp_totals[1][lane] : 0.0), warp_sum(mine ? sh.warp_totals[2][lane] : 0.0)},
                                        warp_max(mine ? sh.warp_high[lane] : 0u)};
   if (lane < run.blocks) run.peer(&sh, lane)->pushed[parity][run.rank] = totals;
 }
@@ -96,8 +95,8 @@ struct Seen {
 // pick, else the next round is drawn and read; -1 after kMaxRounds. Warp 0 of every block draws
 // the same candidates and makes the same pick.
 template <class Read, class Value>
-__device__ int warp_reject(const PhiloxStream& rng, unsigned long long event, std::uint32_t purpose, int n, double bound,
-                           Seen seen, Read read, Value value, ParticleAux& picked_aux, double& picked_w) {
+__device__ int warp_reject(const PhiloxStream& rng, unsigned long long event, std::uint32_t purpose, int n, double bound, Seen seen,
+                           Read read, Value value, ParticleAux& picked_aux, double& picked_w) {
   const int lane = threadIdx.x & 31;
   for (int round = 1; round <= kMaxRounds; ++round) {
     const unsigned hit = __ballot_sync(kFullMask, accepted(seen.c, value(seen), bound));
@@ -120,9 +119,8 @@ __device__ int warp_reject(const PhiloxStream& rng, unsigned long long event, st
 //       each lane updates C'_k of its run from one buffer into the other (eq. 6, with the old
 //       row of i computed rather than stored) and the block's totals are pushed to every block.
 template <bool kClustered, bool kResident, int kKind>
-__global__ void __launch_bounds__(kBlock) rejection_kernel(Arrays a, int n, double box_volume, KernelParams kp,
-                                                           unsigned long long seed, int first_run, unsigned long long refresh_every,
-                                                           unsigned long long max_events) {
+__global__ void __launch_bounds__(kBlock) rejection_kernel(Arrays a, int n, double box_volume, KernelParams kp, unsigned long long seed,
+                                                           int first_run, unsigned long long refresh_every, unsigned long long max_events) {
   if constexpr (kKind != kAnyKind) kp.kind = KernelKind(kKind);
   __shared__ RejectionShared sh;
   extern __shared__ __align__(16) unsigned char resident[];
@@ -167,8 +165,8 @@ __global__ void __launch_bounds__(kBlock) rejection_kernel(Arrays a, int n, doub
     run.wait();
     const RejectionShared::Totals* totals = sh.pushed[parity];
     if (warp == 0 && pend.k[0] >= 0)
-      complete_pending(s, pend, C[parity], lane < run.blocks ? totals[lane].share[0] : 0.0,
-                       lane < run.blocks ? totals[lane].share[1] : 0.0, ni, nj, wi, wj, rij);
+      complete_pending(s, pend, C[parity], lane < run.blocks ? totals[lane].share[0] : 0.0, lane < run.blocks ? totals[lane].share[1] : 0.0,
+                       ni, nj, wi, wj, rij);
     if (since >= refresh_every) {
       run.sync();
       recompute_slice_rates(s, kp, C[parity]);
@@ -208,12 +206,12 @@ __global__ void __launch_bounds__(kBlock) rejection_kernel(Arrays a, int n, doub
       int i = -1, j = -1;
       if (!stop) {
         const Seen seen_i = read(first), seen_j = read(second);
-        i = warp_reject(rng, ev, kPurposeFirstPick, n, rate_bound(high), seen_i, read, [](const Seen& x) { return x.C; },
-                        ai, wi_old);
+        i = warp_reject(
+            rng, ev, kPurposeFirstPick, n, rate_bound(high), seen_i, read, [](const Seen& x) { return x.C; }, ai, wi_old);
         if (i >= 0)
-          j = warp_reject(rng, ev, kPurposeSecondPick, n, row_bound(ai, wi_old, bounds, kp), seen_j, read,
-                          [&](const Seen& x) { return x.c.k == i ? 0.0 : beta(ai, x.a, kp) * pair_weight(wi_old, x.w); },
-                          aj, wj_old);
+          j = warp_reject(
+              rng, ev, kPurposeSecondPick, n, row_bound(ai, wi_old, bounds, kp), seen_j, read,
+              [&](const Seen& x) { return x.c.k == i ? 0.0 : beta(ai, x.a, kp) * pair_weight(wi_old, x.w); }, aj, wj_old);
       }
       if (lane == 0) {
         sh.picked[0] = i;
@@ -269,7 +267,9 @@ __global__ void __launch_bounds__(kBlock) rejection_kernel(Arrays a, int n, doub
 
 struct RejectionLoops {
   template <bool kClustered, bool kResident, int kKind>
-  static EventLoop of() { return rejection_kernel<kClustered, kResident, kKind>; }
+  static EventLoop of() {
+    return rejection_kernel<kClustered, kResident, kKind>;
+  }
 };
 
 }  // namespace

@@ -22,9 +22,9 @@ struct SteppedArrays {
   unsigned long long* done;
   std::uint64_t* tree;   // n_s + 1 per sampler (1-based Fenwick trees)
   std::uint64_t* total;  // one per sampler
-  int* base;                  // one per sampler
-  int* largest;               // one per sampler: the rebuild's largest class
-  int* flag;                  // per run: kKeepGoing, kRebuild (a value left its window) or kFailed
+  int* base;             // one per sampler
+  int* largest;          // one per sampler: the rebuild's largest class
+  int* flag;             // per run: kKeepGoing, kRebuild (a value left its window) or kFailed
 };
 
 // The trees' device storage for n_runs runs of n_s particles.
@@ -38,7 +38,7 @@ struct SteppedBuffers {
 // One launch's steps for every run (until max_events each, or its target), with the rebuilds its
 // trees need in between; returns the events done and sets all_reached when no run stopped on
 // max_events. Throws RunFailed when a run accepted no trial in kMaxGroupTrials.
-std::uint64_t launch_stepped(const SteppedArrays& a, SteppedBuffers& b, int n_runs, const EnsembleConfig& cfg,
-                             std::uint64_t max_events, bool& all_reached);
+std::uint64_t launch_stepped(const SteppedArrays& a, SteppedBuffers& b, int n_runs, const EnsembleConfig& cfg, std::uint64_t max_events,
+                             bool& all_reached);
 
 }  // namespace ks::coag::gpu

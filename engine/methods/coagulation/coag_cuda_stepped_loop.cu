@@ -62,9 +62,8 @@ __global__ void level_kernel(SteppedArrays a, int n, Majorant m, bool every_run,
 // rebuilds its trees between launches). Thread s makes trial s of each step; the kernel kind (so the
 // majorant's terms) is a compile-time constant.
 template <KernelKind kKind>
-__global__ void __launch_bounds__(kMaxStepTrials) stepped_kernel(SteppedArrays a, int n, int K, double box_volume,
-                                                                 KernelParams kp, unsigned long long seed, int first_run,
-                                                                 unsigned long long max_events) {
+__global__ void __launch_bounds__(kMaxStepTrials) stepped_kernel(SteppedArrays a, int n, int K, double box_volume, KernelParams kp,
+                                                                 unsigned long long seed, int first_run, unsigned long long max_events) {
   constexpr Majorant kTerms = majorant_terms(kKind);
   Majorant m = kTerms;
   m.scale = majorant_scale(kp);
@@ -188,8 +187,8 @@ void rebuild(const SteppedArrays& a, int n_runs, int n, const Majorant& m, bool 
   KS_CUDA_CHECK_LAUNCH();
   for (int level = 1; (std::int64_t(1) << level) <= n; ++level) {
     const std::int64_t nodes = ((std::int64_t(n) >> level) + 1) / 2;
-    level_kernel<<<dim3(unsigned(rows), unsigned(ceil_div(nodes, std::int64_t(kRebuildBlock)))), kRebuildBlock>>>(a, n, m,
-                                                                                                                 every_run, level);
+    level_kernel<<<dim3(unsigned(rows), unsigned(ceil_div(nodes, std::int64_t(kRebuildBlock)))), kRebuildBlock>>>(a, n, m, every_run,
+                                                                                                                  level);
     KS_CUDA_CHECK_LAUNCH();
   }
 }
@@ -206,8 +205,8 @@ void SteppedBuffers::resize(int n_runs, int n_s, int samplers) {
   stale = true;
 }
 
-std::uint64_t launch_stepped(const SteppedArrays& a, SteppedBuffers& b, int n_runs, const EnsembleConfig& cfg,
-                             std::uint64_t max_events, bool& all_reached) {
+std::uint64_t launch_stepped(const SteppedArrays& a, SteppedBuffers& b, int n_runs, const EnsembleConfig& cfg, std::uint64_t max_events,
+                             bool& all_reached) {
   const Majorant m = majorant_of(cfg.kernel);
   if (b.stale) {
     rebuild(a, n_runs, cfg.n_s, m, true);
@@ -221,9 +220,8 @@ std::uint64_t launch_stepped(const SteppedArrays& a, SteppedBuffers& b, int n_ru
   return launch_until_settled(
       n_runs, b.flag, a.events, a.done, max_events, all_reached,
       [&] {
-        kernel<<<n_runs, threads>>>(a, cfg.n_s, cfg.step_trials, cfg.box_volume, cfg.kernel,
-                                    static_cast<unsigned long long>(cfg.seed), cfg.first_run,
-                                    static_cast<unsigned long long>(max_events));
+        kernel<<<n_runs, threads>>>(a, cfg.n_s, cfg.step_trials, cfg.box_volume, cfg.kernel, static_cast<unsigned long long>(cfg.seed),
+                                    cfg.first_run, static_cast<unsigned long long>(max_events));
       },
       [&] { rebuild(a, n_runs, cfg.n_s, m, false); }, no_step_trial_message);
 }

@@ -23,8 +23,8 @@ inline const char* selection_name(Selection s) {
 }
 
 struct EnsembleConfig {
-  int n_s = 0;                 // simulation particles per run (constant, see coalesce())
-  double box_volume = 0.0;     // V, m^3: sum(w) / V is the number concentration
+  int n_s = 0;              // simulation particles per run (constant, see coalesce())
+  double box_volume = 0.0;  // V, m^3: sum(w) / V is the number concentration
   KernelParams kernel;
   std::uint64_t seed = 0;
   // Recompute every C'_k from eq. (2) after this many events (bounds round-off drift); with the
@@ -39,10 +39,10 @@ struct EnsembleConfig {
 
 struct Ensemble {
   int n_runs = 0;
-  std::vector<double> v, w, C;  // volume (m^3), weight (real particles), C'_k = sum_j beta'_kj (m^3/s)
-  std::vector<double> t;        // per run: simulated time, s
-  std::vector<std::uint64_t> events;        // per run: coagulation events so far (the RNG counter)
-  std::vector<std::uint64_t> since_refresh; // per run: events since the last full recompute of C'
+  std::vector<double> v, w, C;               // volume (m^3), weight (real particles), C'_k = sum_j beta'_kj (m^3/s)
+  std::vector<double> t;                     // per run: simulated time, s
+  std::vector<std::uint64_t> events;         // per run: coagulation events so far (the RNG counter)
+  std::vector<std::uint64_t> since_refresh;  // per run: events since the last full recompute of C'
 
   // Sizes every array for n_runs runs of n_s particles (kept runs keep their values).
   void resize(int runs, int n_s) {

@@ -30,8 +30,8 @@
 
 namespace ks::coag {
 
-constexpr int kClasses = 96;        // a sampler's window: 24 factors of two
-constexpr int kClassHeadroom = 8;   // classes left above the largest value at a rebuild
+constexpr int kClasses = 96;       // a sampler's window: 24 factors of two
+constexpr int kClassHeadroom = 8;  // classes left above the largest value at a rebuild
 constexpr int kMaxSamplers = 7;
 constexpr int kMaxTerms = 4;
 constexpr std::uint32_t kPurposeMajorant = 5;  // RNG draws of the trials (2: cloud view, 3, 4: rejection)
@@ -87,9 +87,7 @@ KS_HD constexpr Majorant majorant_terms(KernelKind kind) {
       detail::add_term(m, 1.0, Power::Two, Power::NegThreeHalves);
       detail::add_term(m, 1.0, Power::NegThreeHalves, Power::Two);
       break;
-    case KernelKind::Constant:
-      detail::add_term(m, 1.0, Power::Zero, Power::Zero);
-      break;
+    case KernelKind::Constant: detail::add_term(m, 1.0, Power::Zero, Power::Zero); break;
     case KernelKind::Additive:
       detail::add_term(m, 1.0, Power::Volume, Power::Zero);
       detail::add_term(m, 1.0, Power::Zero, Power::Volume);
@@ -99,8 +97,7 @@ KS_HD constexpr Majorant majorant_terms(KernelKind kind) {
       detail::add_term(m, 1.0, Power::One, Power::NegOne);
       detail::add_term(m, 1.0, Power::NegOne, Power::One);
       break;
-    case KernelKind::Fuchs:
-      break;
+    case KernelKind::Fuchs: break;
   }
   return m;
 }
@@ -270,9 +267,7 @@ KS_HD TermTotals term_totals(const Majorant& m, const Samplers& s) {
   return t;
 }
 // Time a trial stands for: V / sum B.
-KS_HD double trial_time(const Majorant& m, const TermTotals& t, double box_volume) {
-  return box_volume / (m.scale * t.cum[m.n_terms - 1]);
-}
+KS_HD double trial_time(const Majorant& m, const TermTotals& t, double box_volume) { return box_volume / (m.scale * t.cum[m.n_terms - 1]); }
 
 struct Trial {
   int i, j;
@@ -281,8 +276,8 @@ struct Trial {
 
 // Trial `lane` of round `round` of event `event`: two Philox draws (term, i's class and member,
 // j's class and member or uniform index, the acceptance uniform).
-KS_HD Trial draw_trial(const PhiloxStream& rng, std::uint64_t event, int round, int lane, const Majorant& m,
-                       const SamplerSet& s, const TermTotals& t) {
+KS_HD Trial draw_trial(const PhiloxStream& rng, std::uint64_t event, int round, int lane, const Majorant& m, const SamplerSet& s,
+                       const TermTotals& t) {
   const std::uint32_t index = 2u * (std::uint32_t(round) * kCandidatesPerRound + std::uint32_t(lane));
   const PhiloxCounter r0 = rng.draw(event, kPurposeMajorant, index), r1 = rng.draw(event, kPurposeMajorant, index + 1);
   const double target = double(r0.v[0]) * 0x1p-32 * t.cum[m.n_terms - 1];
@@ -297,8 +292,7 @@ KS_HD Trial draw_trial(const PhiloxStream& rng, std::uint64_t event, int round, 
 
 // B(i, j) + B(j, i) from the particles' class bounds (s: a SamplerSet, or coag_stepped.hpp's trees).
 template <typename Samplers>
-KS_HD double pair_majorant(const Majorant& m, const Samplers& s, const ParticleAux& ai, double wi, const ParticleAux& aj,
-                           double wj) {
+KS_HD double pair_majorant(const Majorant& m, const Samplers& s, const ParticleAux& ai, double wi, const ParticleAux& aj, double wj) {
   const Powers pi(ai), pj(aj);
   double fi[kMaxSamplers], fj[kMaxSamplers];
   for (int k = 0; k < m.n_samplers; ++k) {
@@ -314,8 +308,8 @@ KS_HD double pair_majorant(const Majorant& m, const Samplers& s, const ParticleA
 }
 
 template <typename Samplers>
-KS_HD bool trial_accepted(const Trial& t, const Majorant& m, const Samplers& s, const ParticleAux& ai, double wi,
-                          const ParticleAux& aj, double wj, const KernelParams& kp) {
+KS_HD bool trial_accepted(const Trial& t, const Majorant& m, const Samplers& s, const ParticleAux& ai, double wi, const ParticleAux& aj,
+                          double wj, const KernelParams& kp) {
   if (t.i == t.j) return false;
   return t.u * pair_majorant(m, s, ai, wi, aj, wj) < beta(ai, aj, kp) * (wi > wj ? wi : wj);
 }

@@ -8,9 +8,7 @@
 
 namespace ks::coag {
 
-SamplerSet HostSamplers::view(int n) {
-  return {order.data(), slot.data(), start.data(), tree.data(), base.data(), n};
-}
+SamplerSet HostSamplers::view(int n) { return {order.data(), slot.data(), start.data(), tree.data(), base.data(), n}; }
 
 void rebuild_samplers(HostSamplers& h, const Majorant& m, const ParticleAux* aux, const double* w, int n) {
   const std::size_t S = std::size_t(m.n_samplers);
@@ -62,8 +60,8 @@ bool update_samplers(const SamplerSet& set, const Majorant& m, const ChangedPart
   return true;
 }
 
-std::uint64_t advance_run_majorant_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, double t_target,
-                                       std::uint64_t max_events, const Interrupt& stop) {
+std::uint64_t advance_run_majorant_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, double t_target, std::uint64_t max_events,
+                                       const Interrupt& stop) {
   const int n = cfg.n_s;
   const std::size_t first = std::size_t(run) * n;
   double* v = e.v.data() + first;

@@ -33,7 +33,7 @@ struct ChangedParticle {
 bool update_samplers(const SamplerSet& set, const Majorant& m, const ChangedParticle (&p)[2]);
 
 // advance_run_cpu() with cfg.selection == Majorant.
-std::uint64_t advance_run_majorant_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, double t_target,
-                                       std::uint64_t max_events, const Interrupt& stop = {});
+std::uint64_t advance_run_majorant_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, double t_target, std::uint64_t max_events,
+                                       const Interrupt& stop = {});
 
 }  // namespace ks::coag

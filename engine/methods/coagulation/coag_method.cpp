@@ -23,9 +23,9 @@ namespace ks::coag {
 
 namespace {
 
-constexpr double kFirstOutputTau = 1e-2;           // first output time after t = 0, in tau_char
+constexpr double kFirstOutputTau = 1e-2;  // first output time after t = 0, in tau_char
 constexpr std::uint64_t kMaxEventsPerLaunch = 1u << 15;
-constexpr std::uint32_t kPurposePosition = 2;       // RNG draws for the particle cloud view
+constexpr std::uint32_t kPurposePosition = 2;  // RNG draws for the particle cloud view
 constexpr int kHistogramBins = 40;
 constexpr double kShownFraction = 1e-8;  // sections holding less of the number are not drawn
 
@@ -71,8 +71,15 @@ MethodInfo CoagulationMethod::describe() {
   info.folder = "coagulation";
   info.fields = {{"diameter", "nm", 1, "Diameter of each simulation particle of run 0"},
                  {"weight", "1", 1, "Real particles represented by each simulation particle of run 0"}};
-  info.series = {"N/N0", "d_g", "sigma_g", "N/N0 sectional", "d_g sectional", "sigma_g sectional", "size distribution",
-                 "size distribution sectional", "size distribution at t = 0"};
+  info.series = {"N/N0",
+                 "d_g",
+                 "sigma_g",
+                 "N/N0 sectional",
+                 "d_g sectional",
+                 "sigma_g sectional",
+                 "size distribution",
+                 "size distribution sectional",
+                 "size distribution at t = 0"};
   info.decomposition = "the ensemble's runs in contiguous blocks, one per rank; statistics gathered at every output";
   return info;
 }
@@ -107,21 +114,20 @@ MemoryEstimate CoagulationMethod::estimate(const CoagParams& p, const ExecutionC
   const std::int64_t ensemble = checked_product({2, particles, host_particle}, "aerosol.coagulation host bytes of the ensemble");
   const std::int64_t per_run =
       checked_mul(n_runs, 2 * host_run + outputs * std::int64_t(sizeof(RunStatistics)), "aerosol.coagulation bytes per run");
-  const std::int64_t work =
-      checked_mul(n_s, threads * (thread_particle + samplers) + snapshot_particle, "aerosol.coagulation work arrays");
+  const std::int64_t work = checked_mul(n_s, threads * (thread_particle + samplers) + snapshot_particle, "aerosol.coagulation work arrays");
   MemoryEstimate m;
-  m.host_bytes = std::uint64_t(checked_add(checked_add(ensemble, per_run, "aerosol.coagulation host bytes"), work,
-                                           "aerosol.coagulation host bytes"));
+  m.host_bytes =
+      std::uint64_t(checked_add(checked_add(ensemble, per_run, "aerosol.coagulation host bytes"), work, "aerosol.coagulation host bytes"));
   if (cuda)
     m.device_bytes = std::uint64_t(checked_add(checked_mul(particles, device_particle, "aerosol.coagulation device bytes"),
                                                checked_mul(n_runs, device_run, "aerosol.coagulation device bytes per run"),
                                                "aerosol.coagulation device bytes"));
-  m.detail = "n_s x n_runs = " + std::to_string(n_s) + " x " + std::to_string(n_runs) + " = " + std::to_string(particles) +
-             " particles x " + std::to_string(host_particle) + " B x 2 (an iteration's start kept) = " + format_bytes(std::uint64_t(ensemble)) + " on the host" +
-             (cuda ? " (x " + std::to_string(device_particle) + " B = " + format_bytes(m.device_bytes) + " on the device)" : "") + "; " +
-             std::to_string(outputs) + " outputs (t_end, outputs_per_decade) x n_runs statistics x " +
-             std::to_string(sizeof(RunStatistics)) + " B" +
-             (cuda ? "" : "; work arrays of " + std::to_string(threads) + " thread(s) x n_s x " + std::to_string(thread_particle) + " B");
+  m.detail =
+      "n_s x n_runs = " + std::to_string(n_s) + " x " + std::to_string(n_runs) + " = " + std::to_string(particles) + " particles x " +
+      std::to_string(host_particle) + " B x 2 (an iteration's start kept) = " + format_bytes(std::uint64_t(ensemble)) + " on the host" +
+      (cuda ? " (x " + std::to_string(device_particle) + " B = " + format_bytes(m.device_bytes) + " on the device)" : "") + "; " +
+      std::to_string(outputs) + " outputs (t_end, outputs_per_decade) x n_runs statistics x " + std::to_string(sizeof(RunStatistics)) +
+      " B" + (cuda ? "" : "; work arrays of " + std::to_string(threads) + " thread(s) x n_s x " + std::to_string(thread_particle) + " B");
   return m;
 }
 
@@ -219,8 +225,8 @@ void CoagulationMethod::resize_runs(int n_runs) {
   if (int(stats_[0].size()) < end) stats_[0].resize(end);
   for (int r = old; r < n_runs; ++r) {
     initialise_run(ens_, r, cfg_, initial_diameter(), p_.sigma_g0, false);  // C' of the new runs: the solver's load()
-    stats_[0][cfg_.first_run + r] = run_statistics(&ens_.v[std::size_t(r) * cfg_.n_s], &ens_.w[std::size_t(r) * cfg_.n_s],
-                                                   cfg_.n_s, cfg_.box_volume);
+    stats_[0][cfg_.first_run + r] =
+        run_statistics(&ens_.v[std::size_t(r) * cfg_.n_s], &ens_.w[std::size_t(r) * cfg_.n_s], cfg_.n_s, cfg_.box_volume);
   }
   solver_->load(ens_, old);
 }
@@ -243,11 +249,11 @@ std::uint64_t CoagulationMethod::bring_runs_to(int k) {
     if (ctx_.interrupt.requested()) return new_events;  // the runs short of the output record nothing
     for (int r = 0; r < ens_.n_runs; ++r) {
       if (next_out_[r] > k) continue;
-      const RunStatistics s = run_statistics(&ens_.v[std::size_t(r) * cfg_.n_s], &ens_.w[std::size_t(r) * cfg_.n_s],
-                                             cfg_.n_s, cfg_.box_volume);
+      const RunStatistics s =
+          run_statistics(&ens_.v[std::size_t(r) * cfg_.n_s], &ens_.w[std::size_t(r) * cfg_.n_s], cfg_.n_s, cfg_.box_volume);
       if (!std::isfinite(s.d_g) || !std::isfinite(s.sigma_g) || !std::isfinite(s.number))
-        throw run_failed("aerosol.coagulation: run " + std::to_string(r) + " has a non-finite size distribution at t = " +
-                         std::to_string(t_out_[next_out_[r]] / tau_) + " tau_char");
+        throw run_failed("aerosol.coagulation: run " + std::to_string(r) +
+                         " has a non-finite size distribution at t = " + std::to_string(t_out_[next_out_[r]] / tau_) + " tau_char");
       auto& at = stats_[next_out_[r]];
       const int run = cfg_.first_run + r;
       if (int(at.size()) <= run) at.resize(run + 1);
@@ -348,7 +354,8 @@ bool CoagulationMethod::finished() const { return iteration_ + 1 >= int(t_out_.s
 void CoagulationMethod::on_live_change(const CoagParams& before) {
   if (p_.n_runs != before.n_runs) {
     if (ranks_of(ctx_).size() > 1)
-      throw bad_input("n_runs", "the runs are shared by " + std::to_string(ranks_of(ctx_).size()) + " ranks", "n_runs fixed during a run across ranks");
+      throw bad_input("n_runs", "the runs are shared by " + std::to_string(ranks_of(ctx_).size()) + " ranks",
+                      "n_runs fixed during a run across ranks");
     // Growing reallocates the ensemble's arrays at the new size while the old ones are held, and the
     // next advance needs its work arrays: about the new set-up's estimate on top of what is held now.
     if (p_.n_runs > ens_.n_runs) check_memory(static_info().id, estimate_memory(params_, ctx_), ctx_);
@@ -379,7 +386,6 @@ MeanAndError CoagulationMethod::mean_number_ratio(int k) const { return ensemble
 MeanAndError CoagulationMethod::mean_dg(int k) const { return ensemble_mean(k, &RunStatistics::d_g, 1.0); }
 MeanAndError CoagulationMethod::mean_sigma_g(int k) const { return ensemble_mean(k, &RunStatistics::sigma_g, 1.0); }
 
-
 Progress CoagulationMethod::progress() const {
   Progress p;
   p.iteration = iteration_;
@@ -388,8 +394,7 @@ Progress CoagulationMethod::progress() const {
   const MeanAndError dg = mean_dg(iteration_);
   p.residual = dg.mean > 0.0 ? dg.stderr_ / dg.mean : 0.0;  // relative statistical error of d_g
   const double t_end = t_out_.back() / tau_;
-  p.fraction_done = iteration_ == 0 ? 0.0
-                                    : std::log(p.sim_time / kFirstOutputTau + 1.0) / std::log(t_end / kFirstOutputTau + 1.0);
+  p.fraction_done = iteration_ == 0 ? 0.0 : std::log(p.sim_time / kFirstOutputTau + 1.0) / std::log(t_end / kFirstOutputTau + 1.0);
   if (finished()) p.fraction_done = 1.0;
   p.end_condition = "t_end";
   p.work_done = double(events_);
@@ -417,8 +422,7 @@ Snapshot CoagulationMethod::snapshot() const {
     weight.values.push_back(ens_.w[k]);
     // The box is well mixed: positions are only for the particle-cloud view.
     const PhiloxCounter c = rng.draw(std::uint64_t(k), kPurposePosition);
-    diameter.positions.push_back({side * uniform_open01(c.v[0], 0), side * uniform_open01(c.v[1], 0),
-                                  side * uniform_open01(c.v[2], 0)});
+    diameter.positions.push_back({side * uniform_open01(c.v[0], 0), side * uniform_open01(c.v[1], 0), side * uniform_open01(c.v[2], 0)});
   }
   weight.positions = diameter.positions;
   snap.fields = {std::move(diameter), std::move(weight)};
@@ -518,8 +522,9 @@ void CoagulationMethod::load_body(std::istream& in) {
                  "output times from 0 to the set-up's t_end = " + format_number(t_end / tau_) + " tau_char");
   for (std::size_t k = 1; k < t_out.size(); ++k)
     if (!(t_out[k] > t_out[k - 1]))
-      throw refuse("output " + std::to_string(k) + " at " + format_number(t_out[k] / tau_) + " tau_char after " + format_number(t_out[k - 1] / tau_),
-                   "increasing output times");
+      throw refuse(
+          "output " + std::to_string(k) + " at " + format_number(t_out[k] / tau_) + " tau_char after " + format_number(t_out[k - 1] / tau_),
+          "increasing output times");
   if (iteration < 0 || iteration >= int(t_out.size()))
     throw refuse("iteration " + std::to_string(iteration) + " of " + std::to_string(t_out.size()) + " output times",
                  "0 to " + std::to_string(t_out.size() - 1) + " (the outputs reached)");
@@ -540,9 +545,9 @@ void CoagulationMethod::load_body(std::istream& in) {
   // still at output 0): the next outputs do not increase from run to run.
   for (int r = 0; r < runs; ++r)
     if (next_out[r] < 1 || next_out[r] > iteration + 1 || (r > 0 && next_out[r] > next_out[r - 1]))
-      throw refuse("next output " + std::to_string(next_out[r]) + " for run " + std::to_string(r) + " at iteration " +
-                       std::to_string(iteration),
-                   "1 to iteration + 1, not increasing from run to run");
+      throw refuse(
+          "next output " + std::to_string(next_out[r]) + " for run " + std::to_string(r) + " at iteration " + std::to_string(iteration),
+          "1 to iteration + 1, not increasing from run to run");
   Ensemble e;
   e.n_runs = n_runs;
   if (const std::uint64_t n = peek_length(in, count); n != count) throw mismatch(std::to_string(n) + " particle volumes");
@@ -568,8 +573,9 @@ void CoagulationMethod::load_body(std::istream& in) {
     // A run stops before the event that would pass its target, the output it reached last.
     const double reached = t_out[next_out[r] - 1];
     if (!(e.t[r] >= 0.0 && e.t[r] <= reached))
-      throw refuse("run " + std::to_string(r) + " at " + format_number(e.t[r] / tau_) + " tau_char after output " + std::to_string(next_out[r] - 1),
-                   "a time from 0 to that output's " + format_number(reached / tau_) + " tau_char");
+      throw refuse(
+          "run " + std::to_string(r) + " at " + format_number(e.t[r] / tau_) + " tau_char after output " + std::to_string(next_out[r] - 1),
+          "a time from 0 to that output's " + format_number(reached / tau_) + " tau_char");
     // The GPU refreshes at the event after the count is reached: at most refresh_every (4 n_s).
     if (e.since_refresh[r] > std::uint64_t(cfg_.refresh_every))
       throw refuse(std::to_string(e.since_refresh[r]) + " events since the last refresh of C' in run " + std::to_string(r),
@@ -584,8 +590,9 @@ void CoagulationMethod::load_body(std::istream& in) {
     stats[k] = bin::read_vector<RunStatistics>(in, std::uint64_t(std::max(runs, p_.n_runs)));  // all ranks' runs
     // Output k holds the statistics of the runs that passed it: the first ones, as next_out does not
     // increase; across ranks (n_runs fixed) every run of every rank up to the current output.
-    const auto passed = ranks_of(ctx_).size() > 1 ? (int(k) <= iteration ? std::size_t(p_.n_runs) : 0)
-                                                  : std::size_t(std::count_if(next_out.begin(), next_out.end(), [k](int next) { return next > int(k); }));
+    const auto passed = ranks_of(ctx_).size() > 1
+                            ? (int(k) <= iteration ? std::size_t(p_.n_runs) : 0)
+                            : std::size_t(std::count_if(next_out.begin(), next_out.end(), [k](int next) { return next > int(k); }));
     if (stats[k].size() != passed)
       throw refuse("statistics of " + std::to_string(stats[k].size()) + " runs at output " + std::to_string(k),
                    "those of the " + std::to_string(passed) + " runs whose next output is after it");

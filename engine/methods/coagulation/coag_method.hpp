@@ -68,13 +68,13 @@ class CoagulationMethod final : public MethodBase<CoagulationMethod, CoagParams,
   Ensemble ens_;
   std::unique_ptr<CoagSolver> solver_;
   double tau_ = 1.0;
-  std::vector<double> t_out_;                     // output times, s
-  int iteration_ = 0;                             // outputs completed
-  std::vector<int> next_out_;                     // per run: next output index to reach
-  std::vector<std::vector<RunStatistics>> stats_; // [output][run]
-  std::vector<SectionalMoments> sectional_;       // [output]
-  std::vector<Series> sectional_sizes_;           // [output]: the sectional size distribution
-  Series sectional_initial_;                      // the sectional size distribution at t = 0
+  std::vector<double> t_out_;                      // output times, s
+  int iteration_ = 0;                              // outputs completed
+  std::vector<int> next_out_;                      // per run: next output index to reach
+  std::vector<std::vector<RunStatistics>> stats_;  // [output][run]
+  std::vector<SectionalMoments> sectional_;        // [output]
+  std::vector<Series> sectional_sizes_;            // [output]: the sectional size distribution
+  Series sectional_initial_;                       // the sectional size distribution at t = 0
   std::uint64_t events_ = 0;
   double initial_volume_ = 0.0;
   EnsembleSums shared_sums_;  // under MPI: ensemble_sums() after the last collective step

@@ -14,13 +14,13 @@ enum class KernelKind : int { FreeMolecular = 0, Constant = 1, Additive = 2, Con
 
 struct KernelParams {
   KernelKind kind = KernelKind::FreeMolecular;
-  double KF = 0.0;       // free molecular: (3 k_B T / rho_p)^{1/2}, eq. (11)
-  double K = 0.0;        // constant kernel, m^3/s
-  double B = 0.0;        // additive kernel beta = B (v_i + v_j), 1/s
-  double kT = 0.0;       // J
-  double mu = 0.0;       // gas viscosity, Pa s
-  double mfp = 0.0;      // gas mean free path, m
-  double rho_p = 0.0;    // particle density, kg/m^3
+  double KF = 0.0;     // free molecular: (3 k_B T / rho_p)^{1/2}, eq. (11)
+  double K = 0.0;      // constant kernel, m^3/s
+  double B = 0.0;      // additive kernel beta = B (v_i + v_j), 1/s
+  double kT = 0.0;     // J
+  double mu = 0.0;     // gas viscosity, Pa s
+  double mfp = 0.0;    // gas mean free path, m
+  double rho_p = 0.0;  // particle density, kg/m^3
 };
 
 struct ParticleAux {
@@ -44,9 +44,7 @@ KS_HD ParticleAux make_aux(double v, const KernelParams& p) {
   x.v = v;
   x.d = cbrt(6.0 * v / kPi);
   switch (p.kind) {
-    case KernelKind::FreeMolecular:
-      x.a = 1.0 / (x.d * x.d * x.d);
-      break;
+    case KernelKind::FreeMolecular: x.a = 1.0 / (x.d * x.d * x.d); break;
     case KernelKind::Continuum:
       x.a = p.kT / (3.0 * kPi * p.mu * x.d);  // Stokes-Einstein, no slip
       break;
@@ -60,8 +58,7 @@ KS_HD ParticleAux make_aux(double v, const KernelParams& p) {
       x.g = (dl * dl * dl - pow(x.d * x.d + l * l, 1.5)) / (3.0 * x.d * l) - x.d;
       break;
     }
-    default:
-      break;
+    default: break;
   }
   return x;
 }
@@ -72,10 +69,8 @@ KS_HD double beta(const ParticleAux& i, const ParticleAux& j, const KernelParams
       const double s = i.d + j.d;
       return p.KF * s * s * sqrt(i.a + j.a);
     }
-    case KernelKind::Constant:
-      return p.K;
-    case KernelKind::Additive:
-      return p.B * (i.v + j.v);
+    case KernelKind::Constant: return p.K;
+    case KernelKind::Additive: return p.B * (i.v + j.v);
     case KernelKind::Continuum:  // 2 pi (D_i + D_j)(d_i + d_j)
       return 2.0 * kPi * (i.a + j.a) * (i.d + j.d);
     case KernelKind::Fuchs: {

@@ -28,8 +28,7 @@ struct Candidate {
 
 // Candidate `lane` of round `round` of event `event`: k uniform in [0, n) from 64 random bits
 // (floor(x n / 2^64), computed exactly in 64-bit pieces), u from the other 64.
-KS_HD Candidate draw_candidate(const PhiloxStream& rng, std::uint64_t event, std::uint32_t purpose, int round,
-                               int lane, int n) {
+KS_HD Candidate draw_candidate(const PhiloxStream& rng, std::uint64_t event, std::uint32_t purpose, int round, int lane, int n) {
   const PhiloxCounter r = rng.draw(event, purpose, std::uint32_t(round) * kCandidatesPerRound + std::uint32_t(lane));
   const std::uint64_t low = (std::uint64_t(r.v[1]) * std::uint32_t(n)) >> 32;
   const int k = int((std::uint64_t(r.v[0]) * std::uint32_t(n) + low) >> 32);
@@ -102,8 +101,7 @@ KS_HD double row_bound(const ParticleAux& i, double wi, const PairBounds& b, con
 // takes a round at once and the first accepted lane, the same pick.
 // Returns -1 after kMaxRounds.
 template <class Value>
-int select_by_rejection(const PhiloxStream& rng, std::uint64_t event, std::uint32_t purpose, int n, double bound,
-                        Value value) {
+int select_by_rejection(const PhiloxStream& rng, std::uint64_t event, std::uint32_t purpose, int n, double bound, Value value) {
   for (int round = 0; round < kMaxRounds; ++round)
     for (int lane = 0; lane < kCandidatesPerRound; ++lane) {
       const Candidate c = draw_candidate(rng, event, purpose, round, lane, n);
@@ -115,8 +113,7 @@ int select_by_rejection(const PhiloxStream& rng, std::uint64_t event, std::uint3
 // Why a run stopped when a selection gave up (CPU and GPU alike).
 inline std::string no_pair_message(int run, std::uint64_t event) {
   return "aerosol.coagulation: run " + std::to_string(run) + ", event " + std::to_string(event) +
-         ": selection by rejection accepted no pair in " + std::to_string(kMaxRounds) +
-         " rounds; the rates C' are not finite";
+         ": selection by rejection accepted no pair in " + std::to_string(kMaxRounds) + " rounds; the rates C' are not finite";
 }
 
 // The bounds of particles [0, n) (aux and weights), host side.

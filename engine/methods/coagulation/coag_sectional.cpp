@@ -140,8 +140,7 @@ void SectionalSolver::set_lognormal(double N0, double dg, double sigma_g) {
   set_number(std::move(n));
 }
 
-void SectionalSolver::derivative(const std::vector<double>& n, std::vector<double>& dn,
-                                 std::vector<double>& loss) const {
+void SectionalSolver::derivative(const std::vector<double>& n, std::vector<double>& dn, std::vector<double>& loss) const {
   // dN_i/dt = sum_{j>=k} (1 - delta_jk/2) eta_i(j,k) beta_jk N_j N_k - N_i sum_k beta_ik N_k
   const std::size_t s = n.size();
   for (std::size_t i = 0; i < s; ++i) {

@@ -49,7 +49,7 @@ class SectionalSolver {
   void advance_to(double t);
 
   double time() const;
-  SectionalMoments moments() const;  // d_g and sigma_g are NaN when no particles are left
+  SectionalMoments moments() const;           // d_g and sigma_g are NaN when no particles are left
   const std::vector<double>& number() const;  // per section (1/m^3)
   const std::vector<double>& pivots() const;  // pivot volumes (m^3)
 
@@ -66,8 +66,7 @@ class SectionalSolver {
   };
 
   // dn = dN/dt at state n; loss[i] = sum_k beta_ik n_k (per-particle loss rate, 1/s).
-  void derivative(const std::vector<double>& n, std::vector<double>& dn,
-                  std::vector<double>& loss) const;
+  void derivative(const std::vector<double>& n, std::vector<double>& dn, std::vector<double>& loss) const;
   // RK4 step (s) for the current state, given its loss rates.
   double step_size(const std::vector<double>& loss) const;
 

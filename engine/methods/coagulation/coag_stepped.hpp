@@ -113,8 +113,8 @@ struct ParticleTrees {
 
 // Trial `index` of the step group that began after `event` events: two Philox draws (term; i and j
 // each from 64 bits, or j uniform; the acceptance uniform).
-KS_HD Trial draw_step_trial(const PhiloxStream& rng, std::uint64_t event, std::uint32_t index, const Majorant& m,
-                            const ParticleTrees& s, const TermTotals& t) {
+KS_HD Trial draw_step_trial(const PhiloxStream& rng, std::uint64_t event, std::uint32_t index, const Majorant& m, const ParticleTrees& s,
+                            const TermTotals& t) {
   const PhiloxCounter r0 = rng.draw(event, kPurposeStepped, 2u * index), r1 = rng.draw(event, kPurposeStepped, 2u * index + 1);
   const double target = double(r0.v[0]) * 0x1p-32 * t.cum[m.n_terms - 1];
   int a = 0;
@@ -134,8 +134,7 @@ KS_HD Trial draw_step_trial(const PhiloxStream& rng, std::uint64_t event, std::u
 
 // A particle's entries in every sampler (class_units of its class), or false when a value lies above a
 // window (the trees are then rebuilt).
-KS_HD bool particle_units(const Majorant& m, const ParticleTrees& s, const ParticleAux& a, double w,
-                          std::uint64_t (&units)[kMaxSamplers]) {
+KS_HD bool particle_units(const Majorant& m, const ParticleTrees& s, const ParticleAux& a, double w, std::uint64_t (&units)[kMaxSamplers]) {
   const Powers p(a);
   bool inside = true;
   for (int k = 0; k < m.n_samplers; ++k) {
@@ -153,9 +152,9 @@ KS_HD bool shares_a_particle(int ai, int aj, int bi, int bj) { return ai == bi |
 // A kept trial's event: coalesces particles i and j (their values before: ai, wi, aj, wj), writes v, w
 // and aux, and gives each sampler's change of their entries (modulo 2^64); false when a new value lies
 // above its window (the trees are then rebuilt and the changes unused).
-KS_HD bool coalesce_kept(const Majorant& m, const ParticleTrees& trees, const KernelParams& kp, int i, int j,
-                         ParticleAux ai, double wi, ParticleAux aj, double wj, double* v, double* w,
-                         ParticleAux* aux, std::uint64_t (&change_i)[kMaxSamplers], std::uint64_t (&change_j)[kMaxSamplers]) {
+KS_HD bool coalesce_kept(const Majorant& m, const ParticleTrees& trees, const KernelParams& kp, int i, int j, ParticleAux ai, double wi,
+                         ParticleAux aj, double wj, double* v, double* w, ParticleAux* aux, std::uint64_t (&change_i)[kMaxSamplers],
+                         std::uint64_t (&change_j)[kMaxSamplers]) {
   std::uint64_t before_i[kMaxSamplers], before_j[kMaxSamplers];
   particle_units(m, trees, ai, wi, before_i);
   particle_units(m, trees, aj, wj, before_j);

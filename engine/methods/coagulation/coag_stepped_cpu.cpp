@@ -36,8 +36,8 @@ void rebuild_trees(HostTrees& h, const Majorant& m, const ParticleAux* aux, cons
   }
 }
 
-std::uint64_t advance_run_stepped_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, double t_target,
-                                      std::uint64_t max_events, const Interrupt& stop) {
+std::uint64_t advance_run_stepped_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, double t_target, std::uint64_t max_events,
+                                      const Interrupt& stop) {
   const int n = cfg.n_s, K = cfg.step_trials;
   const std::size_t first = std::size_t(run) * n;
   double* v = e.v.data() + first;

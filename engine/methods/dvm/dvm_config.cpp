@@ -32,8 +32,9 @@ void apply_boundary_state(const DvmParams& p, DvmConfig& c) {
   if (c.kind == Case::Cube) {
     const double reach = next.initial_U[0] + kFreeStreamWidths * std::sqrt(next.initial_T);
     if (reach > c.vg.v_max)
-      throw bad_input("mach", "the free stream at Ma = " + format_number(p.mach) + " reaches |xi| = " + format_number(reach) +
-                                  " (U + 2 thermal speeds), beyond v_max = " + format_number(c.vg.v_max),
+      throw bad_input("mach",
+                      "the free stream at Ma = " + format_number(p.mach) + " reaches |xi| = " + format_number(reach) +
+                          " (U + 2 thermal speeds), beyond v_max = " + format_number(c.vg.v_max),
                       "Ma <= " + format_number((c.vg.v_max - kFreeStreamWidths) / std::sqrt(0.5 * kGamma)) + " or a larger v_max");
   }
   c = std::move(next);
@@ -69,7 +70,8 @@ DvmConfig make_config(const DvmParams& p) {
     const char* key[3] = {"nx", "ny", "nz"};
     for (int a = 0; a < 3; ++a)
       if (n[a] < body + 8)
-        throw bad_input(key[a], "the cube needs room around the body: " + format_number(n[a]) + " cells with body_cells = " + format_number(body),
+        throw bad_input(key[a],
+                        "the cube needs room around the body: " + format_number(n[a]) + " cells with body_cells = " + format_number(body),
                         ">= body_cells + 8");
     double r[2];
     c.axis[0] = stretched_axis(-5.0, 9.0, nx, body, r);
@@ -85,9 +87,11 @@ DvmConfig make_config(const DvmParams& p) {
   checked_product({c.n(0), c.n(1), c.n(2)}, "nx * ny * nz cells");
   apply_boundary_state(p, c);  // refuses a free stream the velocity box cannot hold
   if (c.slice_bytes() > kMaxSliceBytes)
-    throw bad_input("batch", "two slices of f for " + format_number(double(c.batch_size())) + " velocities need " + format_number(c.slice_bytes() / 1e9) + " GB",
-                    "a batch of at most " + format_number(std::floor(kMaxSliceBytes / (2.0 * c.slice_cells() * c.f_bytes()))) +
-                        " velocities for this grid");
+    throw bad_input(
+        "batch",
+        "two slices of f for " + format_number(double(c.batch_size())) + " velocities need " + format_number(c.slice_bytes() / 1e9) + " GB",
+        "a batch of at most " + format_number(std::floor(kMaxSliceBytes / (2.0 * c.slice_cells() * c.f_bytes()))) +
+            " velocities for this grid");
   return c;
 }
 

@@ -52,22 +52,22 @@ struct DvmConfig {
   // Box faces, [2 * axis + side], side 0 = lower, 1 = upper; wall faces name their type.
   FaceKind face[6] = {FaceKind::Wall, FaceKind::Wall, FaceKind::Wall, FaceKind::Wall, FaceKind::Wall, FaceKind::Wall};
   int face_wall_type[6] = {0, 0, 0, 0, 0, 0};
-  std::vector<WallType> walls{WallType{}};  // [0] is also the solid body's surface
+  std::vector<WallType> walls{WallType{}};                                  // [0] is also the solid body's surface
   double initial_n = 1.0, initial_T = 1.0, initial_U[3] = {0.0, 0.0, 0.0};  // also the free stream
-  double body_lo[3] = {0, 0, 0}, body_hi[3] = {0, 0, 0};  // cube: solid cells whose centres lie inside
+  double body_lo[3] = {0, 0, 0}, body_hi[3] = {0, 0, 0};                    // cube: solid cells whose centres lie inside
   bool has_body = false;
   long long batch = 0;  // discrete velocities per sweep batch; 0: one octant (the paper's choice)
   // Under MPI: this rank sweeps its block of the batches (rank_batches); one process sweeps all.
   int rank = 0, ranks = 1;
-  bool single = true;   // f slices stored in single precision (the paper's choice); all sums stay double
-  int strip = 0;        // CUDA sweep: cells of a row per warp (4, 8, 16); 0: chosen from the grid and the GPU
+  bool single = true;  // f slices stored in single precision (the paper's choice); all sums stay double
+  int strip = 0;       // CUDA sweep: cells of a row per warp (4, 8, 16); 0: chosen from the grid and the GPU
 
   int n(int a) const { return axis[a].cells(); }
   long long cells() const { return (long long)n(0) * n(1) * n(2); }
   long long slice_cells() const { return (long long)n(0) * n(1); }
   long long octant() const { return vg.count() / 8; }
   long long batch_size() const { return batch > 0 && batch < octant() ? batch : octant(); }
-  int f_bytes() const { return single ? 4 : 8; }  // bytes of one stored value of f
+  int f_bytes() const { return single ? 4 : 8; }                                                         // bytes of one stored value of f
   double slice_bytes() const { return 2.0 * double(slice_cells()) * double(batch_size()) * f_bytes(); }  // the two slices
   bool closed() const;  // no inflow face: the total mass is kept by rescaling
 };

@@ -30,8 +30,14 @@ class CpuSolver final : public DvmSolver {
     const long long slice = cfg_.slice_cells();
     out.raw.assign(cfg_.cells() * kRaw, 0.0);
     out.face_influx.assign(geo_.faces.size(), 0.0);
-    const SweepView view{nx, ny, {geo_.inv_size[0].data(), geo_.inv_size[1].data(), geo_.inv_size[2].data()}, geo_.solid.data(),
-                         geo_.link.data(), geo_.face_type.data(), in.face_rho->data(), in.state->data()};
+    const SweepView view{nx,
+                         ny,
+                         {geo_.inv_size[0].data(), geo_.inv_size[1].data(), geo_.inv_size[2].data()},
+                         geo_.solid.data(),
+                         geo_.link.data(),
+                         geo_.face_type.data(),
+                         in.face_rho->data(),
+                         in.state->data()};
     const int threads = omp_get_max_threads();
     for (std::size_t batch = 0; batch < batches_.size(); ++batch) {
       const Batch& b = batches_[batch];
@@ -79,9 +85,7 @@ class CpuSolver final : public DvmSolver {
     return true;
   }
 
-  std::size_t bytes() const override {
-    return (A_.size() + B_.size()) * sizeof(T) + partial_.size() * sizeof(double);
-  }
+  std::size_t bytes() const override { return (A_.size() + B_.size()) * sizeof(T) + partial_.size() * sizeof(double); }
 
  private:
   DvmConfig cfg_;
@@ -89,7 +93,7 @@ class CpuSolver final : public DvmSolver {
   std::shared_ptr<const Geometry> keep_;
   std::vector<Velocity> vel_;
   std::vector<Batch> batches_;
-  HostArray<T> A_, B_;         // f of the batch on slices k - sz and k, [velocity * slice + cell]
+  HostArray<T> A_, B_;           // f of the batch on slices k - sz and k, [velocity * slice + cell]
   std::vector<double> partial_;  // per thread: the batch's moments of each slice cell
 };
 

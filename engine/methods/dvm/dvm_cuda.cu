@@ -29,7 +29,7 @@ namespace {
 
 constexpr int kMomentThreads = 256;
 constexpr int kMomentStages = 8;  // planes of f a thread of octant_moment_kernel has in flight
-constexpr int kMaxStrips = 16;  // warps of a sweep block (their registers fit an SM at every strip width)
+constexpr int kMaxStrips = 16;    // warps of a sweep block (their registers fit an SM at every strip width)
 
 struct Sign {
   int s[3];
@@ -149,7 +149,7 @@ __global__ void __launch_bounds__(32 * kMaxStrips, 1)
   const int lane = threadIdx.x % 32, w = threadIdx.x / 32, strips = blockDim.x / 32;
   const SweepShared at = sweep_shared<T, V>(g.nx, strips, kXY);
   T(*above)[kLanes] = reinterpret_cast<T(*)[kLanes]>(shared_bytes);
-  T(*handoff)[kLanes] = reinterpret_cast<T(*)[kLanes]>(shared_bytes + at.handoff);  // [row % ring * strips + warp]
+  T(*handoff)[kLanes] = reinterpret_cast<T(*)[kLanes]>(shared_bytes + at.handoff);       // [row % ring * strips + warp]
   volatile int* progress = reinterpret_cast<volatile int*>(shared_bytes + at.progress);  // each warp's last finished row
   StripRow* strip_rows = reinterpret_cast<StripRow*>(shared_bytes + at.rows);
   ShakhovXY(*row_xy)[kMaxStripWidth][V] = reinterpret_cast<ShakhovXY(*)[kMaxStripWidth][V]>(shared_bytes + at.xy);
@@ -174,8 +174,7 @@ __global__ void __launch_bounds__(32 * kMaxStrips, 1)
     const int j = sy > 0 ? jj : ny - 1 - jj;
     const long long c0 = (long long)j * nx + lo;  // slice index of the strip's lowest cell
     stage_strip_row(g, slice0 + c0, lo, last - first, up, row, lane);
-    if (jj + 1 < ny)
-      prefetch_next_row<T, V, kStride>(A, (c0 + (sy > 0 ? nx : -nx)) * count + v0 - lane, count, last - first, lane);
+    if (jj + 1 < ny) prefetch_next_row<T, V, kStride>(A, (c0 + (sy > 0 ? nx : -nx)) * count + v0 - lane, count, last - first, lane);
     __syncwarp();
     if constexpr (kXY) {
       static_assert(V * kMaxStripWidth <= 32, "one lane per (cell, velocity row)");
@@ -187,7 +186,7 @@ __global__ void __launch_bounds__(32 * kMaxStrips, 1)
       if (m < last - first) row_xy[w][m][r] = shakhov_xy(row.state[m], u[0].x, y);
       __syncwarp();
     }
-    if (w > 0) wait_for_row(progress + w - 1, jj);  // its hand-off of this row
+    if (w > 0) wait_for_row(progress + w - 1, jj);                          // its hand-off of this row
     if (w + 1 < strips) wait_for_row(progress + w + 1, jj - kHandoffRing);  // done with this row's slot
     if (active[0]) {
       const double inv_dy = g.inv_size[1][j];
@@ -202,8 +201,8 @@ __global__ void __launch_bounds__(32 * kMaxStrips, 1)
       T* b_at = B + at0;
 #pragma unroll
       for (int r = 0; r < V; ++r) z[r] = active[r] ? a_at[kStride * r] : T(0);
-      // Unrolled, the next cells' f^S overlaps this cell's x-upwind chain: by 2, 0.608 s against
-      // 0.635 s; by 4 (with the table exp's registers), 0.490-0.499 s against 0.497-0.504 s.
+        // Unrolled, the next cells' f^S overlaps this cell's x-upwind chain: by 2, 0.608 s against
+        // 0.635 s; by 4 (with the table exp's registers), 0.490-0.499 s against 0.497-0.504 s.
 #pragma unroll 4
       for (int ii = first; ii < last; ++ii, a_at += step, b_at += step) {
         T z_cur[V];
@@ -243,8 +242,7 @@ __global__ void __launch_bounds__(32 * kMaxStrips, 1)
 #pragma unroll
           for (int r = 0; r < V; ++r) {
             const double up_y = jj > 0 ? double(above[ii][lane + 32 * r]) : 0.0;
-            const Upwind pre =
-                upwind_prepare(st, source[r], u[r], link, coef[r], up_y, double(z_cur[r]), walls, g.face_type, g.face_rho);
+            const Upwind pre = upwind_prepare(st, source[r], u[r], link, coef[r], up_y, double(z_cur[r]), walls, g.face_type, g.face_rho);
             left[r] = row.solid[m] ? T(0) : T(upwind_finish(pre, double(left[r])));
           }
         }
@@ -294,16 +292,16 @@ __device__ float display_float(const CellValues& d, int field, int component) {
 }
 
 // Uniform grids: each cell as computed.
-__global__ void display_kernel(long long cells, const double* raw, const unsigned char* solid, int field, int component,
-                               double scale, float* out) {
+__global__ void display_kernel(long long cells, const double* raw, const unsigned char* solid, int field, int component, double scale,
+                               float* out) {
   const long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (k < cells) out[k] = display_float(cell_values(raw + k * kRaw, solid[k], scale), field, component);
 }
 
 // Stretched grids: the fields interpolated trilinearly to the centres of the uniform display grid,
 // with sample()'s brackets, corners and order of additions (grid_field on the host).
-__global__ void resampled_display_kernel(int nx, int ny, int nz, const AxisBracket* brackets, const double* raw,
-                                         const unsigned char* solid, int field, int component, double scale, float* out) {
+__global__ void resampled_display_kernel(int nx, int ny, int nz, const AxisBracket* brackets, const double* raw, const unsigned char* solid,
+                                         int field, int component, double scale, float* out) {
   const long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (k >= (long long)nx * ny * nz) return;
   const int n[3] = {nx, ny, nz};
@@ -371,12 +369,12 @@ struct OctantAxisView {
 // (DRAM at 75 %), and 16 planes 0.527-0.536 s.
 template <class T, int P>
 __global__ void __launch_bounds__(kMomentThreads, P > 1 ? 2 : 3)
-    octant_moment_kernel(OctantAxisView ax, int h, Sign sign, int k, long long slice, const unsigned char* solid,
-                         const int* link, const T* B, double* raw, double* face_influx) {
+    octant_moment_kernel(OctantAxisView ax, int h, Sign sign, int k, long long slice, const unsigned char* solid, const int* link,
+                         const T* B, double* raw, double* face_influx) {
   struct alignas(sizeof(T) * P) Pack {
     T v[P];
   };
-  extern __shared__ double x_factors[];  // [ix][4]: w_x, w_x xi_x, w_x xi_x^2, w_x xi_x^3; then `stage`
+  extern __shared__ double x_factors[];                      // [ix][4]: w_x, w_x xi_x, w_x xi_x^2, w_x xi_x^3; then `stage`
   Pack* stage = reinterpret_cast<Pack*>(x_factors + 4 * h);  // [kMomentStages][thread]: a thread's f in flight
   const long long c = blockIdx.x;
   const long long cell = k * slice + c;
@@ -457,14 +455,16 @@ std::size_t octant_moment_shared(int h) {
 void check_sweep_fits(const DvmConfig& c, int fit, std::size_t limit, const char* device_name) {
   const int needed = ceil_div(c.n(0), c.strip ? c.strip : kMaxStripWidth);
   if (needed <= fit) return;
-  const std::string where = std::string(" on this GPU (") + device_name + ", " + std::to_string(limit / 1024) +
-                            " KiB of shared memory a block)";
+  const std::string where =
+      std::string(" on this GPU (") + device_name + ", " + std::to_string(limit / 1024) + " KiB of shared memory a block)";
   if (c.strip && fit > 0 && ceil_div(c.n(0), kMaxStripWidth) <= fit)
-    throw bad_input("strip", "strips of " + std::to_string(c.strip) + " cells need " + std::to_string(needed) +
-                                 " warps a sweep block and only " + std::to_string(fit) + " fit" + where,
+    throw bad_input("strip",
+                    "strips of " + std::to_string(c.strip) + " cells need " + std::to_string(needed) + " warps a sweep block and only " +
+                        std::to_string(fit) + " fit" + where,
                     "a strip of at least " + std::to_string(ceil_div(c.n(0), fit)) + " cells, or 0");
-  throw bad_input("nx", "a row of " + std::to_string(c.n(0)) + " cells does not fit the sweep's shared memory" + where +
-                            (c.single ? "" : "; single precision halves it"),
+  throw bad_input("nx",
+                  "a row of " + std::to_string(c.n(0)) + " cells does not fit the sweep's shared memory" + where +
+                      (c.single ? "" : "; single precision halves it"),
                   "a smaller nx on this GPU");
 }
 
@@ -477,12 +477,14 @@ class CudaSolver final : public DvmSolver {
   CudaSolver(const DvmConfig& c, std::shared_ptr<const Geometry> g, int device) : cfg_(c), geo_(std::move(g)) {
     // Before the kernels' shared memory is sized from nx: a wider row is bad input, not a CUDA error.
     if (auto_strip_width(c.n(0), 1, 0) == 0)
-      throw bad_input("nx", "the CUDA sweep splits a row of " + std::to_string(c.n(0)) + " cells over at most " +
-                                std::to_string(kMaxStrips) + " warps of " + std::to_string(kMaxStripWidth) + " cells",
+      throw bad_input("nx",
+                      "the CUDA sweep splits a row of " + std::to_string(c.n(0)) + " cells over at most " + std::to_string(kMaxStrips) +
+                          " warps of " + std::to_string(kMaxStripWidth) + " cells",
                       "nx <= " + std::to_string(kMaxStripWidth * kMaxStrips) + " on the CUDA backend");
     if (c.strip && ceil_div(c.n(0), c.strip) > kMaxStrips)
-      throw bad_input("strip", "strips of " + std::to_string(c.strip) + " cells split a row of " + std::to_string(c.n(0)) +
-                                   " cells over more than " + std::to_string(kMaxStrips) + " warps",
+      throw bad_input("strip",
+                      "strips of " + std::to_string(c.strip) + " cells split a row of " + std::to_string(c.n(0)) +
+                          " cells over more than " + std::to_string(kMaxStrips) + " warps",
                       "a strip of at least " + std::to_string(ceil_div(c.n(0), kMaxStrips)) + " cells, or 0");
     // Launch grids: a block per slice cell (the moment kernels), per 256 cells (the display).
     moment_blocks_ = unsigned(checked_narrow<int>(c.slice_cells(), "nx * ny cells of a slice (CUDA blocks)"));
@@ -509,8 +511,7 @@ class CudaSolver final : public DvmSolver {
     }
     batches_ = rank_batches(c);
     for (auto kernel : {octant_moment_kernel<T, kPackedPairs<T>>, octant_moment_kernel<T, 1>})
-      KS_CUDA_CHECK(
-          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(octant_moment_shared<T>(c.vg.m / 2))));
+      KS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(octant_moment_shared<T>(c.vg.m / 2))));
     vel_.upload(velocity_table(c.vg));
     const OctantAxis axis = octant_axis(c.vg);
     axis_xi_.upload(axis.xi);
@@ -542,8 +543,8 @@ class CudaSolver final : public DvmSolver {
     if (face_influx_.count) KS_CUDA_CHECK(cudaMemset(face_influx_.ptr, 0, face_influx_.count * sizeof(double)));
     const int nx = cfg_.n(0), ny = cfg_.n(1), nz = cfg_.n(2);
     const long long slice = cfg_.slice_cells();
-    const SweepView view{nx, ny, {inv_size_[0].ptr, inv_size_[1].ptr, inv_size_[2].ptr}, solid_.ptr, link_.ptr, face_type_.ptr,
-                         face_rho_.ptr, state_.ptr};
+    const SweepView view{
+        nx, ny, {inv_size_[0].ptr, inv_size_[1].ptr, inv_size_[2].ptr}, solid_.ptr, link_.ptr, face_type_.ptr, face_rho_.ptr, state_.ptr};
     const int half = cfg_.vg.m / 2;
     const OctantAxisView axis{{axis_xi_.ptr, axis_xi_.ptr + half}, {axis_w_.ptr, axis_w_.ptr + half}};
     const auto octant_moments =
@@ -558,19 +559,20 @@ class CudaSolver final : public DvmSolver {
       const Sign sign{{b.sign[0], b.sign[1], b.sign[2]}};
       const Velocity* vel = vel_.ptr + b.begin;
       const int xy_half = b.count == cfg_.octant() && (half == 32 || half == 64) ? half : 0;  // sweep_kernel's kXYHalf
-      const int W = cfg_.strip ? cfg_.strip
-                               : auto_strip_width(nx, ceil_div(b.count, kV), resident_threads_[xy_half / 32], max_strips_[xy_half / 32]);
+      const int W =
+          cfg_.strip ? cfg_.strip : auto_strip_width(nx, ceil_div(b.count, kV), resident_threads_[xy_half / 32], max_strips_[xy_half / 32]);
       const int strips = ceil_div(nx, W);
       const unsigned blocks = unsigned(ceil_div(b.count, 32 * kV));
       for (int kk = 0; kk < nz; ++kk) {
         const int k = b.sign[2] > 0 ? kk : nz - 1 - kk;
-        sweep(xy_half)<<<blocks, 32 * strips, sweep_shared<T, kV>(nx, strips, xy_half > 0).bytes>>>(view, in.walls, vel, b.count, sign, k, W, A_.ptr, B_.ptr);
+        sweep(xy_half)<<<blocks, 32 * strips, sweep_shared<T, kV>(nx, strips, xy_half > 0).bytes>>>(view, in.walls, vel, b.count, sign, k,
+                                                                                                    W, A_.ptr, B_.ptr);
         if (b.count == cfg_.octant())
-          octant_moments<<<moment_blocks_, kMomentThreads, octant_moment_shared<T>(half)>>>(
-              axis, half, sign, k, slice, solid_.ptr, link_.ptr, B_.ptr, raw_.ptr, face_influx_.ptr);
+          octant_moments<<<moment_blocks_, kMomentThreads, octant_moment_shared<T>(half)>>>(axis, half, sign, k, slice, solid_.ptr,
+                                                                                            link_.ptr, B_.ptr, raw_.ptr, face_influx_.ptr);
         else
-          moment_kernel<<<moment_blocks_, kMomentThreads>>>(vel, b.count, sign, k, slice, solid_.ptr, link_.ptr, B_.ptr,
-                                                           raw_.ptr, face_influx_.ptr);
+          moment_kernel<<<moment_blocks_, kMomentThreads>>>(vel, b.count, sign, k, slice, solid_.ptr, link_.ptr, B_.ptr, raw_.ptr,
+                                                            face_influx_.ptr);
         KS_CUDA_CHECK(cudaGetLastError());
         A_.swap(B_);
       }
@@ -590,10 +592,9 @@ class CudaSolver final : public DvmSolver {
     if (capacity < bytes) return 0;
     float* out = static_cast<float*>(dst);
     if (brackets_.count)
-      resampled_display_kernel<<<display_blocks_, 256>>>(cfg_.n(0), cfg_.n(1), cfg_.n(2), brackets_.ptr, raw_.ptr,
-                                                          solid_.ptr, field, component, scale, out);
-    else
-      display_kernel<<<display_blocks_, 256>>>(cells, raw_.ptr, solid_.ptr, field, component, scale, out);
+      resampled_display_kernel<<<display_blocks_, 256>>>(cfg_.n(0), cfg_.n(1), cfg_.n(2), brackets_.ptr, raw_.ptr, solid_.ptr, field,
+                                                         component, scale, out);
+    else display_kernel<<<display_blocks_, 256>>>(cells, raw_.ptr, solid_.ptr, field, component, scale, out);
     KS_CUDA_CHECK(cudaGetLastError());
     return bytes;
   }
@@ -613,8 +614,8 @@ class CudaSolver final : public DvmSolver {
  private:
   DvmConfig cfg_;
   std::shared_ptr<const Geometry> geo_;
-  long long resident_threads_[3] = {};  // threads the device holds at once, by sweep(xy_half) (xy_half / 32)
-  int max_strips_[3] = {};               // warps a sweep block may have in this device's shared memory, likewise
+  long long resident_threads_[3] = {};               // threads the device holds at once, by sweep(xy_half) (xy_half / 32)
+  int max_strips_[3] = {};                           // warps a sweep block may have in this device's shared memory, likewise
   unsigned moment_blocks_ = 0, display_blocks_ = 0;  // launch grids (checked in the constructor)
   std::vector<Batch> batches_;
   DeviceBuffer<Velocity> vel_;
@@ -624,7 +625,7 @@ class CudaSolver final : public DvmSolver {
   DeviceBuffer<int> link_, face_type_;
   DeviceBuffer<double> face_rho_, face_influx_, raw_;
   DeviceBuffer<CellState> state_;
-  DeviceBuffer<T> A_, B_;  // f of the batch on slices k - sz and k
+  DeviceBuffer<T> A_, B_;               // f of the batch on slices k - sz and k
   DeviceBuffer<AxisBracket> brackets_;  // stretched grids: display_brackets of x, y, z; empty when uniform
 };
 

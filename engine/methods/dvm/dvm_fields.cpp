@@ -106,8 +106,8 @@ FieldData grid_field(const DvmConfig& c, const FieldDesc& desc, const std::vecto
   return d;
 }
 
-Series line_profile(const DvmConfig& c, const std::vector<double>& field, int components, int component, int a,
-                    const double through[3], double scale) {
+Series line_profile(const DvmConfig& c, const std::vector<double>& field, int components, int component, int a, const double through[3],
+                    double scale) {
   Series s;
   double x[3] = {through[0], through[1], through[2]};
   for (int i = 0; i < c.n(a); ++i) {

@@ -56,8 +56,8 @@ bool uniform_grid(const DvmConfig& c);  // every axis uniform: fields are shown 
 
 // `component` of a field along axis `a` through the point `through` (its a-coordinate is ignored),
 // at the cell centres of that axis: {coordinates, values}.
-Series line_profile(const DvmConfig& c, const std::vector<double>& field, int components, int component, int a,
-                    const double through[3], double scale);
+Series line_profile(const DvmConfig& c, const std::vector<double>& field, int components, int component, int a, const double through[3],
+                    double scale);
 
 // Relative L2 norm of the change of density, momentum and energy between two sets of raw sums
 // (the paper's convergence measure, section 4.1): the largest of the three.

@@ -25,10 +25,10 @@ struct Geometry {
   std::vector<unsigned char> solid;  // per cell
   std::vector<int> link;             // [cell * 6 + side]
   std::vector<Face> faces;
-  std::vector<int> face_type;        // faces[i].type, for the sweeps
-  std::vector<double> size[3];       // cell sizes per axis
-  std::vector<double> inv_size[3];   // their reciprocals: the sweeps' |xi_a| / dx_a without a division
-  std::vector<double> volume;        // per cell, 0 in solid cells
+  std::vector<int> face_type;       // faces[i].type, for the sweeps
+  std::vector<double> size[3];      // cell sizes per axis
+  std::vector<double> inv_size[3];  // their reciprocals: the sweeps' |xi_a| / dx_a without a division
+  std::vector<double> volume;       // per cell, 0 in solid cells
 };
 Geometry make_geometry(const DvmConfig& c);
 

@@ -22,12 +22,9 @@ MethodInfo DvmMethod::describe() {
   info.title = "Shakhov-model discrete velocity method (3D cavity, cube)";
   info.paper = "dvm-shakhov-iterative-zhu.txt";
   info.folder = "dvm";
-  info.fields = {{"n", "n_ref", 1, "Number density"},
-                 {"U", "v_m", 3, "Bulk velocity"},
-                 {"T", "T_ref", 1, "Temperature"},
-                 {"p", "n_ref m v_m^2", 1, "Pressure n T / 2"},
-                 {"q", "n_ref m v_m^3", 3, "Heat flux"},
-                 {"P_xy", "n_ref m v_m^2", 1, "Shear stress"}};
+  info.fields = {{"n", "n_ref", 1, "Number density"},    {"U", "v_m", 3, "Bulk velocity"},
+                 {"T", "T_ref", 1, "Temperature"},       {"p", "n_ref m v_m^2", 1, "Pressure n T / 2"},
+                 {"q", "n_ref m v_m^3", 3, "Heat flux"}, {"P_xy", "n_ref m v_m^2", 1, "Shear stress"}};
   info.series = {"residual",
                  "Ux/U on the vertical centreline",
                  "Uy/U on the horizontal centreline",
@@ -37,7 +34,8 @@ MethodInfo DvmMethod::describe() {
                  "Ux(y)",
                  "Ux(y) free-molecular",
                  "Ux(y) Navier-Stokes slip"};
-  info.decomposition = "the discrete velocities in blocks of sweep batches, one block per rank; moments and wall fluxes summed every iteration";
+  info.decomposition =
+      "the discrete velocities in blocks of sweep batches, one block per rank; moments and wall fluxes summed every iteration";
   return info;
 }
 
@@ -67,7 +65,7 @@ MemoryEstimate DvmMethod::estimate(const DvmParams& p, const ExecutionContext& c
   const std::int64_t box = sum({slice, checked_mul(ny, nz, "ny * nz"), checked_mul(nx, nz, "nx * nz")}, "cavity wall faces");
   const std::int64_t faces = p.problem == Case::Cavity ? checked_mul(2, box, "cavity wall faces")
                              : p.problem == Case::Cube ? checked_product({6, body, body}, "6 body_cells^2 cube faces")
-                                              : 2;
+                                                       : 2;
   const std::int64_t nv = p.nv, half = nv / 2;
   const std::int64_t velocities = checked_product({nv, nv, nv}, "nv^3 velocities");
   const std::int64_t octant = checked_product({half, half, half}, "(nv / 2)^3 velocities of an octant");
@@ -76,18 +74,19 @@ MemoryEstimate DvmMethod::estimate(const DvmParams& p, const ExecutionContext& c
   const std::int64_t slices = checked_product({2, slice, batch, f_bytes}, "2 slices x nx * ny cells x batch velocities");
 
   constexpr std::int64_t raw_cell = kRaw * sizeof(double), links_cell = 1 + 6 * sizeof(int);  // and the solid flag
-  constexpr std::int64_t host_cell = links_cell + sizeof(double) + 2 * raw_cell + sizeof(CellState) + 2 * CellValues::kCount * sizeof(double);
+  constexpr std::int64_t host_cell =
+      links_cell + sizeof(double) + 2 * raw_cell + sizeof(CellState) + 2 * CellValues::kCount * sizeof(double);
   constexpr std::int64_t device_cell = links_cell + raw_cell + sizeof(CellState);
   constexpr std::int64_t host_face = sizeof(Face) + sizeof(int) + 3 * sizeof(double), device_face = sizeof(int) + 2 * sizeof(double);
   const std::int64_t table = checked_mul(velocities, sizeof(Velocity), "nv^3 velocities x 32 B");
   const std::int64_t partial =
       cuda ? 0 : checked_product({std::max<std::int64_t>(ctx.cpu_threads, 1), slice, raw_cell}, "threads x nx * ny cells of moment sums");
-  const std::int64_t host = sum({checked_mul(cells, host_cell, "kinetic.dvm host bytes of the cells"),
-                                 checked_mul(faces, host_face, "kinetic.dvm host bytes of the wall faces"), table,
-                                 checked_mul(8 * ceil_div(octant, batch), sizeof(Batch), "kinetic.dvm batches"),
-                                 checked_mul(p.max_iterations, 2 * sizeof(double), "kinetic.dvm residual history"),
-                                 cuda ? 0 : slices, cuda ? 0 : table, partial},
-                                "kinetic.dvm host bytes");
+  const std::int64_t host =
+      sum({checked_mul(cells, host_cell, "kinetic.dvm host bytes of the cells"),
+           checked_mul(faces, host_face, "kinetic.dvm host bytes of the wall faces"), table,
+           checked_mul(8 * ceil_div(octant, batch), sizeof(Batch), "kinetic.dvm batches"),
+           checked_mul(p.max_iterations, 2 * sizeof(double), "kinetic.dvm residual history"), cuda ? 0 : slices, cuda ? 0 : table, partial},
+          "kinetic.dvm host bytes");
   const std::int64_t device = !cuda ? 0
                                     : sum({checked_mul(cells, device_cell, "kinetic.dvm device bytes of the cells"),
                                            checked_mul(faces, device_face, "kinetic.dvm device bytes of the wall faces"), slices, table},
@@ -97,9 +96,9 @@ MemoryEstimate DvmMethod::estimate(const DvmParams& p, const ExecutionContext& c
   m.device_bytes = std::uint64_t(device);
   auto text = [](std::int64_t v) { return std::to_string(v); };
   m.detail = "nx x ny x nz = " + text(nx) + " x " + text(ny) + " x " + text(nz) + " cells x " + text(host_cell) + " B" +
-             (cuda ? " (" + text(device_cell) + " B on the device)" : "") + "; two slices of nx * ny = " + text(slice) + " cells x batch = " +
-             text(batch) + " velocities x " + text(f_bytes) + " B (precision " + (p.single ? "fp32" : "fp64") + ") = " +
-             format_bytes(std::uint64_t(slices)) + (cuda ? " on the device" : "") + "; nv^3 = " + text(nv) + "^3 velocities x " +
+             (cuda ? " (" + text(device_cell) + " B on the device)" : "") + "; two slices of nx * ny = " + text(slice) +
+             " cells x batch = " + text(batch) + " velocities x " + text(f_bytes) + " B (precision " + (p.single ? "fp32" : "fp64") +
+             ") = " + format_bytes(std::uint64_t(slices)) + (cuda ? " on the device" : "") + "; nv^3 = " + text(nv) + "^3 velocities x " +
              text(sizeof(Velocity)) + " B";
   return m;
 }
@@ -246,8 +245,8 @@ Progress DvmMethod::progress() const {
   p.sim_time = double(iteration_);
   p.time_unit = "iterations";
   p.residual = residual_.empty() ? 0.0 : residual_.back();
-  const EndProgress end = toward_end(double(iteration_) / double(p_.max_iterations), "max_iterations", p.residual,
-                                     iteration_ > 1 ? p_.tolerance : 0.0);
+  const EndProgress end =
+      toward_end(double(iteration_) / double(p_.max_iterations), "max_iterations", p.residual, iteration_ > 1 ? p_.tolerance : 0.0);
   p.fraction_done = finished() ? 1.0 : end.fraction;
   p.end_condition = end.condition;
   p.work_done = double(iteration_) * double(cfg_.cells()) * double(cfg_.vg.count());
@@ -334,32 +333,38 @@ void DvmMethod::load_body(std::istream& in) {
   // Read and check everything first: a refused state leaves the method as it was.
   const auto iteration = bin::read<std::int64_t>(in);
   const double mass0 = bin::read<double>(in), defect = bin::read<double>(in);
-  if (iteration < 0) throw bad_input("checkpoint", "the kinetic.dvm state has " + std::to_string(iteration) + " iterations", "a count >= 0");
+  if (iteration < 0)
+    throw bad_input("checkpoint", "the kinetic.dvm state has " + std::to_string(iteration) + " iterations", "a count >= 0");
   // The initial mass divides every later mass (the rescaling, the defect); the defect is mass / mass0 - 1.
   if (!(std::isfinite(mass0) && mass0 > 0.0 && std::isfinite(defect) && defect >= -1.0))
-    throw bad_input("checkpoint", "the kinetic.dvm state has an initial mass of " + format_number(mass0) + " and a mass defect of " + format_number(defect),
-                    "a finite initial mass > 0 and a finite defect >= -1");
+    throw bad_input(
+        "checkpoint",
+        "the kinetic.dvm state has an initial mass of " + format_number(mass0) + " and a mass defect of " + format_number(defect),
+        "a finite initial mass > 0 and a finite defect >= -1");
   // advance() adds one point (its iteration number, the relative change) per iteration.
   auto it = bin::read_vector<double>(in, std::uint64_t(iteration)), r = bin::read_vector<double>(in, std::uint64_t(iteration));
   if (it.size() != std::uint64_t(iteration) || r.size() != it.size())
-    throw bad_input("checkpoint", "the kinetic.dvm state has a residual history of " + std::to_string(it.size()) + " iterations and " +
-                                      std::to_string(r.size()) + " values for " + std::to_string(iteration) + " iterations",
+    throw bad_input("checkpoint",
+                    "the kinetic.dvm state has a residual history of " + std::to_string(it.size()) + " iterations and " +
+                        std::to_string(r.size()) + " values for " + std::to_string(iteration) + " iterations",
                     "one point per iteration");
   for (std::size_t k = 0; k < it.size(); ++k)
     if (it[k] != double(k + 1) || !(std::isfinite(r[k]) && r[k] >= 0.0))
-      throw bad_input("checkpoint", "point " + std::to_string(k) + " of the kinetic.dvm residual history is (iteration " + format_number(it[k]) + ", " +
-                                        format_number(r[k]) + ")",
+      throw bad_input("checkpoint",
+                      "point " + std::to_string(k) + " of the kinetic.dvm residual history is (iteration " + format_number(it[k]) + ", " +
+                          format_number(r[k]) + ")",
                       "iteration " + std::to_string(k + 1) + " and a finite change >= 0");
   const std::uint64_t raw_count = std::uint64_t(cfg_.cells()) * kRaw, faces = geo_->faces.size();
   auto raw = bin::read_vector<double>(in, raw_count);
   if (raw.size() != raw_count)
-    throw bad_input("checkpoint", "the kinetic.dvm state has " + std::to_string(raw.size()) + " raw sums, the set-up has " +
-                                      std::to_string(cfg_.cells()) + " cells x " + std::to_string(int(kRaw)),
+    throw bad_input("checkpoint",
+                    "the kinetic.dvm state has " + std::to_string(raw.size()) + " raw sums, the set-up has " +
+                        std::to_string(cfg_.cells()) + " cells x " + std::to_string(int(kRaw)),
                     "a checkpoint written with the same case and grid");
   auto rho = bin::read_vector<double>(in, faces);
   if (rho.size() != faces)
-    throw bad_input("checkpoint", "the kinetic.dvm state has " + std::to_string(rho.size()) + " wall faces, the set-up has " +
-                                      std::to_string(faces),
+    throw bad_input("checkpoint",
+                    "the kinetic.dvm state has " + std::to_string(rho.size()) + " wall faces, the set-up has " + std::to_string(faces),
                     "a checkpoint written with the same case and grid");
   // f^S of the next sweep needs n > 0 and T > 0 in every gas cell (rebuild_state).
   for (long long k = 0; k < cfg_.cells(); ++k) {
@@ -368,12 +373,15 @@ void DvmMethod::load_body(std::istream& in) {
     for (int q = 0; q < kRaw; ++q) finite = finite && std::isfinite(s[q]);
     const Macro m = macro_from_raw(s);
     if (!finite || (!geo_->solid[k] && !(m.n > 0.0 && m.T > 0.0 && std::isfinite(m.T))))
-      throw bad_input("checkpoint", "cell " + std::to_string(k) + " of the kinetic.dvm state has n = " + format_number(m.n) + ", T = " + format_number(m.T),
-                      "finite sums with n > 0 and T > 0 in every gas cell");
+      throw bad_input(
+          "checkpoint",
+          "cell " + std::to_string(k) + " of the kinetic.dvm state has n = " + format_number(m.n) + ", T = " + format_number(m.T),
+          "finite sums with n > 0 and T > 0 in every gas cell");
   }
   for (std::size_t f = 0; f < faces; ++f)
     if (!(std::isfinite(rho[f]) && rho[f] >= 0.0))
-      throw bad_input("checkpoint", "wall face " + std::to_string(f) + " of the kinetic.dvm state has a density of " + format_number(rho[f]),
+      throw bad_input("checkpoint",
+                      "wall face " + std::to_string(f) + " of the kinetic.dvm state has a density of " + format_number(rho[f]),
                       "a finite wall density >= 0");
   solver_->set_display_sums(raw);
   iteration_ = iteration;

@@ -36,8 +36,8 @@ class DvmMethod final : public MethodBase<DvmMethod, DvmParams, dvm_param_table>
   const Geometry& geometry() const { return *geo_; }
   const DvmSolver& solver() const { return *solver_; }
   const std::vector<double>& raw_moments() const { return raw_; }  // of the current iterate
-  double total_mass() const;       // sum of n times the cell volume
-  double mass_defect() const { return mass_defect_; }  // last iteration's relative mass change before rescaling
+  double total_mass() const;                                       // sum of n times the cell volume
+  double mass_defect() const { return mass_defect_; }              // last iteration's relative mass change before rescaling
   std::int64_t iterations() const { return iteration_; }
 
  private:
@@ -57,10 +57,10 @@ class DvmMethod final : public MethodBase<DvmMethod, DvmParams, dvm_param_table>
   std::unique_ptr<DvmSolver> solver_;
   WallTable walls_;
   std::vector<Velocity> velocities_;  // the discrete velocities (for the wall fluxes of eq. 9)
-  std::vector<double> emission_;   // per wall face: re-emitted flux per unit wall density
-  std::vector<double> raw_;        // raw sums of the current iterate
-  std::vector<double> face_rho_;   // diffuse-wall densities (eq. 9) for the next sweep
-  std::vector<CellState> state_;   // f^S and 1/tau for the next sweep
+  std::vector<double> emission_;      // per wall face: re-emitted flux per unit wall density
+  std::vector<double> raw_;           // raw sums of the current iterate
+  std::vector<double> face_rho_;      // diffuse-wall densities (eq. 9) for the next sweep
+  std::vector<CellState> state_;      // f^S and 1/tau for the next sweep
   double mass0_ = 0.0, mass_defect_ = 0.0;
   double display_scale_ = 1.0;  // the solver's display sums are raw_ / display_scale_ (the mass rescaling)
   std::int64_t iteration_ = 0;

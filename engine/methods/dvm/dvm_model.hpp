@@ -57,9 +57,9 @@ KS_HD double shakhov(const CellState& s, double x, double y, double z) {
 // the second once per xi_z for all the (xi_x, xi_y) of a lane. Equal to inv_tau * shakhov() to
 // round-off.
 struct ShakhovXY {
-  double g;    // pre inv_tau exp(-(cx^2 + cy^2) invT)
-  double c2;   // cx^2 + cy^2
-  double cq;   // cx qx + cy qy
+  double g;   // pre inv_tau exp(-(cx^2 + cy^2) invT)
+  double c2;  // cx^2 + cy^2
+  double cq;  // cx qx + cy qy
 };
 
 KS_HD ShakhovXY shakhov_xy(const CellState& s, double x, double y) {

@@ -17,10 +17,10 @@ struct SweepView {
   int nx, ny;
   const double* inv_size[3];  // reciprocal cell sizes per axis
   const unsigned char* solid;
-  const int* link;            // [cell * 6 + side]
+  const int* link;  // [cell * 6 + side]
   const int* face_type;
-  const double* face_rho;     // diffuse-wall densities of eq. (9), from the previous iteration
-  const CellState* state;     // f^S and 1/tau from the previous iteration
+  const double* face_rho;  // diffuse-wall densities of eq. (9), from the previous iteration
+  const CellState* state;  // f^S and 1/tau from the previous iteration
 };
 
 // The value a boundary gives a velocity entering the gas: the free stream, or a diffuse wall's
@@ -80,8 +80,8 @@ KS_HD double upwind_finish(const Upwind& u, double left) { return (u.num + u.coe
 // f^{n+1} in cell (i, j) of slice k for velocity v, its upwind neighbours already swept: x and y
 // neighbours from slice B, z from slice A. `sign` is the batch's octant; c = j * nx + i.
 template <class T>
-KS_HD double update_cell(const SweepView& g, const WallTable& walls, const Velocity& v, const int* sign, int i, int j, int k,
-                         const T* A, const T* B, long long stride) {
+KS_HD double update_cell(const SweepView& g, const WallTable& walls, const Velocity& v, const int* sign, int i, int j, int k, const T* A,
+                         const T* B, long long stride) {
   const long long c = (long long)j * g.nx + i;
   const long long cell = (long long)k * g.nx * g.ny + c;
   const int* L = g.link + cell * 6;

@@ -19,7 +19,8 @@ LbmConfig make_config(const LbmParams& p) {
   if (p.coarse)
     for (int a = 0; a < 3; ++a) {
       const char* key = a == 0 ? "nx" : a == 1 ? "ny" : "nz";
-      if (n[a] % 2) throw bad_input(key, std::string(key) + " = " + std::to_string(n[a]) + " cannot be halved for grid_level coarse", "an even number");
+      if (n[a] % 2)
+        throw bad_input(key, std::string(key) + " = " + std::to_string(n[a]) + " cannot be halved for grid_level coarse", "an even number");
       n[a] /= 2;
     }
   c.nx = n[0];
@@ -46,16 +47,19 @@ LbmConfig make_config(const LbmParams& p) {
   // Eq. (11): tau_2 > tau_1, strictest where X_O2 is largest.
   const double sc = c.viscosity / c.diffusivity, sc_max = max_schmidt(x_hi);
   if (sc > sc_max)
-    throw bad_input("d_ab", "the Schmidt number nu / D_AB = " + format_number(c.viscosity) + " / " + format_number(c.diffusivity) + " = " + format_number(sc) +
-                                " exceeds Y_A Y_B / (X_A X_B) = " + format_number(sc_max) + " at X_O2 = " + format_number(x_hi) +
-                                " (eq. 11: tau_2 > tau_1); the stress-tensor quasi-equilibrium of eq. (12) is not implemented",
+    throw bad_input("d_ab",
+                    "the Schmidt number nu / D_AB = " + format_number(c.viscosity) + " / " + format_number(c.diffusivity) + " = " +
+                        format_number(sc) + " exceeds Y_A Y_B / (X_A X_B) = " + format_number(sc_max) +
+                        " at X_O2 = " + format_number(x_hi) +
+                        " (eq. 11: tau_2 > tau_1); the stress-tensor quasi-equilibrium of eq. (12) is not implemented",
                     "d_ab >= " + format_number(c.viscosity / sc_max) + " (or viscosity <= " + format_number(c.diffusivity * sc_max) + ")");
   // A format bound, not a memory one (that is estimate_memory's): the wall links and the GPU's list
   // of active nodes hold node indices in 32 bits. Checked here, before make_scene packs the spheres.
   const std::int64_t nodes = checked_product({c.nx, c.ny, c.nz}, "nx * ny * nz nodes");
   if (nodes >= (std::int64_t(1) << 31))
-    throw bad_input("nx, ny, nz", std::string("the lattice of grid_level ") + level_name(p) + " has " + std::to_string(c.nx) + " x " +
-                                      std::to_string(c.ny) + " x " + std::to_string(c.nz) + " = " + std::to_string(nodes) + " nodes",
+    throw bad_input("nx, ny, nz",
+                    std::string("the lattice of grid_level ") + level_name(p) + " has " + std::to_string(c.nx) + " x " +
+                        std::to_string(c.ny) + " x " + std::to_string(c.nz) + " = " + std::to_string(nodes) + " nodes",
                     "fewer than 2^31 nodes (32-bit node indices)");
   return c;
 }

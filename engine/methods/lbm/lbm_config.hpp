@@ -10,7 +10,7 @@ namespace ks::lbm {
 
 enum class Geometry { Tube, PackedBed, Periodic };
 enum class BounceBack { Simple, Interpolated };  // full-way; Yu et al. 2002 (eq. 14-15)
-enum class Precision { Fp16, Fp32, Fp64 };  // Fp16: compressed storage, float arithmetic (CUDA only)
+enum class Precision { Fp16, Fp32, Fp64 };       // Fp16: compressed storage, float arithmetic (CUDA only)
 // CUDA in one process: one fused pull kernel a step over the fluid nodes (lbm_cuda_pull.cuh), the same
 // with one copy of the populations (InPlace, lbm_cuda_in_place.cuh), or the paper's three kernels
 // (section 4), which the CPU and MPI ranks always run. Auto (a parameter's value, resolved by
@@ -22,10 +22,10 @@ struct LbmConfig {
   Geometry geometry = Geometry::Tube;
   int nx = 64, ny = 64, nz = 128;
   double mass[kSpecies] = {1.0, 1.0};  // m_j, lattice units (m_N2 = 1)
-  double viscosity = 0.05;     // mixture kinematic viscosity nu, dx^2/dt
-  double diffusivity = 0.08;   // D_AB, dx^2/dt
-  double x_o2 = 0.47;          // inlet (and initial) mole fraction of O2
-  double pressure_ratio = 0.99;  // P_out / P_in
+  double viscosity = 0.05;             // mixture kinematic viscosity nu, dx^2/dt
+  double diffusivity = 0.08;           // D_AB, dx^2/dt
+  double x_o2 = 0.47;                  // inlet (and initial) mole fraction of O2
+  double pressure_ratio = 0.99;        // P_out / P_in
   BounceBack bounce_back = BounceBack::Interpolated;
   Precision precision = Precision::Fp64;
   GpuStep gpu_step = GpuStep::Fused;

@@ -89,13 +89,11 @@ class CpuSolver final : public LbmSolver {
   void read_f(std::vector<double>& f) const override {
     const long long N = held_.nodes(), owned = owned_nodes(), first = first_owned_node();
     f.resize(std::size_t(kSpecies) * kQ * owned);
-    for (int j = 0; j < kSpecies * kQ; ++j)
-      std::copy_n(f_.begin() + j * N + first, owned, f.begin() + j * owned);
+    for (int j = 0; j < kSpecies * kQ; ++j) std::copy_n(f_.begin() + j * N + first, owned, f.begin() + j * owned);
   }
   void write_f(const std::vector<double>& f) override {
     const long long N = held_.nodes(), owned = owned_nodes(), first = first_owned_node();
-    for (int j = 0; j < kSpecies * kQ; ++j)
-      std::copy_n(f.begin() + j * owned, owned, f_.begin() + j * N + first);
+    for (int j = 0; j < kSpecies * kQ; ++j) std::copy_n(f.begin() + j * owned, owned, f_.begin() + j * N + first);
   }
 
  private:

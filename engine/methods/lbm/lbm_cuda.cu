@@ -79,8 +79,8 @@ __global__ void bounce_back_kernel(const WallLink* __restrict__ links, long long
 }
 
 template <class Real, class Storage>
-__global__ void boundary_kernel(LbmConfig c, PlaneDensities<Real> d, int z, int side, const __grid_constant__ Populations<Real, Storage> next,
-                                const std::uint8_t* __restrict__ type) {
+__global__ void boundary_kernel(LbmConfig c, PlaneDensities<Real> d, int z, int side,
+                                const __grid_constant__ Populations<Real, Storage> next, const std::uint8_t* __restrict__ type) {
   const long long plane = (long long)c.nx * c.ny;
   const long long xy = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (xy >= plane) return;
@@ -118,8 +118,8 @@ __global__ void moments_kernel(long long first, long long N, const __grid_consta
 }
 
 // Zero-copy views: one float per owned node from the moments (LbmSolver::write_display_field).
-__global__ void display_kernel(long long N, const double* m, const std::uint8_t* __restrict__ type, int field, int component,
-                               LbmConfig c, double density_unit, double velocity_unit, float* out) {
+__global__ void display_kernel(long long N, const double* m, const std::uint8_t* __restrict__ type, int field, int component, LbmConfig c,
+                               double density_unit, double velocity_unit, float* out) {
   const long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (k >= N) return;
   const NodeFields f = node_fields(m, N, k, type[k] == kFluid, c.mass, density_unit, velocity_unit);
@@ -186,7 +186,8 @@ class CudaSolver final : public LbmSolver {
       write_fused_state(f0);  // one process: the held nodes are the owned ones
     } else {
       std::vector<Storage> v(std::size_t(kSpecies) * kQ * held_.nodes());
-      for (std::size_t e = 0; e < v.size(); ++e) v[e] = encode(f0(e / held_.nodes(), e % held_.nodes()), e / held_.nodes(), e % held_.nodes());
+      for (std::size_t e = 0; e < v.size(); ++e)
+        v[e] = encode(f0(e / held_.nodes(), e % held_.nodes()), e / held_.nodes(), e % held_.nodes());
       f_.upload(v);
       next_.upload(v);
     }
@@ -254,7 +255,7 @@ class CudaSolver final : public LbmSolver {
     if (!dst) return bytes;
     if (capacity < bytes) return 0;
     display_kernel<<<ceil_div(N, 128), 128>>>(N, moments_.ptr, type_.ptr + first_owned_node(), field, component, c_, density_unit,
-                                                velocity_unit, static_cast<float*>(dst));
+                                              velocity_unit, static_cast<float*>(dst));
     KS_CUDA_CHECK_LAUNCH();
     return bytes;
   }
@@ -338,9 +339,8 @@ class CudaSolver final : public LbmSolver {
       }
       timed(&StageTimes::collide_stream, [&] { slab_.halo ? collide_stream_exchanging() : collide_stream(0, active_.count, nullptr); });
       if (c_.bounce_back == BounceBack::Interpolated && links_.count)
-        timed(&StageTimes::bounce_back, [&] {
-          bounce_back_kernel<<<ceil_div(links_.count, 256), 256>>>(links_.ptr, links_.count, plane(), view(next_));
-        });
+        timed(&StageTimes::bounce_back,
+              [&] { bounce_back_kernel<<<ceil_div(links_.count, 256), 256>>>(links_.ptr, links_.count, plane(), view(next_)); });
       if (!c_.periodic_z())
         timed(&StageTimes::boundary, [&] {
           const long long plane_nodes = plane();
@@ -406,8 +406,8 @@ class CudaSolver final : public LbmSolver {
     return {held_, view(f_), view(next_), pull_.table(), inlet_, outlet_, c_.bounce_back == BounceBack::Interpolated};
   }
   InPlaceStep<Real, Storage> in_place_view() const {
-    return {held_, view(f_), view(wall_, (long long)(wall_.count / kSpecies)), pull_.table(), pull_.first_solid.ptr,
-            inlet_, outlet_, c_.bounce_back == BounceBack::Interpolated};
+    return {held_,  view(f_), view(wall_, (long long)(wall_.count / kSpecies)), pull_.table(), pull_.first_solid.ptr,
+            inlet_, outlet_,  c_.bounce_back == BounceBack::Interpolated};
   }
 
   // Runs `launch` with the state the moment kernels read.
@@ -432,7 +432,8 @@ class CudaSolver final : public LbmSolver {
     View o = view(out);
     for (long long first = 0; first < N; first += block) {
       o.N = std::min(block, N - first);
-      with_fused_state([&](const auto& state) { lattice_state_kernel<<<ceil_div(kSpecies * o.N, 128), 128>>>(state, initial_.ptr, first, o); });
+      with_fused_state(
+          [&](const auto& state) { lattice_state_kernel<<<ceil_div(kSpecies * o.N, 128), 128>>>(state, initial_.ptr, first, o); });
       KS_CUDA_CHECK_LAUNCH();
       KS_CUDA_CHECK(cudaMemcpy2D(v.data() + first, N * sizeof(Storage), out.ptr, o.N * sizeof(Storage), o.N * sizeof(Storage),
                                  std::size_t(kSpecies) * kQ, cudaMemcpyDeviceToHost));
@@ -627,7 +628,7 @@ class CudaSolver final : public LbmSolver {
   DeviceBuffer<Real> initial_;  // initial_plane_populations: what read_f gives where no fluid node streams
   bool pulled_ = false;
   mutable DeviceBuffer<double> plane_sums_;  // momentum_rms's, one per owned plane
-  mutable DeviceBuffer<double> moments_;  // those of the last moments(), which write_display_field shows
+  mutable DeviceBuffer<double> moments_;     // those of the last moments(), which write_display_field shows
   // Under MPI: the exchange of the halo rows and the stream that moves them.
   std::unique_ptr<DeviceRing> ring_;
   cudaStream_t halo_stream_ = nullptr;

@@ -24,9 +24,9 @@ PlaneAverages plane_averages(const LbmConfig& c, const LatticeGeometry& g, const
 // G = -dp/dz from the plane-averaged pressure at z +- 2 and mu = nu rho (the plane's mean density).
 struct PoiseuilleProfile {
   std::vector<double> r, uz, analytic;  // per fluid node of the plane
-  double l2_error = 0.0;   // sqrt(sum (uz - analytic)^2 / sum analytic^2)
-  double max_error = 0.0;  // max |uz - analytic| / max analytic
-  double centre_velocity = 0.0;  // analytic u at r = 0
+  double l2_error = 0.0;                // sqrt(sum (uz - analytic)^2 / sum analytic^2)
+  double max_error = 0.0;               // max |uz - analytic| / max analytic
+  double centre_velocity = 0.0;         // analytic u at r = 0
 };
 PoiseuilleProfile poiseuille_profile(const LbmConfig& c, const LatticeGeometry& g, const std::vector<double>& moments, int z);
 // The same from the whole lattice's plane averages and plane z alone: moment q of its node xy at

@@ -48,7 +48,9 @@ struct LatticeGeometry {
 // Reports its stages to `stop` and throws Interrupted between them (and between planes of the wall
 // links) once it is requested.
 LatticeGeometry build_geometry(const LbmConfig& c, Shapes shapes, const Slab& slab, const Interrupt& stop = {});
-inline LatticeGeometry build_geometry(const LbmConfig& c, Shapes shapes) { return build_geometry(c, std::move(shapes), slab_of(c.nz, 0, 1)); }
+inline LatticeGeometry build_geometry(const LbmConfig& c, Shapes shapes) {
+  return build_geometry(c, std::move(shapes), slab_of(c.nz, 0, 1));
+}
 
 // The tube of the tube benchmark and of the packed bed: axis in the middle of the box, radius
 // min(nx, ny)/2 - 2 (the outermost two rings of nodes are wall).

@@ -65,8 +65,9 @@ Scene LbmMethod::make_scene(const LbmParams& p, const LbmConfig& c, const Interr
   spec.z0 = open;
   spec.z1 = nz - 1 - open;
   if (spec.z1 - spec.z0 < spec.d_max || 2.0 * tube.radius < spec.d_max)
-    throw bad_input("open_length", "the bed section [" + format_number(spec.z0) + ", " + format_number(spec.z1) + "] of radius " + format_number(tube.radius) +
-                                       " cannot hold a sphere of diameter " + format_number(spec.d_max),
+    throw bad_input("open_length",
+                    "the bed section [" + format_number(spec.z0) + ", " + format_number(spec.z1) + "] of radius " +
+                        format_number(tube.radius) + " cannot hold a sphere of diameter " + format_number(spec.d_max),
                     "open_length <= " + format_number(std::max(0.0, (nz - 1 - spec.d_max) / 2)));
   spec.seed = std::uint64_t(p.seed);
   return scene_at_level(p, c, pack_spheres(spec, stop));
@@ -113,7 +114,8 @@ std::unique_ptr<LbmSolver> make_solver(const LbmConfig& c, std::shared_ptr<const
 Slab rank_slab(const LbmConfig& c, const ExecutionContext& ctx) {
   const Communicator& comm = ranks_of(ctx);
   if (comm.size() > c.nz)
-    throw bad_input("nz", "a lattice of " + std::to_string(c.nz) + " planes in z cannot be cut into " + std::to_string(comm.size()) + " slabs",
+    throw bad_input("nz",
+                    "a lattice of " + std::to_string(c.nz) + " planes in z cannot be cut into " + std::to_string(comm.size()) + " slabs",
                     "at most " + std::to_string(c.nz) + " ranks (one z plane each at least)");
   return slab_of(c.nz, comm.rank(), comm.size());
 }
@@ -181,27 +183,31 @@ MemoryEstimate LbmMethod::estimate(const LbmParams& p, const ExecutionContext& c
   const std::int64_t spheres = c.geometry == Geometry::PackedBed ? p.sphere_count : 0;
   const std::int64_t nodes = std::int64_t(c.nx) * c.ny * slab.planes();
   const bool gathers = slab.halo && ranks_of(ctx).rank() == 0 && !ctx.field_pieces;
-  const std::int64_t gathered = gathers ? checked_mul(c.nodes(), 2 * (kNodeMoments + 1) * 8 + snapshot, "lbm.binary bytes gathered on rank 0") : 0;
+  const std::int64_t gathered =
+      gathers ? checked_mul(c.nodes(), 2 * (kNodeMoments + 1) * 8 + snapshot, "lbm.binary bytes gathered on rank 0") : 0;
   MemoryEstimate m;
-  m.host_bytes = std::uint64_t(checked_add(checked_add(checked_mul(nodes, host_node, "lbm.binary host bytes of the lattice"),
-                                                       checked_mul(links, host_link, "lbm.binary bytes of the wall links"),
-                                                       "lbm.binary host bytes"),
-                                           checked_add(checked_product({spheres, 4, std::int64_t(sizeof(Sphere))}, "lbm.binary bytes of the spheres"),
-                                                       gathered, "lbm.binary host bytes"),
-                                           "lbm.binary host bytes"));
+  m.host_bytes =
+      std::uint64_t(checked_add(checked_add(checked_mul(nodes, host_node, "lbm.binary host bytes of the lattice"),
+                                            checked_mul(links, host_link, "lbm.binary bytes of the wall links"), "lbm.binary host bytes"),
+                                checked_add(checked_product({spheres, 4, std::int64_t(sizeof(Sphere))}, "lbm.binary bytes of the spheres"),
+                                            gathered, "lbm.binary host bytes"),
+                                "lbm.binary host bytes"));
   if (cuda)
-    m.device_bytes = std::uint64_t(checked_add(checked_add(checked_mul(nodes, device_node, "lbm.binary device bytes of the lattice"),
-                                                           checked_mul(links, device_link, "lbm.binary device bytes of the wall links"),
-                                                           "lbm.binary device bytes"),
-                                               device_fixed + end_sources * kSpecies * storage, "lbm.binary device bytes"));
-  m.detail = "nx x ny x nz = " + std::to_string(p.nx) + " x " + std::to_string(p.ny) + " x " +
-             std::to_string(p.nz) + ", grid_level " + level_name(p) + ": " + std::to_string(nodes) +
-             " nodes" + (slab.halo ? " (z planes " + std::to_string(slab.begin) + " to " + std::to_string(slab.end - 1) + " on this rank, and 2 halo planes)" : std::string()) +
-             " x 2 species x 27 x " + std::to_string(storage) + " B (precision " + precision_name(c.precision) + "), " +
-             std::to_string(host_node) + " B per node on the host" + (cuda ? ", " + std::to_string(device_node) + " on the device" : "") +
-             "; wall links <= " + std::to_string(links) + " x " + std::to_string(link_bytes) + " B" +
-             (spheres ? "; sphere_count = " + std::to_string(spheres) : "") +
-             (gathers ? "; " + format_bytes(std::uint64_t(gathered)) + " to gather the whole lattice's snapshot on rank 0 (--pieces avoids it)" : "");
+    m.device_bytes = std::uint64_t(
+        checked_add(checked_add(checked_mul(nodes, device_node, "lbm.binary device bytes of the lattice"),
+                                checked_mul(links, device_link, "lbm.binary device bytes of the wall links"), "lbm.binary device bytes"),
+                    device_fixed + end_sources * kSpecies * storage, "lbm.binary device bytes"));
+  m.detail =
+      "nx x ny x nz = " + std::to_string(p.nx) + " x " + std::to_string(p.ny) + " x " + std::to_string(p.nz) + ", grid_level " +
+      level_name(p) + ": " + std::to_string(nodes) + " nodes" +
+      (slab.halo ? " (z planes " + std::to_string(slab.begin) + " to " + std::to_string(slab.end - 1) + " on this rank, and 2 halo planes)"
+                 : std::string()) +
+      " x 2 species x 27 x " + std::to_string(storage) + " B (precision " + precision_name(c.precision) + "), " +
+      std::to_string(host_node) + " B per node on the host" + (cuda ? ", " + std::to_string(device_node) + " on the device" : "") +
+      "; wall links <= " + std::to_string(links) + " x " + std::to_string(link_bytes) + " B" +
+      (spheres ? "; sphere_count = " + std::to_string(spheres) : "") +
+      (gathers ? "; " + format_bytes(std::uint64_t(gathered)) + " to gather the whole lattice's snapshot on rank 0 (--pieces avoids it)"
+               : "");
   // Where the device refuses the fused step, the message names the step that needs less.
   if (fused && !in_place) {
     LbmParams one_array = p;
@@ -267,9 +273,7 @@ void LbmMethod::advance() {
   residual_.push_back(before > 0.0 ? std::fabs(now / before - 1.0) : (now > 0.0 ? 1.0 : 0.0));
 }
 
-void LbmMethod::state_changed() {
-  moments_stale_ = momentum_stale_ = true;
-}
+void LbmMethod::state_changed() { moments_stale_ = momentum_stale_ = true; }
 
 // The moments of every node in doubles (and on CUDA a copy to the host): a pass over all
 // populations, made when a snapshot, a file or a test asks, not every iteration.
@@ -297,7 +301,8 @@ bool LbmMethod::finished() const { return converged() || steps_ >= p_.max_steps;
 // d_ab reconfigure the solver (steps_per_iteration, max_steps and tolerance are read where used).
 void LbmMethod::on_live_change(const LbmParams& before) {
   if (p_.coarse != before.coarse && slab_.halo)
-    throw bad_input("grid_level", "the grid level cannot change during a run across MPI ranks (the state would be interpolated across slabs)",
+    throw bad_input("grid_level",
+                    "the grid level cannot change during a run across MPI ranks (the state would be interpolated across slabs)",
                     "the grid level it was set up with; or one process");
   if (p_.coarse != before.coarse) {
     switch_grid_level();
@@ -337,8 +342,8 @@ Progress LbmMethod::progress() const {
   p.sim_time = double(steps_);
   p.time_unit = "steps";
   p.residual = residual_.empty() ? 0.0 : residual_.back();
-  const EndProgress end = toward_end(double(steps_) / double(p_.max_steps), "max_steps", p.residual,
-                                     iteration_ > level_start_ + 1 ? p_.tolerance : 0.0);
+  const EndProgress end =
+      toward_end(double(steps_) / double(p_.max_steps), "max_steps", p.residual, iteration_ > level_start_ + 1 ? p_.tolerance : 0.0);
   p.fraction_done = finished() ? 1.0 : end.fraction;
   p.end_condition = end.condition;
   p.work_done = double(steps_) * double(cfg_.nodes());
@@ -368,25 +373,32 @@ void LbmMethod::load_body(std::istream& in) {
   const auto steps = bin::read<std::int64_t>(in);
   // Every iteration runs at least one step and adds one point to the residual history (advance).
   if (iteration < 0 || steps < iteration)
-    throw bad_input("checkpoint", "the lbm.binary state has " + std::to_string(iteration) + " iterations of " + std::to_string(steps) + " steps",
+    throw bad_input("checkpoint",
+                    "the lbm.binary state has " + std::to_string(iteration) + " iterations of " + std::to_string(steps) + " steps",
                     "0 <= iterations <= steps");
   auto rs = bin::read_vector<double>(in, std::uint64_t(iteration)), r = bin::read_vector<double>(in, std::uint64_t(iteration));
   if (rs.size() != std::uint64_t(iteration) || r.size() != rs.size())
-    throw bad_input("checkpoint", "the lbm.binary state has a residual history of " + std::to_string(rs.size()) + " steps and " +
-                                      std::to_string(r.size()) + " values for " + std::to_string(iteration) + " iterations",
+    throw bad_input("checkpoint",
+                    "the lbm.binary state has a residual history of " + std::to_string(rs.size()) + " steps and " +
+                        std::to_string(r.size()) + " values for " + std::to_string(iteration) + " iterations",
                     "one point per iteration");
   for (std::size_t k = 0; k < r.size(); ++k)
     if (!(rs[k] >= 1.0 && rs[k] <= double(steps) && r[k] >= 0.0 && std::isfinite(r[k])))
-      throw bad_input("checkpoint", "point " + std::to_string(k) + " of the lbm.binary residual history is (step " + format_number(rs[k]) + ", " + format_number(r[k]) + ")",
+      throw bad_input("checkpoint",
+                      "point " + std::to_string(k) + " of the lbm.binary residual history is (step " + format_number(rs[k]) + ", " +
+                          format_number(r[k]) + ")",
                       "a step in [1, " + std::to_string(steps) + "] and a finite residual >= 0");
   // This rank's owned planes (the whole lattice in one process).
-  const std::uint64_t expected = std::uint64_t(kSpecies) * kQ * std::uint64_t(cfg_.nx) * std::uint64_t(cfg_.ny) * std::uint64_t(slab_.owned());
+  const std::uint64_t expected =
+      std::uint64_t(kSpecies) * kQ * std::uint64_t(cfg_.nx) * std::uint64_t(cfg_.ny) * std::uint64_t(slab_.owned());
   const std::vector<double> f = bin::read_vector<double>(in, expected);
   if (f.size() != expected)
-    throw bad_input("checkpoint", "the lbm.binary state has " + std::to_string(f.size()) + " populations, the set-up has " + std::to_string(expected),
+    throw bad_input("checkpoint",
+                    "the lbm.binary state has " + std::to_string(f.size()) + " populations, the set-up has " + std::to_string(expected),
                     "a checkpoint written with the same lattice (nx, ny, nz, grid_level) on as many ranks");
   for (const double v : f)
-    if (!std::isfinite(v)) throw bad_input("checkpoint", "the lbm.binary state holds a population of " + format_number(v), "finite populations");
+    if (!std::isfinite(v))
+      throw bad_input("checkpoint", "the lbm.binary state holds a population of " + format_number(v), "finite populations");
   solver_->write_f(f);
   iteration_ = iteration;
   steps_ = steps;

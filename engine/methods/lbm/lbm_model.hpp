@@ -233,8 +233,7 @@ KS_HD void pressure_boundary(Real f[kQ], Real rho, Real theta, bool lattice_spec
     }
   KS_UNROLL
   for (int i = 0; i < kQ; ++i)
-    if (cz(i) == side)
-      f[i] = eq(rho, i) + f[opposite(i)] - eq(rho, opposite(i)) - (Real(cx(i)) * nx + Real(cy(i)) * ny) / Real(6);
+    if (cz(i) == side) f[i] = eq(rho, i) + f[opposite(i)] - eq(rho, opposite(i)) - (Real(cx(i)) * nx + Real(cy(i)) * ny) / Real(6);
 }
 
 }  // namespace ks::lbm

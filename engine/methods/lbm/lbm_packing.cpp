@@ -116,16 +116,18 @@ double separation_sweep(std::vector<Sphere>& sp, const CellList& cells, const Pa
 
 Packing pack_spheres(const PackingSpec& spec, const Interrupt& stop) {
   if (!(spec.d_min > 0.0 && spec.d_max >= spec.d_min))
-    throw bad_input("d_min, d_max", "the sphere size range [" + std::to_string(spec.d_min) + ", " + std::to_string(spec.d_max) + "] is empty",
+    throw bad_input("d_min, d_max",
+                    "the sphere size range [" + std::to_string(spec.d_min) + ", " + std::to_string(spec.d_max) + "] is empty",
                     "0 < d_min <= d_max");
   const double bed_volume = constants::kPi * spec.radius * spec.radius * (spec.z1 - spec.z0);
   const double target = (1.0 - spec.porosity) * bed_volume / (spec.count * constants::kPi / 6.0);
   const double lo = std::pow(spec.d_min, 3), hi = std::pow(spec.d_max, 3);
   if (!(target > lo * 1.0001 && target < hi * 0.9999))
-    throw bad_input("porosity", "porosity " + std::to_string(spec.porosity) + " with " + std::to_string(spec.count) +
-                                    " spheres needs a mean d^3 of " + std::to_string(target),
-                    "a porosity whose mean d^3 lies in (" + std::to_string(lo) + ", " + std::to_string(hi) +
-                        ") for this count and size range");
+    throw bad_input(
+        "porosity",
+        "porosity " + std::to_string(spec.porosity) + " with " + std::to_string(spec.count) + " spheres needs a mean d^3 of " +
+            std::to_string(target),
+        "a porosity whose mean d^3 lies in (" + std::to_string(lo) + ", " + std::to_string(hi) + ") for this count and size range");
   Packing out;
   out.size_exponent = spec.d_min == spec.d_max ? 0.0 : size_exponent(target, spec.d_min, spec.d_max);
   const PhiloxStream rng{spec.seed, 0x9ac1u};
@@ -161,8 +163,9 @@ Packing pack_spheres(const PackingSpec& spec, const Interrupt& stop) {
     stop.report("packing " + std::to_string(spec.count) + " spheres (sweep " + std::to_string(out.sweeps + 1) + ")",
                 way > 0.0 ? std::clamp(std::log(first_overlap / out.max_overlap) / way, 0.0, 1.0) : 0.0);
   }
-  throw bad_input("sphere_count", std::to_string(spec.count) + " spheres still overlap by " + std::to_string(out.max_overlap) +
-                                      " d_min after " + std::to_string(spec.max_sweeps) + " sweeps",
+  throw bad_input("sphere_count",
+                  std::to_string(spec.count) + " spheres still overlap by " + std::to_string(out.max_overlap) + " d_min after " +
+                      std::to_string(spec.max_sweeps) + " sweeps",
                   "fewer spheres or a larger porosity");
 }
 

@@ -33,9 +33,8 @@ PullNodes pull_nodes(const LbmConfig& c, const LatticeGeometry& g) {
   // i = opposite(dir); the links taken in node and then pulled-direction order.
   std::vector<WallLink> links = g.links;
   const auto pulled = [](const WallLink& L) { return opposite(L.dir); };
-  std::sort(links.begin(), links.end(), [&](const WallLink& a, const WallLink& b) {
-    return a.fluid != b.fluid ? a.fluid < b.fluid : pulled(a) < pulled(b);
-  });
+  std::sort(links.begin(), links.end(),
+            [&](const WallLink& a, const WallLink& b) { return a.fluid != b.fluid ? a.fluid < b.fluid : pulled(a) < pulled(b); });
   p.first_link.assign(fluid, 0u);
   p.delta.reserve(links.size());
   std::size_t l = 0;

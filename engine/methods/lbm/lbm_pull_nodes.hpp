@@ -21,10 +21,10 @@ constexpr long long kStateBlockNodes = 1 << 18;
 
 struct PullNodes {
   // Per fluid node of the lattice, in index order:
-  std::vector<std::uint32_t> node;        // its index
-  std::vector<std::uint32_t> solid;       // bit i: the node it pulls population i from (node - c_i) is solid
-  std::vector<std::uint32_t> linked;      // bit i: ... and a wall link (dir = opposite(i)) gives its eq. (14) fraction
-  std::vector<std::uint32_t> first_link;  // where its links start in `delta`
+  std::vector<std::uint32_t> node;         // its index
+  std::vector<std::uint32_t> solid;        // bit i: the node it pulls population i from (node - c_i) is solid
+  std::vector<std::uint32_t> linked;       // bit i: ... and a wall link (dir = opposite(i)) gives its eq. (14) fraction
+  std::vector<std::uint32_t> first_link;   // where its links start in `delta`
   std::vector<std::uint32_t> first_solid;  // where its solid sources start, counted over the nodes' `solid` bits
                                            // (the in-place step's values per solid source: lbm_cuda_in_place.cuh)
   // Per link, by node and then pulled direction: delta of eq. (15), or -1 where no fluid node lies

@@ -152,8 +152,8 @@ void regrid_state(const LbmConfig& from, const LatticeGeometry& g_from, const st
           for (int i = 0; i < kQ; ++i) f_to[(std::size_t(s) * kQ + i) * N + k] = eq(st.rho[s], i);
         }
       }
-  // Wall nodes: in each direction i arriving from a fluid node, what that node pushes along i at
-  // equilibrium (full-way bounce-back returns it at the first step).
+      // Wall nodes: in each direction i arriving from a fluid node, what that node pushes along i at
+      // equilibrium (full-way bounce-back returns it at the first step).
 #pragma omp parallel for schedule(static)
   for (int z = 0; z < to.nz; ++z)
     for (int y = 0; y < to.ny; ++y)

@@ -34,7 +34,7 @@ inline LevelMap level_map(bool to_coarse) { return to_coarse ? LevelMap{2.0, 0.5
 // f_to; a wall node (full-way bounce-back) gets, in each direction coming from a fluid node, that
 // node's new equilibrium population, i.e. what the fluid node would have pushed there in the
 // relaxed state, so the first step returns consistent values.
-void regrid_state(const LbmConfig& from, const LatticeGeometry& g_from, const std::vector<double>& moments_from,
-                  const LbmConfig& to, const LatticeGeometry& g_to, LevelMap map, std::vector<double>& f_to);
+void regrid_state(const LbmConfig& from, const LatticeGeometry& g_from, const std::vector<double>& moments_from, const LbmConfig& to,
+                  const LatticeGeometry& g_to, LevelMap map, std::vector<double>& f_to);
 
 }  // namespace ks::lbm

@@ -21,7 +21,7 @@ struct Slab {
 
   KS_HD int planes() const { return end - begin + 2 * halo; }  // held planes
   KS_HD int owned() const { return end - begin; }
-  KS_HD int first_owned() const { return halo; }                // local index of plane `begin`
+  KS_HD int first_owned() const { return halo; }  // local index of plane `begin`
   KS_HD int global(int zl) const { return ((begin - halo + zl) % nz + nz) % nz; }
   KS_HD bool owns(int z) const { return z >= begin && z < end; }
   KS_HD int local(int z) const { return z - begin + halo; }  // of an owned plane

@@ -112,7 +112,8 @@ LbmMethod::LatticeSummary LbmMethod::gathered_summary() const {
   std::vector<double> middle;
   if (cfg_.geometry == Geometry::Tube && slab_.owns(zm)) {
     const long long at = plane * (zm - slab_.begin), n = plane * planes;
-    for (int q = 0; q < kNodeMoments; ++q) middle.insert(middle.end(), moments().begin() + q * n + at, moments().begin() + q * n + at + plane);
+    for (int q = 0; q < kNodeMoments; ++q)
+      middle.insert(middle.end(), moments().begin() + q * n + at, moments().begin() + q * n + at + plane);
     middle.insert(middle.end(), type + at, type + at + plane);
   }
   if (cfg_.geometry == Geometry::Tube) middle = comm.gather(middle);

@@ -68,9 +68,7 @@ std::vector<double> initial_plane_populations(const LbmConfig& c, const Slab& sl
 struct InitialState {
   std::vector<double> plane;  // initial_plane_populations
   std::size_t plane_nodes;    // nx * ny
-  double operator()(std::size_t row, std::size_t node) const {
-    return plane[node / plane_nodes * std::size_t(kSpecies * kQ) + row];
-  }
+  double operator()(std::size_t row, std::size_t node) const { return plane[node / plane_nodes * std::size_t(kSpecies * kQ) + row]; }
 };
 InitialState initial_state(const LbmConfig& c, const Slab& slab);
 

@@ -16,11 +16,11 @@ namespace ks::lbm {
 
 enum SpeciesIndex { kO2 = 0, kN2 = 1, kSpecies = 2 };
 
-constexpr double kMolarMassO2 = 31.998e-3;  // kg/mol
-constexpr double kMolarMassN2 = 28.014e-3;  // kg/mol
-constexpr double kGasConstant = 8.314462618;  // J/(mol K)
+constexpr double kMolarMassO2 = 31.998e-3;        // kg/mol
+constexpr double kMolarMassN2 = 28.014e-3;        // kg/mol
+constexpr double kGasConstant = 8.314462618;      // J/(mol K)
 constexpr double kReferenceTemperature = 293.15;  // T_0, K
-constexpr double kInletDensitySI = 1.2;  // kg/m^3, the paper's inlet mixture density (section 5.1)
+constexpr double kInletDensitySI = 1.2;           // kg/m^3, the paper's inlet mixture density (section 5.1)
 
 // m_j in lattice units (m_N2 = 1).
 inline double lattice_mass(int species) { return (species == kO2 ? kMolarMassO2 : kMolarMassN2) / kMolarMassN2; }

@@ -22,15 +22,15 @@ const char* gas_name(Gas g) {
 double profile_temperature(const RmcConfig& c, double x, double y, double z) {
   const double X = x / c.L[0], Y = y / c.L[1], Z = z / c.L[2];
   switch (c.profile) {
-    case Profile::Lin1: return 500.0 + 1000.0 * X;                        // eq. (18)
-    case Profile::Parab1: return 500.0 - 2000.0 * X * X + 2000.0 * X;     // eq. (19)
-    case Profile::Sin: {                                                   // eq. (20): sigma T^4 = pi sin sin sin
+    case Profile::Lin1: return 500.0 + 1000.0 * X;                     // eq. (18)
+    case Profile::Parab1: return 500.0 - 2000.0 * X * X + 2000.0 * X;  // eq. (19)
+    case Profile::Sin: {                                               // eq. (20): sigma T^4 = pi sin sin sin
       const double s = std::sin(kPi * X) * std::sin(kPi * Y) * std::sin(kPi * Z);
       return std::pow(std::max(s, 0.0) * kPi / kStefanBoltzmann, 0.25);
     }
-    case Profile::Lin2: return 295.0 + 10.0 * X;                           // Fig. 4
-    case Profile::Parab2: return 500.0 - 8000.0 * X * X + 8000.0 * X;      // eq. (21)
-    case Profile::ThreeDim: {                                              // eq. (22)
+    case Profile::Lin2: return 295.0 + 10.0 * X;                       // Fig. 4
+    case Profile::Parab2: return 500.0 - 8000.0 * X * X + 8000.0 * X;  // eq. (21)
+    case Profile::ThreeDim: {                                          // eq. (22)
       const double s = X * Y * Z;
       return 500.0 - 2000.0 * s * s + 2000.0 * s;
     }
@@ -38,8 +38,7 @@ double profile_temperature(const RmcConfig& c, double x, double y, double z) {
     case Profile::File: {  // the value of the cell holding the point: the field is constant per cell
       const double r[3] = {x, y, z};
       std::size_t cell = 0;
-      for (int a = 2; a >= 0; --a)
-        cell = cell * c.n[a] + std::size_t(std::clamp(int(std::floor(r[a] / c.spacing(a))), 0, c.n[a] - 1));
+      for (int a = 2; a >= 0; --a) cell = cell * c.n[a] + std::size_t(std::clamp(int(std::floor(r[a] / c.spacing(a))), 0, c.n[a] - 1));
       return c.field->values[cell];
     }
   }
@@ -53,8 +52,7 @@ std::vector<double> cell_temperatures(const RmcConfig& c) {
   for (int k = 0; k < c.n[2]; ++k)
     for (int j = 0; j < c.n[1]; ++j)
       for (int i = 0; i < c.n[0]; ++i)
-        T[(std::size_t(k) * c.n[1] + j) * c.n[0] + i] =
-            profile_temperature(c, (i + 0.5) * h[0], (j + 0.5) * h[1], (k + 0.5) * h[2]);
+        T[(std::size_t(k) * c.n[1] + j) * c.n[0] + i] = profile_temperature(c, (i + 0.5) * h[0], (j + 0.5) * h[1], (k + 0.5) * h[2]);
   return T;
 }
 

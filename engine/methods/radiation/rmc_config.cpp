@@ -59,7 +59,8 @@ RmcConfig make_config(const RmcParams& p) {
     const std::string& path = temperature_file_path(p);
     auto field = std::make_shared<TemperatureField>(load_temperature_file(path));
     if (field->n[0] < 2)
-      throw bad_input(path, "the field has " + std::to_string(field->n[0]) + " cell along x (between the walls)", "at least 2 cells along x");
+      throw bad_input(path, "the field has " + std::to_string(field->n[0]) + " cell along x (between the walls)",
+                      "at least 2 cells along x");
     for (int a = 0; a < 3; ++a) {
       c.n[a] = field->n[a];
       c.L[a] = field->has_size() ? field->n[a] * field->h[a] : L;

@@ -28,12 +28,12 @@ struct Wall {
 struct RmcConfig {
   Profile profile = Profile::Parab1;
   Gas gas = Gas::Grey;
-  double kappa = 1.0;         // 1/m, grey gas only
-  double temperature = 1000;  // K, Isothermal only
-  double wall_temperature = 0;  // K, Isothermal and File: every wall
+  double kappa = 1.0;                             // 1/m, grey gas only
+  double temperature = 1000;                      // K, Isothermal only
+  double wall_temperature = 0;                    // K, Isothermal and File: every wall
   std::shared_ptr<const TemperatureField> field;  // File only: the cell temperatures and their grid
-  int n[3] = {32, 32, 32};    // cells per axis
-  double L[3] = {1, 1, 1};    // m
+  int n[3] = {32, 32, 32};                        // cells per axis
+  double L[3] = {1, 1, 1};                        // m
   bool periodic[3] = {false, false, false};
   Wall walls[6];
   Reflection reflection = Reflection::Diffuse;
@@ -47,14 +47,14 @@ struct RmcConfig {
 // How rays march (section 4): techniques that change speed, never the expected result, except the
 // multigrid overlay, which coarsens the far field of each ray.
 struct MarchSettings {
-  int levels = 1;              // grid levels, coarsening ratio 2 (section 4.3); 1: off
-  int steps_per_level = 5;     // face crossings per level before a ray drops to the coarser one; 0: eq. (25)
-  double level_fraction = 0.5; // eq. (25): each level absorbs this fraction of what enters it
+  int levels = 1;               // grid levels, coarsening ratio 2 (section 4.3); 1: off
+  int steps_per_level = 5;      // face crossings per level before a ray drops to the coarser one; 0: eq. (25)
+  double level_fraction = 0.5;  // eq. (25): each level absorbs this fraction of what enters it
   KappaRef kappa_ref = KappaRef::Planck;
-  bool sorting = false;        // rays of a cell drawn in descending k order (section 4.2)
-  bool texture = false;        // CUDA: tables and temperatures in texture memory (section 4.1)
+  bool sorting = false;           // rays of a cell drawn in descending k order (section 4.2)
+  bool texture = false;           // CUDA: tables and temperatures in texture memory (section 4.1)
   bool single_precision = false;  // CUDA: rays march in float
-  bool packets = false;        // 32 neighbouring cells along x share their rays' random numbers
+  bool packets = false;           // 32 neighbouring cells along x share their rays' random numbers
   std::uint64_t seed = 1;
 };
 

@@ -13,8 +13,8 @@ class CpuSolver final : public RmcSolver {
     view_ = march_view(problem_);
   }
 
-  bool trace(std::uint32_t batch, int rays, Block origins, std::vector<double>& sum, std::vector<double>& sum2,
-             double& steps, const Interrupt& stop) override {
+  bool trace(std::uint32_t batch, int rays, Block origins, std::vector<double>& sum, std::vector<double>& sum2, double& steps,
+             const Interrupt& stop) override {
     const RmcConfig& c = problem_.config;
     const int chunks = ray_chunks(c.cells(), rays);
     const TableLookup look{problem_.tables.emission.data(), problem_.tables.absorption.data(), problem_.tables.nt};
@@ -31,7 +31,8 @@ class CpuSolver final : public RmcSolver {
       double s = 0.0, s2 = 0.0, st = 0.0;
       for (int ch = 0; ch < chunks; ++ch) {
         double cs = 0.0, cs2 = 0.0, cst = 0.0;
-        trace_rays<double>(view_, look, cell, ci, batch, chunk_begin(rays, chunks, ch), chunk_begin(rays, chunks, ch + 1), rays, cs, cs2, cst);
+        trace_rays<double>(view_, look, cell, ci, batch, chunk_begin(rays, chunks, ch), chunk_begin(rays, chunks, ch + 1), rays, cs, cs2,
+                           cst);
         s += cs, s2 += cs2, st += cst;
       }
       batch_sum_[cell - origins.begin] = s;

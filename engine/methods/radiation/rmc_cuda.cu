@@ -109,7 +109,9 @@ struct TextureLookup {
     k = v.x;
     E = v.y;
   }
-  __device__ double coord(int level, const LevelView&, long long cell) const { return tex1Dfetch<float>(coord_tex, first[level] + int(cell)); }
+  __device__ double coord(int level, const LevelView&, long long cell) const {
+    return tex1Dfetch<float>(coord_tex, first[level] + int(cell));
+  }
 };
 
 // Float marching is capped at 64 registers (8 blocks of 128 per SM): the extra resident warps hide
@@ -117,8 +119,9 @@ struct TextureLookup {
 constexpr int kTraceThreads = 128;
 
 template <class Real, class Lookup>
-__global__ void __launch_bounds__(kTraceThreads, sizeof(Real) == 4 ? 8 : 1) trace_kernel(const __grid_constant__ MarchView v, const __grid_constant__ Lookup look, int nx, int ny, long long first, long long cells, int chunks, int rays, std::uint32_t batch,
-                             double* psum, double* psum2, double* psteps) {
+__global__ void __launch_bounds__(kTraceThreads, sizeof(Real) == 4 ? 8 : 1)
+    trace_kernel(const __grid_constant__ MarchView v, const __grid_constant__ Lookup look, int nx, int ny, long long first, long long cells,
+                 int chunks, int rays, std::uint32_t batch, double* psum, double* psum2, double* psteps) {
   const long long total = cells * chunks;
   for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < total; t += (long long)gridDim.x * blockDim.x) {
     const int ch = int(t / cells);
@@ -133,8 +136,8 @@ __global__ void __launch_bounds__(kTraceThreads, sizeof(Real) == 4 ? 8 : 1) trac
 }
 
 // Per cell, the chunks' sums in chunk order (as the CPU path adds them).
-__global__ void reduce_kernel(long long cells, int chunks, const double* psum, const double* psum2, const double* psteps,
-                              double* sum, double* sum2, double* steps) {
+__global__ void reduce_kernel(long long cells, int chunks, const double* psum, const double* psum2, const double* psteps, double* sum,
+                              double* sum2, double* steps) {
   for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < cells; c += (long long)gridDim.x * blockDim.x) {
     double s = 0.0, s2 = 0.0, st = 0.0;
     for (int ch = 0; ch < chunks; ++ch) {
@@ -271,15 +274,16 @@ class CudaSolver final : public RmcSolver {
       int max_texels = 0;
       KS_CUDA_CHECK(cudaDeviceGetAttribute(&max_texels, cudaDevAttrMaxTexture1DLinearWidth, device_));
       if (coords.size() > std::size_t(max_texels))
-        throw bad_input("texture", "the cells of all grid levels (" + std::to_string(coords.size()) +
-                                       ") exceed this GPU's 1D texture of " + std::to_string(max_texels) + " values",
+        throw bad_input("texture",
+                        "the cells of all grid levels (" + std::to_string(coords.size()) + ") exceed this GPU's 1D texture of " +
+                            std::to_string(max_texels) + " values",
                         "texture = false, or fewer cells");
       coord_tex_.load(coords);
     }
   }
 
-  bool trace(std::uint32_t batch, int rays, Block origins, std::vector<double>& sum, std::vector<double>& sum2,
-             double& steps, const Interrupt&) override {
+  bool trace(std::uint32_t batch, int rays, Block origins, std::vector<double>& sum, std::vector<double>& sum2, double& steps,
+             const Interrupt&) override {
     const long long first = origins.begin, cells = origins.count();  // the cells traced here
     drop_ahead();
     launch_batch(batch, rays, origins, 0, main_);
@@ -287,7 +291,7 @@ class CudaSolver final : public RmcSolver {
     KS_CUDA_CHECK(cudaStreamSynchronize(main_));  // the default stream's copies below do not wait for main_
     if (dsum_.count == std::size_t(problem_.config.cells())) {
       add_batch_kernel<<<int(std::min<long long>(ceil_div(cells, 256), 8LL * sms_)), 256>>>(cells, csum_.ptr, csum2_.ptr, dsum_.ptr + first,
-                                                                                          dsum2_.ptr + first);
+                                                                                            dsum2_.ptr + first);
       KS_CUDA_CHECK(cudaGetLastError());
     }
     host_.resize(cells);
@@ -360,9 +364,11 @@ class CudaSolver final : public RmcSolver {
     const int blocks = int(std::min<long long>(ceil_div(total, kTraceThreads), 64LL * sms_));
     auto launch = [&](const auto& look) {
       if (single_)
-        trace_kernel<float><<<blocks, kTraceThreads, 0, stream>>>(view_, look, c.n[0], c.n[1], first, cells, chunks, rays, batch, p.sum.ptr, p.sum2.ptr, p.steps.ptr);
+        trace_kernel<float><<<blocks, kTraceThreads, 0, stream>>>(view_, look, c.n[0], c.n[1], first, cells, chunks, rays, batch, p.sum.ptr,
+                                                                  p.sum2.ptr, p.steps.ptr);
       else
-        trace_kernel<double><<<blocks, kTraceThreads, 0, stream>>>(view_, look, c.n[0], c.n[1], first, cells, chunks, rays, batch, p.sum.ptr, p.sum2.ptr, p.steps.ptr);
+        trace_kernel<double><<<blocks, kTraceThreads, 0, stream>>>(view_, look, c.n[0], c.n[1], first, cells, chunks, rays, batch,
+                                                                   p.sum.ptr, p.sum2.ptr, p.steps.ptr);
     };
     if (texture_) {
       TextureLookup look{emission_tex_.object(), kE_tex_.object(), coord_tex_.object(), {}};
@@ -378,8 +384,8 @@ class CudaSolver final : public RmcSolver {
   void sum_chunks(int slot, long long cells) {
     const ChunkSums& p = chunk_sums_[slot];
     csum_.resize(cells), csum2_.resize(cells), csteps_.resize(cells);
-    reduce_kernel<<<int(std::min<long long>(ceil_div(cells, 256), 8LL * sms_)), 256, 0, main_>>>(cells, p.chunks, p.sum.ptr, p.sum2.ptr, p.steps.ptr,
-                                                                                               csum_.ptr, csum2_.ptr, csteps_.ptr);
+    reduce_kernel<<<int(std::min<long long>(ceil_div(cells, 256), 8LL * sms_)), 256, 0, main_>>>(
+        cells, p.chunks, p.sum.ptr, p.sum2.ptr, p.steps.ptr, csum_.ptr, csum2_.ptr, csteps_.ptr);
     KS_CUDA_CHECK(cudaGetLastError());
   }
 
@@ -422,8 +428,8 @@ class CudaSolver final : public RmcSolver {
 
   std::size_t bytes() const override {
     std::size_t b = (emission_.count + absorption_.count + cdf_band_.count + cdf_point_.count + cdf_sorted_.count + inv_source_.count +
-                     csum_.count + csum2_.count + csteps_.count + dsum_.count +
-                     dsum2_.count + dT_.count + dkappa_.count) * sizeof(double) +
+                     csum_.count + csum2_.count + csteps_.count + dsum_.count + dsum2_.count + dT_.count + dkappa_.count) *
+                        sizeof(double) +
                     sorted_point_.count * sizeof(int);
     for (int l = 0; l < view_.levels; ++l) b += coord_[l].count * sizeof(double);
     for (const ChunkSums& p : chunk_sums_) b += (p.sum.count + p.sum2.count + p.steps.count) * sizeof(double);
@@ -452,14 +458,14 @@ class CudaSolver final : public RmcSolver {
     std::uint32_t batch;
     int rays, slot;
   };
-  std::optional<AheadBatch> ahead_batch_;  // launched on ahead_[slot], ends at ahead_done_[slot]
+  std::optional<AheadBatch> ahead_batch_;                        // launched on ahead_[slot], ends at ahead_done_[slot]
   cudaStream_t main_ = nullptr, ahead_[2] = {nullptr, nullptr};  // per slot: a batch traced ahead
   cudaEvent_t ahead_done_[2] = {nullptr, nullptr};
   DeviceBuffer<double> csum_, csum2_, csteps_;
   DeviceBuffer<double> dsum_, dsum2_;  // the running sums (zero-copy views; trace_kept keeps them here alone)
   DeviceBuffer<double> totals_;        // a batch's series (add_batch_series_kernel)
   DeviceBuffer<unsigned long long> first_bad_;
-  DeviceBuffer<double> dT_, dkappa_;   // the fixed fields, for zero-copy views
+  DeviceBuffer<double> dT_, dkappa_;  // the fixed fields, for zero-copy views
   std::vector<double> host_;
 };
 

@@ -26,8 +26,9 @@ int max_levels(const RmcConfig& c) { return max_levels_of(c.n); }
 std::int64_t cells_on_all_levels(const int n[3]) {
   std::int64_t total = 0;
   for (int l = 0; l < max_levels_of(n); ++l)
-    total = checked_add(total, checked_product({coarse_cells(n[0], l), coarse_cells(n[1], l), coarse_cells(n[2], l)}, "cells of a grid level"),
-                        "cells of the grid levels");
+    total =
+        checked_add(total, checked_product({coarse_cells(n[0], l), coarse_cells(n[1], l), coarse_cells(n[2], l)}, "cells of a grid level"),
+                    "cells of the grid levels");
   return total;
 }
 

@@ -30,7 +30,6 @@ std::int64_t cells_on_all_levels(const int n[3]);
 // q = level_fraction of what enters it: s_n = int(-ln(1 - q) / (kappa_ref dx_n)), at least 1.
 std::vector<int> steps_per_level(const RmcConfig& c, const MarchSettings& s, double kappa_ref);
 
-std::vector<GridLevel> build_levels(const RmcConfig& c, const std::vector<double>& T, const SpectralTables& tables,
-                                    const MarchSettings& s);
+std::vector<GridLevel> build_levels(const RmcConfig& c, const std::vector<double>& T, const SpectralTables& tables, const MarchSettings& s);
 
 }  // namespace ks::rmc

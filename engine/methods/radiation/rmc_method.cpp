@@ -45,7 +45,8 @@ MethodInfo RmcMethod::describe() {
                  {"Q_R_std", "W/m^3", 1, "Standard error of Q_R"},
                  {"kappa_P", "1/m", 1, "Planck-mean absorption coefficient"}};
   info.series = {"Q^R(x)", "Q^R(x) reference", "std(Q^R)(x)", "change per batch", "mean std(Q^R)", "mean std(Q^R) 1/sqrt(N)"};
-  info.decomposition = "the ray origins (cells) in contiguous blocks, one per rank, the medium on every rank; Q^R sums gathered every iteration";
+  info.decomposition =
+      "the ray origins (cells) in contiguous blocks, one per rank, the medium on every rank; Q^R sums gathered every iteration";
   return info;
 }
 
@@ -90,8 +91,10 @@ MemoryEstimate RmcMethod::estimate(const RmcParams& p, const ExecutionContext& c
     // for two batches (the next one traces while this one ends).
     const int chunks = ray_chunks(cells, kMaxRaysPerBatch);
     const std::int64_t threads = checked_mul(cells, chunks, "cells x ray chunks");
-    m.device_bytes = std::uint64_t(checked_add(checked_add(checked_mul(cells, 56, "cells x 56 B"), checked_mul(level_cells, 12, "grid level cells x 12 B"), "radiation.rmc device bytes"),
-                                               checked_mul(threads, 48, "ray threads x 48 B"), "radiation.rmc device bytes"));
+    m.device_bytes =
+        std::uint64_t(checked_add(checked_add(checked_mul(cells, 56, "cells x 56 B"),
+                                              checked_mul(level_cells, 12, "grid level cells x 12 B"), "radiation.rmc device bytes"),
+                                  checked_mul(threads, 48, "ray threads x 48 B"), "radiation.rmc device bytes"));
     m.detail += "; device: " + std::to_string(cells) + " cells x 56 B + " + std::to_string(level_cells) + " level cells x 12 B + " +
                 std::to_string(threads) + " ray threads (cells x " + std::to_string(chunks) + " chunks) x 48 B";
   }
@@ -124,8 +127,8 @@ void RmcMethod::set_up() {
     check_temperature_range(*p.config.field, gas.T.front(), gas.T.back(), std::string(gas_name(p.config.gas)) + " narrow-band");
   p.tables = build_tables(gas, lo, hi, max_temperature(T));
   p.levels = build_levels(p.config, T, p.tables, p.settings);
-  std::unique_ptr<RmcSolver> solver =
-      solver_for(ctx_, info().id, [&] { return make_cuda_solver(ctx_.cuda_device); }, [] { return make_cpu_solver(); });
+  std::unique_ptr<RmcSolver> solver = solver_for(
+      ctx_, info().id, [&] { return make_cuda_solver(ctx_.cuda_device); }, [] { return make_cpu_solver(); });
   const Communicator& comm = ranks_of(ctx_);
   if (p.config.cells() < comm.size())
     throw bad_input("nx", std::to_string(p.config.cells()) + " cells cannot be shared by " + std::to_string(comm.size()) + " ranks",
@@ -167,8 +170,8 @@ const std::vector<double>& RmcMethod::reference() const {
       const double yc = ((c.n[1] - 1) / 2 + 0.5) * c.spacing(1), zc = ((c.n[2] - 1) / 2 + 0.5) * c.spacing(2);
       std::vector<std::array<double, 3>> pts;
       for (double xi : x) pts.push_back({xi, yc, zc});
-      reference_ = box_net_emission_grey(c.kappa, c.L, c.walls[0].T,
-                                         [&c](double a, double b, double d) { return profile_temperature(c, a, b, d); }, pts);
+      reference_ = box_net_emission_grey(
+          c.kappa, c.L, c.walls[0].T, [&c](double a, double b, double d) { return profile_temperature(c, a, b, d); }, pts);
     }
   }
   return reference_;
@@ -361,8 +364,7 @@ void RmcMethod::on_live_change(const RmcParams& before) {
   rebuild_levels();
   // Sorting, texture memory and precision change the speed, not the statistics: the estimate goes on. The
   // multigrid settings change the estimator, and packets and the seed the stream: the estimate starts again.
-  const bool speed_only =
-      p_.sorting != before.sorting || p_.texture != before.texture || p_.single_precision != before.single_precision;
+  const bool speed_only = p_.sorting != before.sorting || p_.texture != before.texture || p_.single_precision != before.single_precision;
   if (!speed_only) restart_estimate();
 }
 
@@ -456,28 +458,32 @@ void RmcMethod::load_body(std::istream& in) {
   // Every batch adds at least one ray per cell, and the estimate never holds more than the largest rays_per_cell.
   const std::int64_t max_rays = kMaxRaysPerCell;
   if (!(iteration >= 0 && iteration <= rays && rays <= max_rays && (iteration > 0 || rays == 0)))
-    throw bad_input("checkpoint",
-                    "the radiation.rmc state holds " + std::to_string(rays) + " rays per cell from " + std::to_string(iteration) + " batches",
-                    "0 <= batches <= rays per cell <= " + std::to_string(max_rays) + " (rays_per_cell), no rays without a batch");
+    throw bad_input(
+        "checkpoint",
+        "the radiation.rmc state holds " + std::to_string(rays) + " rays per cell from " + std::to_string(iteration) + " batches",
+        "0 <= batches <= rays per cell <= " + std::to_string(max_rays) + " (rays_per_cell), no rays without a batch");
   if (!(std::isfinite(steps) && steps >= 0.0))
     throw bad_input("checkpoint", "the radiation.rmc state holds " + std::to_string(steps) + " face crossings", "a finite count >= 0");
   const std::uint64_t cells = std::uint64_t(problem_.config.cells());
   auto s = bin::read_vector<double>(in, cells), s2 = bin::read_vector<double>(in, cells);
   if (s.size() != cells || s2.size() != cells)
-    throw bad_input("checkpoint", "the radiation.rmc state has " + std::to_string(s.size()) + " cells, the set-up has " + std::to_string(cells),
+    throw bad_input("checkpoint",
+                    "the radiation.rmc state has " + std::to_string(s.size()) + " cells, the set-up has " + std::to_string(cells),
                     "a checkpoint written with the same case and grid");
   for (std::size_t i = 0; i < cells; ++i)
     if (!std::isfinite(s[i]) || !std::isfinite(s2[i]) || s2[i] < 0.0)
-      throw bad_input("checkpoint", "the radiation.rmc state's sums of cell " + std::to_string(i) + " are " + std::to_string(s[i]) + " and " +
-                                        std::to_string(s2[i]),
-                      "finite sums, the sum of squares >= 0");
+      throw bad_input(
+          "checkpoint",
+          "the radiation.rmc state's sums of cell " + std::to_string(i) + " are " + std::to_string(s[i]) + " and " + std::to_string(s2[i]),
+          "finite sums, the sum of squares >= 0");
   // One entry per batch of the estimate in each history series.
   std::vector<double> series[4];
   for (auto& v : series) {
     v = bin::read_vector<double>(in, std::uint64_t(iteration));
     if (v.size() != std::uint64_t(iteration) || !std::all_of(v.begin(), v.end(), [](double x) { return std::isfinite(x); }))
-      throw bad_input("checkpoint", "the radiation.rmc state has a history of " + std::to_string(v.size()) + " entries for " +
-                                        std::to_string(iteration) + " batches, or a value that is not finite",
+      throw bad_input("checkpoint",
+                      "the radiation.rmc state has a history of " + std::to_string(v.size()) + " entries for " + std::to_string(iteration) +
+                          " batches, or a value that is not finite",
                       "one finite entry per batch");
   }
   iteration_ = iteration;

@@ -28,8 +28,8 @@ class RmcMethod final : public MethodBase<RmcMethod, RmcParams, rmc_param_table>
 
   // For tests and benchmarks.
   const RmcProblem& problem() const { return problem_; }
-  std::vector<double> mean() const;      // Q^R per cell, W/m^3
-  std::vector<double> std_error() const; // standard error of the mean per cell, W/m^3
+  std::vector<double> mean() const;       // Q^R per cell, W/m^3
+  std::vector<double> std_error() const;  // standard error of the mean per cell, W/m^3
   long long rays_per_cell() const { return rays_; }
   double face_crossings() const { return steps_; }
   // Q^R along x (averaged over the periodic directions, or on the cells nearest the centre line) and
@@ -37,7 +37,7 @@ class RmcMethod final : public MethodBase<RmcMethod, RmcParams, rmc_param_table>
   std::vector<double> stations() const;
   std::vector<double> profile(const std::vector<double>& per_cell) const;
   std::vector<double> profile_error(const std::vector<double>& std_error) const;  // of the station averages
-  const std::vector<double>& reference() const;  // computed on first use
+  const std::vector<double>& reference() const;                                   // computed on first use
 
  private:
   void set_up() override;
@@ -50,27 +50,27 @@ class RmcMethod final : public MethodBase<RmcMethod, RmcParams, rmc_param_table>
   void restart_estimate();
   void share_sums(double steps);  // after a batch: all ranks' sums and face crossings
   BatchSeries series_since(const std::vector<double>& before) const;
-  void add_series_point(const BatchSeries& s);  // the convergence series' points of the batch just added
+  void add_series_point(const BatchSeries& s);      // the convergence series' points of the batch just added
   const std::vector<double>& kappa_planck() const;  // the kappa_P field
 
   RmcProblem problem_;
   std::unique_ptr<RmcSolver> solver_;
-  Block origins_;                        // the cells whose rays this rank traces
-  std::vector<double> T_;                // cell temperatures, K
+  Block origins_;          // the cells whose rays this rank traces
+  std::vector<double> T_;  // cell temperatures, K
   // Per cell: sum and sum of squares of the ray estimates. Where the solver keeps them (CUDA, one
   // process: RmcSolver::trace_kept) these are a copy made when asked (fetch_sums).
   mutable std::vector<double> sum_, sum2_;
   mutable bool sums_out_of_date_ = false;
   void fetch_sums() const;
-  long long rays_ = 0;                   // rays per cell in the sums
-  std::uint32_t batch_ = 0;              // next batch (the random stream's counter)
+  long long rays_ = 0;       // rays per cell in the sums
+  std::uint32_t batch_ = 0;  // next batch (the random stream's counter)
   std::int64_t iteration_ = 0;
-  double steps_ = 0.0;                   // face crossings of the rays in the sums
+  double steps_ = 0.0;                     // face crossings of the rays in the sums
   mutable std::vector<double> reference_;  // at stations()
   mutable bool reference_ready_ = false;
   mutable std::vector<double> kappa_planck_;  // per cell, computed on first use
-  std::vector<double> change_x_, change_y_;  // relative change of the mean per batch
-  std::vector<double> sd_x_, sd_y_;          // mean standard error per batch
+  std::vector<double> change_x_, change_y_;   // relative change of the mean per batch
+  std::vector<double> sd_x_, sd_y_;           // mean standard error per batch
 };
 
 }  // namespace ks::rmc

@@ -23,8 +23,8 @@ constexpr int kMaxSteps = 1 << 22;  // a guard for rays in a transparent, fully 
 struct LevelView {
   int n[3];
   double h[3];
-  float h_float[3];  // h in float: a float march reads it without a conversion
-  int steps;  // -1: march to depletion
+  float h_float[3];     // h in float: a float march reads it without a conversion
+  int steps;            // -1: march to depletion
   const double* coord;  // per cell: table coordinate of its temperature
 
   template <class Real>
@@ -111,7 +111,9 @@ KS_HD int search_cdf_below(const double* cdf, int hi, double u) {
 
 // A uniform in (0, 1] from a 32-bit word, in precision Real (a float may round up to 1).
 template <class Real = double>
-KS_HD Real unit_word(std::uint32_t w) { return (Real(w) + Real(0.5)) * Real(1.0 / 4294967296.0); }
+KS_HD Real unit_word(std::uint32_t w) {
+  return (Real(w) + Real(0.5)) * Real(1.0 / 4294967296.0);
+}
 
 // exp(x) of a step's absorption: a float march on the GPU takes the hardware's 2^x (two instructions
 // instead of eight, a few ulp against the textures' 9-bit interpolation of k); double everywhere else.
@@ -332,7 +334,11 @@ struct ChunkRays {
   int sorted_at;   // sorting: the last ray's index in cdf_sorted (the next one is not above it)
 
   KS_HD ChunkRays(const MarchView& v, long long cell, std::uint32_t batch_, int r0, int r1_, int batch_rays_)
-      : rng{v.seed, std::uint32_t(cell >> v.packet_shift)}, batch(batch_), r(r0), r1(r1_), batch_rays(batch_rays_),
+      : rng{v.seed, std::uint32_t(cell >> v.packet_shift)},
+        batch(batch_),
+        r(r0),
+        r1(r1_),
+        batch_rays(batch_rays_),
         sorted_at(v.bands * v.per_band - 1) {}
   KS_HD bool more() const { return r < r1; }
   KS_HD std::uint64_t index() const { return (std::uint64_t(batch) << 32) | std::uint32_t(r); }
@@ -366,8 +372,8 @@ struct ChunkRays {
 // Rays [r0, r1) of batch `batch` (batch_rays a cell) from cell `cell`, one after the other: adds their estimates to sum
 // and sum2 and their face crossings to steps.
 template <class Real, class Lookup>
-KS_HD void trace_rays(const MarchView& v, const Lookup& look, long long cell, const int ci[3], std::uint32_t batch, int r0,
-                      int r1, int batch_rays, double& sum, double& sum2, double& steps) {
+KS_HD void trace_rays(const MarchView& v, const Lookup& look, long long cell, const int ci[3], std::uint32_t batch, int r0, int r1,
+                      int batch_rays, double& sum, double& sum2, double& steps) {
   ChunkRays rays(v, cell, batch, r0, r1, batch_rays);
   while (rays.more()) {
     const std::uint64_t index = rays.index();

@@ -17,14 +17,14 @@ struct RmcParams {
   std::string temperature_file;  // profile file: a .csv or .vti path ("" none)
   bool channel = false;          // key "file_geometry": box (six walls) or channel (walls at x = 0, L only)
   Gas gas = Gas::Grey;
-  double kappa = 0.0;            // 1/m, grey gas
-  double length = 0.0;           // m
-  double temperature = 0.0;      // K, isothermal
-  double wall_temperature = 0.0; // K, isothermal and file
+  double kappa = 0.0;             // 1/m, grey gas
+  double length = 0.0;            // m
+  double temperature = 0.0;       // K, isothermal
+  double wall_temperature = 0.0;  // K, isothermal and file
   int nx = 0, ny = 0, nz = 0;
   double emissivity_x0 = 0.0, emissivity_x1 = 0.0, emissivity_sides = 0.0;
   Reflection reflection = Reflection::Diffuse;
-  double tolerance = 0.0;        // transmissivity cut-off of a ray
+  double tolerance = 0.0;          // transmissivity cut-off of a ray
   std::int64_t rays_per_cell = 0;  // live
   int rays_per_batch = 0;          // live
   // The march (MarchSettings), all live.

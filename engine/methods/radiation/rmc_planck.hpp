@@ -19,7 +19,7 @@ using constants::kStefanBoltzmann;
 inline double band_emissive_power(double nu0_cm, double nu1_cm, double T) {
   if (T <= 0.0) return 0.0;
   const double c2 = kPlanck * kLightSpeed / kBoltzmann;  // m K
-  auto planck = [&](double nu_cm) {                     // pi I_b,nu per unit wavenumber (1/m)
+  auto planck = [&](double nu_cm) {                      // pi I_b,nu per unit wavenumber (1/m)
     const double nu = 100.0 * nu_cm;
     if (nu <= 0.0) return 0.0;
     return 2.0 * kPi * kPlanck * kLightSpeed * kLightSpeed * nu * nu * nu / std::expm1(c2 * nu / T);

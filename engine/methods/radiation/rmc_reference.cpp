@@ -7,8 +7,8 @@
 
 namespace ks::rmc {
 
-std::vector<double> slab_net_emission(const SpectralTables& tables, const std::vector<double>& T_cells, double L,
-                                      double Tw0, double Tw1, const std::vector<double>& x) {
+std::vector<double> slab_net_emission(const SpectralTables& tables, const std::vector<double>& T_cells, double L, double Tw0, double Tw1,
+                                      const std::vector<double>& x) {
   const int m = int(T_cells.size());
   const double h = L / m;
   std::vector<double> t(m);

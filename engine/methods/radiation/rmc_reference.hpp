@@ -18,8 +18,8 @@ namespace ks::rmc {
 //   G = 2 [E_n(Tw0) E2(tau(0, x)) + E_n(Tw1) E2(tau(x, L)) + sum_j E_n(T_j) (E2(tau_near,j) - E2(tau_far,j))]
 // with the exponential integral E2 and optical depths tau from x (Modest, Radiative Heat Transfer,
 // ch. 14). For an isothermal grey slab between cold walls: 2 k sigma T^4 [E2(k x) + E2(k (L - x))].
-std::vector<double> slab_net_emission(const SpectralTables& tables, const std::vector<double>& T_cells, double L,
-                                      double Tw0, double Tw1, const std::vector<double>& x);
+std::vector<double> slab_net_emission(const SpectralTables& tables, const std::vector<double>& T_cells, double L, double Tw0, double Tw1,
+                                      const std::vector<double>& x);
 
 // A grey medium of absorption coefficient kappa in the box [0, L]^3 with black walls at Tw and the
 // temperature T(x, y, z): div q = kappa (4 sigma T^4 - G), G = int_4pi I(r, Omega) dOmega by

@@ -59,8 +59,8 @@ class RmcSolver {
   // estimates (W/m^3) to sum[cell] and sum2[cell], and the face crossings to steps. A cell's rays and
   // their chunks do not depend on `origins`. False, with nothing added, when `stop` was requested before
   // the batch ended (the CPU checks between cells; a CUDA batch runs to its end).
-  virtual bool trace(std::uint32_t batch, int rays, Block origins, std::vector<double>& sum, std::vector<double>& sum2,
-                     double& steps, const Interrupt& stop = {}) = 0;
+  virtual bool trace(std::uint32_t batch, int rays, Block origins, std::vector<double>& sum, std::vector<double>& sum2, double& steps,
+                     const Interrupt& stop = {}) = 0;
   // Where the solver keeps the running sums itself (CUDA, one process; set_sums gave them): one batch
   // of `rays` rays from every cell added to them, with the batch's series reduced there; returns the
   // face crossings. The host's copy is then out of date until download_sums(). A CUDA batch runs to
@@ -78,9 +78,7 @@ class RmcSolver {
   // each batch as to the host's; set_sums replaces it (a new estimate, a checkpoint).
   virtual void set_sums(const std::vector<double>& sum, const std::vector<double>& sum2) { (void)sum, (void)sum2; }
   // And a device copy of the fields fixed by the set-up: temperature and kappa_P per cell.
-  virtual void set_fixed_fields(const std::vector<double>& T, const std::vector<double>& kappa_planck) {
-    (void)T, (void)kappa_planck;
-  }
+  virtual void set_fixed_fields(const std::vector<double>& T, const std::vector<double>& kappa_planck) { (void)T, (void)kappa_planck; }
   // The field shown (RmcMethod's order: T, Q^R, its standard error from `rays` rays, kappa_P), one
   // float per cell into device memory; the bytes written, or needed when dst is null; 0 where not
   // supported.

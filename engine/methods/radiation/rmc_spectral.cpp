@@ -76,16 +76,20 @@ GasData load_gas_data(const std::string& path) {
     const std::string where = path + ": /bands/" + std::to_string(b);
     const double c = field<double>(bands[b], "center_cm", where, "a wavenumber in 1/cm");
     const double w = field<double>(bands[b], "width_cm", where, "a band width in 1/cm");
-    if (!(w > 0.0) || !(c - 0.5 * w >= 0.0)) throw bad_input(where, "has centre " + std::to_string(c) + " and width " + std::to_string(w), "width > 0, centre >= width / 2");
+    if (!(w > 0.0) || !(c - 0.5 * w >= 0.0))
+      throw bad_input(where, "has centre " + std::to_string(c) + " and width " + std::to_string(w), "width > 0, centre >= width / 2");
     g.nu_lo.push_back(c - 0.5 * w);
     g.nu_hi.push_back(c + 0.5 * w);
-    if (k[b].size() != ng) throw bad_input(path + ": /k_per_m/" + std::to_string(b), "has " + std::to_string(k[b].size()) + " Gauss points", std::to_string(ng));
+    if (k[b].size() != ng)
+      throw bad_input(path + ": /k_per_m/" + std::to_string(b), "has " + std::to_string(k[b].size()) + " Gauss points", std::to_string(ng));
     for (std::size_t q = 0; q < ng; ++q) {
       if (k[b][q].size() != nt)
-        throw bad_input(path + ": /k_per_m/" + std::to_string(b) + "/" + std::to_string(q), "has " + std::to_string(k[b][q].size()) + " temperatures", std::to_string(nt));
+        throw bad_input(path + ": /k_per_m/" + std::to_string(b) + "/" + std::to_string(q),
+                        "has " + std::to_string(k[b][q].size()) + " temperatures", std::to_string(nt));
       for (double v : k[b][q]) {
         if (!(v >= 0.0) || !std::isfinite(v))
-          throw bad_input(path + ": /k_per_m/" + std::to_string(b) + "/" + std::to_string(q), "holds " + std::to_string(v), "finite k >= 0");
+          throw bad_input(path + ": /k_per_m/" + std::to_string(b) + "/" + std::to_string(q), "holds " + std::to_string(v),
+                          "finite k >= 0");
         g.k.push_back(v);
       }
     }
@@ -136,7 +140,8 @@ SpectralTables build_tables(const GasData& gas, double T_lo, double T_hi, double
     s.band_center.push_back(0.5 * (gas.nu_lo[b] + gas.nu_hi[b]));
     for (int t = 0; t < nt; ++t) {
       const double T = T_lo + t * s.dT;
-      s.emission[std::size_t(b) * nt + t] = gas.grey ? kStefanBoltzmann * T * T * T * T : band_emissive_power(gas.nu_lo[b], gas.nu_hi[b], T);
+      s.emission[std::size_t(b) * nt + t] =
+          gas.grey ? kStefanBoltzmann * T * T * T * T : band_emissive_power(gas.nu_lo[b], gas.nu_hi[b], T);
       for (int q = 0; q < s.per_band; ++q) s.absorption[(std::size_t(b) * s.per_band + q) * nt + t] = gas_k(gas, b, q, T);
     }
   }
@@ -162,7 +167,8 @@ SpectralTables build_tables(const GasData& gas, double T_lo, double T_hi, double
   }
   const double total = std::accumulate(source.begin(), source.end(), 0.0);
   if (!(total > 0.0))
-    throw bad_input("temperature", "the gas emits nothing at T_max = " + std::to_string(T_max) + " K", "a medium with T_max > 0 and k > 0 somewhere");
+    throw bad_input("temperature", "the gas emits nothing at T_max = " + std::to_string(T_max) + " K",
+                    "a medium with T_max > 0 and k > 0 somewhere");
   s.emission_max = 4.0 * total;
   normalise_cumulative(s.cdf_band.data(), s.bands);
   // One cumulative table over all points in ascending k(T_max): a cell's rays walk it down with

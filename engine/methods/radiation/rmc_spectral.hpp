@@ -25,10 +25,10 @@ KS_HD double interpolate_row(const double* row, int nt, double t) {
 struct GasData {
   std::string gas, source;
   bool grey = false;
-  std::vector<double> T;                 // K, ascending, uniform
-  std::vector<double> weights;           // quadrature weight per Gauss point, sum 1
-  std::vector<double> nu_lo, nu_hi;      // band edges, 1/cm
-  std::vector<double> k;                 // [band][g][t], 1/m at the file's composition and 1 atm
+  std::vector<double> T;             // K, ascending, uniform
+  std::vector<double> weights;       // quadrature weight per Gauss point, sum 1
+  std::vector<double> nu_lo, nu_hi;  // band edges, 1/cm
+  std::vector<double> k;             // [band][g][t], 1/m at the file's composition and 1 atm
   int bands() const { return int(nu_lo.size()); }
   int per_band() const { return int(weights.size()); }
 };
@@ -41,27 +41,27 @@ std::string gas_data_file(Gas g);
 
 struct SpectralTables {
   int bands = 0, per_band = 0, nt = 0;
-  double T0 = 0.0, dT = 1.0;            // the uniform temperature grid T0 + i dT, i < nt
-  std::vector<double> emission;          // [band][t]: band emissive power E_n(T) = pi int I_b dnu, W/m^2
-  std::vector<double> absorption;        // [band * per_band + g][t]: k, 1/m
-  std::vector<double> weights;           // per Gauss point
-  std::vector<double> band_center;       // 1/cm
+  double T0 = 0.0, dT = 1.0;        // the uniform temperature grid T0 + i dT, i < nt
+  std::vector<double> emission;     // [band][t]: band emissive power E_n(T) = pi int I_b dnu, W/m^2
+  std::vector<double> absorption;   // [band * per_band + g][t]: k, 1/m
+  std::vector<double> weights;      // per Gauss point
+  std::vector<double> band_center;  // 1/cm
 
   // Sampling at T_max: f_{n,g} ~ w_g k_{n,g}(T_max) E_n(T_max) (eq. 13, 16).
   double T_max = 0.0;
-  double emission_max = 0.0;             // 4 kappa_P(T_max) sigma T_max^4, W/m^3 (eq. 6 per unit volume)
-  std::vector<double> cdf_band;          // [band]: inclusive cumulative of f_n (eq. 17)
-  std::vector<double> cdf_point;         // [band][g]: inclusive cumulative of f_g(n)
-  std::vector<double> cdf_sorted;        // [rank]: inclusive cumulative over points in ascending k(T_max)
-  std::vector<int> sorted_point;         // [rank] -> point
-  std::vector<double> inv_source;        // [point]: 1 / (E_n(T_max) k_{n,g}(T_max)), 0 where never drawn
+  double emission_max = 0.0;       // 4 kappa_P(T_max) sigma T_max^4, W/m^3 (eq. 6 per unit volume)
+  std::vector<double> cdf_band;    // [band]: inclusive cumulative of f_n (eq. 17)
+  std::vector<double> cdf_point;   // [band][g]: inclusive cumulative of f_g(n)
+  std::vector<double> cdf_sorted;  // [rank]: inclusive cumulative over points in ascending k(T_max)
+  std::vector<int> sorted_point;   // [rank] -> point
+  std::vector<double> inv_source;  // [point]: 1 / (E_n(T_max) k_{n,g}(T_max)), 0 where never drawn
 
   int points() const { return bands * per_band; }
   double coordinate(double T) const { return (T - T0) / dT; }
   double emission_at(int band, double t) const { return interpolate_row(&emission[std::size_t(band) * nt], nt, t); }
   double absorption_at(int point, double t) const { return interpolate_row(&absorption[std::size_t(point) * nt], nt, t); }
-  double kappa_planck(double T) const;   // sum w k E / (sigma T^4) by the tables, 1/m
-  double kappa_ref(KappaRef r) const;    // eq. (25)-(26) at T_max
+  double kappa_planck(double T) const;  // sum w k E / (sigma T^4) by the tables, 1/m
+  double kappa_ref(KappaRef r) const;   // eq. (25)-(26) at T_max
 };
 
 // Resamples `gas` on [T_lo, T_hi] (nt points; k is held constant outside the file's range) and builds
