@@ -2,12 +2,17 @@
 # Installs the Debian/Ubuntu packages Kinetic Studio builds with (Debian 12, Ubuntu 24.04).
 #   scripts/install-deps.sh          engine, CLI, Python module, tests and benchmarks
 #   scripts/install-deps.sh --gui    also Qt 6, VTK 9, Dear ImGui, the DejaVu fonts and Xvfb for the desktop app
+#   scripts/install-deps.sh --format also clang-format 14, which scripts/format-check.sh runs
 set -euo pipefail
 packages=(build-essential cmake nlohmann-json3-dev zlib1g-dev libcli11-dev libgtest-dev libgmock-dev libopenmpi-dev openmpi-bin
           pybind11-dev python3-dev python3-numpy python3-pip python3-venv python3-pytest python3-matplotlib python3-nbclient python3-nbformat python3-ipykernel)
-if [[ "${1:-}" == "--gui" ]]; then
-  packages+=(qt6-base-dev libqt6opengl6-dev libvtk9-dev libimgui-dev fonts-dejavu-core xvfb xauth)
-fi
+for option in "$@"; do
+  case $option in
+    --gui) packages+=(qt6-base-dev libqt6opengl6-dev libvtk9-dev libimgui-dev fonts-dejavu-core xvfb xauth) ;;
+    --format) packages+=(clang-format-14) ;;
+    *) echo "install-deps: unknown option $option (allowed: --gui, --format)" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
