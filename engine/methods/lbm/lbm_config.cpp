@@ -10,13 +10,13 @@
 
 namespace ks::lbm {
 
-const char* level_name(const LbmParams& p) { return p.coarse ? "coarse" : "fine"; }
+const char* level_name(const LbmParams& p) { return p.grid_level == GridLevel::Coarse ? "coarse" : "fine"; }
 
 LbmConfig make_config(const LbmParams& p) {
   LbmConfig c;
   c.geometry = p.geometry;
   int n[3] = {p.nx, p.ny, p.nz};
-  if (p.coarse)
+  if (p.grid_level == GridLevel::Coarse)
     for (int a = 0; a < 3; ++a) {
       const char* key = a == 0 ? "nx" : a == 1 ? "ny" : "nz";
       if (n[a] % 2)

@@ -9,6 +9,7 @@
 namespace ks::lbm {
 
 enum class Geometry { Tube, PackedBed, Periodic };
+enum class GridLevel { Fine, Coarse };           // Coarse: the same geometry at half the resolution (Fig. 11-12)
 enum class BounceBack { Simple, Interpolated };  // full-way; Yu et al. 2002 (eq. 14-15)
 enum class Precision { Fp16, Fp32, Fp64 };       // Fp16: compressed storage, float arithmetic (CUDA only)
 // CUDA in one process: one fused pull kernel a step over the fluid nodes (lbm_cuda_pull.cuh), the same
@@ -59,7 +60,7 @@ KS_HD double inlet_pressure(const LbmConfig& c) {
 struct LbmParams;
 // The discretised problem for `p`; throws bad_input (key, value, what is allowed) for what cannot run.
 LbmConfig make_config(const LbmParams& p);
-// The value of the key grid_level that `p` holds: "coarse" or "fine".
+// The name of `p`'s grid_level as the parameter table gives it: "coarse" or "fine".
 const char* level_name(const LbmParams& p);
 
 }  // namespace ks::lbm

@@ -84,7 +84,7 @@ Scene LbmMethod::scene_at_level(const LbmParams& p, const LbmConfig& c, std::opt
     scene.bed_z[1] = p.nz - 1 - open;
     scene.packing = std::move(packing);
   }
-  if (p.coarse) {
+  if (p.grid_level == GridLevel::Coarse) {
     scene.shapes = coarsened(scene.shapes);
     for (double& z : scene.bed_z) z = 0.5 * (z - 0.5);
   }
@@ -130,7 +130,7 @@ Slab rank_slab(const LbmConfig& c, const ExecutionContext& ctx) {
 // unit more on R covers the staircase (measured: the links are 57 % to 91 % of that for 8 <= nx, ny <= 48).
 std::int64_t LbmMethod::wall_link_bound(const LbmParams& p) {
   if (p.geometry == Geometry::Periodic) return 0;
-  const double h = p.coarse ? 0.5 : 1.0;  // level lattice units per fine one
+  const double h = p.grid_level == GridLevel::Coarse ? 0.5 : 1.0;  // level lattice units per fine one
   const double radius = h * centred_tube(p.nx, p.ny).radius;
   double links = kSumSpeedsXY * 2.0 * (radius + 1.0) * h * double(p.nz);
   if (p.geometry == Geometry::PackedBed) {
@@ -300,11 +300,11 @@ bool LbmMethod::finished() const { return converged() || steps_ >= p_.max_steps;
 // grid_level moves the state to the other lattice; bounce_back, pressure_ratio, x_o2, viscosity and
 // d_ab reconfigure the solver (steps_per_iteration, max_steps and tolerance are read where used).
 void LbmMethod::on_live_change(const LbmParams& before) {
-  if (p_.coarse != before.coarse && slab_.halo)
+  if (p_.grid_level != before.grid_level && slab_.halo)
     throw bad_input("grid_level",
                     "the grid level cannot change during a run across MPI ranks (the state would be interpolated across slabs)",
                     "the grid level it was set up with; or one process");
-  if (p_.coarse != before.coarse) {
+  if (p_.grid_level != before.grid_level) {
     switch_grid_level();
     return;
   }
@@ -324,7 +324,7 @@ void LbmMethod::switch_grid_level() {
   std::unique_ptr<LbmSolver> solver = make_solver(c, geometry, slab_of(c.nz, 0, 1), ctx_);  // one process (on_live_change)
   std::vector<double> f;
   solver->read_f(f);  // the new level's initial state, kept at interior solid nodes
-  regrid_state(cfg_, *geometry_, solver_->moments(), c, *geometry, level_map(p_.coarse), f);
+  regrid_state(cfg_, *geometry_, solver_->moments(), c, *geometry, level_map(p_.grid_level), f);
   solver->write_f(f);
   cfg_ = c;
   slab_ = slab_of(c.nz, 0, 1);

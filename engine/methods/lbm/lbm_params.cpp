@@ -12,11 +12,11 @@ const ParamTable<LbmParams>& lbm_param_table() {
                            "tube: empty circular tube along z with pressure inlet/outlet (section 5.1 benchmark); packed_bed: the tube "
                            "filled with random spheres between open sections; periodic: closed periodic box (diffusion, checks)"),
               {Geometry::Tube, Geometry::PackedBed, Geometry::Periodic})
-          .bind_choice(&P::coarse,
+          .bind_choice(&P::grid_level,
                        choice_param("grid_level", "Grid level", "fine", {"fine", "coarse"},
                                     "coarse: the same geometry on a lattice of half the resolution (the paper's two grid levels, Fig. "
                                     "11-12); switched live, the current state is interpolated onto the new lattice"),
-                       {false, true}, Change::NextIteration)
+                       {GridLevel::Fine, GridLevel::Coarse}, Change::NextIteration)
           .bind(&P::nx, int_param("nx", "Lattice x", 64, 8, 2048, "Nodes along x at the fine level"))
           .bind(&P::ny, int_param("ny", "Lattice y", 64, 8, 2048, "Nodes along y at the fine level"))
           .bind(&P::nz, int_param("nz", "Lattice z", 128, 8, 8192, "Nodes along z (the flow direction) at the fine level"))

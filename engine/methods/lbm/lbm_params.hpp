@@ -10,7 +10,7 @@ namespace ks::lbm {
 
 struct LbmParams {
   Geometry geometry = Geometry::Tube;
-  bool coarse = false;                                // key "grid_level": fine or coarse (half the resolution); live
+  GridLevel grid_level = GridLevel::Fine;             // fine or coarse (half the resolution); live
   int nx = 0, ny = 0, nz = 0;                         // fine level
   BounceBack bounce_back = BounceBack::Interpolated;  // live
   Precision precision = Precision::Fp64;

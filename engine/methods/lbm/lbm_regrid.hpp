@@ -24,7 +24,7 @@ struct LevelMap {
 
 // fine -> coarse: the coarse node X sits at the fine point 2X + 1/2; coarse -> fine: the fine node x
 // at the coarse point (x - 1/2) / 2.
-inline LevelMap level_map(bool to_coarse) { return to_coarse ? LevelMap{2.0, 0.5} : LevelMap{0.5, -0.25}; }
+inline LevelMap level_map(GridLevel to) { return to == GridLevel::Coarse ? LevelMap{2.0, 0.5} : LevelMap{0.5, -0.25}; }
 
 // Overwrites the populations `f_to` ([(s * 27 + i) * nodes + node] on the lattice of `to`, holding
 // the new lattice's initial state) at its fluid nodes with the equilibrium at the species moments
