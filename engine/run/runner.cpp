@@ -91,11 +91,6 @@ void Runner::arm_interrupt() {
   if (waiting) ctx_.interrupt.request();
 }
 
-bool Runner::setting_up() const {
-  std::lock_guard lock(mutex_);
-  return setting_up_;
-}
-
 void Runner::start() { post({Command::Kind::Start}); }
 void Runner::pause() { post({Command::Kind::Pause}); }
 void Runner::step(std::int64_t n) { post({Command::Kind::Step, n}); }
@@ -135,79 +130,9 @@ SetResult Runner::set(const std::string& key, const ParamValue& given) {
           "'" + key + "' cannot change while a simulation is in progress; " + to_string(value) + " applies on Reset"};
 }
 
-RunState Runner::state() const {
-  std::lock_guard lock(mutex_);
-  return state_;
-}
-
-Progress Runner::progress() const {
-  std::lock_guard lock(mutex_);
-  return progress_;
-}
-
-std::shared_ptr<const Snapshot> Runner::snapshot() const {
-  std::lock_guard lock(mutex_);
-  return snapshot_;
-}
-
-std::shared_ptr<const Snapshot> Runner::file_snapshot() const {
-  std::lock_guard lock(mutex_);
-  return file_snapshot_;
-}
-
-Runner::CheckpointOutcome Runner::last_checkpoint() const {
-  std::lock_guard lock(mutex_);
-  return last_checkpoint_;
-}
-
-MemoryEstimate Runner::memory_estimate() const {
-  std::lock_guard lock(mutex_);
-  return memory_estimate_;
-}
-
-std::string Runner::error() const {
-  std::lock_guard lock(mutex_);
-  return error_;
-}
-
-ErrorKind Runner::error_kind() const {
-  std::lock_guard lock(mutex_);
-  return error_kind_;
-}
-
 std::vector<std::string> Runner::take_messages() {
   std::lock_guard lock(mutex_);
   return std::exchange(messages_, {});
-}
-
-double Runner::iterations_per_second() const {
-  std::lock_guard lock(mutex_);
-  return iter_rate_;
-}
-
-double Runner::iteration_seconds() const {
-  std::lock_guard lock(mutex_);
-  return iteration_seconds_;
-}
-
-Communicator::Traffic Runner::iteration_traffic() const {
-  std::lock_guard lock(mutex_);
-  return iteration_traffic_;
-}
-
-double Runner::work_per_second() const {
-  std::lock_guard lock(mutex_);
-  return work_rate_;
-}
-
-ParamSet Runner::params() const {
-  std::lock_guard lock(mutex_);
-  return params_;
-}
-
-ParamSet Runner::pending_params() const {
-  std::lock_guard lock(mutex_);
-  return pending_;
 }
 
 bool Runner::wait_until(const std::function<bool(RunState)>& pred, std::chrono::milliseconds timeout) const {

@@ -85,36 +85,36 @@ class Runner {
     std::string error;  // "" when written
     ErrorKind kind = ErrorKind::RunFailed;
   };
-  CheckpointOutcome last_checkpoint() const;
+  CheckpointOutcome last_checkpoint() const { return locked(last_checkpoint_); }
   // The estimate the last set-up was checked against (see Method::estimate_memory).
-  MemoryEstimate memory_estimate() const;
+  MemoryEstimate memory_estimate() const { return locked(memory_estimate_); }
 
-  RunState state() const;
-  Progress progress() const;
+  RunState state() const { return locked(state_); }
+  Progress progress() const { return locked(progress_); }
   // What the worker is doing while a set-up or an iteration takes long: its stage and fraction
   // ("packing spheres", 0.4); empty between them and for methods that do not say.
   WorkStage work_stage() const { return ctx_.interrupt.stage(); }
-  bool setting_up() const;                           // a set-up (the first one or a reset) is under way
-  std::shared_ptr<const Snapshot> snapshot() const;  // latest complete one (null before setup)
+  bool setting_up() const { return locked(setting_up_); }                         // a set-up (the first one or a reset) is under way
+  std::shared_ptr<const Snapshot> snapshot() const { return locked(snapshot_); }  // latest complete one (null before setup)
   // The same state as files take it (Method::file_snapshot): the same object where the method has
   // no file snapshot of its own.
-  std::shared_ptr<const Snapshot> file_snapshot() const;
-  std::string error() const;                 // why it failed
-  ErrorKind error_kind() const;              // bad input (e.g. a checkpoint) or a run failure
-  std::vector<std::string> take_messages();  // log lines since the last call
-  double iterations_per_second() const;
+  std::shared_ptr<const Snapshot> file_snapshot() const { return locked(file_snapshot_); }
+  std::string error() const { return locked(error_); }          // why it failed
+  ErrorKind error_kind() const { return locked(error_kind_); }  // bad input (e.g. a checkpoint) or a run failure
+  std::vector<std::string> take_messages();                     // log lines since the last call
+  double iterations_per_second() const { return locked(iter_rate_); }
   // Seconds spent in iterations since the set-up (advance and what follows it on the worker, the
   // snapshots excluded).
-  double iteration_seconds() const;
+  double iteration_seconds() const { return locked(iteration_seconds_); }
   // This rank's time in collectives and bytes sent within those iterations (under MPI).
-  Communicator::Traffic iteration_traffic() const;
-  double work_per_second() const;
+  Communicator::Traffic iteration_traffic() const { return locked(iteration_traffic_); }
+  double work_per_second() const { return locked(work_rate_); }
   const ExecutionContext& context() const { return ctx_; }
   // The device copy of RunnerOptions::device_field, or null (CPU backend, no CUDA, not asked).
   const DeviceFieldPublisher* device_field() const { return device_field_.get(); }
   const MethodInfo& info() const { return info_; }
-  ParamSet params() const;          // what the method runs with now
-  ParamSet pending_params() const;  // what the next set-up (reset) will run with
+  ParamSet params() const { return locked(params_); }           // what the method runs with now
+  ParamSet pending_params() const { return locked(pending_); }  // what the next set-up (reset) will run with
 
   // Waits until pred(state) holds or the timeout passes; returns pred's final value.
   bool wait_until(const std::function<bool(RunState)>& pred, std::chrono::milliseconds timeout) const;
@@ -122,6 +122,13 @@ class Runner {
   bool wait_settled(std::chrono::milliseconds timeout) const;
 
  private:
+  // A copy of one member, read under the lock: the getters above.
+  template <class T>
+  T locked(const T& member) const {
+    std::lock_guard lock(mutex_);
+    return member;
+  }
+
   struct Command {
     enum class Kind { Setup, Start, Pause, Step, Reset, SetLive, Checkpoint, ShowOnDevice, Stop } kind;
     std::int64_t count = 0;
