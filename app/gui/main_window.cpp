@@ -905,11 +905,13 @@ QString MainWindow::dialogFolder() const {
 
 void MainWindow::rememberDialogFolder(const QString& dir) { QSettings().setValue("dialog/folder", dir); }
 
-// The method's README rendered as Markdown in a window of the app (no .md handler needed).
+// The method's README rendered as Markdown in a window of the app (no .md handler needed), a window
+// this one owns: Quit closes it too (a window of its own kept the app running without its main window).
 void MainWindow::showMethodNotes(const QString& path) {
   QFile file(path);
   if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) return reportError("could not read " + path + ": " + file.errorString());
-  auto* notes = new QTextBrowser;
+  auto* notes = new QTextBrowser(this);
+  notes->setWindowFlag(Qt::Window);
   notes->setAttribute(Qt::WA_DeleteOnClose);
   notes->setWindowTitle("Method notes — " + QFileInfo(path).dir().dirName());
   notes->setOpenExternalLinks(true);
@@ -929,6 +931,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   timer_->stop();                       // nothing left to poll
   retired_.retire(std::move(runner_));  // they stop at once; the window does not wait for them
   if (pending_) retired_.retire(std::move(std::exchange(pending_, nullptr)->runner));
+  for (QTextBrowser* notes : findChildren<QTextBrowser*>(Qt::FindDirectChildrenOnly)) notes->close();
   event->accept();
 }
 
