@@ -13,6 +13,7 @@
 #include "dvm_cases.hpp"
 #include "dvm_fields.hpp"
 #include "io/binary_io.hpp"
+#include "io/checkpoint_history.hpp"
 
 namespace ks::dvm {
 
@@ -342,18 +343,10 @@ void DvmMethod::load_body(std::istream& in) {
         "the kinetic.dvm state has an initial mass of " + format_number(mass0) + " and a mass defect of " + format_number(defect),
         "a finite initial mass > 0 and a finite defect >= -1");
   // advance() adds one point (its iteration number, the relative change) per iteration.
-  auto it = bin::read_vector<double>(in, std::uint64_t(iteration)), r = bin::read_vector<double>(in, std::uint64_t(iteration));
-  if (it.size() != std::uint64_t(iteration) || r.size() != it.size())
-    throw bad_input("checkpoint",
-                    "the kinetic.dvm state has a residual history of " + std::to_string(it.size()) + " iterations and " +
-                        std::to_string(r.size()) + " values for " + std::to_string(iteration) + " iterations",
-                    "one point per iteration");
-  for (std::size_t k = 0; k < it.size(); ++k)
-    if (it[k] != double(k + 1) || !(std::isfinite(r[k]) && r[k] >= 0.0))
-      throw bad_input("checkpoint",
-                      "point " + std::to_string(k) + " of the kinetic.dvm residual history is (iteration " + format_number(it[k]) + ", " +
-                          format_number(r[k]) + ")",
-                      "iteration " + std::to_string(k + 1) + " and a finite change >= 0");
+  History residuals = read_history(
+      in, iteration, "kinetic.dvm", "residual history", "iteration",
+      [](std::size_t k, double it, double r) { return it == double(k + 1) && std::isfinite(r) && r >= 0.0; },
+      [](std::size_t k) { return "iteration " + std::to_string(k + 1) + " and a finite change >= 0"; });
   const std::uint64_t raw_count = std::uint64_t(cfg_.cells()) * kRaw, faces = geo_->faces.size();
   auto raw = bin::read_vector<double>(in, raw_count);
   if (raw.size() != raw_count)
@@ -387,8 +380,8 @@ void DvmMethod::load_body(std::istream& in) {
   iteration_ = iteration;
   mass0_ = mass0;
   mass_defect_ = defect;
-  residual_it_ = std::move(it);
-  residual_ = std::move(r);
+  residual_it_ = std::move(residuals.x);
+  residual_ = std::move(residuals.y);
   raw_ = std::move(raw);
   display_scale_ = 1.0;
   face_rho_ = std::move(rho);

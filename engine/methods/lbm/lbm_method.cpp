@@ -12,6 +12,7 @@
 #include "core/interruptible_steps.hpp"
 #include "core/text.hpp"
 #include "io/binary_io.hpp"
+#include "io/checkpoint_history.hpp"
 #include "lbm_diagnostics.hpp"
 #include "lbm_pull_nodes.hpp"
 #include "lbm_node_fields.hpp"
@@ -376,18 +377,10 @@ void LbmMethod::load_body(std::istream& in) {
     throw bad_input("checkpoint",
                     "the lbm.binary state has " + std::to_string(iteration) + " iterations of " + std::to_string(steps) + " steps",
                     "0 <= iterations <= steps");
-  auto rs = bin::read_vector<double>(in, std::uint64_t(iteration)), r = bin::read_vector<double>(in, std::uint64_t(iteration));
-  if (rs.size() != std::uint64_t(iteration) || r.size() != rs.size())
-    throw bad_input("checkpoint",
-                    "the lbm.binary state has a residual history of " + std::to_string(rs.size()) + " steps and " +
-                        std::to_string(r.size()) + " values for " + std::to_string(iteration) + " iterations",
-                    "one point per iteration");
-  for (std::size_t k = 0; k < r.size(); ++k)
-    if (!(rs[k] >= 1.0 && rs[k] <= double(steps) && r[k] >= 0.0 && std::isfinite(r[k])))
-      throw bad_input("checkpoint",
-                      "point " + std::to_string(k) + " of the lbm.binary residual history is (step " + format_number(rs[k]) + ", " +
-                          format_number(r[k]) + ")",
-                      "a step in [1, " + std::to_string(steps) + "] and a finite residual >= 0");
+  History residuals = read_history(
+      in, iteration, "lbm.binary", "residual history", "step",
+      [steps](std::size_t, double step, double r) { return step >= 1.0 && step <= double(steps) && std::isfinite(r) && r >= 0.0; },
+      [steps](std::size_t) { return "a step in [1, " + std::to_string(steps) + "] and a finite residual >= 0"; });
   // This rank's owned planes (the whole lattice in one process).
   const std::uint64_t expected =
       std::uint64_t(kSpecies) * kQ * std::uint64_t(cfg_.nx) * std::uint64_t(cfg_.ny) * std::uint64_t(slab_.owned());
@@ -403,8 +396,8 @@ void LbmMethod::load_body(std::istream& in) {
   iteration_ = iteration;
   steps_ = steps;
   level_start_ = 0;  // not in the state: a restart counts its residual history as on this level
-  residual_step_ = std::move(rs);
-  residual_ = std::move(r);
+  residual_step_ = std::move(residuals.x);
+  residual_ = std::move(residuals.y);
   state_changed();
 }
 
