@@ -2,7 +2,7 @@
 # The C++ and CUDA sources in the house style (.clang-format, applied by clang-format 14: another
 # version formats some lines differently). Lists the files that differ and the command that mends them.
 #   scripts/format-check.sh          every tracked source file (what CI runs)
-#   scripts/format-check.sh BASE     the files changed since commit BASE (before a commit: HEAD)
+#   scripts/format-check.sh BASE     the files changed since commit BASE and new ones (before a commit: HEAD)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fmt=$(command -v clang-format-14 || true)
@@ -12,7 +12,7 @@ if [[ -z $fmt ]]; then
 fi
 patterns=('*.cpp' '*.hpp' '*.cu' '*.cuh' '*.h')
 if (($#)); then
-  mapfile -t files < <(git diff --name-only --diff-filter=d "$1" -- "${patterns[@]}")
+  mapfile -t files < <(git diff --name-only --diff-filter=d "$1" -- "${patterns[@]}"; git ls-files --others --exclude-standard -- "${patterns[@]}")
 else
   mapfile -t files < <(git ls-files -- "${patterns[@]}")
 fi

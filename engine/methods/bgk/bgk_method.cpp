@@ -8,12 +8,12 @@
 #include "bgk_model.hpp"
 #include "bgk_params.hpp"
 #include "bgk_strip.hpp"
-#include "core/solver_choice.hpp"
 #include "core/end_condition.hpp"
 #include "core/checked.hpp"
 #include "core/column_blocks.hpp"
 #include "core/errors.hpp"
 #include "core/interruptible_steps.hpp"
+#include "core/solver_choice.hpp"
 #include "io/binary_io.hpp"
 
 namespace ks::bgk {

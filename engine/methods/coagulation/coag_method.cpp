@@ -9,13 +9,11 @@
 
 #include "coag_config.hpp"
 #include "coag_majorant.hpp"
-#include "coag_pair_rejection.hpp"
 #include "coag_solver.hpp"
-#include "coag_stepped.hpp"
 #include "coag_units.hpp"
-#include "core/solver_choice.hpp"
 #include "core/checked.hpp"
 #include "core/errors.hpp"
+#include "core/solver_choice.hpp"
 #include "core/text.hpp"
 #include "io/binary_io.hpp"
 

@@ -1,12 +1,7 @@
 #include "dvm_cases.hpp"
 
 #include <cmath>
-#include <string>
 
-#include "core/checked.hpp"
-#include "core/errors.hpp"
-#include "core/text.hpp"
-#include "dvm_geometry.hpp"
 #include "dvm_model.hpp"
 
 namespace ks::dvm {

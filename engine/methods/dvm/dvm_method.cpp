@@ -4,11 +4,11 @@
 #include <cmath>
 #include <initializer_list>
 
-#include "core/solver_choice.hpp"
 #include "core/end_condition.hpp"
 #include "core/ceil_div.hpp"
 #include "core/checked.hpp"
 #include "core/errors.hpp"
+#include "core/solver_choice.hpp"
 #include "core/text.hpp"
 #include "dvm_cases.hpp"
 #include "dvm_fields.hpp"

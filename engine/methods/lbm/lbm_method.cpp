@@ -4,12 +4,12 @@
 #include <cmath>
 #include <numeric>
 
-#include "core/solver_choice.hpp"
 #include "core/end_condition.hpp"
 #include "core/constants.hpp"
 #include "core/checked.hpp"
 #include "core/errors.hpp"
 #include "core/interruptible_steps.hpp"
+#include "core/solver_choice.hpp"
 #include "core/text.hpp"
 #include "io/binary_io.hpp"
 #include "io/checkpoint_history.hpp"

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/checked.hpp"
-#include "core/errors.hpp"
 #include "rmc_planck.hpp"
 
 namespace ks::rmc {

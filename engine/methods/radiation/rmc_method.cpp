@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/solver_choice.hpp"
 #include "core/end_condition.hpp"
 #include "core/checked.hpp"
 #include "core/errors.hpp"
+#include "core/solver_choice.hpp"
 #include "io/binary_io.hpp"
 #include "rmc_cases.hpp"
 #include "rmc_reference.hpp"
