@@ -48,7 +48,7 @@ TEST_F(TableOneCase, TotalParticleVolumeIsConserved) {
 }
 
 // The exact-solution checks run with every pair selection (eq. 5a/5b by inverse transform, by
-// acceptance-rejection, coag_pair_rejection.hpp, and by trials against a majorant, coag_majorant.hpp):
+// acceptance-rejection, coag_rejection.hpp, and by trials against a majorant, coag_majorant.hpp):
 // the same pair distribution; and the majorant's trials in steps (coag_stepped.hpp), 10 trials a step at
 // n_s 1000 so that steps keep several events and stop on touches.
 const std::map<std::string, ParamValue> kSelections[] = {{{"selection", std::string("prefix")}},

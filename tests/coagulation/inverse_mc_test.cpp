@@ -8,6 +8,7 @@
 #include "coagulation_test_support.hpp"
 #include "methods/coagulation/coag_ensemble.hpp"
 #include "methods/coagulation/coag_cpu.hpp"
+#include "methods/coagulation/coag_rates_cpu.hpp"
 #include "methods/coagulation/coag_units.hpp"
 
 namespace ks::coag {

@@ -10,7 +10,7 @@
 #include "core/errors.hpp"
 #include "expect_error.hpp"
 #include "methods/coagulation/coag_cpu.hpp"
-#include "methods/coagulation/coag_pair_rejection.hpp"
+#include "methods/coagulation/coag_rejection.hpp"
 
 namespace ks::coag {
 namespace {

@@ -4,8 +4,6 @@
 #include <cstdint>
 #include <string>
 
-#include "coag_majorant.hpp"
-#include "coag_pair_rejection.hpp"
 #include "coag_params.hpp"
 #include "coag_stepped.hpp"
 #include "coag_units.hpp"
@@ -36,8 +34,7 @@ EnsembleConfig make_config(const CoagParams& p) {
   k.rho_p = p.rho_p;
   cfg.selection = p.selection;
   cfg.step_trials = step_trials(p.step_fraction, cfg.n_s);
-  if ((cfg.selection == Selection::Rejection && !rejection_supported(k.kind)) ||
-      (!keeps_rates(cfg.selection) && !majorant_supported(k.kind)))
+  if (!strategy(cfg.selection).supports(k.kind))
     throw bad_input("selection", "'" + std::string(selection_name(cfg.selection)) + "' has no bound for the kernel 'fuchs'",
                     "selection 'prefix' with kernel 'fuchs'; 'rejection', 'majorant' and 'stepped' with free_molecular, constant, "
                     "additive or continuum");

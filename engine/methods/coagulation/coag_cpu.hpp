@@ -1,5 +1,5 @@
-// The inverse Monte Carlo event loop with smart bookkeeping on the CPU
-// (Wei & Kruis 2013, section 2): the reference path of the method.
+// The CPU solver of aerosol.coagulation: each run advanced by its selection's loop (coag_selection.hpp),
+// runs in parallel over the threads.
 #pragma once
 
 #include <cstdint>
@@ -19,9 +19,5 @@ std::uint64_t advance_run_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, d
 // Advances every run to its own target (runs in parallel when there are several).
 std::uint64_t advance_runs_cpu(Ensemble& e, const EnsembleConfig& cfg, const std::vector<double>& t_target,
                                std::uint64_t max_events_per_run, const Interrupt& stop = {});
-
-// Index k with prefix(k-1) <= target < prefix(k) over values[0..n); the last positive one
-// when rounding leaves target at or past the total (eq. 5a/5b).
-int select_by_cumulative(const double* values, int n, double target);
 
 }  // namespace ks::coag

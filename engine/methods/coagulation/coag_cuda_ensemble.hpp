@@ -42,8 +42,9 @@ class CudaEnsemble {
   void write_particles(bool diameter, double box_side, std::uint32_t position_purpose, void* dst) const;
   std::uint64_t launch(const std::vector<double>& t_target, std::uint64_t max_events, bool& all_reached);
 
+  struct Device;  // the device arrays and launch choices, defined in coag_cuda.cu
+
  private:
-  struct Device;
   std::unique_ptr<Device> d_;
 };
 

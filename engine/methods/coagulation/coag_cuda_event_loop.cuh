@@ -2,7 +2,7 @@
 // share: a run's blocks and their barriers (Run), how its particles are laid out over blocks, warps
 // and lanes (Layout, Store), and the steps of an event (pair completion, prefix sums, the inverse
 // transform). The loops themselves: coag_cuda_prefix_loop.cu and coag_cuda_rejection_loop.cu; the
-// host side: coag_cuda_ensemble.cu.
+// host side: coag_cuda.cu.
 //
 // GPU inverse Monte Carlo with smart bookkeeping (Wei & Kruis 2013, Algorithms 1-3).
 // The paper launches several sub-kernels per event; here the whole event loop stays in
@@ -14,7 +14,7 @@
 // and the chosen run from its owner through distributed shared memory. A choice so needs no
 // barrier to be shared, and an event costs two run barriers and no host round trip.
 // With selection = rejection (rejection_kernel) warp 0 draws the pair by acceptance-rejection
-// against bounds instead (coag_pair_rejection.hpp): no prefix sums, no row of i, one run barrier.
+// against bounds instead (coag_rejection.hpp): no prefix sums, no row of i, one run barrier.
 #pragma once
 
 #include <cooperative_groups.h>
@@ -22,7 +22,7 @@
 #include <cstdint>
 
 #include "coag_ensemble.hpp"
-#include "coag_pair_rejection.hpp"
+#include "coag_rejection.hpp"
 #include "core/ceil_div.hpp"
 
 namespace ks::coag::gpu {

@@ -1,6 +1,6 @@
 // The GPU event loop with selection against a majorant kernel (coag_majorant.hpp): one warp a run,
 // the lanes making a round's 32 trials at once, the samplers' class boundaries and cumulative bounds
-// in shared memory and their particle orders in global memory. Host interface for coag_cuda_ensemble.cu.
+// in shared memory and their particle orders in global memory. Host interface for coag_cuda.cu.
 #pragma once
 
 #include <cstdint>

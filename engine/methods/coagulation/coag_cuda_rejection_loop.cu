@@ -1,4 +1,4 @@
-// The event loop with selection by acceptance-rejection (coag_pair_rejection.hpp): one run barrier an event.
+// The event loop with selection by acceptance-rejection (coag_rejection.hpp): one run barrier an event.
 #include "coag_cuda_event_loop.cuh"
 
 namespace ks::coag::gpu {
@@ -89,7 +89,7 @@ struct Seen {
   double w, C;
 };
 
-// Eq. (5a) or (5b) by acceptance-rejection (coag_pair_rejection.hpp), by one warp: each lane holds a
+// Eq. (5a) or (5b) by acceptance-rejection (coag_rejection.hpp), by one warp: each lane holds a
 // candidate of the round and what it read of it (round 0 drawn and read by the caller, so the
 // two picks' first reads are in flight together); the first accepted lane's candidate is the
 // pick, else the next round is drawn and read; -1 after kMaxRounds. Warp 0 of every block draws

@@ -1,6 +1,6 @@
 // The GPU loop of majorant trials in parallel steps (coag_stepped.hpp): one thread block a run, a
 // thread a trial of the step, the trees of class bounds in global memory. Host interface for
-// coag_cuda_ensemble.cu.
+// coag_cuda.cu.
 #pragma once
 
 #include <cstdint>

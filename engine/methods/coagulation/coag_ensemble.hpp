@@ -6,36 +6,10 @@
 #include <vector>
 
 #include "core/philox.hpp"
+#include "coag_config.hpp"
 #include "coag_model.hpp"
 
 namespace ks::coag {
-
-// How an event's pair is chosen: the paper's inverse transform on cumulative sums (eq. 5a, 5b),
-// acceptance-rejection against a bound (coag_pair_rejection.hpp), which needs no sums, or trials
-// against a majorant kernel (coag_majorant.hpp), which needs no C' either: O(1) work an event; or the
-// majorant's trials made K at a time in parallel steps (coag_stepped.hpp).
-enum class Selection : int { Prefix = 0, Rejection = 1, Majorant = 2, Stepped = 3 };
-// The inverse transform and rejection keep every particle's C'; the majorant's trials need none.
-inline bool keeps_rates(Selection s) { return s == Selection::Prefix || s == Selection::Rejection; }
-// The selection's value of the parameter `selection`.
-inline const char* selection_name(Selection s) {
-  return s == Selection::Stepped ? "stepped" : s == Selection::Majorant ? "majorant" : s == Selection::Rejection ? "rejection" : "prefix";
-}
-
-struct EnsembleConfig {
-  int n_s = 0;              // simulation particles per run (constant, see coalesce())
-  double box_volume = 0.0;  // V, m^3: sum(w) / V is the number concentration
-  KernelParams kernel;
-  std::uint64_t seed = 0;
-  // Recompute every C'_k from eq. (2) after this many events (bounds round-off drift); with the
-  // majorant, rebuild its samplers instead.
-  std::int64_t refresh_every = 0;
-  Selection selection = Selection::Prefix;
-  int step_trials = 1;  // selection = stepped: trials a step (K)
-  // The ensemble's index of this Ensemble's run 0 (a rank's first run under MPI): run r draws from
-  // the stream of run first_run + r, so a run's events do not depend on how runs are shared.
-  int first_run = 0;
-};
 
 struct Ensemble {
   int n_runs = 0;

@@ -26,7 +26,7 @@
 #include <string>
 
 #include "coag_ensemble.hpp"
-#include "coag_pair_rejection.hpp"
+#include "coag_trials.hpp"
 
 namespace ks::coag {
 

@@ -32,7 +32,7 @@ struct ChangedParticle {
 // their trees; false, changing nothing, when a new value lies above its sampler's window.
 bool update_samplers(const SamplerSet& set, const Majorant& m, const ChangedParticle (&p)[2]);
 
-// advance_run_cpu() with cfg.selection == Majorant.
+// advance_run_cpu() (coag_cpu.hpp) with selection majorant.
 std::uint64_t advance_run_majorant_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, double t_target, std::uint64_t max_events,
                                        const Interrupt& stop = {});
 

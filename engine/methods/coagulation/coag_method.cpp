@@ -8,7 +8,6 @@
 #include <utility>
 
 #include "coag_config.hpp"
-#include "coag_majorant.hpp"
 #include "coag_solver.hpp"
 #include "coag_units.hpp"
 #include "core/checked.hpp"
@@ -100,13 +99,10 @@ MemoryEstimate CoagulationMethod::estimate(const CoagParams& p, const ExecutionC
   constexpr std::int64_t host_run = 4 * sizeof(double) + sizeof(int);
   constexpr std::int64_t thread_particle = 2 * sizeof(ParticleAux) + 2 * sizeof(double);
   constexpr std::int64_t snapshot_particle = 2 * (sizeof(double) + 3 * sizeof(double));
-  // The majorant's samplers: a place in each sampler's order and its inverse (coag_majorant.hpp); the
-  // stepped trials' trees: a uint64 node per particle and sampler (coag_stepped.hpp).
-  const std::int64_t samplers = p.selection == Selection::Majorant  ? 2 * kMaxSamplers * std::int64_t(sizeof(int))
-                                : p.selection == Selection::Stepped ? kMaxSamplers * std::int64_t(sizeof(std::uint64_t))
-                                                                    : 0;
+  const SelectionStrategy& selection = strategy(p.selection);
+  const std::int64_t samplers = selection.bytes_per_particle;
   const std::int64_t device_particle = 4 * sizeof(double) + sizeof(ParticleAux) + samplers,
-                     device_run = 5 * sizeof(std::uint64_t) + (samplers ? (kMaxSamplers * (kClasses + 2) + 1) * 4 : 0);
+                     device_run = 5 * sizeof(std::uint64_t) + selection.bytes_per_run;
   // Runs advance in parallel, one per thread; a single run uses the threads inside its loops.
   const std::int64_t threads = cuda ? 0 : std::min<std::int64_t>(std::max(ctx.cpu_threads, 1), n_runs);
   const std::int64_t ensemble = checked_product({2, particles, host_particle}, "aerosol.coagulation host bytes of the ensemble");

@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "core/param_table.hpp"
-#include "coag_ensemble.hpp"
+#include "coag_selection.hpp"
 #include "coag_model.hpp"
 
 namespace ks::coag {

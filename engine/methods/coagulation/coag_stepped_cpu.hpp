@@ -20,7 +20,7 @@ struct HostTrees {
 // GPU's rebuild gives the same trees).
 void rebuild_trees(HostTrees& h, const Majorant& m, const ParticleAux* aux, const double* w, int n);
 
-// advance_run_cpu() with cfg.selection == Stepped.
+// advance_run_cpu() (coag_cpu.hpp) with selection stepped.
 std::uint64_t advance_run_stepped_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, double t_target, std::uint64_t max_events,
                                       const Interrupt& stop = {});
 

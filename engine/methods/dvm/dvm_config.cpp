@@ -21,8 +21,9 @@ constexpr double kMaxSliceBytes = 64e9;    // two slices of f for one batch
 
 }  // namespace
 
-void apply_boundary_state(const DvmParams& p, DvmConfig& c) {
+void apply_live_keys(const DvmParams& p, DvmConfig& c) {
   DvmConfig next = c;
+  next.kn = p.kn;
   next.walls.assign(c.kind == Case::Cube ? 1 : 2, WallType{});
   for (WallType& w : next.walls) w.T = p.wall_temperature / p.gas_temperature;
   if (c.kind != Case::Cube) next.walls[1].U[0] = p.lid_speed;
@@ -85,7 +86,7 @@ DvmConfig make_config(const DvmParams& p) {
   // the cell count itself is a 64-bit size.
   checked_narrow<int>(checked_mul(c.n(0), c.n(1), "nx * ny cells of a slice"), "nx * ny cells of a slice");
   checked_product({c.n(0), c.n(1), c.n(2)}, "nx * ny * nz cells");
-  apply_boundary_state(p, c);  // refuses a free stream the velocity box cannot hold
+  apply_live_keys(p, c);  // refuses a free stream the velocity box cannot hold
   if (c.slice_bytes() > kMaxSliceBytes)
     throw bad_input(
         "batch",

@@ -47,6 +47,7 @@ struct DvmConfig {
   Case kind = Case::Cavity;
   Axis axis[3];
   VelocityGrid vg;
+  double kn = 1.0;      // Knudsen number: the reference viscosity of f^S's relaxation (reference_viscosity)
   double omega = 0.81;  // mu ~ T^omega (argon)
   double prandtl = 2.0 / 3.0;
   // Box faces, [2 * axis + side], side 0 = lower, 1 = upper; wall faces name their type.
@@ -79,8 +80,8 @@ struct DvmParams;
 //  y = 0 (at rest) and y = 1 (moving along +x), one periodic cell along x and z.
 DvmConfig make_config(const DvmParams& p);
 
-// The walls and the free stream of `p` (live parameters) on an existing discretisation;
-// refuses (leaving `c` as it was) a free stream the velocity box cannot hold.
-void apply_boundary_state(const DvmParams& p, DvmConfig& c);
+// The keys that may change while running (kn, lid_speed, mach, wall_temperature) on an existing
+// discretisation; refuses (leaving `c` as it was) a free stream the velocity box cannot hold.
+void apply_live_keys(const DvmParams& p, DvmConfig& c);
 
 }  // namespace ks::dvm

@@ -160,7 +160,7 @@ void DvmMethod::set_up() {
 }
 
 void DvmMethod::apply_boundaries() {
-  apply_boundary_state(p_, cfg_);
+  apply_live_keys(p_, cfg_);
   walls_ = wall_table(cfg_);
   double table[6][kMaxWallTypes] = {};
   for (int side = 0; side < 6; ++side)
@@ -171,7 +171,7 @@ void DvmMethod::apply_boundaries() {
 }
 
 void DvmMethod::rebuild_state() {
-  const double mu_ref = reference_viscosity(p_.kn, cfg_.omega);
+  const double mu_ref = reference_viscosity(cfg_.kn, cfg_.omega);
   const long long cells = cfg_.cells();
   state_.assign(cells, CellState{});
   for (long long k = 0; k < cells; ++k)
@@ -236,8 +236,12 @@ bool DvmMethod::finished() const { return converged() || iteration_ >= p_.max_it
 // kn reaches the next sweep through the relaxation rate of f^S (rebuild_state); lid_speed, mach and
 // wall_temperature through the walls (tolerance and max_iterations are read where used).
 void DvmMethod::on_live_change(const DvmParams& before) {
-  if (p_.kn != before.kn) rebuild_state();
-  else apply_boundaries();
+  if (p_.kn != before.kn) {
+    apply_live_keys(p_, cfg_);
+    rebuild_state();
+  } else {
+    apply_boundaries();
+  }
 }
 
 Progress DvmMethod::progress() const {
@@ -302,7 +306,7 @@ Snapshot DvmMethod::snapshot(bool native) const {
     snap.series.insert(snap.series.end(), {T, n});
     d["free_stream_speed"] = cfg_.initial_U[0];
   } else {
-    const CouetteReference ref = couette_reference(cfg_, p_.kn);
+    const CouetteReference ref = couette_reference(cfg_, cfg_.kn);
     const double x[3] = {0.5, 0.5, 0.5};
     Series u = line_profile(cfg_, f.U, 3, 0, 1, x, 1.0);
     u.name = "Ux(y)", u.x_label = "y / L", u.y_label = "Ux / v_m";

@@ -10,14 +10,10 @@
 #include <string>
 
 #include "coag_ensemble.hpp"
+#include "coag_trials.hpp"
 
 namespace ks::coag {
 
-constexpr int kCandidatesPerRound = 32;
-// Rounds after which a selection gives up: with finite rates at least one candidate in n_s is
-// accepted on average, so 2^20 rounds (3.4e7 candidates) fail by chance with probability below
-// e^-33 up to n_s = 1e6. Only non-finite rates get there; the run then fails instead of hanging.
-constexpr int kMaxRounds = 1 << 20;
 constexpr std::uint32_t kPurposeFirstPick = 3;   // RNG draws of the candidates for i (eq. 5a) ...
 constexpr std::uint32_t kPurposeSecondPick = 4;  // ... and for j (eq. 5b); 2 is the cloud view's
 
@@ -36,26 +32,6 @@ KS_HD Candidate draw_candidate(const PhiloxStream& rng, std::uint64_t event, std
 }
 
 KS_HD bool accepted(const Candidate& c, double value, double bound) { return c.u * bound < value; }
-
-// A non-negative double's high 32 bits, and the double of a bit pattern (host and device).
-KS_HD std::uint32_t high_word(double x) {
-#ifdef __CUDA_ARCH__
-  return std::uint32_t(__double2hiint(x));
-#else
-  std::uint64_t bits;
-  __builtin_memcpy(&bits, &x, sizeof bits);
-  return std::uint32_t(bits >> 32);
-#endif
-}
-KS_HD double double_of_bits(std::uint64_t bits) {
-#ifdef __CUDA_ARCH__
-  return __longlong_as_double((long long)bits);
-#else
-  double b;
-  __builtin_memcpy(&b, &bits, sizeof b);
-  return b;
-#endif
-}
 
 // The high 32 bits of a rate's bit pattern (0 for rates <= 0): for non-negative doubles their
 // order is the values' order, so the largest of them bounds the largest rate as
@@ -84,9 +60,6 @@ struct PairBounds {
 // 2 + d_i/d_k + d_k/d_i) or is monotonic (additive) or constant. The Fuchs interpolation has no
 // such proof here, so it keeps the inverse transform.
 KS_HD bool rejection_supported(KernelKind kind) { return kind != KernelKind::Fuchs; }
-inline bool selects_by_rejection(const EnsembleConfig& cfg) {
-  return cfg.selection == Selection::Rejection && rejection_supported(cfg.kernel.kind);
-}
 
 // Bound on beta_ik pair_weight(w_i, w_k) over every k: the kernel at the two size extremes times
 // the largest pair_weight, which is at w_min (w_k <= w_i) or w_max (w_k >= w_i); 1e-12 covers

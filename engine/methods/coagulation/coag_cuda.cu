@@ -1,14 +1,17 @@
-// The host side of the GPU inverse Monte Carlo (CudaEnsemble): the device arrays of an ensemble,
-// Algorithm 1's rates, the launch of the event loops (coag_cuda_event_loop.cuh) and the run-time
-// choice of their form from the device (clusters on sm_90, shared-memory residency).
+// The host side of the GPU inverse Monte Carlo: the device arrays of an ensemble (CudaEnsemble),
+// Algorithm 1's rates, each selection's launch (the GPU half of coag_selection.hpp's table), the
+// run-time choice of the event loops' form from the device (clusters on sm_90, shared-memory
+// residency), and the CoagSolver over them.
 #include "coag_cuda_ensemble.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 #include "coag_cuda_event_loop.cuh"
 #include "coag_cuda_majorant.cuh"
 #include "coag_cuda_stepped.cuh"
 #include "coag_majorant.hpp"
+#include "coag_solver.hpp"
 #include "core/ceil_div.hpp"
 #include "core/checked.hpp"
 #include "core/cuda_check.hpp"
@@ -147,6 +150,90 @@ int choose_cluster(int requested, int n_runs, int n_s, int sm_count, bool by_rej
   return g;
 }
 
+// The GPU half of coag_selection.hpp's table, in the order of Selection: what a selection allocates
+// and how many blocks a run takes (at upload), and one launch of its event loop.
+struct GpuStrategy {
+  void (*prepare)(CudaEnsemble::Device& d);
+  std::uint64_t (*launch)(CudaEnsemble::Device& d, std::uint64_t max_events, bool& all_reached);
+};
+
+template <bool kByRejection>
+void prepare_keeping_rates(CudaEnsemble::Device& d) {
+  d.cluster = choose_cluster(d.requested_cluster, d.n_runs, d.cfg.n_s, d.sm_count, kByRejection, d.limits.max_cluster);
+}
+
+void prepare_majorant(CudaEnsemble::Device& d) {
+  d.majorant.resize(d.n_runs, d.cfg.n_s, majorant_of(d.cfg.kernel).n_samplers);
+  d.cluster = 1;  // one warp a run
+}
+
+void prepare_stepped(CudaEnsemble::Device& d) {
+  d.stepped.resize(d.n_runs, d.cfg.n_s, majorant_of(d.cfg.kernel).n_samplers);
+  d.cluster = 1;  // one block a run
+}
+
+// The event loop that keeps C' (prefix or rejection): a cluster of blocks a run, or one block.
+template <bool kByRejection>
+std::uint64_t launch_keeping_rates(CudaEnsemble::Device& d, std::uint64_t max_events, bool& all_reached) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(unsigned(checked_narrow<int>(checked_mul(d.n_runs, d.cluster, "n_runs * blocks per run"),
+                                                     "n_runs * blocks per run (CUDA blocks of the event loop)")));
+  config.blockDim = dim3(kBlock);
+  cudaLaunchAttribute cluster_dim{};
+  cluster_dim.id = cudaLaunchAttributeClusterDimension;
+  cluster_dim.val.clusterDim.x = unsigned(d.cluster);
+  cluster_dim.val.clusterDim.y = 1;
+  cluster_dim.val.clusterDim.z = 1;
+  config.attrs = &cluster_dim;
+  config.numAttrs = d.cluster > 1 ? 1 : 0;  // no cluster attribute where clusters do not exist
+  const Arrays arrays{d.v.ptr,        d.w.ptr,   d.C.ptr, d.aux.ptr, d.row_or_next.ptr, d.t.ptr, d.events.ptr, d.since_refresh.ptr,
+                      d.t_target.ptr, d.done.ptr};
+  const int per_block = ceil_div(d.cfg.n_s, d.cluster);
+  const bool resident = per_block <= d.limits.max_resident;
+  config.dynamicSmemBytes = resident ? std::size_t(per_block) * kResidentBytesPerParticle : 0;
+  const EventLoop kernel = event_loop(kByRejection, d.cluster > 1, resident, d.cfg.kernel.kind);
+  KS_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, arrays, d.cfg.n_s, d.cfg.box_volume, d.cfg.kernel,
+                                   static_cast<unsigned long long>(d.cfg.seed), d.cfg.first_run,
+                                   static_cast<unsigned long long>(d.cfg.refresh_every), static_cast<unsigned long long>(max_events)));
+  std::vector<unsigned long long> done(d.n_runs);
+  d.done.download(done.data(), d.n_runs);  // synchronises; execution errors surface here
+  std::uint64_t total = 0;
+  for (int r = 0; r < d.n_runs; ++r) {
+    if (done[r] == kRunFailed) {
+      std::vector<unsigned long long> events(d.n_runs);
+      d.events.download(events.data(), d.n_runs);
+      throw run_failed(no_pair_message(r, events[r]));
+    }
+    total += done[r];
+    all_reached = all_reached && done[r] < max_events;
+  }
+  return total;
+}
+
+std::uint64_t launch_majorant_loop(CudaEnsemble::Device& d, std::uint64_t max_events, bool& all_reached) {
+  MajorantBuffers& b = d.majorant;
+  const MajorantArrays arrays{d.v.ptr,    d.w.ptr,     d.aux.ptr,  d.t.ptr,     d.events.ptr, d.since_refresh.ptr, d.t_target.ptr,
+                              d.done.ptr, b.order.ptr, b.slot.ptr, b.start.ptr, b.base.ptr,   b.flag.ptr};
+  return launch_majorant(arrays, b, d.n_runs, d.cfg, max_events, all_reached);
+}
+
+std::uint64_t launch_stepped_loop(CudaEnsemble::Device& d, std::uint64_t max_events, bool& all_reached) {
+  SteppedBuffers& b = d.stepped;
+  const SteppedArrays arrays{d.v.ptr,    d.w.ptr,    d.aux.ptr,   d.t.ptr,    d.events.ptr,  d.t_target.ptr,
+                             d.done.ptr, b.tree.ptr, b.total.ptr, b.base.ptr, b.largest.ptr, b.flag.ptr};
+  return launch_stepped(arrays, b, d.n_runs, d.cfg, max_events, all_reached);
+}
+
+constexpr GpuStrategy kGpuStrategies[] = {
+    {prepare_keeping_rates<false>, launch_keeping_rates<false>},  // prefix
+    {prepare_keeping_rates<true>, launch_keeping_rates<true>},    // rejection
+    {prepare_majorant, launch_majorant_loop},
+    {prepare_stepped, launch_stepped_loop},
+};
+static_assert(std::size(kGpuStrategies) == std::size_t(Selection::Stepped) + 1);
+
+const GpuStrategy& gpu_strategy(Selection s) { return kGpuStrategies[int(s)]; }
+
 }  // namespace
 
 CudaEnsemble::~CudaEnsemble() = default;
@@ -167,12 +254,7 @@ void CudaEnsemble::upload(const Ensemble& e, const EnsembleConfig& cfg) {
   d_->since_refresh.upload(reinterpret_cast<const unsigned long long*>(e.since_refresh.data()), e.n_runs);
   d_->done.resize(e.n_runs);
   d_->t_target.resize(e.n_runs);
-  if (cfg.selection == Selection::Majorant) d_->majorant.resize(e.n_runs, cfg.n_s, majorant_of(cfg.kernel).n_samplers);
-  if (cfg.selection == Selection::Stepped) d_->stepped.resize(e.n_runs, cfg.n_s, majorant_of(cfg.kernel).n_samplers);
-  d_->cluster =
-      !keeps_rates(cfg.selection)  // one warp or one block a run
-          ? 1
-          : choose_cluster(d_->requested_cluster, e.n_runs, cfg.n_s, d_->sm_count, selects_by_rejection(cfg), d_->limits.max_cluster);
+  gpu_strategy(cfg.selection).prepare(*d_);
   if (count) {
     const auto blocks =
         unsigned(checked_narrow<int>(std::int64_t(ceil_div(count, kBlock)), "n_s * n_runs / 512 (CUDA blocks of make_aux)"));
@@ -216,53 +298,7 @@ std::uint64_t CudaEnsemble::launch(const std::vector<double>& t_target, std::uin
   all_reached = true;
   if (d_->n_runs == 0) return 0;
   d_->t_target.upload(t_target.data(), d_->n_runs);
-  if (d_->cfg.selection == Selection::Majorant) {
-    MajorantBuffers& b = d_->majorant;
-    const MajorantArrays arrays{d_->v.ptr,        d_->w.ptr,    d_->aux.ptr, d_->t.ptr,  d_->events.ptr, d_->since_refresh.ptr,
-                                d_->t_target.ptr, d_->done.ptr, b.order.ptr, b.slot.ptr, b.start.ptr,    b.base.ptr,
-                                b.flag.ptr};
-    return launch_majorant(arrays, b, d_->n_runs, d_->cfg, max_events, all_reached);
-  }
-  if (d_->cfg.selection == Selection::Stepped) {
-    SteppedBuffers& b = d_->stepped;
-    const SteppedArrays arrays{d_->v.ptr,    d_->w.ptr,  d_->aux.ptr, d_->t.ptr,  d_->events.ptr, d_->t_target.ptr,
-                               d_->done.ptr, b.tree.ptr, b.total.ptr, b.base.ptr, b.largest.ptr,  b.flag.ptr};
-    return launch_stepped(arrays, b, d_->n_runs, d_->cfg, max_events, all_reached);
-  }
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(unsigned(checked_narrow<int>(checked_mul(d_->n_runs, d_->cluster, "n_runs * blocks per run"),
-                                                     "n_runs * blocks per run (CUDA blocks of the event loop)")));
-  config.blockDim = dim3(kBlock);
-  cudaLaunchAttribute cluster_dim{};
-  cluster_dim.id = cudaLaunchAttributeClusterDimension;
-  cluster_dim.val.clusterDim.x = unsigned(d_->cluster);
-  cluster_dim.val.clusterDim.y = 1;
-  cluster_dim.val.clusterDim.z = 1;
-  config.attrs = &cluster_dim;
-  config.numAttrs = d_->cluster > 1 ? 1 : 0;  // no cluster attribute where clusters do not exist
-  const Arrays arrays{d_->v.ptr,           d_->w.ptr,   d_->C.ptr,      d_->aux.ptr,
-                      d_->row_or_next.ptr, d_->t.ptr,   d_->events.ptr, d_->since_refresh.ptr,
-                      d_->t_target.ptr,    d_->done.ptr};
-  const int per_block = ceil_div(d_->cfg.n_s, d_->cluster);
-  const bool resident = per_block <= d_->limits.max_resident;
-  config.dynamicSmemBytes = resident ? std::size_t(per_block) * kResidentBytesPerParticle : 0;
-  const EventLoop kernel = event_loop(selects_by_rejection(d_->cfg), d_->cluster > 1, resident, d_->cfg.kernel.kind);
-  KS_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, arrays, d_->cfg.n_s, d_->cfg.box_volume, d_->cfg.kernel,
-                                   static_cast<unsigned long long>(d_->cfg.seed), d_->cfg.first_run,
-                                   static_cast<unsigned long long>(d_->cfg.refresh_every), static_cast<unsigned long long>(max_events)));
-  std::vector<unsigned long long> done(d_->n_runs);
-  d_->done.download(done.data(), d_->n_runs);  // synchronises; execution errors surface here
-  std::uint64_t total = 0;
-  for (int r = 0; r < d_->n_runs; ++r) {
-    if (done[r] == kRunFailed) {
-      std::vector<unsigned long long> events(d_->n_runs);
-      d_->events.download(events.data(), d_->n_runs);
-      throw run_failed(no_pair_message(r, events[r]));
-    }
-    total += done[r];
-    all_reached = all_reached && done[r] < max_events;
-  }
-  return total;
+  return gpu_strategy(d_->cfg.selection).launch(*d_, max_events, all_reached);
 }
 
 std::uint64_t CudaEnsemble::advance(const std::vector<double>& t_target, std::uint64_t max_events_per_launch, const Interrupt& stop) {
@@ -272,6 +308,49 @@ std::uint64_t CudaEnsemble::advance(const std::vector<double>& t_target, std::ui
   bool all_reached = false;
   while (!all_reached && !stop.requested()) total += launch(t_target, max_events_per_launch, all_reached);
   return total;
+}
+
+// The CUDA solver behind CoagSolver: the device ensemble kept between calls, the host copy brought
+// up to date after each.
+namespace {
+
+class CudaSolver final : public CoagSolver {
+ public:
+  CudaSolver(const EnsembleConfig& cfg, int device, std::uint64_t max_events_per_launch)
+      : cfg_(cfg), gpu_(device), max_events_per_launch_(max_events_per_launch) {}
+
+  void load(Ensemble& e, int first_new_run) override {
+    gpu_.upload(e, cfg_);
+    if (first_new_run >= e.n_runs || !keeps_rates(cfg_.selection)) return;
+    gpu_.recompute_rates(first_new_run);  // Algorithm 1 for the new runs
+    gpu_.download(e);                     // the host copy holds C' too (checkpoints, snapshots)
+  }
+
+  std::uint64_t advance(Ensemble& e, const std::vector<double>& t_target, const Interrupt& stop) override {
+    const std::uint64_t events = gpu_.advance(t_target, max_events_per_launch_, stop);
+    gpu_.download(e);
+    return events;
+  }
+
+  std::size_t write_particles(bool diameter, double box_side, std::uint32_t position_purpose, void* dst,
+                              std::size_t capacity) const override {
+    const std::size_t bytes = std::size_t(cfg_.n_s) * 4 * sizeof(float);
+    if (!dst) return bytes;
+    if (capacity < bytes) return 0;
+    gpu_.write_particles(diameter, box_side, position_purpose, dst);
+    return bytes;
+  }
+
+ private:
+  EnsembleConfig cfg_;
+  CudaEnsemble gpu_;
+  std::uint64_t max_events_per_launch_;
+};
+
+}  // namespace
+
+std::unique_ptr<CoagSolver> make_cuda_solver(const EnsembleConfig& cfg, int device, std::uint64_t max_events_per_launch) {
+  return std::make_unique<CudaSolver>(cfg, device, max_events_per_launch);
 }
 
 }  // namespace ks::coag
