@@ -199,8 +199,8 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
   group.enter_collectives();
   ks::Runner runner(registry.create(preset.method), restart.setup, ctx, ropt);
   runner.wait_settled(std::chrono::hours(24));
-  if (runner.state() == ks::RunState::Failed) {
-    const ks::Error e(runner.error_kind(), runner.error());
+  if (const ks::RunStatus set_up = runner.status(); set_up.state == ks::RunState::Failed) {
+    const ks::Error e(set_up.error_kind, set_up.error);
     if (many) group.fail(e.exit_code(), std::string("error: ") + e.what());  // ends every rank
     throw e;
   }
@@ -221,7 +221,8 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
   ks::cli::ProgressPrinter printer(o.quiet || !group.reports());
   std::string stop_reason = o.steps ? "--steps" : "end condition";
   while (!runner.wait_settled(std::chrono::milliseconds(200))) {
-    printer.update(runner.progress(), runner.work_per_second());
+    const ks::RunStatus now = runner.status();
+    printer.update(now.progress, now.work_per_second);
     if (many) continue;  // pause_after_iteration stops the ranks together
     if (std::string why = stop_asked(); !why.empty()) {
       stop_reason = std::move(why);
@@ -230,24 +231,26 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
       break;
     }
   }
-  if (many && runner.state() == ks::RunState::Failed)  // the other ranks may wait in a collective
-    group.fail(static_cast<int>(ks::ErrorKind::RunFailed), "the run failed: " + runner.error());
-  if (many && runner.state() == ks::RunState::Paused && (!o.steps || runner.progress().iteration - start_iteration < *o.steps)) {
+  const ks::RunStatus settled = runner.status();
+  if (many && settled.state == ks::RunState::Failed)  // the other ranks may wait in a collective
+    group.fail(static_cast<int>(ks::ErrorKind::RunFailed), "the run failed: " + settled.error);
+  if (many && settled.state == ks::RunState::Paused && (!o.steps || settled.progress.iteration - start_iteration < *o.steps)) {
     const std::string why = stop_asked();
     stop_reason = why.empty() ? "stopped with another rank (a signal or --max-seconds there)" : why;
   }
   if (!o.checkpoint.empty()) runner.checkpoint(o.checkpoint);
   runner.stop();
-  const ks::Runner::CheckpointOutcome saved = runner.last_checkpoint();
+  const ks::RunStatus end = runner.status();
+  const ks::CheckpointOutcome& saved = end.last_checkpoint;
   const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
   for (const auto& m : runner.take_messages())
     if (!o.quiet && group.reports()) std::fprintf(stderr, "%s\n", m.c_str());
 
-  const ks::RunState state = runner.state();
+  const ks::RunState state = end.state;
   const bool failed = state == ks::RunState::Failed;
   const auto snap = runner.file_snapshot();  // files: a stretched grid at its own cells (.vtr)
-  const ks::Progress p = snap ? snap->progress : runner.progress();
-  if (failed) stop_reason = runner.error();
+  const ks::Progress p = snap ? snap->progress : end.progress;
+  if (failed) stop_reason = end.error;
   else if (state == ks::RunState::Finished) stop_reason = ks::finished_reason(p);
   char line[256];
   std::snprintf(line, sizeof line, "%s after %lld iterations (t = %.4g %s) in %.2f s: %s", ks::to_string(state).c_str(),
@@ -276,10 +279,10 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
                       ks::to_string(state),
                       stop_reason,
                       wall,
-                      runner.memory_estimate(),
+                      end.memory_estimate,
                       info.decomposition,
-                      runner.iteration_seconds(),
-                      runner.iteration_traffic()};
+                      end.iteration_seconds,
+                      end.iteration_traffic};
     const nlohmann::json summary = ks::write_outputs(o.out_dir, *snap, rec, field_files, "--out");
     if (!o.quiet) std::fprintf(stderr, "outputs written to %s (summary.json, the fields and one file per series)\n", o.out_dir.c_str());
     if (const auto earlier = summary.find("files_of_an_earlier_run"); earlier != summary.end())
@@ -289,7 +292,7 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
                    o.out_dir.c_str(), earlier->size(), ks::printable(earlier->front().get<std::string>()).c_str());
   }
   if (failed) {
-    std::fprintf(stderr, "kinetic-run: the run failed: %s\n", runner.error().c_str());
+    std::fprintf(stderr, "kinetic-run: the run failed: %s\n", end.error.c_str());
     return static_cast<int>(ks::ErrorKind::RunFailed);
   }
   if (!fields_error.empty()) {

@@ -606,17 +606,17 @@ void MainWindow::poll() {
     quick_->showValues(runner_->params());
   }
   recordIterationTime();
-  field_->setSimulationRate(runner_->iterations_per_second(), runner_->work_per_second(),
-                            QString::fromStdString(runner_->progress().work_unit));
+  const RunStatus status = runner_->status();
+  field_->setSimulationRate(status.iterations_per_second, status.work_per_second, QString::fromStdString(status.progress.work_unit));
   updateActions();
-  params_->setRunning(runner_->state() == RunState::Running);
+  params_->setRunning(status.state == RunState::Running);
   // A changed status line recomposes the whole window (25-45 ms of software GL over both cores,
   // which the solver's threads then wait for): at most kStatusMs apart, and at once on a new state.
-  const bool new_state = runner_->state() != status_state_ || runner_->setting_up() != status_setting_up_;
+  const bool new_state = status.state != status_state_ || status.setting_up != status_setting_up_;
   if (new_state || !status_age_.isValid() || status_age_.elapsed() >= kStatusMs) {
-    updateStatus();
-    status_state_ = runner_->state();
-    status_setting_up_ = runner_->setting_up();
+    updateStatus(status);
+    status_state_ = status.state;
+    status_setting_up_ = status.setting_up;
     status_age_.start();
   }
   runScriptStep();
@@ -639,16 +639,16 @@ void MainWindow::resizeEvent(QResizeEvent* event) {
   status_->setFixedWidth(std::max(kStatusMinimumWidth, width() / 2 - progress_bar_->width()));
 }
 
-void MainWindow::updateStatus() {
-  const Progress p = runner_->progress();
+void MainWindow::updateStatus(const RunStatus& status) {
+  const Progress& p = status.progress;
   // Set-ups and long iterations say where they are, next to the state: a narrow window cuts the
   // line's end (the rates), not that.
   const auto stage_text = [](const WorkStage& w) {
     return QString("%1 (%2 %)").arg(unicode_notation(w.stage)).arg(100.0 * w.fraction, 0, 'f', 0);
   };
   const WorkStage work = runner_->work_stage();
-  QString state_text = QString::fromStdString(to_string(runner_->state()));
-  if (runner_->state() == RunState::Failed) state_text += ": " + QString::fromStdString(runner_->error());
+  QString state_text = QString::fromStdString(to_string(status.state));
+  if (status.state == RunState::Failed) state_text += ": " + QString::fromStdString(status.error);
   if (!work.stage.empty()) state_text += ", " + stage_text(work);
   QString text = QString("%1  |  iteration %2  |  t = %3 %4  |  residual %5  |  %6 %7/s  |  view %8 fps  |  uploads %9")
                      .arg(state_text)
@@ -656,12 +656,12 @@ void MainWindow::updateStatus() {
                      .arg(p.sim_time, 0, 'g', 5)
                      .arg(unicode_notation(p.time_unit))
                      .arg(p.residual, 0, 'g', 3)
-                     .arg(runner_->work_per_second(), 0, 'g', 3)
+                     .arg(status.work_per_second, 0, 'g', 3)
                      .arg(QString::fromStdString(p.work_unit))
                      .arg(field_->framesPerSecond(), 0, 'f', 0)
                      .arg(field_->hostUploads());
   QString waiting;
-  if (runner_->setting_up()) waiting = "setting up: " + (work.stage.empty() ? QString("…") : stage_text(work));
+  if (status.setting_up) waiting = "setting up: " + (work.stage.empty() ? QString("…") : stage_text(work));
   if (pending_) {
     const WorkStage next = pending_->runner->work_stage();
     const QString name = QFileInfo(pending_->path).completeBaseName();
@@ -669,7 +669,7 @@ void MainWindow::updateStatus() {
   }
   field_->setWaitingMessage(waiting);
   status_->setText(text);
-  const RunState state = runner_->state();
+  const RunState state = status.state;
   eta_.add(1e-3 * double(clock_.elapsed()), p.fraction_done);
   progress_bar_->setValue(int(std::lround(1000.0 * std::clamp(p.fraction_done, 0.0, 1.0))));
   const std::optional<double> left = eta_.seconds_left();

@@ -95,7 +95,7 @@ class MainWindow : public QMainWindow {
   void resetViewsForPreset();
   void focusShownView();
   void updateSliceControl();
-  void updateStatus();
+  void updateStatus(const RunStatus& status);
   void updateActions();
   void runScriptStep();
   void quitScript();

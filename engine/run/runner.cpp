@@ -122,7 +122,7 @@ SetResult Runner::set(const std::string& key, const ParamValue& given) {
     post_locked({Command::Kind::SetLive, 0, key, value});
     return {SetResult::Status::Applied, key + " = " + to_string(value) + " applies at the next iteration"};
   }
-  if (state_ == RunState::Idle && progress_.iteration == 0) {
+  if (status_.state == RunState::Idle && status_.progress.iteration == 0) {
     post_locked({Command::Kind::Reset});
     return {SetResult::Status::Applied, key + " = " + to_string(value) + " applied (the simulation is set up again)"};
   }
@@ -137,21 +137,21 @@ std::vector<std::string> Runner::take_messages() {
 
 bool Runner::wait_until(const std::function<bool(RunState)>& pred, std::chrono::milliseconds timeout) const {
   std::unique_lock lock(mutex_);
-  return cv_.wait_for(lock, timeout, [&] { return pred(state_); });
+  return cv_.wait_for(lock, timeout, [&] { return pred(status_.state); });
 }
 
 bool Runner::wait_settled(std::chrono::milliseconds timeout) const {
   std::unique_lock lock(mutex_);
   return cv_.wait_for(lock, timeout,
-                      [&] { return quit_ || (commands_.empty() && !busy_ && state_ != RunState::Running && steps_left_ == 0); });
+                      [&] { return quit_ || (commands_.empty() && !busy_ && status_.state != RunState::Running && steps_left_ == 0); });
 }
 
 void Runner::log(const std::string& line) { messages_.push_back(line); }
 
 void Runner::fail(const std::string& why, ErrorKind kind) {
-  state_ = RunState::Failed;
-  error_ = why;
-  error_kind_ = kind;
+  status_.state = RunState::Failed;
+  status_.error = why;
+  status_.error_kind = kind;
   steps_left_ = 0;
   log("run failed: " + why);
 }
@@ -160,14 +160,14 @@ void Runner::worker_loop() {
   if (options_.yield_to_gui) lower_this_threads_priority();
   std::unique_lock lock(mutex_);
   while (true) {
-    cv_.wait(lock, [&] { return quit_ || !commands_.empty() || state_ == RunState::Running || steps_left_ > 0; });
+    cv_.wait(lock, [&] { return quit_ || !commands_.empty() || status_.state == RunState::Running || steps_left_ > 0; });
     if (quit_) break;
     busy_ = true;
     if (!commands_.empty()) {
       Command c = std::move(commands_.front());
       commands_.pop_front();
       handle(c, lock);
-    } else if (state_ == RunState::Running || steps_left_ > 0) {
+    } else if (status_.state == RunState::Running || steps_left_ > 0) {
       iterate(lock);
     }
     busy_ = false;
@@ -181,7 +181,7 @@ void Runner::run_setup(std::unique_lock<std::mutex>& lock, const std::string& ch
   params_ = pending_;
   const ParamSet params = params_;
   steps_left_ = 0;
-  setting_up_ = true;
+  status_.setting_up = true;
   arm_interrupt();
   lock.unlock();
   std::string why;
@@ -203,7 +203,7 @@ void Runner::run_setup(std::unique_lock<std::mutex>& lock, const std::string& ch
     why = e.what();
   }
   lock.lock();
-  setting_up_ = false;
+  status_.setting_up = false;
   ctx_.interrupt.clear();
   if (cancelled) {
     // The method keeps its previous set-up (MethodBase::setup), if it had one; a command waits.
@@ -212,19 +212,19 @@ void Runner::run_setup(std::unique_lock<std::mutex>& lock, const std::string& ch
     if (!snapshot_) fail("set-up cancelled before it finished: Reset to set up again");
     return;
   }
-  memory_estimate_ = estimate;
+  status_.memory_estimate = estimate;
   if (!why.empty()) {
     fail("setup failed: " + why, kind);
     return;
   }
-  state_ = RunState::Idle;
-  error_.clear();
-  iter_rate_ = work_rate_ = 0.0;
-  iteration_seconds_ = 0.0;
-  iteration_traffic_ = {};
-  progress_ = method_->progress();
-  if (!checkpoint.empty()) log("restarted from " + checkpoint + " at iteration " + std::to_string(progress_.iteration));
-  if (method_->finished()) state_ = RunState::Finished;
+  status_.state = RunState::Idle;
+  status_.error.clear();
+  status_.iterations_per_second = status_.work_per_second = 0.0;
+  status_.iteration_seconds = 0.0;
+  status_.iteration_traffic = {};
+  status_.progress = method_->progress();
+  if (!checkpoint.empty()) log("restarted from " + checkpoint + " at iteration " + std::to_string(status_.progress.iteration));
+  if (method_->finished()) status_.state = RunState::Finished;
   publish(true);
 }
 
@@ -237,23 +237,23 @@ void Runner::handle(const Command& c, std::unique_lock<std::mutex>& lock) {
       log("reset: set up again");
       break;
     case K::Start:
-      if (state_ == RunState::Idle || state_ == RunState::Paused) state_ = RunState::Running;
-      else if (state_ == RunState::Finished) log("already finished: change the end condition or Reset");
-      else if (state_ == RunState::Failed) log("the run failed (" + error_ + "): Reset to start again");
+      if (status_.state == RunState::Idle || status_.state == RunState::Paused) status_.state = RunState::Running;
+      else if (status_.state == RunState::Finished) log("already finished: change the end condition or Reset");
+      else if (status_.state == RunState::Failed) log("the run failed (" + status_.error + "): Reset to start again");
       break;
     case K::Pause:
       steps_left_ = 0;
-      if (state_ == RunState::Running) {
-        state_ = RunState::Paused;
+      if (status_.state == RunState::Running) {
+        status_.state = RunState::Paused;
         publish(true);
       }
       break;
     case K::Step:
-      if (state_ == RunState::Failed) {
-        log("the run failed (" + error_ + "): Reset to start again");
+      if (status_.state == RunState::Failed) {
+        log("the run failed (" + status_.error + "): Reset to start again");
       } else {
         steps_left_ += c.count;
-        if (state_ == RunState::Idle || state_ == RunState::Finished) state_ = RunState::Paused;
+        if (status_.state == RunState::Idle || status_.state == RunState::Finished) status_.state = RunState::Paused;
       }
       break;
     case K::SetLive: {
@@ -270,19 +270,19 @@ void Runner::handle(const Command& c, std::unique_lock<std::mutex>& lock) {
         break;
       }
       params_.set(c.key, c.value);
-      log(c.key + " = " + to_string(c.value) + " applied at iteration " + std::to_string(progress_.iteration));
+      log(c.key + " = " + to_string(c.value) + " applied at iteration " + std::to_string(status_.progress.iteration));
       // A finished run may have more to do after a live change (a later end time).
-      if (state_ == RunState::Finished && !method_->finished()) state_ = RunState::Paused;
-      if (state_ == RunState::Paused && method_->finished()) state_ = RunState::Finished;
-      progress_ = method_->progress();
+      if (status_.state == RunState::Finished && !method_->finished()) status_.state = RunState::Paused;
+      if (status_.state == RunState::Paused && method_->finished()) status_.state = RunState::Finished;
+      status_.progress = method_->progress();
       publish(true);
       break;
     }
     case K::Checkpoint: {
-      last_checkpoint_ = {c.key, {}, ErrorKind::RunFailed};
-      if (state_ == RunState::Failed) {
-        last_checkpoint_.error = "not written: the run failed (" + error_ + "); the previous checkpoint is kept";
-        log("checkpoint " + c.key + " " + last_checkpoint_.error);
+      status_.last_checkpoint = {c.key, {}, ErrorKind::RunFailed};
+      if (status_.state == RunState::Failed) {
+        status_.last_checkpoint.error = "not written: the run failed (" + status_.error + "); the previous checkpoint is kept";
+        log("checkpoint " + c.key + " " + status_.last_checkpoint.error);
         break;
       }
       lock.unlock();
@@ -297,14 +297,14 @@ void Runner::handle(const Command& c, std::unique_lock<std::mutex>& lock) {
         why = e.what();
       }
       lock.lock();
-      last_checkpoint_ = {c.key, why, kind};
+      status_.last_checkpoint = {c.key, why, kind};
       log(why.empty() ? "checkpoint written: " + c.key : "checkpoint failed: " + why);
       break;
     }
     case K::ShowOnDevice: {
       options_.device_field = c.key;
       options_.device_component = c.count;
-      if (state_ == RunState::Running || !method_) break;  // the next publication shows it
+      if (status_.state == RunState::Running || !method_) break;  // the next publication shows it
       lock.unlock();
       const std::string why = publish_device_field();
       lock.lock();
@@ -313,7 +313,7 @@ void Runner::handle(const Command& c, std::unique_lock<std::mutex>& lock) {
     }
     case K::Stop:
       steps_left_ = 0;
-      if (state_ == RunState::Running) state_ = RunState::Paused;
+      if (status_.state == RunState::Running) status_.state = RunState::Paused;
       publish(true);
       quit_ = true;
       break;
@@ -322,12 +322,12 @@ void Runner::handle(const Command& c, std::unique_lock<std::mutex>& lock) {
 
 void Runner::iterate(std::unique_lock<std::mutex>& lock) {
   if (method_->finished()) {
-    state_ = RunState::Finished;
+    status_.state = RunState::Finished;
     steps_left_ = 0;
     publish(true);
     return;
   }
-  const Progress before = progress_;
+  const Progress before = status_.progress;
   arm_interrupt();
   lock.unlock();
   const auto t0 = std::chrono::steady_clock::now();
@@ -356,26 +356,26 @@ void Runner::iterate(std::unique_lock<std::mutex>& lock) {
     fail(why);  // the last good snapshot stays published
     return;
   }
-  progress_ = after;
-  iteration_seconds_ += seconds;
-  iteration_traffic_.seconds += traffic1.seconds - traffic0.seconds;
-  iteration_traffic_.bytes += traffic1.bytes - traffic0.bytes;
+  status_.progress = after;
+  status_.iteration_seconds += seconds;
+  status_.iteration_traffic.seconds += traffic1.seconds - traffic0.seconds;
+  status_.iteration_traffic.bytes += traffic1.bytes - traffic0.bytes;
   if (seconds > 0.0) {
     const double a = 0.3;  // exponential moving average over a few iterations
     const double ir = 1.0 / seconds, wr = (after.work_done - before.work_done) / seconds;
-    iter_rate_ = iter_rate_ == 0.0 ? ir : (1 - a) * iter_rate_ + a * ir;
-    work_rate_ = work_rate_ == 0.0 ? wr : (1 - a) * work_rate_ + a * wr;
+    status_.iterations_per_second = status_.iterations_per_second == 0.0 ? ir : (1 - a) * status_.iterations_per_second + a * ir;
+    status_.work_per_second = status_.work_per_second == 0.0 ? wr : (1 - a) * status_.work_per_second + a * wr;
   }
-  if (steps_left_ > 0 && --steps_left_ == 0 && state_ != RunState::Running) state_ = RunState::Paused;
+  if (steps_left_ > 0 && --steps_left_ == 0 && status_.state != RunState::Running) status_.state = RunState::Paused;
   if (pause) {
     steps_left_ = 0;
-    state_ = RunState::Paused;
+    status_.state = RunState::Paused;
   }
   if (method_->finished()) {
-    state_ = RunState::Finished;
+    status_.state = RunState::Finished;
     steps_left_ = 0;
   }
-  const bool ended = state_ != RunState::Running && steps_left_ == 0;
+  const bool ended = status_.state != RunState::Running && steps_left_ == 0;
   if (ended || !interrupted) publish(ended);  // forced where a run or its steps end
 }
 

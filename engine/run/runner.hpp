@@ -53,6 +53,30 @@ struct RunnerOptions {
   bool yield_to_gui = false;
 };
 
+struct CheckpointOutcome {
+  std::string path;   // "" before the first checkpoint command
+  std::string error;  // "" when written
+  ErrorKind kind = ErrorKind::RunFailed;
+};
+
+// What a front end shows of a run (Runner::status).
+struct RunStatus {
+  RunState state = RunState::Idle;
+  bool setting_up = false;  // a set-up (the first one or a reset) is under way
+  Progress progress;
+  std::string error;                            // why it failed
+  ErrorKind error_kind = ErrorKind::RunFailed;  // bad input (e.g. a checkpoint) or a run failure
+  double iterations_per_second = 0.0, work_per_second = 0.0;
+  // Seconds spent in iterations since the set-up (advance and what follows it on the worker, the
+  // snapshots excluded), and this rank's time in collectives and bytes sent within them (under MPI).
+  double iteration_seconds = 0.0;
+  Communicator::Traffic iteration_traffic;
+  // The last checkpoint command's outcome; the estimate the last set-up was checked against
+  // (Method::estimate_memory).
+  CheckpointOutcome last_checkpoint;
+  MemoryEstimate memory_estimate;
+};
+
 class Runner {
  public:
   // Sets the method up on the worker thread; state is Idle when that is done (or Failed).
@@ -80,35 +104,29 @@ class Runner {
   // idle, and are deferred to the next reset otherwise (Deferred, with a message saying so).
   SetResult set(const std::string& key, const ParamValue& value);
 
-  struct CheckpointOutcome {
-    std::string path;   // "" before the first checkpoint command
-    std::string error;  // "" when written
-    ErrorKind kind = ErrorKind::RunFailed;
-  };
-  CheckpointOutcome last_checkpoint() const { return locked(last_checkpoint_); }
-  // The estimate the last set-up was checked against (see Method::estimate_memory).
-  MemoryEstimate memory_estimate() const { return locked(memory_estimate_); }
+  // Everything a front end shows of the run, read at once: its parts agree (a state with its progress).
+  RunStatus status() const { return locked(status_); }
+  // One part of status(), for a caller that needs only that.
+  CheckpointOutcome last_checkpoint() const { return locked(status_.last_checkpoint); }
+  MemoryEstimate memory_estimate() const { return locked(status_.memory_estimate); }
+  RunState state() const { return locked(status_.state); }
+  Progress progress() const { return locked(status_.progress); }
+  bool setting_up() const { return locked(status_.setting_up); }
+  std::string error() const { return locked(status_.error); }
+  ErrorKind error_kind() const { return locked(status_.error_kind); }
+  double iterations_per_second() const { return locked(status_.iterations_per_second); }
+  double iteration_seconds() const { return locked(status_.iteration_seconds); }
+  Communicator::Traffic iteration_traffic() const { return locked(status_.iteration_traffic); }
+  double work_per_second() const { return locked(status_.work_per_second); }
 
-  RunState state() const { return locked(state_); }
-  Progress progress() const { return locked(progress_); }
   // What the worker is doing while a set-up or an iteration takes long: its stage and fraction
   // ("packing spheres", 0.4); empty between them and for methods that do not say.
   WorkStage work_stage() const { return ctx_.interrupt.stage(); }
-  bool setting_up() const { return locked(setting_up_); }                         // a set-up (the first one or a reset) is under way
   std::shared_ptr<const Snapshot> snapshot() const { return locked(snapshot_); }  // latest complete one (null before setup)
   // The same state as files take it (Method::file_snapshot): the same object where the method has
   // no file snapshot of its own.
   std::shared_ptr<const Snapshot> file_snapshot() const { return locked(file_snapshot_); }
-  std::string error() const { return locked(error_); }          // why it failed
-  ErrorKind error_kind() const { return locked(error_kind_); }  // bad input (e.g. a checkpoint) or a run failure
-  std::vector<std::string> take_messages();                     // log lines since the last call
-  double iterations_per_second() const { return locked(iter_rate_); }
-  // Seconds spent in iterations since the set-up (advance and what follows it on the worker, the
-  // snapshots excluded).
-  double iteration_seconds() const { return locked(iteration_seconds_); }
-  // This rank's time in collectives and bytes sent within those iterations (under MPI).
-  Communicator::Traffic iteration_traffic() const { return locked(iteration_traffic_); }
-  double work_per_second() const { return locked(work_rate_); }
+  std::vector<std::string> take_messages();  // log lines since the last call
   const ExecutionContext& context() const { return ctx_; }
   // The device copy of RunnerOptions::device_field, or null (CPU backend, no CUDA, not asked).
   const DeviceFieldPublisher* device_field() const { return device_field_.get(); }
@@ -157,23 +175,14 @@ class Runner {
   mutable std::condition_variable cv_;
   std::deque<Command> commands_;
   bool busy_ = false;  // the worker is executing a command or an iteration
-  bool setting_up_ = false;
-  RunState state_ = RunState::Idle;
+  RunStatus status_;
   ParamSet params_;   // what the method was set up with, plus live changes
   ParamSet pending_;  // applies at the next reset
   std::int64_t steps_left_ = 0;
   bool quit_ = false;
-  Progress progress_;
   std::shared_ptr<const Snapshot> snapshot_, file_snapshot_;
-  double iteration_seconds_ = 0.0;
-  Communicator::Traffic iteration_traffic_;
   std::chrono::steady_clock::time_point last_publish_{};
-  std::string error_;
-  ErrorKind error_kind_ = ErrorKind::RunFailed;
   std::vector<std::string> messages_;
-  CheckpointOutcome last_checkpoint_;
-  MemoryEstimate memory_estimate_;
-  double iter_rate_ = 0.0, work_rate_ = 0.0;
 
   // shared_ptr: destructible where DeviceFieldPublisher's implementation is absent (CPU-only builds)
   std::shared_ptr<DeviceFieldPublisher> device_field_;

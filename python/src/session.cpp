@@ -91,7 +91,7 @@ bool Session::wait(double seconds) const {
 }
 
 void Session::throw_if_failed() const {
-  if (runner_->state() == RunState::Failed) throw Error(runner_->error_kind(), runner_->error());
+  if (const RunStatus s = runner_->status(); s.state == RunState::Failed) throw Error(s.error_kind, s.error);
 }
 
 std::shared_ptr<const Snapshot> Session::snapshot() const {
@@ -101,22 +101,22 @@ std::shared_ptr<const Snapshot> Session::snapshot() const {
 }
 
 RunRecord Session::record(const std::string& stop_reason) const {
-  const RunState state = runner_->state();
+  const RunStatus s = runner_->status();
   std::string why = stop_reason;
-  if (state == RunState::Failed) why = runner_->error();
-  else if (state == RunState::Finished) why = finished_reason(runner_->progress());
+  if (s.state == RunState::Failed) why = s.error;
+  else if (s.state == RunState::Finished) why = finished_reason(s.progress);
   else if (why.empty()) why = "not run yet";
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - created_).count();
   return {&preset_,
           runner_->params(),
           ctx_,
-          to_string(state),
+          to_string(s.state),
           why,
           wall,
-          runner_->memory_estimate(),
+          s.memory_estimate,
           runner_->info().decomposition,
-          runner_->iteration_seconds(),
-          runner_->iteration_traffic()};
+          s.iteration_seconds,
+          s.iteration_traffic};
 }
 
 nlohmann::json Session::summary(const std::string& stop_reason) const { return make_summary(*snapshot(), record(stop_reason)); }
@@ -135,7 +135,7 @@ void Session::checkpoint(const std::string& path) {
   check_output_file(path, "checkpoint(\"" + path + "\")");
   runner_->checkpoint(path);
   wait(-1);
-  const Runner::CheckpointOutcome saved = runner_->last_checkpoint();
+  const CheckpointOutcome saved = runner_->last_checkpoint();
   if (!saved.error.empty()) throw Error(saved.kind, "checkpoint " + saved.path + " " + saved.error);
 }
 
