@@ -41,4 +41,17 @@ void recompute_rates(Ensemble& e, int run, const EnsembleConfig& cfg) {
   }
 }
 
+RunParticles run_particles(Ensemble& e, int run, const EnsembleConfig& cfg) {
+  const int n = cfg.n_s;
+  const std::size_t first = std::size_t(run) * n;
+  RunParticles r{n,
+                 e.v.data() + first,
+                 e.w.data() + first,
+                 e.C.data() + first,
+                 std::vector<ParticleAux>(n),
+                 run_stream(cfg.seed, cfg.first_run + run)};
+  for (int k = 0; k < n; ++k) r.aux[k] = make_aux(r.v[k], cfg.kernel);
+  return r;
+}
+
 }  // namespace ks::coag

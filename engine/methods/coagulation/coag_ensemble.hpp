@@ -37,6 +37,18 @@ KS_HD PhiloxStream run_stream(std::uint64_t seed, int run) { return PhiloxStream
 constexpr std::uint32_t kPurposeEvent = 0;
 constexpr std::uint32_t kPurposeInitial = 1;
 
+// Run r's part of the ensemble as a CPU loop starts from: its n_s particles' volumes, weights and C'
+// (pointers into the ensemble), their ParticleAux computed from the volumes, and the run's RNG stream.
+struct RunParticles {
+  int n;
+  double* v;
+  double* w;
+  double* C;
+  std::vector<ParticleAux> aux;
+  PhiloxStream rng;
+};
+RunParticles run_particles(Ensemble& e, int run, const EnsembleConfig& cfg);
+
 // Initial particles of run r: monodisperse (sigma_g0 == 1) or sampled from a lognormal,
 // all with weight exactly 1 (the box holds n_s / N0, so a particle starts as one real one); C'
 // from eq. (2) unless with_rates is false (the GPU computes them itself: O(n_s^2), Algorithm 1).

@@ -62,15 +62,9 @@ bool update_samplers(const SamplerSet& set, const Majorant& m, const ChangedPart
 
 std::uint64_t advance_run_majorant_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, double t_target, std::uint64_t max_events,
                                        const Interrupt& stop) {
-  const int n = cfg.n_s;
-  const std::size_t first = std::size_t(run) * n;
-  double* v = e.v.data() + first;
-  double* w = e.w.data() + first;
+  auto [n, v, w, C, aux, rng] = run_particles(e, run, cfg);  // no C' kept
   const KernelParams& kp = cfg.kernel;
   const Majorant m = majorant_of(kp);
-  const PhiloxStream rng = run_stream(cfg.seed, cfg.first_run + run);
-  std::vector<ParticleAux> aux(n);
-  for (int k = 0; k < n; ++k) aux[k] = make_aux(v[k], kp);
   HostSamplers h;
   rebuild_samplers(h, m, aux.data(), w, n);  // at the start of every advance, as on the GPU
   const SamplerSet set = h.view(n);

@@ -29,29 +29,21 @@ namespace {
 // transform; selection by rejection needs no row and the update computes it); the update overwrites it
 // and fills row_j with the new rows of i and j, summed afterwards into C'_i and C'_j.
 struct Scratch {
-  std::vector<ParticleAux> aux;
   std::vector<double> row_i, row_j;
 };
 
 // The loop of both: by_rejection picks i and j by acceptance-rejection, else by inverse transform.
 std::uint64_t advance_run_keeping_rates(Ensemble& e, int run, const EnsembleConfig& cfg, double t_target, std::uint64_t max_events,
                                         const Interrupt& stop, bool by_rejection) {
-  const int n = cfg.n_s;
-  const std::size_t base = std::size_t(run) * n;
-  double* v = e.v.data() + base;
-  double* w = e.w.data() + base;
-  double* C = e.C.data() + base;
+  auto [n, v, w, C, aux, rng] = run_particles(e, run, cfg);
   const KernelParams& kp = cfg.kernel;
-  const PhiloxStream rng = run_stream(cfg.seed, cfg.first_run + run);
   // Inner loops go parallel only for one large run; several runs are parallel over runs.
   const bool inner_parallel = n >= 4096 && !omp_in_parallel();
 
   Scratch s;
-  s.aux.resize(n);
   s.row_i.resize(n);
   s.row_j.resize(n);
-  for (int k = 0; k < n; ++k) s.aux[k] = make_aux(v[k], kp);
-  PairBounds bounds = by_rejection ? pair_bounds(s.aux.data(), w, n) : PairBounds{};
+  PairBounds bounds = by_rejection ? pair_bounds(aux.data(), w, n) : PairBounds{};
 
   std::uint64_t done = 0;
   while (done < max_events && !stop.requested()) {
@@ -73,30 +65,30 @@ std::uint64_t advance_run_keeping_rates(Ensemble& e, int run, const EnsembleConf
     if (by_rejection) {
       i = select_by_rejection(rng, event, kPurposeFirstPick, n, rate_bound(C_high), [&](int k) { return C[k]; });
       if (i < 0) throw run_failed(no_pair_message(run, event));
-      ai = s.aux[i];
+      ai = aux[i];
       wi_old = w[i];
       j = select_by_rejection(rng, event, kPurposeSecondPick, n, row_bound(ai, wi_old, bounds, kp),
-                              [&](int k) { return k == i ? 0.0 : beta(ai, s.aux[k], kp) * pair_weight(wi_old, w[k]); });
+                              [&](int k) { return k == i ? 0.0 : beta(ai, aux[k], kp) * pair_weight(wi_old, w[k]); });
       if (j < 0) throw run_failed(no_pair_message(run, event));
     } else {
       double u_i, u_j;
       rng.uniform2(event, kPurposeEvent, u_i, u_j);
       i = select_by_cumulative(C, n, u_i * sum_C);
-      ai = s.aux[i];
+      ai = aux[i];
       wi_old = w[i];
 #pragma omp parallel for schedule(static) if (inner_parallel)
-      for (int k = 0; k < n; ++k) s.row_i[k] = k == i ? 0.0 : beta(ai, s.aux[k], kp) * pair_weight(wi_old, w[k]);
+      for (int k = 0; k < n; ++k) s.row_i[k] = k == i ? 0.0 : beta(ai, aux[k], kp) * pair_weight(wi_old, w[k]);
       double sum_i = 0.0;
       for (int k = 0; k < n; ++k) sum_i += s.row_i[k];
       j = select_by_cumulative(s.row_i.data(), n, u_j * sum_i);
     }
-    const ParticleAux aj = s.aux[j];
+    const ParticleAux aj = aux[j];
     const double wj_old = w[j];
 
     coalesce(v[i], w[i], v[j], w[j]);
-    s.aux[i] = make_aux(v[i], kp);
-    s.aux[j] = make_aux(v[j], kp);
-    const ParticleAux ni = s.aux[i], nj = s.aux[j];
+    aux[i] = make_aux(v[i], kp);
+    aux[j] = make_aux(v[j], kp);
+    const ParticleAux ni = aux[i], nj = aux[j];
     const double wi = w[i], wj = w[j];
     bounds.note(ni, wi);
     bounds.note(nj, wj);
@@ -107,7 +99,7 @@ std::uint64_t advance_run_keeping_rates(Ensemble& e, int run, const EnsembleConf
     for (int k = 0; k < n; ++k) {
       if (k == i || k == j) continue;
       const double wk = w[k];
-      const ParticleAux ak = s.aux[k];
+      const ParticleAux ak = aux[k];
       const double ri_old = by_rejection ? beta(ai, ak, kp) * pair_weight(wi_old, wk) : s.row_i[k];
       const double rj_old = beta(aj, ak, kp) * pair_weight(wj_old, wk);
       const double ri = beta(ak, ni, kp) * pair_weight(wk, wi), rj = beta(ak, nj, kp) * pair_weight(wk, wj);
@@ -131,7 +123,7 @@ std::uint64_t advance_run_keeping_rates(Ensemble& e, int run, const EnsembleConf
     if (++e.since_refresh[run] >= static_cast<std::uint64_t>(cfg.refresh_every)) {
       recompute_rates(e, run, cfg);
       e.since_refresh[run] = 0;
-      if (by_rejection) bounds = pair_bounds(s.aux.data(), w, n);  // as the GPU does at a refresh
+      if (by_rejection) bounds = pair_bounds(aux.data(), w, n);  // as the GPU does at a refresh
     }
   }
   return done;

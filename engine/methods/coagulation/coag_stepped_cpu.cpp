@@ -38,15 +38,10 @@ void rebuild_trees(HostTrees& h, const Majorant& m, const ParticleAux* aux, cons
 
 std::uint64_t advance_run_stepped_cpu(Ensemble& e, int run, const EnsembleConfig& cfg, double t_target, std::uint64_t max_events,
                                       const Interrupt& stop) {
-  const int n = cfg.n_s, K = cfg.step_trials;
-  const std::size_t first = std::size_t(run) * n;
-  double* v = e.v.data() + first;
-  double* w = e.w.data() + first;
+  auto [n, v, w, C, aux, rng] = run_particles(e, run, cfg);  // no C' kept
+  const int K = cfg.step_trials;
   const KernelParams& kp = cfg.kernel;
   const Majorant m = majorant_of(kp);
-  const PhiloxStream rng = run_stream(cfg.seed, cfg.first_run + run);
-  std::vector<ParticleAux> aux(n);
-  for (int k = 0; k < n; ++k) aux[k] = make_aux(v[k], kp);
   HostTrees h;
   rebuild_trees(h, m, aux.data(), w, n);  // at the start of every advance, as on the GPU
   const ParticleTrees trees = h.view(n);
