@@ -10,6 +10,7 @@
 #include "bgk_strip.hpp"
 #include "core/end_condition.hpp"
 #include "core/checked.hpp"
+#include "core/memory_budget.hpp"
 #include "core/column_blocks.hpp"
 #include "core/errors.hpp"
 #include "core/interruptible_steps.hpp"
@@ -73,33 +74,27 @@ MemoryEstimate BgkMethod::estimate(const BgkParams& p, const ExecutionContext& c
   if (const Communicator& comm = ranks_of(ctx); comm.size() > 1) {
     const BgkConfig c = make_config(p);
     const Strip s = strip_of(c, comm.rank(), comm.size());
-    gathered = checked_product({nx, ny, 2 * kRawMoments, std::int64_t(sizeof(double))}, "kinetic.bgk gathered moments");
+    gathered = checked_mul(nx, ny, "kinetic.bgk gathered cells");
     (s.rows ? ny : nx) = s.held();
   }
   const std::int64_t cells = checked_mul(nx, ny, "nx * ny cells");
   const std::int64_t velocities = checked_product({nv, nv, nv}, "nv^3 velocities");
-  const std::int64_t f_bytes = checked_product({cells, velocities, std::int64_t(sizeof(double))}, "nx * ny cells x nv^3 velocities x 8 B");
-  const std::int64_t two_f = checked_mul(2, f_bytes, "two copies of f");
+  const std::int64_t f_values = checked_mul(cells, velocities, "nx * ny cells x nv^3 velocities");
   constexpr std::int64_t kCellFieldValues = 8;
   constexpr std::int64_t host_cell = (2 * kRawMoments + 2 * kCellFieldValues) * sizeof(double);
   constexpr std::int64_t relax_cell = sizeof(CellRelaxation);
   const std::int64_t parts = p.problem == Case::Cavity ? kMaxTileParts : 1;
   const std::int64_t slice_sums = checked_product({5, nv, parts, std::int64_t(sizeof(double))}, "5 nv moment sums x 8 B");
   const std::int64_t device_cell = checked_add(relax_cell + kRawMoments * sizeof(double), slice_sums, "kinetic.bgk device bytes per cell");
-  MemoryEstimate m;
-  m.host_bytes = std::uint64_t(checked_add(
-      checked_add(cuda ? f_bytes : two_f, checked_mul(cells, host_cell + (cuda ? 0 : relax_cell), "kinetic.bgk host bytes per cell"),
-                  "kinetic.bgk host bytes"),
-      gathered, "kinetic.bgk host bytes"));
-  if (cuda)
-    m.device_bytes =
-        std::uint64_t(checked_add(two_f, checked_mul(cells, device_cell, "kinetic.bgk device bytes per cell"), "kinetic.bgk device bytes"));
-  auto text = [](std::int64_t v) { return std::to_string(v); };
-  m.detail = "nx x ny = " + text(nx) + " x " + text(ny) + (gathered ? " cells on this rank (its strip and halos)" : " cells") +
-             " x nv^3 = " + text(nv) + "^3 velocities x 8 B x 2 copies of f = " + format_bytes(std::uint64_t(two_f)) +
-             (cuda ? " on the device" : "") + "; " + text(host_cell + (cuda ? 0 : relax_cell)) + " B per cell on the host" +
-             (cuda ? ", " + text(device_cell) + " B per cell on the device" : "");
-  return m;
+  const std::string grid =
+      "nx x ny = " + std::to_string(nx) + " x " + std::to_string(ny) + (gathered ? " cells on this rank (its strip and halos)" : " cells");
+  const std::string f = grid + " x nv^3 = " + std::to_string(nv) + "^3 velocities";
+  MemoryBudget b("kinetic.bgk");
+  b.host(f + (cuda ? " (f)" : " x 2 copies of f"), checked_mul(cuda ? 1 : 2, f_values, "two copies of f"), sizeof(double))
+      .host(grid + "' moments and fields", cells, host_cell + (cuda ? 0 : relax_cell))
+      .host("the whole grid's gathered moments", gathered, 2 * kRawMoments * sizeof(double));
+  if (cuda) b.device(f + " x 2 copies of f", checked_mul(2, f_values, "two copies of f"), sizeof(double)).device(grid, cells, device_cell);
+  return b.estimate();
 }
 
 double BgkMethod::cost(const BgkParams& p) {

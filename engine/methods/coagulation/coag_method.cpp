@@ -11,6 +11,7 @@
 #include "coag_solver.hpp"
 #include "coag_units.hpp"
 #include "core/checked.hpp"
+#include "core/memory_budget.hpp"
 #include "core/errors.hpp"
 #include "core/solver_choice.hpp"
 #include "core/text.hpp"
@@ -105,24 +106,17 @@ MemoryEstimate CoagulationMethod::estimate(const CoagParams& p, const ExecutionC
                      device_run = 5 * sizeof(std::uint64_t) + selection.bytes_per_run;
   // Runs advance in parallel, one per thread; a single run uses the threads inside its loops.
   const std::int64_t threads = cuda ? 0 : std::min<std::int64_t>(std::max(ctx.cpu_threads, 1), n_runs);
-  const std::int64_t ensemble = checked_product({2, particles, host_particle}, "aerosol.coagulation host bytes of the ensemble");
-  const std::int64_t per_run =
-      checked_mul(n_runs, 2 * host_run + outputs * std::int64_t(sizeof(RunStatistics)), "aerosol.coagulation bytes per run");
-  const std::int64_t work = checked_mul(n_s, threads * (thread_particle + samplers) + snapshot_particle, "aerosol.coagulation work arrays");
-  MemoryEstimate m;
-  m.host_bytes =
-      std::uint64_t(checked_add(checked_add(ensemble, per_run, "aerosol.coagulation host bytes"), work, "aerosol.coagulation host bytes"));
-  if (cuda)
-    m.device_bytes = std::uint64_t(checked_add(checked_mul(particles, device_particle, "aerosol.coagulation device bytes"),
-                                               checked_mul(n_runs, device_run, "aerosol.coagulation device bytes per run"),
-                                               "aerosol.coagulation device bytes"));
-  m.detail =
-      "n_s x n_runs = " + std::to_string(n_s) + " x " + std::to_string(n_runs) + " = " + std::to_string(particles) + " particles x " +
-      std::to_string(host_particle) + " B x 2 (an iteration's start kept) = " + format_bytes(std::uint64_t(ensemble)) + " on the host" +
-      (cuda ? " (x " + std::to_string(device_particle) + " B = " + format_bytes(m.device_bytes) + " on the device)" : "") + "; " +
-      std::to_string(outputs) + " outputs (t_end, outputs_per_decade) x n_runs statistics x " + std::to_string(sizeof(RunStatistics)) +
-      " B" + (cuda ? "" : "; work arrays of " + std::to_string(threads) + " thread(s) x n_s x " + std::to_string(thread_particle) + " B");
-  return m;
+  const std::string runs =
+      "n_s x n_runs = " + std::to_string(n_s) + " x " + std::to_string(n_runs) + " = " + std::to_string(particles) + " particles";
+  MemoryBudget b("aerosol.coagulation");
+  b.host(runs + " x 2 (an iteration's start kept)", checked_mul(2, particles, "2 x n_s * n_runs particles"), host_particle)
+      .host(std::to_string(n_runs) + " runs' values and " + std::to_string(outputs) + " outputs' statistics (t_end, outputs_per_decade)",
+            n_runs, 2 * host_run + outputs * std::int64_t(sizeof(RunStatistics)))
+      .host(std::to_string(threads) + " thread(s)' work arrays of n_s = " + std::to_string(n_s) + " particles",
+            checked_mul(threads, n_s, "threads x n_s"), thread_particle + samplers)
+      .host("a snapshot of n_s = " + std::to_string(n_s) + " particles", n_s, snapshot_particle);
+  if (cuda) b.device(runs, particles, device_particle).device(std::to_string(n_runs) + " runs' values", n_runs, device_run);
+  return b.estimate();
 }
 
 double CoagulationMethod::cost(const CoagParams& p) {

@@ -7,6 +7,7 @@
 #include "core/end_condition.hpp"
 #include "core/ceil_div.hpp"
 #include "core/checked.hpp"
+#include "core/memory_budget.hpp"
 #include "core/errors.hpp"
 #include "core/solver_choice.hpp"
 #include "core/text.hpp"
@@ -51,11 +52,6 @@ MethodInfo DvmMethod::describe() {
 //  CPU each thread's moment sums of a slice. The device figures of the README's table are these
 //  terms (the slices about 94 % of 64^3 x 64^3).
 MemoryEstimate DvmMethod::estimate(const DvmParams& p, const ExecutionContext& ctx) {
-  auto sum = [](std::initializer_list<std::int64_t> terms, const std::string& what) {
-    std::int64_t s = 0;
-    for (const std::int64_t t : terms) s = checked_add(s, t, what);
-    return s;
-  };
   const bool couette = p.problem == Case::Couette, cuda = ctx.backend == BackendKind::Cuda;
   const std::int64_t nx = couette ? 1 : p.nx, ny = p.ny, nz = couette ? 1 : p.nz;
   const std::int64_t cells = checked_product({nx, ny, nz}, "nx * ny * nz cells");
@@ -63,7 +59,8 @@ MemoryEstimate DvmMethod::estimate(const DvmParams& p, const ExecutionContext& c
   // Diffuse-wall faces: the cavity's six walls, the cube's body_cells^3 solid cells (its box is free
   // stream), the two Couette plates of one cell each.
   const std::int64_t body = p.problem == Case::Cube ? p.body_cells : 0;
-  const std::int64_t box = sum({slice, checked_mul(ny, nz, "ny * nz"), checked_mul(nx, nz, "nx * nz")}, "cavity wall faces");
+  const std::int64_t box = checked_add(checked_add(slice, checked_mul(ny, nz, "ny * nz"), "cavity wall faces"),
+                                       checked_mul(nx, nz, "nx * nz"), "cavity wall faces");
   const std::int64_t faces = p.problem == Case::Cavity ? checked_mul(2, box, "cavity wall faces")
                              : p.problem == Case::Cube ? checked_product({6, body, body}, "6 body_cells^2 cube faces")
                                                        : 2;
@@ -72,36 +69,33 @@ MemoryEstimate DvmMethod::estimate(const DvmParams& p, const ExecutionContext& c
   const std::int64_t octant = checked_product({half, half, half}, "(nv / 2)^3 velocities of an octant");
   const std::int64_t batch_key = p.batch, batch = std::max<std::int64_t>(batch_key > 0 && batch_key < octant ? batch_key : octant, 1);
   const std::int64_t f_bytes = p.single ? 4 : 8;
-  const std::int64_t slices = checked_product({2, slice, batch, f_bytes}, "2 slices x nx * ny cells x batch velocities");
+  const std::int64_t slice_values = checked_product({2, slice, batch}, "2 slices x nx * ny cells x batch velocities");
 
   constexpr std::int64_t raw_cell = kRaw * sizeof(double), links_cell = 1 + 6 * sizeof(int);  // and the solid flag
   constexpr std::int64_t host_cell =
       links_cell + sizeof(double) + 2 * raw_cell + sizeof(CellState) + 2 * CellValues::kCount * sizeof(double);
   constexpr std::int64_t device_cell = links_cell + raw_cell + sizeof(CellState);
   constexpr std::int64_t host_face = sizeof(Face) + sizeof(int) + 3 * sizeof(double), device_face = sizeof(int) + 2 * sizeof(double);
-  const std::int64_t table = checked_mul(velocities, sizeof(Velocity), "nv^3 velocities x 32 B");
-  const std::int64_t partial =
-      cuda ? 0 : checked_product({std::max<std::int64_t>(ctx.cpu_threads, 1), slice, raw_cell}, "threads x nx * ny cells of moment sums");
-  const std::int64_t host =
-      sum({checked_mul(cells, host_cell, "kinetic.dvm host bytes of the cells"),
-           checked_mul(faces, host_face, "kinetic.dvm host bytes of the wall faces"), table,
-           checked_mul(8 * ceil_div(octant, batch), sizeof(Batch), "kinetic.dvm batches"),
-           checked_mul(p.max_iterations, 2 * sizeof(double), "kinetic.dvm residual history"), cuda ? 0 : slices, cuda ? 0 : table, partial},
-          "kinetic.dvm host bytes");
-  const std::int64_t device = !cuda ? 0
-                                    : sum({checked_mul(cells, device_cell, "kinetic.dvm device bytes of the cells"),
-                                           checked_mul(faces, device_face, "kinetic.dvm device bytes of the wall faces"), slices, table},
-                                          "kinetic.dvm device bytes");
-  MemoryEstimate m;
-  m.host_bytes = std::uint64_t(host);
-  m.device_bytes = std::uint64_t(device);
-  auto text = [](std::int64_t v) { return std::to_string(v); };
-  m.detail = "nx x ny x nz = " + text(nx) + " x " + text(ny) + " x " + text(nz) + " cells x " + text(host_cell) + " B" +
-             (cuda ? " (" + text(device_cell) + " B on the device)" : "") + "; two slices of nx * ny = " + text(slice) +
-             " cells x batch = " + text(batch) + " velocities x " + text(f_bytes) + " B (precision " + (p.single ? "fp32" : "fp64") +
-             ") = " + format_bytes(std::uint64_t(slices)) + (cuda ? " on the device" : "") + "; nv^3 = " + text(nv) + "^3 velocities x " +
-             text(sizeof(Velocity)) + " B";
-  return m;
+  const std::string grid = "nx x ny x nz = " + std::to_string(nx) + " x " + std::to_string(ny) + " x " + std::to_string(nz) + " cells";
+  const std::string wall_faces = std::to_string(faces) + " wall faces";
+  const std::string table = "nv^3 = " + std::to_string(nv) + "^3 velocities";
+  const std::string slices = "two slices of nx * ny = " + std::to_string(slice) + " cells x batch = " + std::to_string(batch) +
+                             " velocities (precision " + (p.single ? "fp32" : "fp64") + ")";
+  MemoryBudget b("kinetic.dvm");
+  b.host(grid, cells, host_cell)
+      .host(wall_faces, faces, host_face)
+      .host(table, velocities, sizeof(Velocity))
+      .host("the velocity batches", 8 * ceil_div(octant, batch), sizeof(Batch))
+      .host("max_iterations = " + std::to_string(p.max_iterations) + " residuals", p.max_iterations, 2 * sizeof(double));
+  if (cuda) {
+    b.device(grid, cells, device_cell).device(wall_faces, faces, device_face).device(slices, slice_values, f_bytes);
+    b.device(table, velocities, sizeof(Velocity));
+  } else {
+    const std::int64_t threads = std::max<std::int64_t>(ctx.cpu_threads, 1);
+    b.host(slices, slice_values, f_bytes).host(table + " (the solver's copy)", velocities, sizeof(Velocity));
+    b.host(std::to_string(threads) + " threads' moment sums of a slice", checked_mul(threads, slice, "threads x nx * ny cells"), raw_cell);
+  }
+  return b.estimate();
 }
 
 double DvmMethod::cost(const DvmParams& p) {

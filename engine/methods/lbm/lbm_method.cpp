@@ -7,6 +7,7 @@
 #include "core/end_condition.hpp"
 #include "core/constants.hpp"
 #include "core/checked.hpp"
+#include "core/memory_budget.hpp"
 #include "core/errors.hpp"
 #include "core/interruptible_steps.hpp"
 #include "core/solver_choice.hpp"
@@ -184,39 +185,31 @@ MemoryEstimate LbmMethod::estimate(const LbmParams& p, const ExecutionContext& c
   const std::int64_t spheres = c.geometry == Geometry::PackedBed ? p.sphere_count : 0;
   const std::int64_t nodes = std::int64_t(c.nx) * c.ny * slab.planes();
   const bool gathers = slab.halo && ranks_of(ctx).rank() == 0 && !ctx.field_pieces;
-  const std::int64_t gathered =
-      gathers ? checked_mul(c.nodes(), 2 * (kNodeMoments + 1) * 8 + snapshot, "lbm.binary bytes gathered on rank 0") : 0;
-  MemoryEstimate m;
-  m.host_bytes =
-      std::uint64_t(checked_add(checked_add(checked_mul(nodes, host_node, "lbm.binary host bytes of the lattice"),
-                                            checked_mul(links, host_link, "lbm.binary bytes of the wall links"), "lbm.binary host bytes"),
-                                checked_add(checked_product({spheres, 4, std::int64_t(sizeof(Sphere))}, "lbm.binary bytes of the spheres"),
-                                            gathered, "lbm.binary host bytes"),
-                                "lbm.binary host bytes"));
-  if (cuda)
-    m.device_bytes = std::uint64_t(
-        checked_add(checked_add(checked_mul(nodes, device_node, "lbm.binary device bytes of the lattice"),
-                                checked_mul(links, device_link, "lbm.binary device bytes of the wall links"), "lbm.binary device bytes"),
-                    device_fixed + end_sources * kSpecies * storage, "lbm.binary device bytes"));
-  m.detail =
+  const std::string grid =
       "nx x ny x nz = " + std::to_string(p.nx) + " x " + std::to_string(p.ny) + " x " + std::to_string(p.nz) + ", grid_level " +
       level_name(p) + ": " + std::to_string(nodes) + " nodes" +
       (slab.halo ? " (z planes " + std::to_string(slab.begin) + " to " + std::to_string(slab.end - 1) + " on this rank, and 2 halo planes)"
                  : std::string()) +
-      " x 2 species x 27 x " + std::to_string(storage) + " B (precision " + precision_name(c.precision) + "), " +
-      std::to_string(host_node) + " B per node on the host" + (cuda ? ", " + std::to_string(device_node) + " on the device" : "") +
-      "; wall links <= " + std::to_string(links) + " x " + std::to_string(link_bytes) + " B" +
-      (spheres ? "; sphere_count = " + std::to_string(spheres) : "") +
-      (gathers ? "; " + format_bytes(std::uint64_t(gathered)) + " to gather the whole lattice's snapshot on rank 0 (--pieces avoids it)"
-               : "");
+      " (2 species x 27 populations x " + std::to_string(storage) + " B, precision " + precision_name(c.precision) + ", and more)";
+  const std::string wall_links = "wall links <= " + std::to_string(links);
+  MemoryBudget b("lbm.binary");
+  b.host(grid, nodes, host_node)
+      .host(wall_links, links, host_link)
+      .host("sphere_count = " + std::to_string(spheres) + " spheres, four lists", checked_mul(spheres, 4, "4 sphere lists"), sizeof(Sphere))
+      .host("the whole lattice's snapshot gathered on rank 0 (--pieces avoids it)", gathers ? c.nodes() : 0,
+            2 * (kNodeMoments + 1) * 8 + snapshot);
+  if (cuda) {
+    b.device(grid, nodes, device_node).device(wall_links, links, device_link);
+    b.device("a block of the paper's state (read_f)", device_fixed).device("the open ends' solid sources", end_sources, kSpecies * storage);
+  }
   // Where the device refuses the fused step, the message names the step that needs less.
   if (fused && !in_place) {
     LbmParams one_array = p;
     one_array.gpu_step = GpuStep::InPlace;
-    m.detail += "; gpu_step = in_place (one population array) needs about " + format_bytes(estimate(one_array, ctx).device_bytes) +
-                " on the device";
+    b.note("gpu_step = in_place (one population array) needs about " + format_bytes(estimate(one_array, ctx).device_bytes) +
+           " on the device");
   }
-  return m;
+  return b.estimate();
 }
 
 double LbmMethod::cost(const LbmParams& p) {

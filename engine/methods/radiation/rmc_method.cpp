@@ -5,6 +5,7 @@
 
 #include "core/end_condition.hpp"
 #include "core/checked.hpp"
+#include "core/memory_budget.hpp"
 #include "core/errors.hpp"
 #include "core/solver_choice.hpp"
 #include "io/binary_io.hpp"
@@ -77,28 +78,20 @@ MemoryEstimate RmcMethod::estimate(const RmcParams& p, const ExecutionContext& c
   // problem and in the solver's copy. The spectral tables (about 25 MB for 370 bands) are left out. Reading a
   // file comes first, and all of it but the field is freed before the rest is allocated.
   const std::int64_t per_cell = 8 * 11 + (file ? 12 : 0) + (cuda ? 8 : 0);
-  const std::int64_t host = checked_add(checked_mul(cells, per_cell, "cells x host bytes per cell"),
-                                        checked_mul(level_cells, 16, "grid level cells x 16 B"), "radiation.rmc host bytes");
-  MemoryEstimate m;
-  m.host_bytes = std::max(std::uint64_t(host), read_bytes);
-  m.detail = grid + ": " + std::to_string(cells) + " cells x " + std::to_string(per_cell) + " B + " + std::to_string(level_cells) +
-             " cells of the grid levels x 16 B";
-  if (read_bytes > 0) m.detail += "; reading temperature_file " + format_bytes(read_bytes);
+  const std::string grid_cells = grid + ": " + std::to_string(cells) + " cells";
+  const std::string level = std::to_string(level_cells) + " cells of the grid levels";
+  MemoryBudget b("radiation.rmc");
+  b.host(grid_cells, cells, per_cell).host(level, level_cells, 16).host_before("reading temperature_file", std::int64_t(read_bytes));
   if (cuda && cells > 0) {
     // Device, per cell: the batch's sums and face crossings, the running sums, T and kappa_P (7 doubles); per
     // cell of every level: the table coordinate as a double and as a texture float (texture is live); per
     // thread (a cell's chunk of rays; rays_per_batch is live: its most chunks): the chunk's sums (3 doubles),
     // for two batches (the next one traces while this one ends).
     const int chunks = ray_chunks(cells, kMaxRaysPerBatch);
-    const std::int64_t threads = checked_mul(cells, chunks, "cells x ray chunks");
-    m.device_bytes =
-        std::uint64_t(checked_add(checked_add(checked_mul(cells, 56, "cells x 56 B"),
-                                              checked_mul(level_cells, 12, "grid level cells x 12 B"), "radiation.rmc device bytes"),
-                                  checked_mul(threads, 48, "ray threads x 48 B"), "radiation.rmc device bytes"));
-    m.detail += "; device: " + std::to_string(cells) + " cells x 56 B + " + std::to_string(level_cells) + " level cells x 12 B + " +
-                std::to_string(threads) + " ray threads (cells x " + std::to_string(chunks) + " chunks) x 48 B";
+    b.device(grid_cells, cells, 56).device(level, level_cells, 12);
+    b.device(grid_cells + " x " + std::to_string(chunks) + " ray threads", checked_mul(cells, chunks, "cells x ray chunks"), 48);
   }
-  return m;
+  return b.estimate();
 }
 
 double RmcMethod::cost(const RmcParams& p) {
