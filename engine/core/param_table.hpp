@@ -41,7 +41,7 @@ class ParamTable {
                       std::is_same_v<T, std::string>,
                   "bind a double, int, int64, bool or string member (an enum: bind_choice)");
     check_type<T>(spec);
-    add(std::move(spec), change, [member](P& p, const ParamValue& v) { p.*member = from_value<T>(v); });
+    add(std::move(spec), change, offset_of(member), [member](P& p, const ParamValue& v) { p.*member = from_value<T>(v); });
     return *this;
   }
 
@@ -52,12 +52,22 @@ class ParamTable {
     if (spec.type != ParamType::Choice || values.size() != spec.choices.size())
       throw std::logic_error("bind_choice '" + spec.key + "': one enum value per choice");
     const std::vector<std::string> names = spec.choices;
-    add(std::move(spec), change, [member, names, values](P& p, const ParamValue& v) {
+    add(std::move(spec), change, offset_of(member), [member, names, values](P& p, const ParamValue& v) {
       const auto& name = std::get<std::string>(v);
       for (std::size_t i = 0; i < names.size(); ++i)
         if (names[i] == name) p.*member = values[i];
     });
     return *this;
+  }
+
+  // The key bound to `member`: refusals name a parameter through here (param_key(&DvmParams::mach)), so
+  // the name they give is the table's. A member no key is bound to is a programming error.
+  template <class T>
+  const std::string& key_of(T P::*member) const {
+    const std::size_t offset = offset_of(member);
+    for (const auto& e : entries_)
+      if (e.offset == offset) return e.key;
+    throw std::logic_error("key_of: the member at offset " + std::to_string(offset) + " is bound to no key");
   }
 
   // Every spec in declaration order, `live` set from its Change.
@@ -88,15 +98,23 @@ class ParamTable {
   struct Entry {
     std::string key;
     Change change;
+    std::size_t offset;  // of the member in P: what key_of finds it by
     std::function<void(P&, const ParamValue&)> store;
   };
 
-  void add(ParamSpec spec, Change change, std::function<void(P&, const ParamValue&)> store) {
+  void add(ParamSpec spec, Change change, std::size_t offset, std::function<void(P&, const ParamValue&)> store) {
     for (const auto& e : entries_)
       if (e.key == spec.key) throw std::logic_error("parameter '" + spec.key + "' bound twice");
     spec.live = change != Change::Resetup;
-    entries_.push_back({spec.key, change, std::move(store)});
+    entries_.push_back({spec.key, change, offset, std::move(store)});
     specs_.push_back(std::move(spec));
+  }
+
+  // Where `member` lies in a P (the same for every P object).
+  template <class T>
+  static std::size_t offset_of(T P::*member) {
+    static const P probe{};
+    return std::size_t(reinterpret_cast<const char*>(&(probe.*member)) - reinterpret_cast<const char*>(&probe));
   }
 
   template <class T>
@@ -126,5 +144,17 @@ class ParamTable {
   std::vector<Entry> entries_;
   std::vector<ParamSpec> specs_;
 };
+
+// The key of a parameter struct's member from its method's table, found through the struct's own
+// namespace: each X_params.hpp declares `param_table_of(const XParams*)`. Several members: their
+// keys joined by ", " (a refusal about a product of them).
+template <class P, class T>
+const std::string& param_key(T P::*member) {
+  return param_table_of(static_cast<const P*>(nullptr)).key_of(member);
+}
+template <class P, class T, class... More>
+std::string param_keys(T P::*first, More... more) {
+  return (std::string(param_key(first)) + ... + (", " + param_key(more)));
+}
 
 }  // namespace ks

@@ -39,6 +39,22 @@ ParamTable<Toy> make_toy_table() {
   return t;
 }
 
+// The table param_key(&Toy::member) reads.
+const ParamTable<Toy>& param_table_of(const Toy*) {
+  static const ParamTable<Toy> table = make_toy_table();
+  return table;
+}
+
+TEST(ParamTable, ARefusalNamesAMemberByTheKeyTheTableBindsItTo) {
+  EXPECT_EQ(ks::param_key(&Toy::fast), "mode");  // the table's key, not the member's name
+  EXPECT_EQ(ks::param_key(&Toy::speed), "speed");
+  EXPECT_EQ(ks::param_keys(&Toy::cells, &Toy::seed, &Toy::shape), "cells, seed, shape");
+  ParamTable<Toy> partial;
+  partial.bind(&Toy::speed, ks::real_param("speed", "Speed", "m/s", 2.5, 0.0, 10.0, "help"));
+  EXPECT_EQ(partial.key_of(&Toy::speed), "speed");
+  EXPECT_THROW(partial.key_of(&Toy::cells), std::logic_error);  // bound to no key
+}
+
 TEST(ParamTable, SpecsKeepTheOrderAndTakeLiveFromWhatAChangeDoes) {
   const auto t = make_toy_table();
   const auto& s = t.specs();

@@ -43,7 +43,8 @@ BgkConfig make_config(const BgkParams& p) {
   const int nv = p.nv;
   const double vx0 = p.vx_min, vx1 = p.vx_max, vt = p.vt_max;
   if (vx1 <= vx0)
-    throw bad_input("vx_max", "the v_x box [" + std::to_string(vx0) + ", " + std::to_string(vx1) + "] is empty", "vx_max > vx_min");
+    throw bad_input(param_key(&BgkParams::vx_max), "the v_x box [" + std::to_string(vx0) + ", " + std::to_string(vx1) + "] is empty",
+                    "vx_max > vx_min");
   for (int a = 0; a < 3; ++a) c.vg.n[a] = nv;
   c.vg.lo[0] = vx0;
   c.vg.h[0] = (vx1 - vx0) / nv;
@@ -74,7 +75,8 @@ BgkConfig make_config(const BgkParams& p) {
   const std::int64_t bytes =
       checked_product({2, cells, velocities, std::int64_t(sizeof(double))}, "nx * ny cells x nv^3 velocities x 2 copies of f");
   if (bytes > std::int64_t(64e9))
-    throw bad_input("nx, ny, nv", "the phase space needs " + format_bytes(std::uint64_t(bytes)), "at most 64 GB (two copies of f)");
+    throw bad_input(param_keys(&BgkParams::nx, &BgkParams::ny, &BgkParams::nv),
+                    "the phase space needs " + format_bytes(std::uint64_t(bytes)), "at most 64 GB (two copies of f)");
   if (const double target = p.courant; target > 0.0) {
     c.dt *= target / courant_number(c);
     // The rescaled dt can land an ulp or two above the target Courant number (above the cavity's
@@ -85,7 +87,7 @@ BgkConfig make_config(const BgkParams& p) {
     const double C = courant_number(c);
     if (C > 1.0) {
       const bool unsplit = c.streaming == Streaming::Unsplit;
-      throw bad_input("dt",
+      throw bad_input(param_key(&BgkParams::dt),
                       std::string("the cavity's Courant number ") + (unsplit ? "max|v_x| dt/dx + max|v_y| dt/dy" : "max|v| dt / dx") +
                           " is " + std::to_string(C) + " at dt = " + std::to_string(c.dt) + " with " + (unsplit ? "unsplit" : "split") +
                           " streaming",

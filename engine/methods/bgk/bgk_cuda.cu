@@ -23,6 +23,7 @@
 #include "core/device_ring.hpp"
 #include "core/display_value.hpp"
 #include "core/device_buffer.hpp"
+#include "bgk_params.hpp"
 
 namespace ks::bgk {
 
@@ -299,7 +300,7 @@ class CudaSolver final : public BgkSolver {
     std::size_t free_bytes = 0, total = 0;
     KS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
     if (2 * phase * sizeof(double) > free_bytes)
-      throw bad_input("nx, ny, nv",
+      throw bad_input(param_keys(&BgkParams::nx, &BgkParams::ny, &BgkParams::nv),
                       "the phase space needs " + std::to_string(2 * phase * sizeof(double) >> 20) + " MiB on the GPU and only " +
                           std::to_string(free_bytes >> 20) + " MiB are free",
                       "fewer physical or velocity cells");

@@ -27,5 +27,7 @@ struct BgkParams {
 };
 
 const ParamTable<BgkParams>& bgk_param_table();
+// The table param_key(&BgkParams::member) reads (core/param_table.hpp).
+inline const ParamTable<BgkParams>& param_table_of(const BgkParams*) { return bgk_param_table(); }
 
 }  // namespace ks::bgk

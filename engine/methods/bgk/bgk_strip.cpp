@@ -6,6 +6,7 @@
 
 #include "core/column_blocks.hpp"
 #include "core/errors.hpp"
+#include "bgk_params.hpp"
 
 namespace ks::bgk {
 
@@ -72,7 +73,7 @@ class StripSolver final : public BgkSolver {
 
   void configure(const BgkConfig& c) override {
     if (halo_width(c) > halo_) {
-      throw bad_input("dt",
+      throw bad_input(param_key(&BgkParams::dt),
                       "the Courant number " + std::to_string(courant_number(c)) + " reaches " + std::to_string(halo_width(c)) +
                           " cells, more than the " + std::to_string(halo_) + " the ranks exchange (set when the run began)",
                       "a Courant number below " + std::to_string(halo_) + " across these ranks, or a new run");

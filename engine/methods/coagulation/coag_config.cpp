@@ -35,7 +35,8 @@ EnsembleConfig make_config(const CoagParams& p) {
   cfg.selection = p.selection;
   cfg.step_trials = step_trials(p.step_fraction, cfg.n_s);
   if (!strategy(cfg.selection).supports(k.kind))
-    throw bad_input("selection", "'" + std::string(selection_name(cfg.selection)) + "' has no bound for the kernel 'fuchs'",
+    throw bad_input(param_key(&CoagParams::selection),
+                    "'" + std::string(selection_name(cfg.selection)) + "' has no bound for the kernel 'fuchs'",
                     "selection 'prefix' with kernel 'fuchs'; 'rejection', 'majorant' and 'stepped' with free_molecular, constant, "
                     "additive or continuum");
   return cfg;

@@ -16,6 +16,7 @@
 #include "core/solver_choice.hpp"
 #include "core/text.hpp"
 #include "io/binary_io.hpp"
+#include "coag_params.hpp"
 
 namespace ks::coag {
 
@@ -127,7 +128,8 @@ double CoagulationMethod::cost(const CoagParams& p) {
 void CoagulationMethod::set_up() {
   const Communicator& comm = ranks_of(ctx_);
   if (p_.n_runs < comm.size())
-    throw bad_input("n_runs", std::to_string(p_.n_runs) + " runs cannot be shared by " + std::to_string(comm.size()) + " ranks",
+    throw bad_input(param_key(&CoagParams::n_runs),
+                    std::to_string(p_.n_runs) + " runs cannot be shared by " + std::to_string(comm.size()) + " ranks",
                     "n_runs >= the number of ranks (" + std::to_string(comm.size()) + ")");
   const Block mine = block_of(p_.n_runs, comm.rank(), comm.size());
   EnsembleConfig cfg = make_config(p_);
@@ -342,7 +344,7 @@ bool CoagulationMethod::finished() const { return iteration_ + 1 >= int(t_out_.s
 void CoagulationMethod::on_live_change(const CoagParams& before) {
   if (p_.n_runs != before.n_runs) {
     if (ranks_of(ctx_).size() > 1)
-      throw bad_input("n_runs", "the runs are shared by " + std::to_string(ranks_of(ctx_).size()) + " ranks",
+      throw bad_input(param_key(&CoagParams::n_runs), "the runs are shared by " + std::to_string(ranks_of(ctx_).size()) + " ranks",
                       "n_runs fixed during a run across ranks");
     // Growing reallocates the ensemble's arrays at the new size while the old ones are held, and the
     // next advance needs its work arrays: about the new set-up's estimate on top of what is held now.
@@ -351,7 +353,9 @@ void CoagulationMethod::on_live_change(const CoagParams& before) {
   }
   if (p_.t_end != before.t_end) {
     const double now = t_out_[iteration_] / tau_;
-    if (p_.t_end < now) throw bad_input("t_end", "the run is already at " + std::to_string(now) + " tau_char", "t_end >= the current time");
+    if (p_.t_end < now)
+      throw bad_input(param_key(&CoagParams::t_end), "the run is already at " + std::to_string(now) + " tau_char",
+                      "t_end >= the current time");
     const std::vector<double> done(t_out_.begin(), t_out_.begin() + iteration_ + 1);
     build_schedule();
     // Keep the outputs already reached; continue on the new grid after them.

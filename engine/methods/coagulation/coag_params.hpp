@@ -30,5 +30,7 @@ struct CoagParams {
 };
 
 const ParamTable<CoagParams>& coag_param_table();
+// The table param_key(&CoagParams::member) reads (core/param_table.hpp).
+inline const ParamTable<CoagParams>& param_table_of(const CoagParams*) { return coag_param_table(); }
 
 }  // namespace ks::coag

@@ -33,7 +33,7 @@ void apply_live_keys(const DvmParams& p, DvmConfig& c) {
   if (c.kind == Case::Cube) {
     const double reach = next.initial_U[0] + kFreeStreamWidths * std::sqrt(next.initial_T);
     if (reach > c.vg.v_max)
-      throw bad_input("mach",
+      throw bad_input(param_key(&DvmParams::mach),
                       "the free stream at Ma = " + format_number(p.mach) + " reaches |xi| = " + format_number(reach) +
                           " (U + 2 thermal speeds), beyond v_max = " + format_number(c.vg.v_max),
                       "Ma <= " + format_number((c.vg.v_max - kFreeStreamWidths) / std::sqrt(0.5 * kGamma)) + " or a larger v_max");
@@ -46,7 +46,7 @@ DvmConfig make_config(const DvmParams& p) {
   c.kind = p.problem;
   c.vg.m = p.nv;
   if (c.vg.m % 2)
-    throw bad_input("nv", "the velocity grid has an odd number of points per axis (" + format_number(c.vg.m) + ")",
+    throw bad_input(param_key(&DvmParams::nv), "the velocity grid has an odd number of points per axis (" + format_number(c.vg.m) + ")",
                     "an even number, so that every velocity lies in one sweep octant");
   c.vg.v_max = p.v_max;
   c.omega = p.omega;
@@ -54,7 +54,7 @@ DvmConfig make_config(const DvmParams& p) {
   c.single = p.single;
   c.strip = p.strip;
   if (c.strip != 0 && c.strip != 4 && c.strip != 8 && c.strip != 16)
-    throw bad_input("strip", "a sweep strip of " + format_number(c.strip) + " cells", "0 (automatic), 4, 8 or 16");
+    throw bad_input(param_key(&DvmParams::strip), "a sweep strip of " + format_number(c.strip) + " cells", "0 (automatic), 4, 8 or 16");
   const int nx = p.nx, ny = p.ny, nz = p.nz;
   if (c.kind == Case::Cavity) {
     for (int a = 0; a < 3; ++a) c.axis[a] = uniform_axis(0.0, 1.0, a == 0 ? nx : a == 1 ? ny : nz);

@@ -22,6 +22,7 @@
 #include "dvm_fields.hpp"
 #include "dvm_solver.hpp"
 #include "dvm_sweep.hpp"
+#include "dvm_params.hpp"
 
 namespace ks::dvm {
 
@@ -458,11 +459,11 @@ void check_sweep_fits(const DvmConfig& c, int fit, std::size_t limit, const char
   const std::string where =
       std::string(" on this GPU (") + device_name + ", " + std::to_string(limit / 1024) + " KiB of shared memory a block)";
   if (c.strip && fit > 0 && ceil_div(c.n(0), kMaxStripWidth) <= fit)
-    throw bad_input("strip",
+    throw bad_input(param_key(&DvmParams::strip),
                     "strips of " + std::to_string(c.strip) + " cells need " + std::to_string(needed) + " warps a sweep block and only " +
                         std::to_string(fit) + " fit" + where,
                     "a strip of at least " + std::to_string(ceil_div(c.n(0), fit)) + " cells, or 0");
-  throw bad_input("nx",
+  throw bad_input(param_key(&DvmParams::nx),
                   "a row of " + std::to_string(c.n(0)) + " cells does not fit the sweep's shared memory" + where +
                       (c.single ? "" : "; single precision halves it"),
                   "a smaller nx on this GPU");
@@ -477,12 +478,12 @@ class CudaSolver final : public DvmSolver {
   CudaSolver(const DvmConfig& c, std::shared_ptr<const Geometry> g, int device) : cfg_(c), geo_(std::move(g)) {
     // Before the kernels' shared memory is sized from nx: a wider row is bad input, not a CUDA error.
     if (auto_strip_width(c.n(0), 1, 0) == 0)
-      throw bad_input("nx",
+      throw bad_input(param_key(&DvmParams::nx),
                       "the CUDA sweep splits a row of " + std::to_string(c.n(0)) + " cells over at most " + std::to_string(kMaxStrips) +
                           " warps of " + std::to_string(kMaxStripWidth) + " cells",
                       "nx <= " + std::to_string(kMaxStripWidth * kMaxStrips) + " on the CUDA backend");
     if (c.strip && ceil_div(c.n(0), c.strip) > kMaxStrips)
-      throw bad_input("strip",
+      throw bad_input(param_key(&DvmParams::strip),
                       "strips of " + std::to_string(c.strip) + " cells split a row of " + std::to_string(c.n(0)) +
                           " cells over more than " + std::to_string(kMaxStrips) + " warps",
                       "a strip of at least " + std::to_string(ceil_div(c.n(0), kMaxStrips)) + " cells, or 0");

@@ -15,6 +15,7 @@
 #include "dvm_fields.hpp"
 #include "io/binary_io.hpp"
 #include "io/checkpoint_history.hpp"
+#include "dvm_params.hpp"
 
 namespace ks::dvm {
 
@@ -111,7 +112,8 @@ void DvmMethod::set_up() {
   c.rank = comm.rank();
   c.ranks = comm.size();
   if (const std::size_t batches = make_batches(c).size(); std::int64_t(batches) < comm.size())
-    throw bad_input("batch", std::to_string(batches) + " velocity batches cannot be shared by " + std::to_string(comm.size()) + " ranks",
+    throw bad_input(param_key(&DvmParams::batch),
+                    std::to_string(batches) + " velocity batches cannot be shared by " + std::to_string(comm.size()) + " ranks",
                     "a batch of at most " + std::to_string(c.vg.count() / comm.size()) + " velocities (at least one batch per rank)");
   auto geo = std::make_shared<const Geometry>(make_geometry(c));
   std::unique_ptr<DvmSolver> solver = solver_for(

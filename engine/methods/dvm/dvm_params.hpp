@@ -28,5 +28,7 @@ struct DvmParams {
 };
 
 const ParamTable<DvmParams>& dvm_param_table();
+// The table param_key(&DvmParams::member) reads (core/param_table.hpp).
+inline const ParamTable<DvmParams>& param_table_of(const DvmParams*) { return dvm_param_table(); }
 
 }  // namespace ks::dvm

@@ -42,12 +42,13 @@ LbmConfig make_config(const LbmParams& p) {
   }
   const double x_hi = c.x_o2 + c.wave_amplitude, x_lo = c.x_o2 - c.wave_amplitude;
   if (x_hi > 0.99 || x_lo < 0.01)
-    throw bad_input("wave_amplitude", "X_O2 = " + format_number(c.x_o2) + " +- " + format_number(c.wave_amplitude) + " leaves [0.01, 0.99]",
+    throw bad_input(param_key(&LbmParams::wave_amplitude),
+                    "X_O2 = " + format_number(c.x_o2) + " +- " + format_number(c.wave_amplitude) + " leaves [0.01, 0.99]",
                     "wave_amplitude <= " + format_number(std::min(0.99 - c.x_o2, c.x_o2 - 0.01)));
   // Eq. (11): tau_2 > tau_1, strictest where X_O2 is largest.
   const double sc = c.viscosity / c.diffusivity, sc_max = max_schmidt(x_hi);
   if (sc > sc_max)
-    throw bad_input("d_ab",
+    throw bad_input(param_key(&LbmParams::d_ab),
                     "the Schmidt number nu / D_AB = " + format_number(c.viscosity) + " / " + format_number(c.diffusivity) + " = " +
                         format_number(sc) + " exceeds Y_A Y_B / (X_A X_B) = " + format_number(sc_max) +
                         " at X_O2 = " + format_number(x_hi) +
@@ -57,7 +58,7 @@ LbmConfig make_config(const LbmParams& p) {
   // of active nodes hold node indices in 32 bits. Checked here, before make_scene packs the spheres.
   const std::int64_t nodes = checked_product({c.nx, c.ny, c.nz}, "nx * ny * nz nodes");
   if (nodes >= (std::int64_t(1) << 31))
-    throw bad_input("nx, ny, nz",
+    throw bad_input(param_keys(&LbmParams::nx, &LbmParams::ny, &LbmParams::nz),
                     std::string("the lattice of grid_level ") + level_name(p) + " has " + std::to_string(c.nx) + " x " +
                         std::to_string(c.ny) + " x " + std::to_string(c.nz) + " = " + std::to_string(nodes) + " nodes",
                     "fewer than 2^31 nodes (32-bit node indices)");

@@ -7,6 +7,7 @@
 
 #include "core/errors.hpp"
 #include "lbm_model.hpp"
+#include "lbm_params.hpp"
 
 namespace ks::lbm {
 
@@ -88,7 +89,9 @@ Shapes coarsened(const Shapes& fine) {
 }
 
 LatticeGeometry build_geometry(const LbmConfig& c, Shapes shapes, const Slab& slab, const Interrupt& stop) {
-  if (c.nodes() >= (1ll << 31)) throw bad_input("nx, ny, nz", "the lattice has " + std::to_string(c.nodes()) + " nodes", "fewer than 2^31");
+  if (c.nodes() >= (1ll << 31))
+    throw bad_input(param_keys(&LbmParams::nx, &LbmParams::ny, &LbmParams::nz), "the lattice has " + std::to_string(c.nodes()) + " nodes",
+                    "fewer than 2^31");
   LatticeGeometry g;
   g.shapes = std::move(shapes);
   const Shapes& s = g.shapes;

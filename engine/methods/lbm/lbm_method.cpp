@@ -19,6 +19,7 @@
 #include "lbm_node_fields.hpp"
 #include "lbm_model.hpp"
 #include "lbm_regrid.hpp"
+#include "lbm_params.hpp"
 
 namespace ks::lbm {
 
@@ -58,7 +59,8 @@ Scene LbmMethod::make_scene(const LbmParams& p, const LbmConfig& c, const Interr
   spec.d_min = p.d_min;
   spec.d_max = p.d_max;
   if (spec.d_max < spec.d_min)
-    throw bad_input("d_max", "d_max = " + format_number(spec.d_max) + " is below d_min = " + format_number(spec.d_min), "d_max >= d_min");
+    throw bad_input(param_key(&LbmParams::d_max), "d_max = " + format_number(spec.d_max) + " is below d_min = " + format_number(spec.d_min),
+                    "d_max >= d_min");
   spec.porosity = p.porosity;
   spec.axis[0] = tube.axis[0];
   spec.axis[1] = tube.axis[1];
@@ -67,7 +69,7 @@ Scene LbmMethod::make_scene(const LbmParams& p, const LbmConfig& c, const Interr
   spec.z0 = open;
   spec.z1 = nz - 1 - open;
   if (spec.z1 - spec.z0 < spec.d_max || 2.0 * tube.radius < spec.d_max)
-    throw bad_input("open_length",
+    throw bad_input(param_key(&LbmParams::open_length),
                     "the bed section [" + format_number(spec.z0) + ", " + format_number(spec.z1) + "] of radius " +
                         format_number(tube.radius) + " cannot hold a sphere of diameter " + format_number(spec.d_max),
                     "open_length <= " + format_number(std::max(0.0, (nz - 1 - spec.d_max) / 2)));
@@ -97,7 +99,8 @@ namespace {
 
 void require_precision_on_backend(const LbmConfig& c, const ExecutionContext& ctx) {
   if (ctx.backend != BackendKind::Cuda && c.precision == Precision::Fp16)
-    throw bad_input("precision", "fp16 (compressed storage) runs on the CUDA backend only", "fp32 or fp64 on the CPU, or backend cuda");
+    throw bad_input(param_key(&LbmParams::precision), "fp16 (compressed storage) runs on the CUDA backend only",
+                    "fp32 or fp64 on the CPU, or backend cuda");
 }
 
 // Sums over the 26 moving directions of D3Q27 of |c_i| and of |(c_ix, c_iy)|.
@@ -116,7 +119,7 @@ std::unique_ptr<LbmSolver> make_solver(const LbmConfig& c, std::shared_ptr<const
 Slab rank_slab(const LbmConfig& c, const ExecutionContext& ctx) {
   const Communicator& comm = ranks_of(ctx);
   if (comm.size() > c.nz)
-    throw bad_input("nz",
+    throw bad_input(param_key(&LbmParams::nz),
                     "a lattice of " + std::to_string(c.nz) + " planes in z cannot be cut into " + std::to_string(comm.size()) + " slabs",
                     "at most " + std::to_string(c.nz) + " ranks (one z plane each at least)");
   return slab_of(c.nz, comm.rank(), comm.size());
@@ -295,7 +298,7 @@ bool LbmMethod::finished() const { return converged() || steps_ >= p_.max_steps;
 // d_ab reconfigure the solver (steps_per_iteration, max_steps and tolerance are read where used).
 void LbmMethod::on_live_change(const LbmParams& before) {
   if (p_.grid_level != before.grid_level && slab_.halo)
-    throw bad_input("grid_level",
+    throw bad_input(param_key(&LbmParams::grid_level),
                     "the grid level cannot change during a run across MPI ranks (the state would be interpolated across slabs)",
                     "the grid level it was set up with; or one process");
   if (p_.grid_level != before.grid_level) {

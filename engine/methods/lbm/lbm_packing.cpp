@@ -7,6 +7,7 @@
 #include "core/constants.hpp"
 #include "core/errors.hpp"
 #include "core/philox.hpp"
+#include "lbm_params.hpp"
 
 namespace ks::lbm {
 
@@ -116,7 +117,7 @@ double separation_sweep(std::vector<Sphere>& sp, const CellList& cells, const Pa
 
 Packing pack_spheres(const PackingSpec& spec, const Interrupt& stop) {
   if (!(spec.d_min > 0.0 && spec.d_max >= spec.d_min))
-    throw bad_input("d_min, d_max",
+    throw bad_input(param_keys(&LbmParams::d_min, &LbmParams::d_max),
                     "the sphere size range [" + std::to_string(spec.d_min) + ", " + std::to_string(spec.d_max) + "] is empty",
                     "0 < d_min <= d_max");
   const double bed_volume = constants::kPi * spec.radius * spec.radius * (spec.z1 - spec.z0);
@@ -163,7 +164,7 @@ Packing pack_spheres(const PackingSpec& spec, const Interrupt& stop) {
     stop.report("packing " + std::to_string(spec.count) + " spheres (sweep " + std::to_string(out.sweeps + 1) + ")",
                 way > 0.0 ? std::clamp(std::log(first_overlap / out.max_overlap) / way, 0.0, 1.0) : 0.0);
   }
-  throw bad_input("sphere_count",
+  throw bad_input(param_key(&LbmParams::sphere_count),
                   std::to_string(spec.count) + " spheres still overlap by " + std::to_string(out.max_overlap) + " d_min after " +
                       std::to_string(spec.max_sweeps) + " sweeps",
                   "fewer spheres or a larger porosity");

@@ -32,5 +32,7 @@ struct LbmParams {
 };
 
 const ParamTable<LbmParams>& lbm_param_table();
+// The table param_key(&LbmParams::member) reads (core/param_table.hpp).
+inline const ParamTable<LbmParams>& param_table_of(const LbmParams*) { return lbm_param_table(); }
 
 }  // namespace ks::lbm

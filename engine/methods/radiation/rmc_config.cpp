@@ -36,7 +36,7 @@ double profile_wall_temperature(const RmcConfig& c, int side) {
 const std::string& temperature_file_path(const RmcParams& p) {
   const std::string& path = p.temperature_file;
   if (path.empty())
-    throw bad_input("temperature_file", "profile 'file' needs a temperature file, and none is set",
+    throw bad_input(param_key(&RmcParams::temperature_file), "profile 'file' needs a temperature file, and none is set",
                     "a .csv (x,y,z,T or i,j,k,T) or .vti file; see engine/methods/radiation/README.md");
   return path;
 }
@@ -75,11 +75,12 @@ RmcConfig make_config(const RmcParams& p) {
     c.walls[side].T = profile_wall_temperature(c, side);
     c.walls[side].emissivity = side == 0 ? p.emissivity_x0 : side == 1 ? p.emissivity_x1 : p.emissivity_sides;
   }
-  if (c.n[0] < 2) throw bad_input("nx", "the x axis needs at least 2 cells, got " + std::to_string(c.n[0]), "[2, 1024]");
+  if (c.n[0] < 2)
+    throw bad_input(param_key(&RmcParams::nx), "the x axis needs at least 2 cells, got " + std::to_string(c.n[0]), "[2, 1024]");
   // The march numbers a level's cells with an int (rmc_model.hpp); nx, ny, nz and a file's grid are at most 1024.
   checked_narrow<int>(checked_product({c.n[0], c.n[1], c.n[2]}, "nx x ny x nz cells"), "nx x ny x nz cells");
   if (c.gas == Gas::Grey && !(c.kappa > 0.0))
-    throw bad_input("kappa", "a grey gas needs a positive absorption coefficient", "(0, 1e4] 1/m");
+    throw bad_input(param_key(&RmcParams::kappa), "a grey gas needs a positive absorption coefficient", "(0, 1e4] 1/m");
   return c;
 }
 

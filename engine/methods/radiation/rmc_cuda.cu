@@ -17,6 +17,7 @@
 #include "core/errors.hpp"
 #include "core/device_buffer.hpp"
 #include "rmc_solver.hpp"
+#include "rmc_params.hpp"
 
 namespace ks::rmc {
 
@@ -274,7 +275,7 @@ class CudaSolver final : public RmcSolver {
       int max_texels = 0;
       KS_CUDA_CHECK(cudaDeviceGetAttribute(&max_texels, cudaDevAttrMaxTexture1DLinearWidth, device_));
       if (coords.size() > std::size_t(max_texels))
-        throw bad_input("texture",
+        throw bad_input(param_key(&RmcParams::texture),
                         "the cells of all grid levels (" + std::to_string(coords.size()) + ") exceed this GPU's 1D texture of " +
                             std::to_string(max_texels) + " values",
                         "texture = false, or fewer cells");

@@ -11,6 +11,7 @@
 #include "io/binary_io.hpp"
 #include "rmc_cases.hpp"
 #include "rmc_reference.hpp"
+#include "rmc_params.hpp"
 
 namespace ks::rmc {
 
@@ -124,7 +125,8 @@ void RmcMethod::set_up() {
       ctx_, info().id, [&] { return make_cuda_solver(ctx_.cuda_device); }, [] { return make_cpu_solver(); });
   const Communicator& comm = ranks_of(ctx_);
   if (p.config.cells() < comm.size())
-    throw bad_input("nx", std::to_string(p.config.cells()) + " cells cannot be shared by " + std::to_string(comm.size()) + " ranks",
+    throw bad_input(param_key(&RmcParams::nx),
+                    std::to_string(p.config.cells()) + " cells cannot be shared by " + std::to_string(comm.size()) + " ranks",
                     "at least one cell per rank");
   solver->load(p);
   origins_ = block_of(p.config.cells(), comm.rank(), comm.size());

@@ -37,5 +37,7 @@ struct RmcParams {
 };
 
 const ParamTable<RmcParams>& rmc_param_table();
+// The table param_key(&RmcParams::member) reads (core/param_table.hpp).
+inline const ParamTable<RmcParams>& param_table_of(const RmcParams*) { return rmc_param_table(); }
 
 }  // namespace ks::rmc

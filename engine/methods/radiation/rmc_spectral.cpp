@@ -11,6 +11,7 @@
 #include "core/text.hpp"
 #include "io/input_file.hpp"
 #include "rmc_planck.hpp"
+#include "rmc_params.hpp"
 
 namespace ks::rmc {
 
@@ -167,7 +168,7 @@ SpectralTables build_tables(const GasData& gas, double T_lo, double T_hi, double
   }
   const double total = std::accumulate(source.begin(), source.end(), 0.0);
   if (!(total > 0.0))
-    throw bad_input("temperature", "the gas emits nothing at T_max = " + std::to_string(T_max) + " K",
+    throw bad_input(param_key(&RmcParams::temperature), "the gas emits nothing at T_max = " + std::to_string(T_max) + " K",
                     "a medium with T_max > 0 and k > 0 somewhere");
   s.emission_max = 4.0 * total;
   normalise_cumulative(s.cdf_band.data(), s.bands);
