@@ -147,6 +147,8 @@ TEST(BgkCheckpoint, CorruptedStateIsRefusedAndLeavesTheRunAsItWas) {
         {"negative time", [](SavedState& s) { s.time = -1.0; }},
         {"iteration count beyond the residual history", [](SavedState& s) { s.iteration += 1, s.steps += 1; }},
         {"residual times without residuals", [](SavedState& s) { s.residual.pop_back(); }},
+        {"a residual time after the state's time", [](SavedState& s) { s.residual_t.back() = 2.0 * s.time; }},
+        {"a residual time not finite", [](SavedState& s) { s.residual_t.front() = std::nan(""); }},
         {"drag history of the other case",
          [cavity](SavedState& s) {
            if (cavity) s.drag_t.clear(), s.drag.clear();

@@ -16,6 +16,7 @@
 #include "core/interruptible_steps.hpp"
 #include "core/solver_choice.hpp"
 #include "io/binary_io.hpp"
+#include "io/checkpoint_history.hpp"
 
 namespace ks::bgk {
 
@@ -393,16 +394,11 @@ void BgkMethod::load_body(std::istream& in) {
                     "0 <= iterations <= steps");
   if (!std::isfinite(time) || time < 0.0)
     throw bad_input("checkpoint", "the kinetic.bgk state is at time " + std::to_string(time), "a finite time >= 0");
-  const auto history = std::uint64_t(iteration);
-  auto rt = bin::read_vector<double>(in, history), r = bin::read_vector<double>(in, history);
-  auto dt = bin::read_vector<double>(in, history), dd = bin::read_vector<double>(in, history);
-  const std::uint64_t drag_entries = cfg_.kind == Case::Cavity ? history : 0;
-  if (rt.size() != history || r.size() != history || dt.size() != drag_entries || dd.size() != drag_entries)
-    throw bad_input("checkpoint",
-                    "the kinetic.bgk state's residual and drag histories have " + std::to_string(rt.size()) + ", " +
-                        std::to_string(r.size()) + ", " + std::to_string(dt.size()) + " and " + std::to_string(dd.size()) +
-                        " entries after " + std::to_string(iteration) + " iterations",
-                    "one residual per iteration, and one drag per iteration in the cavity (none in the shock)");
+  // advance() adds a point per iteration: the time after it, and the residual (and, in the cavity, the lid drag).
+  const auto within = [time](std::size_t, double t, double) { return std::isfinite(t) && t > 0.0 && t <= time; };
+  const auto allowed = [](std::size_t) { return std::string("a time in (0, the state's time]"); };
+  History residuals = read_history(in, iteration, "kinetic.bgk", "residual history", "time", within, allowed);
+  History drags = read_history(in, cfg_.kind == Case::Cavity ? iteration : 0, "kinetic.bgk", "lid drag history", "time", within, allowed);
   const auto phase = std::uint64_t(strip_.owned_cells()) * std::uint64_t(cfg_.vg.count());  // this rank's cells
   const std::vector<double> f = bin::read_vector<double>(in, phase);
   if (f.size() != phase)
@@ -417,10 +413,10 @@ void BgkMethod::load_body(std::istream& in) {
   iteration_ = iteration;
   steps_ = steps;
   time_ = time;
-  residual_t_ = std::move(rt);
-  residual_ = std::move(r);
-  drag_t_ = std::move(dt);
-  drag_ = std::move(dd);
+  residual_t_ = std::move(residuals.x);
+  residual_ = std::move(residuals.y);
+  drag_t_ = std::move(drags.x);
+  drag_ = std::move(drags.y);
   own_ = solver_->raw_moments();
   own_stale_ = false;
 }
