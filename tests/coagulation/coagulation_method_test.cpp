@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <limits>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -11,6 +14,7 @@
 
 #include "coagulation_test_support.hpp"
 #include "core/errors.hpp"
+#include "core/memory.hpp"
 #include "expect_error.hpp"
 #include "method_test_support.hpp"
 
@@ -30,6 +34,26 @@ std::string state_of(const CoagulationMethod& m) {
   std::stringstream out;
   m.save_state(out);
   return out.str();
+}
+
+// The README's bytes a particle on the host and the device, and its refused largest ensemble's
+// host and device figures, are the estimate's.
+TEST(CoagulationMethod, TheReadmesMemoryFiguresAreTheEstimates) {
+  std::ifstream in(std::string(KS_SOURCE_DIR) + "/engine/methods/coagulation/README.md");
+  const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::smatch per, huge;
+  ASSERT_TRUE(std::regex_search(readme, per, std::regex("counts (\\d+) B a particle[^;]*?host, (\\d+) B on the\\s+device")))
+      << "the README no longer gives the bytes a particle";
+  ASSERT_TRUE(std::regex_search(readme, huge, std::regex("refused before allocation \\(([^ ]+ [A-Z]+) host, ([^ ]+ [A-Z]+) device\\)")))
+      << "the README no longer gives the largest ensemble's memory";
+  CoagulationMethod m;
+  const MemoryEstimate cpu = m.estimate_memory(params(4000000, 10000), cpu_context());
+  const MemoryEstimate gpu = m.estimate_memory(params(4000000, 10000), cuda_context());
+  EXPECT_NE(cpu.detail.find("particles x 2 (an iteration's start kept) x " + per[1].str() + " B"), std::string::npos) << cpu.detail;
+  EXPECT_NE(gpu.detail.find("device: n_s x n_runs = 4000000 x 10000 = 40000000000 particles x " + per[2].str() + " B"), std::string::npos)
+      << gpu.detail;
+  EXPECT_EQ(huge[1].str(), ks::format_bytes(cpu.host_bytes));
+  EXPECT_EQ(huge[2].str(), ks::format_bytes(gpu.device_bytes));
 }
 
 TEST(CoagulationMethod, MemoryEstimateGrowsWithTheEnsembleAndCoversTheSavedState) {

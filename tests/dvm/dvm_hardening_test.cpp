@@ -5,8 +5,12 @@
 
 #include <cmath>
 #include <cstdint>
+#include <fstream>
+#include <iterator>
 #include <limits>
+#include <regex>
 #include <sstream>
+#include <string>
 
 #include "core/errors.hpp"
 #include "dvm_test_support.hpp"
@@ -59,6 +63,26 @@ TEST(DvmMemoryEstimate, DeviceEstimateMatchesTheReadmesMeasuredMemory) {
   EXPECT_NE(e.detail.find("nx x ny x nz = 64 x 64 x 64"), std::string::npos) << e.detail;
   EXPECT_NE(e.detail.find("batch = 32768"), std::string::npos) << e.detail;
   EXPECT_EQ(m.estimate_memory(params(cavity(64, 64, "fp32")), cpu_context()).device_bytes, 0u);
+}
+
+// The README's bytes a cell on the host and, in its per-rank formula (fp64 on CUDA), a cell, a slice
+// value pair and a velocity on the device are the estimate's: its detail names each term's bytes.
+TEST(DvmMemoryEstimate, TheReadmesBytesPerCellAreTheEstimates) {
+  std::ifstream in(std::string(KS_SOURCE_DIR) + "/engine/methods/dvm/README.md");
+  const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::smatch host, rank;
+  ASSERT_TRUE(std::regex_search(readme, host, std::regex("\\((\\d+) B a cell in all\\)")))
+      << "the README no longer gives the host's bytes a cell";
+  ASSERT_TRUE(std::regex_search(readme, rank, std::regex("`(\\d+) B x cells \\+ (\\d+) B x nx x ny x batch \\+ (\\d+) B x nv\\^3`")))
+      << "the README no longer gives what fits per rank";
+  DvmMethod m;
+  const MemoryEstimate cpu = m.estimate_memory(params(cavity(16, 16, "fp64")), cpu_context());
+  const MemoryEstimate gpu = m.estimate_memory(params(cavity(16, 16, "fp64")), cuda_context());
+  EXPECT_NE(cpu.detail.find("16 cells x " + host[1].str() + " B"), std::string::npos) << cpu.detail;
+  const std::string device = gpu.detail.substr(gpu.detail.find("device: "));
+  EXPECT_NE(device.find("16 cells x " + rank[1].str() + " B"), std::string::npos) << device;
+  EXPECT_NE(device.find("(precision fp64) x " + std::to_string(std::stoi(rank[2]) / 2) + " B"), std::string::npos) << device;  // two slices
+  EXPECT_NE(device.find("velocities x " + rank[3].str() + " B"), std::string::npos) << device;
 }
 
 // The slices of f are 2 x nx ny x batch values: the estimate (device on CUDA, host on the CPU) grows
