@@ -16,7 +16,7 @@
 #include "core/interruptible_steps.hpp"
 #include "core/solver_choice.hpp"
 #include "io/binary_io.hpp"
-#include "io/checkpoint_history.hpp"
+#include "io/checkpoint_records.hpp"
 
 namespace ks::bgk {
 
@@ -400,15 +400,9 @@ void BgkMethod::load_body(std::istream& in) {
   History residuals = read_history(in, iteration, "kinetic.bgk", "residual history", "time", within, allowed);
   History drags = read_history(in, cfg_.kind == Case::Cavity ? iteration : 0, "kinetic.bgk", "lid drag history", "time", within, allowed);
   const auto phase = std::uint64_t(strip_.owned_cells()) * std::uint64_t(cfg_.vg.count());  // this rank's cells
-  const std::vector<double> f = bin::read_vector<double>(in, phase);
-  if (f.size() != phase)
-    throw bad_input("checkpoint",
-                    "the kinetic.bgk state has " + std::to_string(f.size()) + " phase-space cells, the set-up has " + std::to_string(phase),
-                    "a checkpoint written with the same nx, ny and nv on as many ranks");
-  if (const auto bad = std::find_if_not(f.begin(), f.end(), [](double v) { return std::isfinite(v); }); bad != f.end())
-    throw bad_input("checkpoint",
-                    "the kinetic.bgk state has f = " + std::to_string(*bad) + " at phase-space cell " + std::to_string(bad - f.begin()),
-                    "finite values");
+  const std::vector<double> f = read_values(
+      in, phase, "kinetic.bgk", "phase-space cells", std::to_string(phase),
+      "a checkpoint written with the same nx, ny and nv on as many ranks", [](double v) { return std::isfinite(v); }, "finite values");
   solver_->write_f(f);
   iteration_ = iteration;
   steps_ = steps;

@@ -14,7 +14,7 @@
 #include "dvm_cases.hpp"
 #include "dvm_fields.hpp"
 #include "io/binary_io.hpp"
-#include "io/checkpoint_history.hpp"
+#include "io/checkpoint_records.hpp"
 #include "dvm_params.hpp"
 
 namespace ks::dvm {
@@ -348,34 +348,21 @@ void DvmMethod::load_body(std::istream& in) {
       [](std::size_t k, double it, double r) { return it == double(k + 1) && std::isfinite(r) && r >= 0.0; },
       [](std::size_t k) { return "iteration " + std::to_string(k + 1) + " and a finite change >= 0"; });
   const std::uint64_t raw_count = std::uint64_t(cfg_.cells()) * kRaw, faces = geo_->faces.size();
-  auto raw = bin::read_vector<double>(in, raw_count);
-  if (raw.size() != raw_count)
-    throw bad_input("checkpoint",
-                    "the kinetic.dvm state has " + std::to_string(raw.size()) + " raw sums, the set-up has " +
-                        std::to_string(cfg_.cells()) + " cells x " + std::to_string(int(kRaw)),
-                    "a checkpoint written with the same case and grid");
-  auto rho = bin::read_vector<double>(in, faces);
-  if (rho.size() != faces)
-    throw bad_input("checkpoint",
-                    "the kinetic.dvm state has " + std::to_string(rho.size()) + " wall faces, the set-up has " + std::to_string(faces),
-                    "a checkpoint written with the same case and grid");
+  auto raw = read_values(
+      in, raw_count, "kinetic.dvm", "raw sums", std::to_string(cfg_.cells()) + " cells x " + std::to_string(int(kRaw)),
+      "a checkpoint written with the same case and grid", [](double v) { return std::isfinite(v); }, "finite sums");
+  auto rho = read_values(
+      in, faces, "kinetic.dvm", "wall faces", std::to_string(faces), "a checkpoint written with the same case and grid",
+      [](double r) { return std::isfinite(r) && r >= 0.0; }, "a finite wall density >= 0");
   // f^S of the next sweep needs n > 0 and T > 0 in every gas cell (rebuild_state).
   for (long long k = 0; k < cfg_.cells(); ++k) {
-    const double* s = &raw[k * kRaw];
-    bool finite = true;
-    for (int q = 0; q < kRaw; ++q) finite = finite && std::isfinite(s[q]);
-    const Macro m = macro_from_raw(s);
-    if (!finite || (!geo_->solid[k] && !(m.n > 0.0 && m.T > 0.0 && std::isfinite(m.T))))
+    const Macro m = macro_from_raw(&raw[k * kRaw]);
+    if (!geo_->solid[k] && !(m.n > 0.0 && m.T > 0.0 && std::isfinite(m.T)))
       throw bad_input(
           "checkpoint",
           "cell " + std::to_string(k) + " of the kinetic.dvm state has n = " + format_number(m.n) + ", T = " + format_number(m.T),
           "finite sums with n > 0 and T > 0 in every gas cell");
   }
-  for (std::size_t f = 0; f < faces; ++f)
-    if (!(std::isfinite(rho[f]) && rho[f] >= 0.0))
-      throw bad_input("checkpoint",
-                      "wall face " + std::to_string(f) + " of the kinetic.dvm state has a density of " + format_number(rho[f]),
-                      "a finite wall density >= 0");
   solver_->set_display_sums(raw);
   iteration_ = iteration;
   mass0_ = mass0;

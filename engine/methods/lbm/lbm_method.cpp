@@ -13,7 +13,7 @@
 #include "core/solver_choice.hpp"
 #include "core/text.hpp"
 #include "io/binary_io.hpp"
-#include "io/checkpoint_history.hpp"
+#include "io/checkpoint_records.hpp"
 #include "lbm_diagnostics.hpp"
 #include "lbm_pull_nodes.hpp"
 #include "lbm_node_fields.hpp"
@@ -380,14 +380,10 @@ void LbmMethod::load_body(std::istream& in) {
   // This rank's owned planes (the whole lattice in one process).
   const std::uint64_t expected =
       std::uint64_t(kSpecies) * kQ * std::uint64_t(cfg_.nx) * std::uint64_t(cfg_.ny) * std::uint64_t(slab_.owned());
-  const std::vector<double> f = bin::read_vector<double>(in, expected);
-  if (f.size() != expected)
-    throw bad_input("checkpoint",
-                    "the lbm.binary state has " + std::to_string(f.size()) + " populations, the set-up has " + std::to_string(expected),
-                    "a checkpoint written with the same lattice (nx, ny, nz, grid_level) on as many ranks");
-  for (const double v : f)
-    if (!std::isfinite(v))
-      throw bad_input("checkpoint", "the lbm.binary state holds a population of " + format_number(v), "finite populations");
+  const std::vector<double> f = read_values(
+      in, expected, "lbm.binary", "populations", std::to_string(expected),
+      "a checkpoint written with the same lattice (nx, ny, nz, grid_level) on as many ranks", [](double v) { return std::isfinite(v); },
+      "finite populations");
   solver_->write_f(f);
   iteration_ = iteration;
   steps_ = steps;
