@@ -563,6 +563,8 @@ bool MainWindow::nextSetupFits(const std::string& key, const ParamValue& value) 
     if (e.kind() != ErrorKind::BadInput) return true;
     reportError(QString("%1 = %2 refused: %3 (the current simulation is kept)")
                     .arg(QString::fromStdString(key), QString::fromStdString(to_string(value)), QString::fromStdString(e.what())));
+    params_->refuse(key, runner_->pending_params().value(key), QString::fromStdString(e.what()));  // not shown as if taken
+    quick_->showValues(runner_->params());
     return false;
   } catch (const std::exception&) {
     return true;  // the Runner validates again and reports

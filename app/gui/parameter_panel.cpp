@@ -1,5 +1,7 @@
 #include "parameter_panel.hpp"
 
+#include <algorithm>
+
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -135,6 +137,21 @@ void ParameterPanel::commitText(const ParamSpec& spec, QLineEdit* line, const QS
     line->setToolTip(QString::fromStdString(e.what()));
     setEditorValue(editor, spec, shown_[spec.key]);
     emit parameterRefused(QString::fromStdString(spec.key), text, QString::fromStdString(e.what()));
+  }
+}
+
+void ParameterPanel::refuse(const std::string& key, const ParamValue& kept, const QString& reason) {
+  const auto editor = editors_.find(key);
+  const auto spec = std::find_if(specs_.begin(), specs_.end(), [&key](const ParamSpec& s) { return s.key == key; });
+  if (editor == editors_.end() || spec == specs_.end()) return;
+  shown_[key] = kept;
+  setEditorValue(editor->second, *spec, kept);
+  refreshEnabled();  // before the tooltip: it restores every editor's own
+  auto* line = qobject_cast<QLineEdit*>(editor->second);
+  if (!line) line = editor->second->findChild<QLineEdit*>();
+  if (line) {
+    line->setStyleSheet("QLineEdit { border: 2px solid #c0392b; }");
+    line->setToolTip(reason);
   }
 }
 

@@ -22,6 +22,10 @@ class ParameterPanel : public QWidget {
   void setParameters(const ParamSet& params);  // rebuilds the widgets
   void showValues(const ParamSet& params);     // updates the values without rebuilding
   void setRunning(bool running);
+  // A value the window refused after the panel took it (the set-up it leads to would not fit): the
+  // editor shows `kept` again, framed red with `reason` as its tooltip, as for a value the
+  // parameter's own rules refuse.
+  void refuse(const std::string& key, const ParamValue& kept, const QString& reason);
  signals:
   void parameterEdited(const QString& key, const ks::ParamValue& value);
   // A typed value the parameter's rules refuse (the widget shows the last good value again).

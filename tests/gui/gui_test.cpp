@@ -30,6 +30,7 @@
 #include <QKeyEvent>
 #include <QComboBox>
 #include <QLabel>
+#include <QFormLayout>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QSlider>
@@ -716,10 +717,23 @@ TEST(GuiInProcess, ResetupChangeThatWouldNotFitInMemoryIsRefusedAndTheRunKept) {
   ASSERT_TRUE(window.runner()->wait_settled(std::chrono::seconds(30)));
   window.applyParameter("n_runs", std::int64_t{10000});  // live: applies at the next iteration
   ASSERT_TRUE(window.runner()->wait_settled(std::chrono::seconds(30)));
-  // 4e6 particles x 1e4 runs x 24 B: about 960 GB on the host.
-  window.applyParameter("n_s", std::int64_t{4000000});
+  // 4e6 particles x 1e4 runs x 24 B, twice: about 1.9 TB on the host. Typed into the panel, which
+  // then shows the value the run keeps, framed red, not the refused one.
+  QLineEdit* n_s = nullptr;
+  auto* form = window.findChild<ks::gui::ParameterPanel*>()->findChild<QFormLayout*>();
+  for (int row = 0; form && row < form->rowCount(); ++row) {
+    const auto* label = qobject_cast<QLabel*>(form->itemAt(row, QFormLayout::LabelRole)->widget());
+    if (label && label->text().startsWith("Simulation particles per run"))
+      n_s = qobject_cast<QLineEdit*>(form->itemAt(row, QFormLayout::FieldRole)->widget());
+  }
+  ASSERT_NE(n_s, nullptr);
+  n_s->setText("4000000");
+  emit n_s->editingFinished();
   const QString status = window.statusBar()->currentMessage();
   EXPECT_TRUE(status.contains("n_s = 4000000 refused") && status.contains("memory") && status.contains("kept")) << status.toStdString();
+  EXPECT_EQ(n_s->text().toStdString(), "500");
+  EXPECT_TRUE(n_s->styleSheet().contains("#c0392b")) << n_s->styleSheet().toStdString();
+  EXPECT_TRUE(n_s->toolTip().contains("memory")) << n_s->toolTip().toStdString();
   ASSERT_TRUE(window.runner()->wait_settled(std::chrono::seconds(30)));
   EXPECT_NE(window.runner()->state(), ks::RunState::Failed) << window.runner()->error();
   EXPECT_EQ(window.runner()->pending_params().get_int("n_s"), 500);
