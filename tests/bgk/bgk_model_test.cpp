@@ -4,8 +4,6 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <regex>
 #include <sstream>
 
@@ -16,6 +14,7 @@
 #include "io/preset.hpp"
 #include "methods/bgk/bgk_boundaries.hpp"
 #include "methods/bgk/bgk_model.hpp"
+#include "method_readme.hpp"
 
 namespace ks::bgk {
 namespace {
@@ -252,8 +251,7 @@ TEST(BgkMemory, EstimateScalesWithThePhaseSpaceAndCoversTheState) {
 
 // The README's bytes a cell on the CPU (beside the two copies of f) are the estimate's.
 TEST(BgkMemory, TheReadmesBytesPerCellAreTheEstimates) {
-  std::ifstream in(std::string(KS_SOURCE_DIR) + "/engine/methods/bgk/README.md");
-  const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string readme = ks::test_support::method_readme("bgk");
   std::smatch m;
   ASSERT_TRUE(std::regex_search(readme, m, std::regex("\\((\\d+) B a cell on the CPU"))) << "the README no longer gives the bytes a cell";
   const auto cavity = testing::small_cavity();

@@ -3,8 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
-#include <iterator>
 #include <limits>
 #include <regex>
 #include <sstream>
@@ -17,6 +15,7 @@
 #include "core/memory.hpp"
 #include "expect_error.hpp"
 #include "method_test_support.hpp"
+#include "method_readme.hpp"
 
 namespace ks::coag {
 namespace {
@@ -39,8 +38,7 @@ std::string state_of(const CoagulationMethod& m) {
 // The README's bytes a particle on the host and the device, and its refused largest ensemble's
 // host and device figures, are the estimate's.
 TEST(CoagulationMethod, TheReadmesMemoryFiguresAreTheEstimates) {
-  std::ifstream in(std::string(KS_SOURCE_DIR) + "/engine/methods/coagulation/README.md");
-  const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string readme = ks::test_support::method_readme("coagulation");
   std::smatch per, huge;
   ASSERT_TRUE(std::regex_search(readme, per, std::regex("counts (\\d+) B a particle[^;]*?host, (\\d+) B on the\\s+device")))
       << "the README no longer gives the bytes a particle";

@@ -5,8 +5,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <fstream>
-#include <iterator>
 #include <limits>
 #include <regex>
 #include <sstream>
@@ -15,6 +13,7 @@
 #include "core/errors.hpp"
 #include "dvm_test_support.hpp"
 #include "expect_error.hpp"
+#include "method_readme.hpp"
 
 namespace ks::dvm {
 namespace {
@@ -68,8 +67,7 @@ TEST(DvmMemoryEstimate, DeviceEstimateMatchesTheReadmesMeasuredMemory) {
 // The README's bytes a cell on the host and, in its per-rank formula (fp64 on CUDA), a cell, a slice
 // value pair and a velocity on the device are the estimate's: its detail names each term's bytes.
 TEST(DvmMemoryEstimate, TheReadmesBytesPerCellAreTheEstimates) {
-  std::ifstream in(std::string(KS_SOURCE_DIR) + "/engine/methods/dvm/README.md");
-  const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string readme = ks::test_support::method_readme("dvm");
   std::smatch host, rank;
   ASSERT_TRUE(std::regex_search(readme, host, std::regex("\\((\\d+) B a cell in all\\)")))
       << "the README no longer gives the host's bytes a cell";

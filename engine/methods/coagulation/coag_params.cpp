@@ -47,13 +47,13 @@ const ParamTable<CoagParams>& coag_param_table() {
           .bind(&P::seed,
                 int_param("seed", "Random seed", 1, 0, 2147483647, "Seed of the Philox streams; the same seed repeats a run exactly"))
           .bind_choice(&P::selection,
-                       choice_param("selection", "Pair selection", "prefix", {"prefix", "rejection", "majorant", "stepped"},
+                       choice_param("selection", "Pair selection", "prefix", selection_names(),
                                     "prefix: inverse transform on cumulative sums (eq. 5a, 5b, the paper); rejection: acceptance-rejection "
                                     "against a bound, the same pair distribution without sums (faster on the GPU); majorant: trials "
                                     "against a majorant kernel, no C' and O(1) work an event (large n_s); stepped: the majorant's "
                                     "trials made step_fraction n_s at a time in parallel (one large run on the GPU); rejection, "
                                     "majorant and stepped not for the fuchs kernel"),
-                       {Selection::Prefix, Selection::Rejection, Selection::Majorant, Selection::Stepped})
+                       all_selections())
           .bind(&P::step_fraction,
                 only_when("selection", {"stepped"},
                           real_param("step_fraction", "Trials a step", "n_s", 1e-3, 1e-7, 1e-2,

@@ -32,4 +32,16 @@ static_assert(std::size(kStrategies) == std::size_t(Selection::Stepped) + 1);
 
 const SelectionStrategy& strategy(Selection s) { return kStrategies[int(s)]; }
 
+std::vector<Selection> all_selections() {
+  std::vector<Selection> all;
+  for (std::size_t s = 0; s < std::size(kStrategies); ++s) all.push_back(Selection(s));
+  return all;
+}
+
+std::vector<std::string> selection_names() {
+  std::vector<std::string> names;
+  for (const SelectionStrategy& s : kStrategies) names.push_back(s.name);
+  return names;
+}
+
 }  // namespace ks::coag

@@ -12,6 +12,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "coag_model.hpp"
 #include "core/interrupt.hpp"
@@ -40,5 +42,8 @@ struct SelectionStrategy {
 const SelectionStrategy& strategy(Selection s);
 inline bool keeps_rates(Selection s) { return strategy(s).keeps_rates; }
 inline const char* selection_name(Selection s) { return strategy(s).name; }
+// Every selection in the table's order, and their names: the parameter's choices.
+std::vector<Selection> all_selections();
+std::vector<std::string> selection_names();
 
 }  // namespace ks::coag
