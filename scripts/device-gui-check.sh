@@ -8,11 +8,13 @@
 # Each failure names its step. The glvnd GL libraries must be installed first (device notes:
 # unpack .gl/*.deb into /). Xvfb runs /usr/bin/xkbcomp and loads Mesa's swrast_dri.so from
 # /usr/lib/x86_64-linux-gnu/dri: both linked to the bundle's when missing.
-# Settings (environment): KS_BACKEND (cuda), KS_GLX_VENDOR (nvidia; mesa for a machine without
-# NVIDIA's GLX, where the bundle's stub LLVM leaves Mesa's softpipe), KS_DISPLAY (99).
+# Settings (environment): KS_BACKEND (cuda), KS_GLX_VENDOR (nvidia; mesa where NVIDIA's GLX finds
+# no framebuffer configuration on Xvfb, as on the H100 machine in 2026-11: the app's GL is then
+# Mesa's softpipe, the bundle's LLVM being a stub, its views upload host snapshots, and the zero-copy
+# check is left out), KS_DISPLAY (99), KS_APP_VS_CLI ("paper", "teaching" or both: then bench/app_vs_cli.sh runs
+# those cases with the bundle's app and kinetic-run on this Xvfb, its table in app_vs_cli.txt).
 # usage: scripts/device-gui-check.sh [BUNDLE.tar.xz]   (default .guibundle/ksgui.tar.xz)
-# Status: on the H100 machine (2026-11-22) it stops at GLX (no framebuffer configuration for
-# NVIDIA's GLX from this Xvfb); see the README.
+# Status: passes on the H200 machine (2026-11-30) with NVIDIA's GLX; see docs/DEVELOPING.md.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 PATH=$PATH:/sbin:/usr/sbin  # ldconfig
@@ -53,7 +55,7 @@ echo "device-gui-check: from the machine: $(ldd "$B/bin/kinetic-studio" | awk -v
 if [[ $vendor == nvidia ]]; then
   [[ $(ldconfig -p) == *libGLX_nvidia.so.0* ]] || fail "libraries" "libGLX_nvidia.so.0 (NVIDIA's GLX driver) is not installed"
 else
-  export GALLIUM_DRIVER=softpipe DRAW_USE_LLVM=0  # the bundle's libLLVM is a stub
+  export GALLIUM_DRIVER=softpipe DRAW_USE_LLVM=0 LIBGL_DRIVERS_PATH=$B/lib/dri  # the bundle's libLLVM is a stub
 fi
 
 # 3. Xvfb with GLX (Mesa's DRI driver without LLVM), its keymaps from the bundle, built-in fonts.
@@ -105,10 +107,14 @@ run_app() {  # name, preset, steps
 value() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" <<<"$summary"; }
 
 run_app gui-"$backend" coagulation/teaching-demo.json 20
-if [[ $backend == cuda ]]; then
+if [[ $backend == cuda && $vendor == nvidia ]]; then
   [[ $(value host_uploads) == 0 ]] ||
     fail "zero-copy" "$(value host_uploads) host uploads with the CUDA backend (must be 0) $(grep -m1 'zero-copy view' "$out/gui-cuda.log")"
   (($(value device_copies) > 0)) || fail "zero-copy" "no device-to-device copy into the view's buffer"
 fi
 run_app gui-"$backend"-3d radiation/teaching-hot-cube.json 20
+for cases in ${KS_APP_VS_CLI:-}; do
+  bench/app_vs_cli.sh --backend "$backend" --build "$B" --display "$display" --cases "$cases" \
+    2>&1 | tee -a "$out/app_vs_cli.txt" || fail "app_vs_cli" "bench/app_vs_cli.sh failed: $(tail -5 "$out/app_vs_cli.txt")"
+done
 echo "device-gui-check: passed; screenshots and logs in $out"
