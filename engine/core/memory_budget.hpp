@@ -1,7 +1,7 @@
 // A method's memory estimate (memory.hpp) as named terms: `count` things of `bytes` each, on the host
 // or the device, every product and sum checked for overflow under the term's name. The detail text
 // is written from the terms, the largest first on each side, so what dominates reads first:
-//   "host: nx x ny x nz = 64 x 64 x 64 cells x 560 B = 147 MB, ...; device: ..."
+//   "host: nx x ny x nz = 64 x 64 x 64 cells x 481 B = 126 MB, ...; device: ..."
 // Terms under 1 % of their side are counted but not listed.
 #pragma once
 
