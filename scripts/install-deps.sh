@@ -4,7 +4,8 @@
 #   scripts/install-deps.sh --gui    also Qt 6, VTK 9, Dear ImGui, the DejaVu fonts and Xvfb for the desktop app
 #   scripts/install-deps.sh --format also clang-format 14, which scripts/format-check.sh runs
 set -euo pipefail
-packages=(build-essential cmake nlohmann-json3-dev zlib1g-dev libcli11-dev libgtest-dev libgmock-dev libopenmpi-dev openmpi-bin
+packages=(build-essential cmake pkg-config nlohmann-json3-dev zlib1g-dev libcli11-dev libgtest-dev libgmock-dev libopenmpi-dev openmpi-bin
+          libhdf5-dev libhdf5-openmpi-dev
           pybind11-dev python3-dev python3-numpy python3-pip python3-venv python3-pytest python3-matplotlib python3-nbclient python3-nbformat python3-ipykernel)
 for option in "$@"; do
   case $option in

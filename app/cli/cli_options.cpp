@@ -66,9 +66,11 @@ void declare(CLI::App& app, Options& o, Given& g) {
   add_positive(app, "--max-seconds", o.max_seconds, "stop after S seconds of wall time; outputs are still written");
   add_integer(app, "--seed", o.seed, 0, kMaxCount, "same as --set seed=N (not both)");
   add_text(app, "--out", o.out_dir, "write DIR/summary.json and one file per field and series", "DIR");
-  add_choice(app, "--format", o.format, {"csv", "vti", "vti-ascii", "none"},
+  add_choice(app, "--format", o.format, {"csv", "vti", "vti-ascii", "vtkhdf", "none"},
              "field file format (csv: one file per field, header x,y,z,<field>; vti: VTK XML, one .vti/.vtp per grid "
-             "with every field on it, binary and zlib-compressed; vti-ascii: the same as text; none: no field files, "
+             "with every field on it, binary and zlib-compressed; vti-ascii: the same as text; vtkhdf: VTK's HDF5 format, "
+             "one .hdf per uniform grid (VTK 9.1, ParaView 5.11), under mpirun with --pieces written by every rank "
+             "into the one file, stretched grids, lines and particles as with vti; none: no field files, "
              "only summary.json and the series, for benchmarks at scale)");
   add_integer(app, "--output-every", o.output_every, 1, kMaxCount,
               "also write the fields every N iterations as a time series: DIR/STEM_<iteration>.vti per output and "
@@ -76,8 +78,8 @@ void declare(CLI::App& app, Options& o, Given& g) {
   app.add_flag("--pieces", o.pieces,
                "under mpirun: each rank writes its part of a split grid's fields (FIELD_rR.vti, or .vtr for a line) and rank 0 a "
                "FIELD.pvti (.pvtr) "
-               "that ParaView opens, instead of gathering the fields on rank 0 (needs --format vti, or none to "
-               "write no fields and gather none)");
+               "that ParaView opens, instead of gathering the fields on rank 0; with --format vtkhdf every rank writes its "
+               "cells into one FIELD.hdf (needs --format vti or vtkhdf, or none to write no fields and gather none)");
   add_text(app, "--checkpoint", o.checkpoint,
            "write the full state to FILE (with --checkpoint-every N, every N iterations; always at the end)", "FILE");
   add_integer(app, "--checkpoint-every", o.checkpoint_every, 1, kMaxCount, "checkpoint period in iterations");
@@ -121,7 +123,17 @@ Options parse_options(int argc, char** argv) {
   if (!one_shot && o.preset.empty()) throw bad_input("", "no preset file given", "kinetic-run PRESET.json [options]; see --help");
   if (o.checkpoint_every > 0 && o.checkpoint.empty())
     throw bad_input("--checkpoint-every", "needs --checkpoint FILE", "--checkpoint FILE --checkpoint-every N");
-  if (o.pieces && o.format == "csv") throw bad_input("--pieces", "writes VTK pieces; the format is csv", "--pieces --format vti (or none)");
+  if (o.pieces && o.format == "csv")
+    throw bad_input("--pieces", "writes VTK pieces; the format is csv", "--pieces --format vti or vtkhdf (or none)");
+#ifndef KS_HAVE_VTKHDF
+  if (o.format == "vtkhdf")
+    throw bad_input("--format vtkhdf", "this kinetic-run was built without HDF5 (no libhdf5-dev when it was configured)",
+                    "--format csv, vti, vti-ascii or none; or a build with libhdf5-dev (libhdf5-openmpi-dev for mpirun)");
+#endif
+  if (o.output_every > 0 && o.format == "vtkhdf")
+    throw bad_input("--output-every",
+                    "writes a time series of .vti files listed in a .pvd, which ParaView reads for XML files only; the format is vtkhdf",
+                    "--out DIR --format vti (or vti-ascii) --output-every N");
   if (o.output_every > 0 && (o.out_dir.empty() || o.format == "csv" || o.format == "none"))
     throw bad_input("--output-every", o.out_dir.empty() ? "needs --out DIR" : "writes a VTK time series; the format is " + o.format,
                     "--out DIR --format vti (or vti-ascii) --output-every N");

@@ -21,6 +21,9 @@
 #include "rank_group.hpp"
 #include "run/runner.hpp"
 #include "io/run_output.hpp"
+#ifdef KS_HAVE_VTKHDF
+#include "io/vtkhdf_writer.hpp"
+#endif
 #ifdef KS_WITH_VTK_IO
 #include "vtk_grid_file.hpp"
 #endif
@@ -149,6 +152,12 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
   ctx.comm = group.comm();
   const bool many = group.size() > 1;
   ctx.field_pieces = many && o.pieces;
+#ifdef KS_HAVE_VTKHDF
+  if (ctx.field_pieces && o.format == "vtkhdf" && !ks::vtkhdf_parallel())
+    throw ks::bad_input("--pieces --format vtkhdf",
+                        "this kinetic-run's HDF5 writes from one process only (built without MPI or without libhdf5-openmpi-dev)",
+                        "--pieces --format vti, or --format vtkhdf without --pieces (rank 0 writes the gathered fields)");
+#endif
   if (!o.quiet && !ctx.cuda_unused_reason.empty())
     std::fprintf(stderr, "kinetic-run: CUDA not used (%s): running on the CPU\n", ctx.cuda_unused_reason.c_str());
   if (!o.quiet && many)
@@ -170,6 +179,9 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
   const auto write_fields = [&o, &group, &series](const ks::Snapshot& snap, const ks::ExecutionContext& c) {
     std::vector<std::string> files;
     if (o.out_dir.empty() || o.format == "none") return files;
+#ifdef KS_HAVE_VTKHDF
+    if (o.format == "vtkhdf") return ks::write_fields_vtkhdf(o.out_dir, snap, *group.comm(), c.field_pieces, group.reports());
+#endif
     ks::TimeSeriesWriter* ts = series ? &*series : nullptr;
     if (c.field_pieces) files = ks::write_field_pieces(o.out_dir, o.format, snap, *group.comm(), ts);
     if (group.reports()) {

@@ -137,8 +137,9 @@ nlohmann::json write_outputs(const std::string& dir, const Snapshot& snap, const
 }
 
 std::vector<std::string> write_field_pieces(const std::string& dir, const std::string& format, const Snapshot& snap,
-                                            const Communicator& comm, TimeSeriesWriter* series) {
-  const std::vector<Dataset> datasets = datasets_of(snap.fields, true);  // alike on every rank: the same fields
+                                            const Communicator& comm, TimeSeriesWriter* series, bool (*skip)(const Dataset&)) {
+  std::vector<Dataset> datasets = datasets_of(snap.fields, true);  // alike on every rank: the same fields
+  if (skip) std::erase_if(datasets, skip);
   // STEM_rR: rank R's piece of the dataset STEM (.vti or .vtr), which the .pvti or .pvtr names relative to itself.
   const auto stem_of = [&](const Dataset& d) { return series ? TimeSeriesWriter::numbered(d.name, snap.progress.iteration) : d.name; };
   const auto piece = [&](const Dataset& d, int rank) { return stem_of(d) + "_r" + std::to_string(rank); };

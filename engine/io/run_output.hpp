@@ -11,6 +11,7 @@
 #include "core/method.hpp"
 #include "io/preset.hpp"
 #include "io/time_series.hpp"
+#include "io/vtk_xml_writer.hpp"
 
 namespace ks {
 
@@ -48,7 +49,8 @@ nlohmann::json write_outputs(const std::string& dir, const Snapshot& snap, const
 // DIR/STEM_rR.vti, and on rank 0 one DIR/STEM.pvti per dataset over every rank's pieces (their
 // extents gathered), whose paths it returns; with `series` (on every rank) STEM is numbered and
 // rank 0 lists the .pvti in its .pvd. Every rank learns of any rank's failure to write and throws.
+// Datasets `skip` holds true for are left out (written elsewhere: --format vtkhdf).
 std::vector<std::string> write_field_pieces(const std::string& dir, const std::string& format, const Snapshot& snap,
-                                            const Communicator& comm, TimeSeriesWriter* series);
+                                            const Communicator& comm, TimeSeriesWriter* series, bool (*skip)(const Dataset&) = nullptr);
 
 }  // namespace ks

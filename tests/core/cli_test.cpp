@@ -118,7 +118,7 @@ TEST_F(Cli, HelpListsEveryOptionWithItsValueAndTheValueForms) {
   const CliResult r = run({"-h"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   for (const char* option : {"--set key=value", "--backend B", "--steps N", "--until-done", "--max-seconds S", "--seed N", "--out DIR",
-                             "--format csv|vti|vti-ascii|none", "--output-every N", "--checkpoint FILE", "--checkpoint-every N",
+                             "--format csv|vti|vti-ascii|vtkhdf|none", "--output-every N", "--checkpoint FILE", "--checkpoint-every N",
                              "--restart FILE", "-q, --quiet", "--list-methods", "--describe METHOD", "-h, --help", "--version"})
     EXPECT_HAS(r.out, option);
   EXPECT_HAS(r.out, "--steps=10");
@@ -382,7 +382,7 @@ TEST_F(Cli, OutputEveryWithoutAVtkOutputIsRefused) {
 TEST_F(Cli, UnknownFormatExits2) {
   const CliResult r = run(small_run_args() + std::vector<std::string>{"--format", "hdf5"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_HAS(r.err, "csv, vti, vti-ascii or none");
+  EXPECT_HAS(r.err, "csv, vti, vti-ascii, vtkhdf or none");
 }
 
 TEST_F(Cli, FormatNoneWritesTheSummaryAndSeriesButNoFieldFile) {

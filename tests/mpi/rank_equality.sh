@@ -150,6 +150,48 @@ writes_pieces() {  # preset, args...
   echo "pieces: 2 and 4 ranks' .vti pieces hold one process's field values in order ($(ls "$work/pieces-serial"/*.vti | wc -l) fields), the series equal"
 }
 
+# --pieces --format vtkhdf: every rank writes its cells into the one NAME.hdf (parallel HDF5; the
+# lattice's z slabs), or rank 0 the fields it gathered (radiation's); read by VTK's vtkHDFReader, it
+# holds one process's .vti (tests/vtkhdf/same_as_vti.py). Skipped, saying
+# why, where kinetic-run has no parallel HDF5 or no python3 has VTK's modules.
+writes_vtkhdf() {  # preset, args...
+  local preset=$1 tag
+  tag=vtkhdf-$(basename "$preset" .json)
+  shift
+  local python=
+  for p in /usr/bin/python3 python3; do
+    if "$p" -c "from vtkmodules.vtkIOHDF import vtkHDFReader" 2>/dev/null; then python=$p; break; fi
+  done
+  if [[ -z $python ]] || ! "$run" --version --format vtkhdf >/dev/null 2>&1; then
+    echo "vtkhdf: SKIPPED (no python3 with VTK's modules, or kinetic-run without --format vtkhdf)"
+    return
+  fi
+  "$run" "$src/presets/$preset" "$@" --backend "$backend" --quiet --format vti --out "$work/$tag-serial" || { fail "vtkhdf: one process exited $?"; return; }
+  for n in 1 2 4; do
+    timeout 300 "$mpiexec" -np $n "$run" "$src/presets/$preset" "$@" --backend "$backend" --quiet --format vtkhdf --pieces \
+      --out "$work/$tag-$n" 2>"$work/$tag-$n.err" || { fail "vtkhdf: $n ranks exited $?"; cat "$work/$tag-$n.err"; continue; }
+    "$python" "$src/tests/vtkhdf/same_as_vti.py" "$work/$tag-serial" "$work/$tag-$n" >"$work/$tag-$n.log" ||
+      { fail "vtkhdf: the .hdf of $n ranks differs from one process's .vti"; cat "$work/$tag-$n.log"; }
+    ls "$work/$tag-$n"/*_r*.vti >/dev/null 2>&1 && fail "vtkhdf: $n ranks wrote .vti pieces beside the .hdf"
+  done
+  echo "vtkhdf ($tag): 1, 2 and 4 ranks write one .hdf per field that VTK reads as one process's .vti ($(ls "$work/$tag-serial"/*.vti | wc -l) fields)"
+}
+
+# Open MPI's cluster launch style: a hostfile with a line a node and its slots (here this node's).
+launches_with_a_hostfile() {  # preset, args...
+  local preset=$1
+  shift
+  echo "localhost slots=4" >"$work/hosts"
+  "$run" "$src/presets/$preset" "$@" --backend "$backend" --quiet --out "$work/hostfile-serial" || { fail "hostfile: one process exited $?"; return; }
+  timeout 300 "$mpiexec" --hostfile "$work/hosts" -np 4 "$run" "$src/presets/$preset" "$@" --backend "$backend" --quiet \
+    --out "$work/hostfile-4" 2>"$work/hostfile.err" || { fail "hostfile: 4 ranks exited $?"; cat "$work/hostfile.err"; return; }
+  for f in "$work/hostfile-serial"/*.csv; do
+    cmp -s "$f" "$work/hostfile-4/$(basename "$f")" || fail "hostfile: $(basename "$f") of 4 ranks differs from one process"
+  done
+  grep -q '"count": 4' "$work/hostfile-4/summary.json" || fail "hostfile: summary.json does not say 4 ranks"
+  echo "hostfile: 4 ranks launched from a hostfile write one process's files"
+}
+
 same_outputs coagulation 0 coagulation/table1-free-molecular.json --steps 6 --set n_runs=8 --set n_s=400
 same_outputs radiation 0 radiation/case03-grey-cube-sin.json --steps 6 --set nx=12 --set rays_per_batch=20 --set rays_per_cell=120
 # The moments are sums over every rank's velocities, added in another order: rounding apart, the same.
@@ -175,9 +217,12 @@ restarts_exactly coagulation coagulation/table1-free-molecular.json --set n_runs
 restarts_exactly radiation radiation/case03-grey-cube-sin.json --set nx=12 --set rays_per_batch=20 --set rays_per_cell=120
 restarts_exactly lbm lbm/teaching-packed-bed.json "${lbm_bed[@]}"
 writes_pieces lbm/tube-simple-bounce-back.json --steps 2 --set nx=12 --set ny=12 --set nz=24 --set steps_per_iteration=5 --set gpu_step=paper
+writes_vtkhdf lbm/tube-simple-bounce-back.json --steps 2 --set nx=12 --set ny=12 --set nz=24 --set steps_per_iteration=5 --set gpu_step=paper
+writes_vtkhdf radiation/case03-grey-cube-sin.json --steps 2 --set nx=12 --set rays_per_batch=20 --set rays_per_cell=120
 restarts_exactly bgk-cavity bgk/teaching-cavity.json "${bgk_cavity[@]}"
 refuses_a_mixed_set
 REFERENCE=2 restarts_exactly dvm dvm/teaching-cavity.json --set nx=8 --set ny=8 --set nz=8 --set nv=16
 stops_together
+launches_with_a_hostfile coagulation/table1-free-molecular.json --steps 4 --set n_runs=8 --set n_s=400
 
 ((failures == 0)) || { echo "$failures failures"; exit 1; }
