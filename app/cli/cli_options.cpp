@@ -74,7 +74,8 @@ void declare(CLI::App& app, Options& o, Given& g) {
              "only summary.json and the series, for benchmarks at scale)");
   add_integer(app, "--output-every", o.output_every, 1, kMaxCount,
               "also write the fields every N iterations as a time series: DIR/STEM_<iteration>.vti per output and "
-              "DIR/STEM.pvd, which ParaView plays as an animation (needs --out and --format vti or vti-ascii)");
+              "DIR/STEM.pvd, which ParaView plays as an animation (with vtkhdf: STEM_<iteration>.hdf and "
+              "STEM.hdf.series; needs --out and --format vti, vti-ascii or vtkhdf)");
   app.add_flag("--pieces", o.pieces,
                "under mpirun: each rank writes its part of a split grid's fields (FIELD_rR.vti, or .vtr for a line) and rank 0 a "
                "FIELD.pvti (.pvtr) "
@@ -130,13 +131,9 @@ Options parse_options(int argc, char** argv) {
     throw bad_input("--format vtkhdf", "this kinetic-run was built without HDF5 (no libhdf5-dev when it was configured)",
                     "--format csv, vti, vti-ascii or none; or a build with libhdf5-dev (libhdf5-openmpi-dev for mpirun)");
 #endif
-  if (o.output_every > 0 && o.format == "vtkhdf")
-    throw bad_input("--output-every",
-                    "writes a time series of .vti files listed in a .pvd, which ParaView reads for XML files only; the format is vtkhdf",
-                    "--out DIR --format vti (or vti-ascii) --output-every N");
   if (o.output_every > 0 && (o.out_dir.empty() || o.format == "csv" || o.format == "none"))
     throw bad_input("--output-every", o.out_dir.empty() ? "needs --out DIR" : "writes a VTK time series; the format is " + o.format,
-                    "--out DIR --format vti (or vti-ascii) --output-every N");
+                    "--out DIR --format vti (or vti-ascii, vtkhdf) --output-every N");
   if (o.steps && o.until_done) throw bad_input("--steps", "cannot be combined with --until-done", "one of them");
   for (const auto& [key, text] : o.sets)
     if (key == "seed" && o.seed)

@@ -180,7 +180,8 @@ int run(const ks::cli::Options& o, ks::cli::RankGroup& group) {
     std::vector<std::string> files;
     if (o.out_dir.empty() || o.format == "none") return files;
 #ifdef KS_HAVE_VTKHDF
-    if (o.format == "vtkhdf") return ks::write_fields_vtkhdf(o.out_dir, snap, *group.comm(), c.field_pieces, group.reports());
+    if (o.format == "vtkhdf")
+      return ks::write_fields_vtkhdf(o.out_dir, snap, *group.comm(), c.field_pieces, group.reports(), series ? &*series : nullptr);
 #endif
     ks::TimeSeriesWriter* ts = series ? &*series : nullptr;
     if (c.field_pieces) files = ks::write_field_pieces(o.out_dir, o.format, snap, *group.comm(), ts);

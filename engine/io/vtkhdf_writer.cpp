@@ -183,22 +183,28 @@ std::string write_dataset_vtkhdf(const Dataset& d, const std::string& path_witho
 }
 
 std::vector<std::string> write_fields_vtkhdf(const std::string& dir, const Snapshot& snap, const Communicator& comm, bool pieces,
-                                             bool whole) {
+                                             bool whole, TimeSeriesWriter* series) {
   std::vector<std::string> files;
-  const auto stem = [&dir](const Dataset& d) { return dir + "/" + d.name; };
+  const Progress& p = snap.progress;
+  const auto stem = [&](const Dataset& d) { return dir + "/" + (series ? TimeSeriesWriter::numbered(d.name, p.iteration) : d.name); };
+  // A file this process wrote, listed in the summary and, in a series, in the dataset's collection.
+  const auto written = [&](const Dataset& d, const std::string& path) {
+    files.push_back(path);
+    if (series) series->add(d.name, path.substr(dir.size() + 1), p.iteration, p.sim_time);
+  };
   if (pieces) {
     for (const Dataset& d : datasets_of(snap.fields, true)) {
       if (!vtkhdf_writes(d)) continue;
-      const std::string path = write_dataset_vtkhdf(d, stem(d), snap.progress.sim_time, comm);
-      if (comm.rank() == 0) files.push_back(path);
+      const std::string path = write_dataset_vtkhdf(d, stem(d), p.sim_time, comm);
+      if (comm.rank() == 0) written(d, path);
     }
-    const std::vector<std::string> rest = write_field_pieces(dir, "vti", snap, comm, nullptr, vtkhdf_writes);
+    const std::vector<std::string> rest = write_field_pieces(dir, "vti", snap, comm, series, vtkhdf_writes);
     files.insert(files.end(), rest.begin(), rest.end());
   }
   if (whole) {
     for (const Dataset& d : datasets_of(snap.fields, false))
-      files.push_back(vtkhdf_writes(d) ? write_dataset_vtkhdf(d, stem(d), snap.progress.sim_time, comm)
-                                       : write_dataset_vtk(d, stem(d), VtkEncoding::Binary, snap.progress.sim_time));
+      written(d, vtkhdf_writes(d) ? write_dataset_vtkhdf(d, stem(d), p.sim_time, comm)
+                                  : write_dataset_vtk(d, stem(d), VtkEncoding::Binary, p.sim_time));
   }
   return files;
 }

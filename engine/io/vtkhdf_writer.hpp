@@ -16,6 +16,7 @@
 
 #include "core/communicator.hpp"
 #include "core/method.hpp"
+#include "time_series.hpp"
 #include "vtk_xml_writer.hpp"
 
 namespace ks {
@@ -39,9 +40,10 @@ std::string write_dataset_vtkhdf(const Dataset& dataset, const std::string& path
 // kinetic-run --format vtkhdf: every field of `snap` into `dir`, each dataset of a 3D uniform grid as a
 // .hdf and the others as .vti, .vtr or .vtp. With `pieces` (under MPI, --pieces) every rank writes its
 // pieces together with the others (every rank calls this); the whole grids are written where
-// `whole` (the reporting rank). Returns the files written.
+// `whole` (the reporting rank). With `series` (--output-every) the files are numbered by iteration and
+// listed in its NAME.hdf.series (and .pvd for the others) by rank 0. Returns the files written.
 std::vector<std::string> write_fields_vtkhdf(const std::string& dir, const Snapshot& snap, const Communicator& comm, bool pieces,
-                                             bool whole);
+                                             bool whole, TimeSeriesWriter* series);
 
 // Whether this build's HDF5 writes one file from many ranks (parallel HDF5 under KS_MPI).
 bool vtkhdf_parallel();

@@ -376,7 +376,7 @@ TEST_F(Cli, OutputEveryWithoutAVtkOutputIsRefused) {
   r = run(small_run_args() + every + std::vector<std::string>{"--out", path("every-csv")});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_HAS(r.err, "the format is csv");
-  EXPECT_HAS(r.err, "--format vti (or vti-ascii)");
+  EXPECT_HAS(r.err, "--format vti (or vti-ascii, vtkhdf)");
 }
 
 TEST_F(Cli, UnknownFormatExits2) {

@@ -173,8 +173,9 @@ writes_vtkhdf() {  # preset, args...
     "$python" "$src/tests/vtkhdf/same_as_vti.py" "$work/$tag-serial" "$work/$tag-$n" >"$work/$tag-$n.log" ||
       { fail "vtkhdf: the .hdf of $n ranks differs from one process's .vti"; cat "$work/$tag-$n.log"; }
     ls "$work/$tag-$n"/*_r*.vti >/dev/null 2>&1 && fail "vtkhdf: $n ranks wrote .vti pieces beside the .hdf"
+    [[ ! -e $work/$tag-serial/fields.pvd || -s $work/$tag-$n/fields.hdf.series ]] || fail "vtkhdf: $n ranks wrote no fields.hdf.series"
   done
-  echo "vtkhdf ($tag): 1, 2 and 4 ranks write one .hdf per field that VTK reads as one process's .vti ($(ls "$work/$tag-serial"/*.vti | wc -l) fields)"
+  echo "vtkhdf ($tag): 1, 2 and 4 ranks write one .hdf per field that VTK reads as one process's .vti ($(ls "$work/$tag-serial"/*.vti | wc -l) files)"
 }
 
 # Open MPI's cluster launch style: a hostfile with a line a node and its slots (here this node's).
@@ -217,7 +218,7 @@ restarts_exactly coagulation coagulation/table1-free-molecular.json --set n_runs
 restarts_exactly radiation radiation/case03-grey-cube-sin.json --set nx=12 --set rays_per_batch=20 --set rays_per_cell=120
 restarts_exactly lbm lbm/teaching-packed-bed.json "${lbm_bed[@]}"
 writes_pieces lbm/tube-simple-bounce-back.json --steps 2 --set nx=12 --set ny=12 --set nz=24 --set steps_per_iteration=5 --set gpu_step=paper
-writes_vtkhdf lbm/tube-simple-bounce-back.json --steps 2 --set nx=12 --set ny=12 --set nz=24 --set steps_per_iteration=5 --set gpu_step=paper
+writes_vtkhdf lbm/tube-simple-bounce-back.json --steps 2 --set nx=12 --set ny=12 --set nz=24 --set steps_per_iteration=5 --set gpu_step=paper --output-every 1
 writes_vtkhdf radiation/case03-grey-cube-sin.json --steps 2 --set nx=12 --set rays_per_batch=20 --set rays_per_cell=120
 restarts_exactly bgk-cavity bgk/teaching-cavity.json "${bgk_cavity[@]}"
 refuses_a_mixed_set
