@@ -5,7 +5,6 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
-#include <functional>
 
 #include "core/errors.hpp"
 #include "core/rank_agreement.hpp"
@@ -48,6 +47,7 @@ void check(herr_t status, const std::string& what) {
   if (status < 0) throw run_failed("HDF5 could not " + what);
 }
 
+// Cells along axis `a` of the whole grid (a piece holds the whole grid's in Grid::whole).
 int whole_cells(const Grid& g, int a) { return g.whole[a] > 0 ? g.whole[a] : g.cells[a]; }
 
 // Components as written: a vector of the plane gets a third, 0 (as write_dataset_vtk writes it).

@@ -66,8 +66,8 @@ def test_every_preset_the_readme_names_is_shipped():
 def test_every_option_and_variable_the_readme_names_exists():
     readme = _readme()
     app = _sources("app", "python/kinetic_studio")
-    # Options of the tools around the project (pip, cmake, apt) the README also names.
-    others = {"--config-settings", "--prefix", "--install", "--build", "--target", "--no-install-recommends"}
+    # Options of the tools around the project (pip, cmake, apt, mpirun, srun) the README also names.
+    others = {"--config-settings", "--prefix", "--install", "--build", "--target", "--no-install-recommends", "--hostfile", "--ntasks-per-node"}
     options = {t.split("=")[0].split()[0] for t in re.findall(r"`(--[a-z][a-z-]*[^`]*)`", readme)}
     assert len(options) > 15
     unknown = sorted(o for o in options if o not in others and not re.search(re.escape(o) + r"\b", app))
