@@ -51,10 +51,6 @@ std::string extent(const Grid& g) {
   return e;
 }
 
-// Components as written: a vector of the plane (two components) gets a third, 0, as ParaView's
-// glyphs, stream tracers and calculators take three.
-int written_components(const FieldData& f) { return f.desc.components == 2 ? 3 : f.desc.components; }
-
 // The attributes naming the active arrays: the field the method marks as the dataset's vectors, else
 // its first three-component field, the Vectors; the first one-component field the Scalars.
 std::string attributes(const Dataset& d) {
@@ -85,10 +81,7 @@ std::string data_arrays(const Dataset& d, VtkDataArrays& arrays) {
       out += arrays.float64(f->desc.name, f->desc.components, f->values, "        ");
       continue;
     }
-    std::vector<double> padded;
-    padded.reserve(f->values.size() / 2 * 3);
-    for (std::size_t i = 0; i + 1 < f->values.size(); i += 2) padded.insert(padded.end(), {f->values[i], f->values[i + 1], 0.0});
-    out += arrays.float64(f->desc.name, 3, padded, "        ");
+    out += arrays.float64(f->desc.name, 3, padded_to_three(*f), "        ");
   }
   return out;
 }
@@ -102,6 +95,15 @@ std::string write_file(const std::string& path, const std::string& type, const s
 }
 
 }  // namespace
+
+int written_components(const FieldData& f) { return f.desc.components == 2 ? 3 : f.desc.components; }
+
+std::vector<double> padded_to_three(const FieldData& f) {
+  std::vector<double> padded;
+  padded.reserve(f.values.size() / 2 * 3);
+  for (std::size_t i = 0; i + 1 < f.values.size(); i += 2) padded.insert(padded.end(), {f.values[i], f.values[i + 1], 0.0});
+  return padded;
+}
 
 std::vector<Dataset> datasets_of(const std::vector<FieldData>& fields, bool pieces) {
   std::vector<Dataset> out;

@@ -35,6 +35,12 @@ std::vector<Dataset> datasets_of(const std::vector<FieldData>& fields, bool piec
 // atomically. Returns the path written (the extension is dataset_extension's).
 std::string write_dataset_vtk(const Dataset& dataset, const std::string& path_without_extension, VtkEncoding encoding,
                               std::optional<double> time = std::nullopt);
+// Components as VTK files hold a field (these and the .hdf): a vector of the plane (two components)
+// gets a third, 0, as ParaView's glyphs, stream tracers and calculators take three.
+int written_components(const FieldData& field);
+// A two-component field's values with that third component; call where written_components differs.
+std::vector<double> padded_to_three(const FieldData& field);
+
 // ".vti", ".vtr" or ".vtp": what write_dataset_vtk writes for `dataset`.
 std::string dataset_extension(const Dataset& dataset);
 

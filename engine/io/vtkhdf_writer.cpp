@@ -50,9 +50,6 @@ void check(herr_t status, const std::string& what) {
 // Cells along axis `a` of the whole grid (a piece holds the whole grid's in Grid::whole).
 int whole_cells(const Grid& g, int a) { return g.whole[a] > 0 ? g.whole[a] : g.cells[a]; }
 
-// Components as written: a vector of the plane gets a third, 0 (as write_dataset_vtk writes it).
-int written_components(const FieldData& f) { return f.desc.components == 2 ? 3 : f.desc.components; }
-
 template <class T, std::size_t N>
 void attribute(hid_t on, const char* name, hid_t type, const std::array<T, N>& values) {
   const hsize_t n = N;
@@ -89,13 +86,8 @@ void write_array(hid_t point_data, const FieldData& f, const Grid& g, hid_t tran
                "create " + what);
   check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr), "select this process's cells of " + what);
   Handle memory_space(H5Screate_simple(rank, count, nullptr), H5Sclose, "describe " + what + " in memory");
-  std::vector<double> padded;
-  const double* values = f.values.data();
-  if (nc != f.desc.components) {
-    padded.reserve(f.values.size() / 2 * 3);
-    for (std::size_t i = 0; i + 1 < f.values.size(); i += 2) padded.insert(padded.end(), {f.values[i], f.values[i + 1], 0.0});
-    values = padded.data();
-  }
+  const std::vector<double> padded = nc == f.desc.components ? std::vector<double>() : padded_to_three(f);
+  const double* values = padded.empty() ? f.values.data() : padded.data();
   check(H5Dwrite(array, H5T_NATIVE_DOUBLE, memory_space, file_space, transfer, values), "write " + what);
   text_attribute(array, "unit", f.desc.unit);
 }

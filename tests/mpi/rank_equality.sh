@@ -158,10 +158,8 @@ writes_vtkhdf() {  # preset, args...
   local preset=$1 tag
   tag=vtkhdf-$(basename "$preset" .json)
   shift
-  local python=
-  for p in /usr/bin/python3 python3; do
-    if "$p" -c "from vtkmodules.vtkIOHDF import vtkHDFReader" 2>/dev/null; then python=$p; break; fi
-  done
+  local python
+  python=$(bash "$src/tests/vtkhdf/vtk_python.sh")
   if [[ -z $python ]] || ! "$run" --version --format vtkhdf >/dev/null 2>&1; then
     echo "vtkhdf: SKIPPED (no python3 with VTK's modules, or kinetic-run without --format vtkhdf)"
     return

@@ -9,11 +9,7 @@ run=$1 src=$2
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# A Python with VTK's Python modules (python3-vtk9), which the comparison reads with.
-python=
-for p in /usr/bin/python3 python3; do
-  if "$p" -c "from vtkmodules.vtkIOHDF import vtkHDFReader" 2>/dev/null; then python=$p; break; fi
-done
+python=$(bash "$here/vtk_python.sh")
 if [[ -z $python ]]; then
   echo "SKIPPED: no python3 with VTK's modules (python3-vtk9) to read the files with"
   exit 77
