@@ -53,8 +53,9 @@ prints on stdout:
   kinetic-studio: field view: backend=cpu|cuda host_uploads=N device_copies=N paints=N paint_ms_p50=T
       paint_ms_p99=T renderer="GL_RENDERER"
   (paint_ms: how long the field view's paints took, the GPU's work included, ms)
-  kinetic-studio: event loop: longest_gap_ms=T over S s
-  (the GUI thread's longest stall; with --quit-after also quit_ms=T runs_ended_ms=T)
+  kinetic-studio: event loop: longest_gap_ms=T over S s gap_gui_cpu_ms=T gap_runqueue_ms=T
+  (the GUI thread's longest stall, the thread's own CPU time in it and its wait for a core, -1 where
+  not known; with --quit-after also quit_ms=T runs_ended_ms=T)
   kinetic-studio: run: iterations=N work_done=W iterations_time_s=T work_unit="U"
   (as kinetic-run's summary.json: the iterations' work and their own time, set-up and snapshots excluded)
 It checks the preset and every --set before the window opens; errors go to stderr.

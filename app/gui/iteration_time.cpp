@@ -6,6 +6,7 @@
 
 #include "core/backend.hpp"
 #include "core/registry.hpp"
+#include "settings_writer.hpp"
 
 namespace ks::gui {
 
@@ -36,6 +37,16 @@ QString duration_text(double seconds) {
   return QString("%1 h").arg(seconds / 3600.0, 0, 'f', 1);
 }
 
+void record_rate(QSettings& settings, const QString& path, const std::string& method, const ParamSet& params, const ExecutionContext& ctx,
+                 std::int64_t iterations, double seconds) {
+  const double cost = cost_of(method, params);
+  if (cost <= 0.0 || iterations <= 0 || seconds <= 0.0) return;
+  const double rate = cost * double(iterations) / seconds;
+  if (!path.isEmpty()) settings.setValue(rate_key("preset", QFileInfo(path).canonicalFilePath(), ctx), rate);
+  settings.setValue(rate_key("method", QString::fromStdString(method), ctx) + "/" + QString::number(cost_decade(cost)),
+                    QVariantList{rate, cost});
+}
+
 }  // namespace
 
 IterationTime iteration_time(const QString& path, const std::string& method, const ParamSet& params, const ExecutionContext& ctx) {
@@ -64,13 +75,13 @@ IterationTime iteration_time(const QString& path, const std::string& method, con
 
 void record_iteration_time(const QString& path, const std::string& method, const ParamSet& params, const ExecutionContext& ctx,
                            std::int64_t iterations, double seconds) {
-  const double cost = cost_of(method, params);
-  if (cost <= 0.0 || iterations <= 0 || seconds <= 0.0) return;
-  const double rate = cost * double(iterations) / seconds;
   QSettings settings;
-  if (!path.isEmpty()) settings.setValue(rate_key("preset", QFileInfo(path).canonicalFilePath(), ctx), rate);
-  settings.setValue(rate_key("method", QString::fromStdString(method), ctx) + "/" + QString::number(cost_decade(cost)),
-                    QVariantList{rate, cost});
+  record_rate(settings, path, method, params, ctx, iterations, seconds);
+}
+
+void record_iteration_time_in_background(const QString& path, const std::string& method, const ParamSet& params,
+                                         const ExecutionContext& ctx, std::int64_t iterations, double seconds) {
+  write_settings_later([=](QSettings& settings) { record_rate(settings, path, method, params, ctx, iterations, seconds); });
 }
 
 QString iteration_time_text(const IterationTime& t, const ExecutionContext& ctx) {

@@ -55,6 +55,7 @@
 #include "preset_saver.hpp"
 #include "quick_sliders.hpp"
 #include "scene_view.hpp"
+#include "settings_writer.hpp"
 #include "speed_probe.hpp"
 #include "slice_control.hpp"
 
@@ -184,7 +185,7 @@ MainWindow::MainWindow(AppOptions options, std::variant<StartPreset, QString> st
 // --quit-after: quits as a user would, whatever runs (set-up or iteration), and says how long the
 // window took to close, how long the runs took to end after it, and the GUI thread's longest stall.
 void MainWindow::quitScript() {
-  const double gap_ms = gap_.longestMs(), watched_s = gap_.secondsWatched();
+  const std::string gap = eventLoopSummary();
   if (runner_) {
     const WorkStage w = runner_->work_stage();
     std::printf("kinetic-studio: quit during: %s%s%s\n", runner_->setting_up() ? "set-up" : to_string(runner_->state()).c_str(),
@@ -195,8 +196,8 @@ void MainWindow::quitScript() {
   close();
   const qint64 quit_ms = t.elapsed();
   while (retired_.ending() > 0 && t.elapsed() < kScriptStallMs) QThread::msleep(1);
-  std::printf("kinetic-studio: event loop: longest_gap_ms=%.1f over %.1f s quit_ms=%lld runs_ended_ms=%lld\n", gap_ms, watched_s,
-              (long long)quit_ms, (long long)(t.elapsed() - quit_ms));
+  std::printf("kinetic-studio: event loop: %s quit_ms=%lld runs_ended_ms=%lld\n", gap.c_str(), (long long)quit_ms,
+              (long long)(t.elapsed() - quit_ms));
   std::fflush(stdout);
   script_stage_ = 3;
   QApplication::exit(retired_.ending() > 0 ? static_cast<int>(ErrorKind::RunFailed) : 0);
@@ -390,7 +391,8 @@ void MainWindow::recordIterationTime() {
   const bool ended = runner_->state() == RunState::Finished;
   if (iterations <= timed_iteration_ || (!ended && (seconds < 1.0 || (timed_iteration_ > 0 && iterations < timed_iteration_ + 10)))) return;
   timed_iteration_ = iterations;
-  record_iteration_time(QString::fromStdString(preset_->file), preset_->method, runner_->params(), runner_->context(), iterations, seconds);
+  record_iteration_time_in_background(QString::fromStdString(preset_->file), preset_->method, runner_->params(), runner_->context(),
+                                      iterations, seconds);
 }
 
 // Sets `preset` up on a new Runner: shown at once when nothing runs yet, else pending until settled.
@@ -480,7 +482,7 @@ void MainWindow::adopt(std::unique_ptr<Runner> runner, std::unique_ptr<Preset> p
   setWindowTitle(QString("Kinetic Studio — %1").arg(QString::fromStdString(preset_->title)));
   log_->appendMessage(
       QString("loaded %1 (%2) on %3").arg(path, QString::fromStdString(preset_->method), QString::fromStdString(ctx.device_name)));
-  QSettings().setValue("preset/last", path);
+  write_settings_later([path](QSettings& settings) { settings.setValue("preset/last", path); });
   rememberRecent(path);
 }
 
@@ -497,12 +499,13 @@ void MainWindow::fitToScreen() {
 
 void MainWindow::rememberRecent(const QString& path) {
   constexpr int kRecent = 8;
-  const QString canonical = QFileInfo(path).canonicalFilePath();
-  QStringList list = QSettings().value("preset/recent").toStringList();
-  list.removeAll(canonical);
-  list.prepend(canonical);
-  while (list.size() > kRecent) list.removeLast();
-  QSettings().setValue("preset/recent", list);
+  write_settings_later([canonical = QFileInfo(path).canonicalFilePath()](QSettings& settings) {
+    QStringList list = settings.value("preset/recent").toStringList();
+    list.removeAll(canonical);
+    list.prepend(canonical);
+    while (list.size() > kRecent) list.removeLast();
+    settings.setValue("preset/recent", list);
+  });
 }
 
 bool MainWindow::saveParametersAsPreset(const QString& path) {
@@ -760,6 +763,16 @@ void MainWindow::endScript(const std::string& error, int exit_code) {
   if (options_.exit) QApplication::exit(exit_code);
 }
 
+// The longest stall of the GUI thread, over how long it was watched, and where that stall's time went
+// (EventLoopGap::Stall; the run-queue part is -1 where the system does not say).
+std::string MainWindow::eventLoopSummary() const {
+  const EventLoopGap::Stall s = gap_.longest();
+  char text[160];
+  std::snprintf(text, sizeof text, "longest_gap_ms=%.1f over %.1f s gap_gui_cpu_ms=%.1f gap_runqueue_ms=%.1f", s.ms, gap_.secondsWatched(),
+                s.gui_cpu_ms, s.runqueue_ms);
+  return text;
+}
+
 // Three lines on stdout for scripts: how the field view got its data, and on which GL renderer; the
 // event loop's longest stall; the run's work and the iterations' time.
 void MainWindow::printFieldViewSummary() const {
@@ -769,7 +782,7 @@ void MainWindow::printFieldViewSummary() const {
       "paint_ms_p99=%.3g renderer=\"%s\"\n",
       to_string(runner_->context().backend).c_str(), field_->hostUploads(), field_->deviceCopies(), paints.count(), paints.quantile(0.5),
       paints.quantile(0.99), field_->glRenderer().toLocal8Bit().constData());
-  std::printf("kinetic-studio: event loop: longest_gap_ms=%.1f over %.1f s\n", gap_.longestMs(), gap_.secondsWatched());
+  std::printf("kinetic-studio: event loop: %s\n", eventLoopSummary().c_str());
   // As kinetic-run's summary.json counts them: the work of the iterations over their own time.
   const Progress p = runner_->progress();
   std::printf("kinetic-studio: run: iterations=%lld work_done=%.6g iterations_time_s=%.6g work_unit=\"%s\"\n", (long long)p.iteration,
@@ -905,7 +918,9 @@ QString MainWindow::dialogFolder() const {
   return QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
 }
 
-void MainWindow::rememberDialogFolder(const QString& dir) { QSettings().setValue("dialog/folder", dir); }
+void MainWindow::rememberDialogFolder(const QString& dir) {
+  write_settings_later([dir](QSettings& settings) { settings.setValue("dialog/folder", dir); });
+}
 
 // The method's README rendered as Markdown in a window of the app (no .md handler needed), a window
 // this one owns: Quit closes it too (a window of its own kept the app running without its main window).
@@ -925,10 +940,11 @@ void MainWindow::showMethodNotes(const QString& path) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-  QSettings settings;
-  settings.setValue("window/geometry", saveGeometry());
-  settings.setValue("window/state", saveState());
-  settings.setValue("view/colormap", field_->colormap());
+  write_settings_later([geometry = saveGeometry(), state = saveState(), colormap = field_->colormap()](QSettings& settings) {
+    settings.setValue("window/geometry", geometry);
+    settings.setValue("window/state", state);
+    settings.setValue("view/colormap", colormap);
+  });
   field_->setDeviceField(nullptr);
   timer_->stop();                       // nothing left to poll
   retired_.retire(std::move(runner_));  // they stop at once; the window does not wait for them

@@ -6,6 +6,7 @@
 #include <QElapsedTimer>
 #include <QMainWindow>
 #include <memory>
+#include <string>
 #include <variant>
 
 #include "app_options.hpp"
@@ -105,6 +106,7 @@ class MainWindow : public QMainWindow {
   void reportError(const QString& message);
   void startRunner(std::unique_ptr<Preset> preset, const QString& path, const ExecutionContext& ctx);
   void printFieldViewSummary() const;
+  std::string eventLoopSummary() const;
   void adoptPendingWhenSettled();
   void adopt(std::unique_ptr<Runner> runner, std::unique_ptr<Preset> preset, const QString& path, const ExecutionContext& ctx);
   void saveScreenshotDialog();

@@ -16,6 +16,7 @@
 #include "main_window.hpp"
 #include "preset_cost_gate.hpp"
 #include "serve_events.hpp"
+#include "settings_writer.hpp"
 
 namespace {
 
@@ -47,6 +48,7 @@ QPushButton* button(QMessageBox* box, const QString& text) {
 class PresetCost : public ::testing::Test {
  protected:
   void SetUp() override {
+    ks::gui::wait_for_settings_writes();  // an earlier window's timing written in the background
     QSettings().remove("iteration_time");
     ks::gui::AppOptions options;
     options.preset = kDemo;
@@ -57,6 +59,7 @@ class PresetCost : public ::testing::Test {
   }
   void TearDown() override {
     window_.reset();
+    ks::gui::wait_for_settings_writes();
     QSettings().remove("iteration_time");
   }
   // The lbm.binary rate on this machine as if its teaching bed had taken `seconds` an iteration.

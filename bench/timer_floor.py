@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""The machine's own floor for bench/gui_liveness.sh: how late a 5 ms sleep wakes while two nice-19
+processes touch fresh memory (as a solver setting up or stepping through new arrays does), with no
+app at all, and the CPU time the hypervisor took from this machine meanwhile (steal, /proc/stat).
+On a virtual machine first touches of memory can hold every virtual CPU at once; a window's timer
+then wakes late however little its own thread does.
+usage: bench/timer_floor.py [SECONDS]   (default 20)"""
+import mmap
+import os
+import subprocess
+import sys
+import time
+
+CHUNK = 1 << 30  # bytes mapped, touched page by page and unmapped, over and over
+
+
+def touch_memory(seconds):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        m = mmap.mmap(-1, CHUNK)
+        for offset in range(0, CHUNK, mmap.PAGESIZE):
+            m[offset] = 1
+        m.close()
+
+
+def steal_seconds():
+    with open("/proc/stat") as f:
+        fields = f.readline().split()
+    return int(fields[8]) / os.sysconf("SC_CLK_TCK") if len(fields) > 8 else float("nan")
+
+
+def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "--load":
+        touch_memory(float(sys.argv[2]))
+        return
+    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 20.0
+    loads = [subprocess.Popen(["nice", "-n", "19", sys.executable, __file__, "--load", str(seconds + 1)]) for _ in range(2)]
+    steal0, longest, last = steal_seconds(), 0.0, time.monotonic()
+    end = last + seconds
+    while last < end:
+        time.sleep(0.005)
+        now = time.monotonic()
+        longest = max(longest, now - last - 0.005)
+        last = now
+    steal = steal_seconds() - steal0
+    for p in loads:
+        p.kill()
+        p.wait()
+    print(f"timer floor: longest_gap_ms={1e3 * longest:.1f} over {seconds:.0f} s steal_s={steal:.2f}")
+
+
+if __name__ == "__main__":
+    main()
