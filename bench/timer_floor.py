@@ -5,6 +5,7 @@ app at all, and the CPU time the hypervisor took from this machine meanwhile (st
 On a virtual machine first touches of memory can hold every virtual CPU at once; a window's timer
 then wakes late however little its own thread does.
 usage: bench/timer_floor.py [SECONDS]   (default 20)"""
+import argparse
 import mmap
 import os
 import subprocess
@@ -30,13 +31,18 @@ def steal_seconds():
 
 
 def main():
-    if len(sys.argv) > 2 and sys.argv[1] == "--load":
-        touch_memory(float(sys.argv[2]))
+    parser = argparse.ArgumentParser(description=__doc__.split("usage:")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("seconds", nargs="?", type=float, default=20.0, help="how long to watch (default 20)")
+    parser.add_argument("--load", action="store_true", help=argparse.SUPPRESS)  # a memory-touching process it starts
+    args = parser.parse_args()
+    if args.seconds <= 0:
+        parser.error(f"SECONDS must be positive, not {args.seconds:g}")
+    if args.load:
+        touch_memory(args.seconds)
         return
-    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 20.0
-    loads = [subprocess.Popen(["nice", "-n", "19", sys.executable, __file__, "--load", str(seconds + 1)]) for _ in range(2)]
+    loads = [subprocess.Popen(["nice", "-n", "19", sys.executable, __file__, "--load", str(args.seconds + 1)]) for _ in range(2)]
     steal0, longest, last = steal_seconds(), 0.0, time.monotonic()
-    end = last + seconds
+    end = last + args.seconds
     while last < end:
         time.sleep(0.005)
         now = time.monotonic()
@@ -46,7 +52,7 @@ def main():
     for p in loads:
         p.kill()
         p.wait()
-    print(f"timer floor: longest_gap_ms={1e3 * longest:.1f} over {seconds:.0f} s steal_s={steal:.2f}")
+    print(f"timer floor: longest_gap_ms={1e3 * longest:.1f} over {args.seconds:g} s steal_s={steal:.2f}")
 
 
 if __name__ == "__main__":
