@@ -6,10 +6,13 @@
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QSettings>
 #include <QElapsedTimer>
 #include <QTabWidget>
 #include <QThread>
 #include <QThreadPool>
+#include <QTimer>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <functional>
@@ -17,9 +20,11 @@
 #include <atomic>
 #include <string>
 
+#include "event_loop_gap.hpp"
 #include "freed_elsewhere.hpp"
 #include "main_window.hpp"
 #include "serve_events.hpp"
+#include "settings_writer.hpp"
 
 namespace {
 
@@ -146,6 +151,46 @@ TEST(GuiLiveness, ShownSnapshotsAreFreedOffTheGuiThread) {
   QThreadPool::globalInstance()->waitForDone();
   ASSERT_NE(freed_on.load(), nullptr);
   EXPECT_NE(freed_on.load(), QThread::currentThread());
+}
+
+// A stall says where its time went: 150 ms of work on the GUI thread shows as the thread's CPU time
+// (or its wait for a core, on a loaded machine), 150 ms asleep shows as neither.
+TEST(GuiLiveness, AStallSaysWhetherTheGuiThreadWorkedOrSlept) {
+  ks::gui::EventLoopGap gap;
+  const auto stall = [&gap](const std::function<void()>& on_gui_thread) {
+    gap.start();
+    serve_for(50);
+    QTimer::singleShot(0, on_gui_thread);
+    serve_for(400);
+    return gap.longest();
+  };
+  const ks::gui::EventLoopGap::Stall worked = stall([] {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(150);
+    while (std::chrono::steady_clock::now() < end) {
+    }
+  });
+  EXPECT_GT(worked.ms, 120.0);
+  EXPECT_GT(worked.gui_cpu_ms + std::max(worked.runqueue_ms, 0.0), 0.8 * worked.ms)
+      << "CPU " << worked.gui_cpu_ms << " ms, core wait " << worked.runqueue_ms << " ms of a " << worked.ms << " ms stall";
+  const ks::gui::EventLoopGap::Stall slept = stall([] { QThread::msleep(150); });
+  EXPECT_GT(slept.ms, 120.0);
+  EXPECT_LT(slept.gui_cpu_ms, 0.2 * slept.ms) << "CPU " << slept.gui_cpu_ms << " ms of a " << slept.ms << " ms sleep";
+}
+
+// Settings are written off the GUI thread (a QSettings syncs its file as it goes), in the order
+// asked, and all of them by wait_for_settings_writes.
+TEST(GuiLiveness, SettingsAreWrittenOffTheGuiThreadInOrder) {
+  std::atomic<QThread*> written_on{nullptr};
+  for (int i = 0; i < 50; ++i)
+    ks::gui::write_settings_later([i, &written_on](QSettings& settings) {
+      settings.setValue("test/order", i);
+      written_on = QThread::currentThread();
+    });
+  ks::gui::wait_for_settings_writes();
+  EXPECT_EQ(QSettings().value("test/order").toInt(), 49);
+  ASSERT_NE(written_on.load(), nullptr);
+  EXPECT_NE(written_on.load(), QThread::currentThread());
+  QSettings().remove("test/order");
 }
 
 }  // namespace
