@@ -72,7 +72,8 @@ void SpeedProbe::poll() {
   const std::int64_t iterations = r.progress().iteration;
   const bool enough = iterations > 0 && (r.iteration_seconds() >= kMeasureSeconds || state == RunState::Finished);
   if (enough) {
-    record_iteration_time_in_background("", probe_->method, r.params(), probe_->ctx, iterations, r.iteration_seconds());
+    // Written now, not later on the settings thread: the cost gate reads the estimate at once (end).
+    record_iteration_time("", probe_->method, r.params(), probe_->ctx, iterations, r.iteration_seconds());
     end(true);
   } else if (state == RunState::Failed || state == RunState::Finished || probe_->clock.elapsed() > kGiveUpMs) {
     end(false);
