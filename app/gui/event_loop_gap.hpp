@@ -38,8 +38,7 @@ class EventLoopGap : public QObject {
       const qint64 now = clock_.nsecsElapsed();
       const ThreadTimes times = this_thread_times();
       const qint64 gap = now - last_ - qint64(kTickMs) * 1000000;
-      if (last_ >= 0 && gap > longest_ns_) {
-        longest_ns_ = gap;
+      if (last_ >= 0 && 1e-6 * double(gap) > longest_.ms) {
         longest_ = {1e-6 * double(gap), 1e-6 * double(times.cpu_ns - last_times_.cpu_ns),
                     times.runqueue_ns < 0 ? -1.0 : 1e-6 * double(times.runqueue_ns - last_times_.runqueue_ns)};
       }
@@ -56,14 +55,13 @@ class EventLoopGap : public QObject {
   }
   // Starts (again) from no gap.
   void start() {
-    longest_ns_ = 0;
     longest_ = {};
     last_ = -1;
     clock_.start();
     timer_.start();
   }
   // The longest stall since start() in milliseconds, the tick itself not counted.
-  double longestMs() const { return 1e-6 * double(longest_ns_); }
+  double longestMs() const { return longest_.ms; }
   Stall longest() const { return longest_; }
   double secondsWatched() const { return clock_.isValid() ? 1e-9 * double(clock_.nsecsElapsed()) : 0.0; }
 
@@ -88,7 +86,7 @@ class EventLoopGap : public QObject {
   std::function<void()> appearing_;
   QTimer timer_;
   QElapsedTimer clock_;
-  qint64 last_ = -1, longest_ns_ = 0;
+  qint64 last_ = -1;
   ThreadTimes last_times_;
   Stall longest_;
 };
