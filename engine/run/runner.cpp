@@ -9,6 +9,7 @@
 #endif
 
 #include "core/errors.hpp"
+#include "core/vector_state.hpp"
 #include "io/checkpoint.hpp"
 
 namespace ks {
@@ -157,6 +158,7 @@ void Runner::fail(const std::string& why, ErrorKind kind) {
 }
 
 void Runner::worker_loop() {
+  clear_inherited_vector_state();  // the creator's (the app's GUI thread) made libm 30x slower here
   if (options_.yield_to_gui) lower_this_threads_priority();
   std::unique_lock lock(mutex_);
   while (true) {

@@ -20,6 +20,8 @@
 
 #include "core/checked.hpp"
 #include "core/errors.hpp"
+#include "core/vector_state.hpp"
+#include "dirty_vector_state.hpp"
 #include "io/binary_io.hpp"
 #include "io/checkpoint.hpp"
 #include "run/runner.hpp"
@@ -297,6 +299,22 @@ TEST(Runner, AfterIterationCallbackRunsOncePerIteration) {
   ASSERT_TRUE(r->wait_until([](ks::RunState s) { return s == ks::RunState::Finished; }, kTimeout));
   ASSERT_TRUE(r->wait_settled(kTimeout));
   EXPECT_EQ(calls->load(), 12);
+}
+
+// Created by a thread whose upper vector state is in use (the app's GUI thread after its GL driver),
+// the solver thread does not keep it: legacy-SSE code (glibc's log) ran 30x slower with it (issue 49).
+TEST(Runner, TheSolverThreadDoesNotKeepItsCreatorsUpperVectorState) {
+  if (!ks::upper_vector_state_observable()) GTEST_SKIP() << "this CPU does not report XINUSE (or has no AVX)";
+  auto in_use = std::make_shared<std::atomic<int>>(-1);
+  ks::RunnerOptions opt;
+  opt.after_iteration = [in_use](const ks::Method&, const ks::ExecutionContext&) { *in_use = ks::upper_vector_state_in_use(); };
+  leave_upper_vector_state_in_use();
+  auto r = make_runner(decay_params(1), opt);
+  ks::clear_inherited_vector_state();  // this test's thread, for the tests after it
+  ASSERT_TRUE(r->wait_settled(kTimeout));
+  r->start();
+  ASSERT_TRUE(r->wait_until([](ks::RunState s) { return s == ks::RunState::Finished; }, kTimeout));
+  EXPECT_EQ(in_use->load(), 0);
 }
 
 TEST(Runner, LiveChangeWhilePausedAppliesAtTheNextIteration) {
