@@ -32,6 +32,7 @@ bool reaches(int device, const Introduction& mine, const Introduction& their) {
 
 void copy_rows(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t width, std::size_t rows,
                cudaStream_t stream) {
+  if (!width || !rows) return;  // a plane without fluid nodes (the fused LBM step's rows)
   KS_CUDA_CHECK(cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, rows, cudaMemcpyDefault, stream));
 }
 

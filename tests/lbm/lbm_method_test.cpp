@@ -5,8 +5,11 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <sstream>
+#include <stdexcept>
 
+#include "core/communicator.hpp"
 #include "core/errors.hpp"
 #include "expect_error.hpp"
 #include "lbm_test_support.hpp"
@@ -161,6 +164,39 @@ TEST(LbmMemoryEstimate, GrowsWithTheLatticeAndThePrecision) {
             std::string::npos)
       << fused.detail;
   EXPECT_EQ(in_place.detail.find("gpu_step = in_place"), std::string::npos) << in_place.detail;
+}
+
+// Rank 0 of 2 as the estimate sees it (only rank and size; it exchanges nothing).
+class FirstOfTwoRanks final : public Communicator {
+ public:
+  int rank() const override { return 0; }
+  int size() const override { return 2; }
+  std::vector<double> all_gather(const std::vector<double>&) const override { throw std::logic_error("not a collective test"); }
+  void all_sum(std::vector<double>&) const override { throw std::logic_error("not a collective test"); }
+  std::int64_t all_max(std::int64_t) const override { throw std::logic_error("not a collective test"); }
+  std::vector<double> gather(const std::vector<double>&) const override { throw std::logic_error("not a collective test"); }
+  void ring_exchange(const void*, const void*, void*, void*, std::size_t) const override {
+    throw std::logic_error("not a collective test");
+  }
+};
+
+// MPI ranks run the fused step where the in-place one is asked (gpu_step_of): a rank's estimate for
+// in_place is the fused step's on its slab, and it names no in-place alternative (it once asked
+// itself for one without end).
+TEST(LbmMemoryEstimate, ARankEstimatesTheFusedStepWhereTheInPlaceOneIsAsked) {
+  LbmMethod m;
+  auto p = testing::small_tube();
+  p["nx"] = "16", p["ny"] = "16", p["nz"] = "64", p["precision"] = "fp32";
+  ExecutionContext rank = testing::cuda_context();
+  rank.comm = std::make_shared<FirstOfTwoRanks>();
+  p["gpu_step"] = "fused";
+  const MemoryEstimate fused = m.estimate_memory(testing::params(p), rank);
+  p["gpu_step"] = "in_place";
+  const MemoryEstimate asked_in_place = m.estimate_memory(testing::params(p), rank);
+  EXPECT_EQ(asked_in_place.device_bytes, fused.device_bytes);
+  EXPECT_EQ(fused.detail.find("gpu_step = in_place"), std::string::npos) << fused.detail;
+  // A slab of 32 planes and its 2 halo planes: less than the one process's 64 planes.
+  EXPECT_LT(fused.device_bytes, m.estimate_memory(testing::params(p), testing::cuda_context()).device_bytes);
 }
 
 // The bound on the wall links holds on the lattices build_geometry makes: the tube and the packed

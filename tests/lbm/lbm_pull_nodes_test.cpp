@@ -3,13 +3,16 @@
 // against the geometry it is built from.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <map>
+#include <set>
 
 #include "lbm_test_support.hpp"
 #include "methods/lbm/lbm_model.hpp"
 #include "methods/lbm/lbm_params.hpp"
 #include "methods/lbm/lbm_pull_nodes.hpp"
+#include "methods/lbm/lbm_slab.hpp"
 
 namespace ks::lbm {
 namespace {
@@ -50,6 +53,47 @@ TEST(LbmPullNodes, TableFollowsTheGeometryAndItsWallLinks) {
   // pressure planes then overwrite), so there are more solid sources than links.
   EXPECT_GT(solid_sources, g.links.size());
   EXPECT_EQ(p.solid_sources, solid_sources);
+}
+
+// A plane's fluid nodes are one run of the table, found by plane_starts: a rank steps its owned
+// planes' run and sends its end planes' rows from it. The bed's planes have solids in them and
+// differ in their fluid count; a plane with no fluid node is an empty run.
+TEST(LbmPullNodes, EachPlanesFluidNodesAreARunOfTheTable) {
+  LbmMethod m;
+  m.setup(testing::params(testing::small_bed()), testing::cpu_context());
+  const LbmConfig& c = m.config();
+  LatticeGeometry g = m.geometry();
+  const long long P = (long long)c.nx * c.ny, solid_plane = c.nz / 2;
+  for (long long k = solid_plane * P; k < (solid_plane + 1) * P; ++k) g.type[k] = kWall;
+  g.links.erase(std::remove_if(g.links.begin(), g.links.end(), [&](const WallLink& L) { return g.type[L.fluid] != kFluid; }),
+                g.links.end());
+  const PullNodes p = pull_nodes(c, g);
+  const std::vector<std::uint32_t> start = plane_starts(c, p);
+  ASSERT_EQ(start.size(), std::size_t(c.nz) + 1);
+  EXPECT_EQ(start.front(), 0u);
+  EXPECT_EQ(start.back(), p.node.size());
+  std::set<std::uint32_t> counts;
+  for (int z = 0; z < c.nz; ++z) {
+    ASSERT_LE(start[z], start[z + 1]) << "plane " << z;
+    std::uint32_t fluid = 0;
+    for (long long k = z * P; k < (z + 1) * P; ++k) fluid += g.type[k] == kFluid;
+    EXPECT_EQ(start[z + 1] - start[z], fluid) << "plane " << z;
+    for (std::uint32_t a = start[z]; a < start[z + 1]; ++a) EXPECT_EQ(node_plane(c, p.node[a]), z) << "plane " << z;
+    counts.insert(fluid);
+  }
+  EXPECT_EQ(start[solid_plane + 1], start[solid_plane]);  // the solid plane: an empty run
+  EXPECT_GT(counts.size(), 2u);                           // the planes differ (the open ends, the bed)
+}
+
+// The in-place step needs the whole lattice in one process: a rank of several runs the fused step
+// instead; every other choice stands on a rank.
+TEST(LbmPullNodes, ARankRunsTheFusedStepWhereTheInPlaceOneWasAsked) {
+  LbmConfig c;
+  for (const GpuStep asked : {GpuStep::Fused, GpuStep::InPlace, GpuStep::Paper}) {
+    c.gpu_step = asked;
+    EXPECT_EQ(gpu_step_of(c, slab_of(64, 0, 1)), asked);
+    EXPECT_EQ(gpu_step_of(c, slab_of(64, 1, 4)), asked == GpuStep::InPlace ? GpuStep::Fused : asked);
+  }
 }
 
 // gpu_step = auto fuses the step where the lattice has solids and keeps the paper's kernels on the

@@ -12,9 +12,9 @@ enum class Geometry { Tube, PackedBed, Periodic };
 enum class GridLevel { Fine, Coarse };           // Coarse: the same geometry at half the resolution (Fig. 11-12)
 enum class BounceBack { Simple, Interpolated };  // full-way; Yu et al. 2002 (eq. 14-15)
 enum class Precision { Fp16, Fp32, Fp64 };       // Fp16: compressed storage, float arithmetic (CUDA only)
-// CUDA in one process: one fused pull kernel a step over the fluid nodes (lbm_cuda_pull.cuh), the same
-// with one copy of the populations (InPlace, lbm_cuda_in_place.cuh), or the paper's three kernels
-// (section 4), which the CPU and MPI ranks always run. Auto (a parameter's value, resolved by
+// CUDA: one fused pull kernel a step over the fluid nodes (lbm_cuda_pull.cuh; on MPI ranks too), the
+// same with one copy of the populations (InPlace, lbm_cuda_in_place.cuh; one process only), or the
+// paper's three kernels (section 4), which the CPU always runs. Auto (a parameter's value, resolved by
 // LbmMethod::make_config): fused where the lattice has solids, the paper's kernels on the all-fluid
 // periodic box, where they are faster (H100: 5734 against 4321 MLUPS at 256^3).
 enum class GpuStep { Auto, Fused, InPlace, Paper };

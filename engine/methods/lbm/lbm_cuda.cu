@@ -7,13 +7,15 @@
 //  - boundary_kernel: pressure inlet and outlet (Zou-He for D3Q27), one thread per node of a plane.
 // Bytes per node and step in collide_stream: 2 species x 27 x (read + write) x sizeof(Real) =
 // 432 (FP32) or 864 (FP64); the node type byte is not counted.
-// With gpu_step = fused (one process) a step is instead one kernel over the fluid nodes
-// (lbm_cuda_pull.cuh), the same results; with gpu_step = in_place the same kernel's work on one copy of
-// the populations (lbm_cuda_in_place.cuh).
-// Across MPI ranks (lbm_slab.hpp) the owned end planes stream first, on their own stream; their halo
+// With gpu_step = fused a step is instead one kernel over the fluid nodes (lbm_cuda_pull.cuh), the same
+// results; with gpu_step = in_place (one process) the same kernel's work on one copy of the populations
+// (lbm_cuda_in_place.cuh).
+// Across MPI ranks (lbm_slab.hpp) the owned end planes step first, on their own stream, and their halo
 // rows go to the neighbours (device to device where they share the node, else through pinned host
-// memory: core/device_ring.hpp) while the interior planes stream, and come back into the end planes
-// before the bounce-back.
+// memory: core/device_ring.hpp) while the interior planes step. The paper's kernels push: the rows
+// the end planes streamed into the halo planes come back into the neighbours' end planes before the
+// bounce-back. The fused step pulls: the end planes' new rows that point at a neighbour go into its
+// halo plane, from which its end plane pulls at the next step.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -164,8 +166,8 @@ class CudaSolver final : public LbmSolver {
       : slab_(slab),
         comm_(comm),
         g_(std::move(g)),
-        fused_(c.gpu_step != GpuStep::Paper && !slab.halo),
-        in_place_(fused_ && c.gpu_step == GpuStep::InPlace) {
+        fused_(gpu_step_of(c, slab) != GpuStep::Paper),
+        in_place_(gpu_step_of(c, slab) == GpuStep::InPlace) {
     KS_CUDA_CHECK(cudaSetDevice(device));
     configure(c);
     // The geometry has fewer than 2^31 nodes (build_geometry): the node indices fit 32 bits. The
@@ -183,7 +185,7 @@ class CudaSolver final : public LbmSolver {
     // entries no owned node streams into) stay equal.
     const InitialState f0 = initial_state(c, slab);
     if (fused_) {
-      write_fused_state(f0);  // one process: the held nodes are the owned ones
+      write_fused_state(f0);  // the held nodes' (under MPI the halo planes' too)
     } else {
       std::vector<Storage> v(std::size_t(kSpecies) * kQ * held_.nodes());
       for (std::size_t e = 0; e < v.size(); ++e)
@@ -288,12 +290,21 @@ class CudaSolver final : public LbmSolver {
     for (std::size_t e = 0; e < v.size(); ++e) f[e] = decode(v[e], e / owned, first_owned_node() + e % owned);
   }
   void write_f(const std::vector<double>& f) override {
+    const std::size_t owned = owned_nodes(), rows = std::size_t(kSpecies) * kQ;
     if (fused_) {
-      const std::size_t N = held_.nodes();
-      write_fused_state([&](std::size_t row, std::size_t node) { return f[row * N + node]; });
+      // Under MPI the halo planes' state comes from the neighbours' end planes: the full-way rule sends
+      // back what a wall node holds, and an owned node's wall neighbour may lie in a halo plane. Their
+      // fluid nodes' entries are replaced by the neighbours' post-collision rows after the first step.
+      const std::size_t first = first_owned_node(), P = std::size_t(plane());
+      std::vector<double> below, above;
+      if (slab_.halo) exchange_end_planes(f, below, above);
+      write_fused_state([&](std::size_t row, std::size_t node) {
+        if (node < first) return below[row * P + node];
+        if (node - first >= owned) return above[row * P + node - first - owned];
+        return f[row * owned + node - first];
+      });
       return;
     }
-    const std::size_t owned = owned_nodes(), rows = std::size_t(kSpecies) * kQ;
     std::vector<Storage> v(f.size());
     for (std::size_t e = 0; e < v.size(); ++e) v[e] = encode(f[e], e / owned, first_owned_node() + e % owned);
     // Into both arrays, as at the start: the entries no step writes stay equal.
@@ -333,8 +344,8 @@ class CudaSolver final : public LbmSolver {
     int n = 0;
     for (; n < steps && !interrupt.requested(); ++n) {
       if (interrupt.armed() && n % kStepsInFlight == kStepsInFlight - 1) KS_CUDA_CHECK(cudaDeviceSynchronize());
-      if (fused_) {  // the whole step is one kernel: its time counts as collide_stream
-        timed(&StageTimes::collide_stream, [&] { pull_step(); });
+      if (fused_) {  // the whole step is one kernel (and the halo rows): its time counts as collide_stream
+        timed(&StageTimes::collide_stream, [&] { slab_.halo ? pull_step_exchanging() : pull_step(); });
         continue;
       }
       timed(&StageTimes::collide_stream, [&] { slab_.halo ? collide_stream_exchanging() : collide_stream(0, active_.count, nullptr); });
@@ -366,14 +377,69 @@ class CudaSolver final : public LbmSolver {
       in_place_step(blocks);
       return;
     }
-    if (!pulled_) {
-      pull_start_kernel<<<blocks, 256>>>(pull_view(), params_);
-      pulled_ = true;
-      return;
-    }
-    pull_step_kernel<<<blocks, 256>>>(pull_view(), params_);
-    f_.swap(next_);
+    launch_pull(owned_fluid(), 0);
+    finish_pull();
   }
+
+  // Under MPI, from the owned planes' state f (rows at a pitch of the owned nodes): the state of the
+  // held plane below them and of the one above, as the neighbours hold them (rows at a pitch of a plane).
+  void exchange_end_planes(const std::vector<double>& f, std::vector<double>& below, std::vector<double>& above) const {
+    const std::size_t P = std::size_t(plane()), owned = owned_nodes(), rows = std::size_t(kSpecies) * kQ;
+    std::vector<double> first(rows * P), last(rows * P);
+    for (std::size_t r = 0; r < rows; ++r) {
+      std::copy_n(&f[r * owned], P, &first[r * P]);
+      std::copy_n(&f[r * owned + owned - P], P, &last[r * P]);
+    }
+    below.resize(rows * P);
+    above.resize(rows * P);
+    comm_.ring_exchange(first.data(), last.data(), below.data(), above.data(), rows * P * sizeof(double));
+  }
+
+  // The fused step on the fluid nodes `r`, on `stream`: into f_ (the start) or next_.
+  void launch_pull(NodeRange r, cudaStream_t stream) const {
+    if (!r.count) return;
+    if (pulled_) pull_step_kernel<<<r.blocks(256), 256, 0, stream>>>(pull_view(), params_, r);
+    else pull_start_kernel<<<r.blocks(256), 256, 0, stream>>>(pull_view(), params_, r);
+  }
+  // After launch_pull: f_ holds post(n + 1).
+  void finish_pull() {
+    if (pulled_) f_.swap(next_);
+    pulled_ = true;
+  }
+
+  // Under MPI: the owned end planes step first on the halo stream, and the rows of their new
+  // post-collision populations that the neighbours pull (c_z towards them) go into the neighbours'
+  // halo planes while the interior steps on the default stream. The next step's end planes pull from
+  // those halo planes once the rows are in.
+  void pull_step_exchanging() {
+    const int first = slab_.first_owned(), last = first + slab_.owned() - 1;
+    KS_CUDA_CHECK(cudaEventRecord(step_done_, 0));
+    KS_CUDA_CHECK(cudaStreamWaitEvent(halo_stream_, step_done_, 0));
+    launch_pull(fluid_of_planes(first, first + 1), halo_stream_);
+    if (last > first) launch_pull(fluid_of_planes(last, last + 1), halo_stream_);
+    KS_CUDA_CHECK_LAUNCH();
+    launch_pull(fluid_of_planes(first + 1, last), 0);
+    Storage* written = pulled_ ? next_.ptr : f_.ptr;
+    ring_->exchange(fused_rows(written, first, -1), fused_rows(written, last, +1), fused_rows(written, 0, +1),
+                    fused_rows(written, slab_.planes() - 1, -1), halo_stream_);
+    KS_CUDA_CHECK(cudaEventRecord(halo_done_, halo_stream_));
+    KS_CUDA_CHECK(cudaStreamWaitEvent(0, halo_done_, 0));
+    finish_pull();
+  }
+
+  // The kHaloRows rows (halo_row) of held plane z's fluid nodes in a fused-step array: each a run of
+  // the table, since its nodes are in index order.
+  DeviceRows fused_rows(Storage* array, int z, int side) const {
+    const std::size_t F = pull_.count();
+    const NodeRange r = fluid_of_planes(z, z + 1);
+    return {array + halo_row(0, side) * F + r.first, 3 * F * sizeof(Storage), r.count * sizeof(Storage), std::size_t(kHaloRows)};
+  }
+  // The fluid nodes of held planes [z0, z1) (none where z1 <= z0), and those of the owned planes.
+  NodeRange fluid_of_planes(int z0, int z1) const {
+    if (z1 <= z0) return {plane_fluid_[z0], 0};
+    return {plane_fluid_[z0], plane_fluid_[z1] - plane_fluid_[z0]};
+  }
+  NodeRange owned_fluid() const { return fluid_of_planes(slab_.first_owned(), slab_.first_owned() + slab_.owned()); }
 
   // One in-place step from the array's layout, which it flips (lbm_cuda_in_place.cuh).
   void in_place_step(unsigned blocks) {
@@ -395,7 +461,8 @@ class CudaSolver final : public LbmSolver {
     if (in_place_) {
       if (threads) in_place_settle_kernel<<<ceil_div(threads, 128), 128>>>(in_place_view(), odd_);
     } else {
-      if (threads) pull_settle_kernel<<<ceil_div(threads, 128), 128>>>(pull_view());
+      const NodeRange r = owned_fluid();  // pulls from the halo planes, whose rows the last step brought
+      if (r.count) pull_settle_kernel<<<r.blocks(128), 128>>>(pull_view(), r);
       f_.swap(next_);
     }
     KS_CUDA_CHECK_LAUNCH();
@@ -403,7 +470,15 @@ class CudaSolver final : public LbmSolver {
   }
 
   PullStep<Real, Storage> pull_view() const {
-    return {held_, view(f_), view(next_), pull_.table(), inlet_, outlet_, c_.bounce_back == BounceBack::Interpolated};
+    return {held_,
+            first_held_plane(),
+            c_.nz,
+            view(f_),
+            view(next_),
+            pull_.table(),
+            inlet_,
+            outlet_,
+            c_.bounce_back == BounceBack::Interpolated};
   }
   InPlaceStep<Real, Storage> in_place_view() const {
     return {held_,  view(f_), view(wall_, (long long)(wall_.count / kSpecies)), pull_.table(), pull_.first_solid.ptr,
@@ -423,19 +498,20 @@ class CudaSolver final : public LbmSolver {
     else launch(FusedState<Real, Storage>{pull_view(), pulled_});
   }
 
-  // The paper's state of the lattice from the fused step's, a block of nodes at a time (one process:
-  // the owned nodes are the held ones), rows at a pitch of the nodes.
+  // The paper's state of the owned planes from the fused step's, a block of nodes at a time, rows at a
+  // pitch of the owned nodes.
   void read_fused_state(std::vector<Storage>& v) const {
-    const long long N = held_.nodes(), block = std::min<long long>(N, kStateBlockNodes);
+    const long long N = owned_nodes(), first_owned = first_owned_node(), block = std::min<long long>(N, kStateBlockNodes);
     DeviceBuffer<Storage> out;
     out.resize(std::size_t(kSpecies) * kQ * block);
     View o = view(out);
-    for (long long first = 0; first < N; first += block) {
-      o.N = std::min(block, N - first);
-      with_fused_state(
-          [&](const auto& state) { lattice_state_kernel<<<ceil_div(kSpecies * o.N, 128), 128>>>(state, initial_.ptr, first, o); });
+    for (long long done = 0; done < N; done += block) {
+      o.N = std::min(block, N - done);
+      with_fused_state([&](const auto& state) {
+        lattice_state_kernel<<<ceil_div(kSpecies * o.N, 128), 128>>>(state, initial_.ptr, first_owned + done, o);
+      });
       KS_CUDA_CHECK_LAUNCH();
-      KS_CUDA_CHECK(cudaMemcpy2D(v.data() + first, N * sizeof(Storage), out.ptr, o.N * sizeof(Storage), o.N * sizeof(Storage),
+      KS_CUDA_CHECK(cudaMemcpy2D(v.data() + done, N * sizeof(Storage), out.ptr, o.N * sizeof(Storage), o.N * sizeof(Storage),
                                  std::size_t(kSpecies) * kQ, cudaMemcpyDeviceToHost));
     }
   }
@@ -577,6 +653,7 @@ class CudaSolver final : public LbmSolver {
 
   void upload_pull_table() {
     const PullNodes p = pull_nodes(held_, *g_);
+    plane_fluid_ = plane_starts(held_, p);
     pull_.node.upload(p.node);
     pull_.solid.upload(p.solid);
     pull_.linked.upload(p.linked);
@@ -587,7 +664,7 @@ class CudaSolver final : public LbmSolver {
     }
     pull_.delta.upload(std::vector<Real>(p.delta.begin(), p.delta.end()));
     pull_.slot.upload(p.slot);
-    const std::vector<double> initial = initial_plane_populations(held_, slab_);
+    const std::vector<double> initial = initial_plane_populations(c_, slab_);
     initial_.upload(std::vector<Real>(initial.begin(), initial.end()));
   }
 
@@ -612,7 +689,7 @@ class CudaSolver final : public LbmSolver {
   DeviceBuffer<std::uint32_t> active_;  // fluid and wall nodes: the end planes' (under MPI), then the rest
   std::size_t edge_count_ = 0;
   DeviceBuffer<WallLink> links_;
-  // The fused step (one process): its table, and whether f_ holds post-collision populations.
+  // The fused step: its table, and whether f_ holds post-collision populations.
   const bool fused_;
   // The in-place step: f_ is its one array (next_ is not allocated), its layout (O if odd_), and the
   // value it keeps per solid source and species (wall_).
@@ -625,7 +702,8 @@ class CudaSolver final : public LbmSolver {
     std::uint32_t count() const { return std::uint32_t(node.count); }
     PullTable<Real> table() const { return {node.ptr, solid.ptr, linked.ptr, first_link.ptr, delta.ptr, slot.ptr, count()}; }
   } pull_;
-  DeviceBuffer<Real> initial_;  // initial_plane_populations: what read_f gives where no fluid node streams
+  DeviceBuffer<Real> initial_;              // initial_plane_populations: what read_f gives where no fluid node streams
+  std::vector<std::uint32_t> plane_fluid_;  // per held plane and one past the last: its first fluid node in the table
   bool pulled_ = false;
   mutable DeviceBuffer<double> plane_sums_;  // momentum_rms's, one per owned plane
   mutable DeviceBuffer<double> moments_;     // those of the last moments(), which write_display_field shows

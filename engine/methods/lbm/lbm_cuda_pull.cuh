@@ -40,10 +40,13 @@ struct PullTable {
   std::uint32_t count;  // fluid nodes
 };
 
-// What a pull reads besides the node.
+// What a pull reads besides the node. Under MPI `c` is a rank's slab (lbm_slab.hpp): its held planes,
+// the first of which is the lattice's plane `first_plane`, of `lattice_planes`.
 template <class Real, class Storage>
 struct PullStep {
   LbmConfig c;
+  int first_plane;
+  int lattice_planes;
   Populations<Real, Storage> post;   // post(n) (or the written pre-collision state), per fluid node
   Populations<Real, Storage> older;  // post(n-1) (or what the wall nodes send back); the step's destination
   PullTable<Real> table;
@@ -77,19 +80,28 @@ __device__ int pull(const PullStep<Real, Storage>& p, std::uint32_t a, int s, Re
       }
     }
   }
-  if (!p.c.periodic_z() && (z == 0 || z == p.c.nz - 1)) {
-    const PlaneDensities<Real>& e = z == 0 ? p.inlet : p.outlet;
-    pressure_boundary(fl, e.rho[s], e.theta[s], e.lattice_species[s], z == 0 ? +1 : -1);
+  const int plane = p.first_plane + z;
+  if (!p.c.periodic_z() && (plane == 0 || plane == p.lattice_planes - 1)) {
+    const PlaneDensities<Real>& e = plane == 0 ? p.inlet : p.outlet;
+    pressure_boundary(fl, e.rho[s], e.theta[s], e.lattice_species[s], plane == 0 ? +1 : -1);
   }
   return z;
 }
 
+// Fluid nodes [first, first + count) of the table: all of them in one process; under MPI the owned
+// planes' (the halo planes' nodes are held, not stepped), whose planes are runs of the table.
+struct NodeRange {
+  std::uint32_t first, count;
+  unsigned blocks(int threads) const { return unsigned((2 * (long long)count + threads - 1) / threads); }
+};
+
 // One step: a pair of lanes per fluid node (collide_pair), post(n+1) into `older`'s entries.
 template <class Real, class Storage>
-__global__ void __launch_bounds__(256) pull_step_kernel(const __grid_constant__ PullStep<Real, Storage> p, CollisionParams<Real> cp) {
+__global__ void __launch_bounds__(256)
+    pull_step_kernel(const __grid_constant__ PullStep<Real, Storage> p, CollisionParams<Real> cp, NodeRange r) {
   const long long lane = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (lane >= 2LL * p.table.count) return;  // both lanes of a pair leave together
-  const std::uint32_t a = std::uint32_t(lane >> 1);
+  if (lane >= 2LL * r.count) return;  // both lanes of a pair leave together
+  const std::uint32_t a = r.first + std::uint32_t(lane >> 1);
   const int s = int(lane & 1);
   Real fl[kQ];
   const int z = pull(p, a, s, fl);
@@ -100,10 +112,11 @@ __global__ void __launch_bounds__(256) pull_step_kernel(const __grid_constant__ 
 
 // The first step from a written (pre-collision) state: collides it in place.
 template <class Real, class Storage>
-__global__ void __launch_bounds__(256) pull_start_kernel(const __grid_constant__ PullStep<Real, Storage> p, CollisionParams<Real> cp) {
+__global__ void __launch_bounds__(256)
+    pull_start_kernel(const __grid_constant__ PullStep<Real, Storage> p, CollisionParams<Real> cp, NodeRange r) {
   const long long lane = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (lane >= 2LL * p.table.count) return;
-  const std::uint32_t a = std::uint32_t(lane >> 1);
+  if (lane >= 2LL * r.count) return;
+  const std::uint32_t a = r.first + std::uint32_t(lane >> 1);
   const int s = int(lane & 1);
   const int z = node_plane(p.c, p.table.node[a]);
   Real fl[kQ];
@@ -117,10 +130,10 @@ __global__ void __launch_bounds__(256) pull_start_kernel(const __grid_constant__
 // The stored state back to the written form: pre(n+1) into `older`'s entries, whose full-way
 // values the same thread reads first; then `post` (post(n)) holds what the wall nodes send back.
 template <class Real, class Storage>
-__global__ void pull_settle_kernel(const __grid_constant__ PullStep<Real, Storage> p) {
+__global__ void pull_settle_kernel(const __grid_constant__ PullStep<Real, Storage> p, NodeRange r) {
   const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (t >= 2LL * p.table.count) return;
-  const std::uint32_t a = std::uint32_t(t >> 1);
+  if (t >= 2LL * r.count) return;
+  const std::uint32_t a = r.first + std::uint32_t(t >> 1);
   const int s = int(t & 1);
   Real fl[kQ];
   const int z = pull(p, a, s, fl);

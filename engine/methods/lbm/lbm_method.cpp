@@ -157,12 +157,13 @@ MemoryEstimate LbmMethod::estimate(const LbmParams& p, const ExecutionContext& c
   // the whole lattice for a snapshot (the parts and their rearranged copy) and makes its fields,
   // unless every rank writes its own piece (field_pieces).
   const Slab slab = rank_slab(c, ctx);
-  // CUDA in one process steps with the fused kernel, whose table (lbm_pull_nodes.hpp) holds a slot
-  // per node, 16 B per fluid node and a delta per link; the paper's kernels read a list of active
-  // nodes (4 B each) and the links themselves. The in-place step adds 4 B per fluid node and holds
-  // one population array instead of two, plus a value per species and solid source.
-  const bool fused = cuda && c.gpu_step != GpuStep::Paper && !slab.halo;
-  const bool in_place = fused && c.gpu_step == GpuStep::InPlace;
+  // CUDA steps with the fused kernel (in one process or on each rank's slab), whose table
+  // (lbm_pull_nodes.hpp) holds a slot per node, 16 B per fluid node and a delta per link; the paper's
+  // kernels read a list of active nodes (4 B each) and the links themselves. The in-place step adds
+  // 4 B per fluid node and holds one population array instead of two, plus a value per species and
+  // solid source.
+  const bool fused = cuda && gpu_step_of(c, slab) != GpuStep::Paper;
+  const bool in_place = cuda && gpu_step_of(c, slab) == GpuStep::InPlace;
   const std::int64_t table_node = fused ? 4 + 16 + (in_place ? 4 : 0) : 4;
   // Per node on the host: the populations as double twice (read_f's copy, for a grid-level switch or
   // a checkpoint, and the state save_state writes from it), the moments kept and
@@ -205,8 +206,9 @@ MemoryEstimate LbmMethod::estimate(const LbmParams& p, const ExecutionContext& c
     b.device(grid, nodes, device_node).device(wall_links, links, device_link);
     b.device("a block of the paper's state (read_f)", device_fixed).device("the open ends' solid sources", end_sources, kSpecies * storage);
   }
-  // Where the device refuses the fused step, the message names the step that needs less.
-  if (fused && !in_place) {
+  // Where the device refuses the fused step in one process, the message names the step that needs
+  // less (MPI ranks run the fused step for in_place: gpu_step_of).
+  if (fused && !in_place && !slab.halo) {
     LbmParams one_array = p;
     one_array.gpu_step = GpuStep::InPlace;
     b.note("gpu_step = in_place (one population array) needs about " + format_bytes(estimate(one_array, ctx).device_bytes) +

@@ -48,4 +48,11 @@ PullNodes pull_nodes(const LbmConfig& c, const LatticeGeometry& g) {
   return p;
 }
 
+std::vector<std::uint32_t> plane_starts(const LbmConfig& c, const PullNodes& p) {
+  std::vector<std::uint32_t> start(std::size_t(c.nz) + 1, std::uint32_t(p.node.size()));
+  for (std::size_t a = p.node.size(); a-- > 0;) start[node_plane(c, p.node[a])] = std::uint32_t(a);
+  for (std::size_t z = start.size() - 1; z-- > 0;) start[z] = std::min(start[z], start[z + 1]);  // planes without fluid
+  return start;
+}
+
 }  // namespace ks::lbm

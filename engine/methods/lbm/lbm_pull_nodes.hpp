@@ -35,7 +35,13 @@ struct PullNodes {
   std::vector<std::uint32_t> slot;
 };
 
-// For the whole lattice of `c` in one process (the geometry of slab_of(c.nz, 0, 1)).
+// For the whole lattice of `c` in one process (the geometry of slab_of(c.nz, 0, 1)), or a rank's held
+// planes (its slab's LbmConfig and geometry).
 PullNodes pull_nodes(const LbmConfig& c, const LatticeGeometry& g);
+
+// Where each plane z of `c`'s lattice starts in p.node, for z in [0, c.nz] (the last: the fluid
+// nodes' count): the nodes are in index order, so a plane's are the run [start[z], start[z + 1]).
+// A rank steps its owned planes' run and sends its end planes' rows (lbm_cuda.cu).
+std::vector<std::uint32_t> plane_starts(const LbmConfig& c, const PullNodes& p);
 
 }  // namespace ks::lbm

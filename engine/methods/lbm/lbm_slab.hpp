@@ -40,6 +40,12 @@ inline Slab slab_of(int nz, int rank, int ranks) {
   return {nz, int(b.begin), int(b.end), 1};
 }
 
+// The GPU step a process runs on its slab: the in-place step needs the whole lattice (its layout
+// flips the populations between neighbours each step); a rank runs the fused step instead.
+inline GpuStep gpu_step_of(const LbmConfig& c, const Slab& s) {
+  return c.gpu_step == GpuStep::InPlace && s.halo ? GpuStep::Fused : c.gpu_step;
+}
+
 // Every rank's owned planes as blocks of `per_plane` values (nodes of a plane, or 1 for per-plane
 // values), in rank order: to join what the ranks gather (core/column_blocks.hpp).
 inline std::vector<Block> owned_planes_of_ranks(int nz, int ranks, long long per_plane) {
