@@ -10,6 +10,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/ceil_div.hpp"
 #include "core/checked.hpp"
@@ -160,9 +161,10 @@ __global__ void add_batch_kernel(long long cells, const double* batch_sum, const
   }
 }
 
-// add_batch_kernel with the batch's series (RmcMethod::advance) reduced on the way: totals[0..3] gain
-// the summed |Q after - Q before|, |Q after|, standard error and face crossings; first_bad becomes
-// the smallest cell whose Q is not finite.
+// add_batch_kernel with the batch's series (RmcMethod::advance) reduced on the way: block b writes its
+// sums of |Q after - Q before|, |Q after|, standard error and face crossings to totals[k * gridDim.x + b]
+// (k = 0..3), which the host adds in block order, so a run's series are the same bits every time;
+// first_bad becomes the smallest cell whose Q is not finite.
 __global__ void add_batch_series_kernel(long long cells, const double* batch_sum, const double* batch_sum2, const double* batch_steps,
                                         double* sum, double* sum2, long long rays_before, long long rays_after, double* totals,
                                         unsigned long long* first_bad) {
@@ -189,7 +191,7 @@ __global__ void add_batch_series_kernel(long long cells, const double* batch_sum
   if (threadIdx.x < 4) {
     double block = 0.0;
     for (int w = 0; w < int(blockDim.x / 32); ++w) block += warp_totals[threadIdx.x][w];
-    atomicAdd(&totals[threadIdx.x], block);
+    totals[threadIdx.x * gridDim.x + blockIdx.x] = block;
   }
 }
 
@@ -319,12 +321,12 @@ class CudaSolver final : public RmcSolver {
       launch_batch(batch, rays, {0, cells}, 0, main_);
     }
     sum_chunks(slot, cells);
-    totals_.resize(4);
+    const int blocks = int(std::min<long long>(ceil_div(cells, 256), 8LL * sms_));
+    totals_.resize(4 * std::size_t(blocks));
     first_bad_.resize(1);
-    KS_CUDA_CHECK(cudaMemsetAsync(totals_.ptr, 0, 4 * sizeof(double), main_));
     KS_CUDA_CHECK(cudaMemsetAsync(first_bad_.ptr, 0xff, sizeof(unsigned long long), main_));
-    add_batch_series_kernel<<<int(std::min<long long>(ceil_div(cells, 256), 8LL * sms_)), 256, 0, main_>>>(
-        cells, csum_.ptr, csum2_.ptr, csteps_.ptr, dsum_.ptr, dsum2_.ptr, rays_before, rays_before + rays, totals_.ptr, first_bad_.ptr);
+    add_batch_series_kernel<<<blocks, 256, 0, main_>>>(cells, csum_.ptr, csum2_.ptr, csteps_.ptr, dsum_.ptr, dsum2_.ptr, rays_before,
+                                                       rays_before + rays, totals_.ptr, first_bad_.ptr);
     KS_CUDA_CHECK(cudaGetLastError());
     // The next batch starts on the other slot's stream now, beside this one's last rays, sums and
     // series, so no batch's tail leaves the GPU idle (issue 49). Its chunk sums go to the other slot;
@@ -334,11 +336,14 @@ class CudaSolver final : public RmcSolver {
       KS_CUDA_CHECK(cudaEventRecord(ahead_done_[1 - slot], ahead_[1 - slot]));
       ahead_batch_ = AheadBatch{batch + 1, next_rays, 1 - slot};
     }
-    double t[4];
+    std::vector<double> per_block(totals_.count);
     unsigned long long bad = 0;
-    KS_CUDA_CHECK(cudaMemcpyAsync(t, totals_.ptr, 4 * sizeof(double), cudaMemcpyDeviceToHost, main_));
+    KS_CUDA_CHECK(cudaMemcpyAsync(per_block.data(), totals_.ptr, per_block.size() * sizeof(double), cudaMemcpyDeviceToHost, main_));
     KS_CUDA_CHECK(cudaMemcpyAsync(&bad, first_bad_.ptr, sizeof(bad), cudaMemcpyDeviceToHost, main_));
     KS_CUDA_CHECK(cudaStreamSynchronize(main_));
+    double t[4] = {0.0, 0.0, 0.0, 0.0};
+    for (int k = 0; k < 4; ++k)
+      for (int b = 0; b < blocks; ++b) t[k] += per_block[std::size_t(k) * blocks + b];
     series = {t[0], t[1], t[2] / double(cells), bad == ~0ull ? -1 : (long long)bad};
     return t[3];
   }
