@@ -11,7 +11,9 @@
 #   gpus: the multi-GPU cases (one card per rank, --backend cuda): weak scaling of the lbm packed bed
 #   (256^2 x 512 and 12753 spheres per GPU), the bgk cavity (160^2 cells x 20^3 velocities per GPU)
 #   and the dvm cavity (64^3 cells, 64^3 velocities per GPU: nv^3 ~ GPUs); strong scaling of radiation
-#   case 10 at 128^3 cells, the dvm cavity 128^3 x 64^3 and coagulation Table 1 with 1000 runs.
+#   case 10 at 128^3 cells, the dvm cavity 128^3 x 64^3 and coagulation Table 1 with 1000 runs; weak
+#   scaling of cases that fill each card (coagulation: 1056 Table 1 runs, one 1e6-particle stepped
+#   run; radiation case 10 at 128^3, 500 rays a cell a batch per GPU).
 #   --json FILE: the rows and the machine (GPUs, their links, the MPI library, CUDA-aware or not).
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -104,6 +106,14 @@ if [[ $suite == gpus ]]; then
 --set rays_per_cell=60000 --set rays_per_batch=2000"
   measure dvm-cavity strong 2 dvm/cavity-kn1-64.json "--set nx=128 --set ny=128 --set nz=128 --set nv=64"
   measure coagulation strong "" coagulation/table1-free-molecular.json "--set n_runs=1000"
+  # Cases that fill a card per rank: 1056 runs of Table 1 per GPU (8 blocks on each of an H200's 132
+  # SMs), one stepped run of 1e6 particles per GPU, and radiation case 10 at 128^3 with a batch of
+  # 500 rays a cell per GPU (the ranks split the cells, so each traces 500 rays a cell of its share
+  # times the ranks).
+  measure coagulation-full weak 3 coagulation/table1-free-molecular.json "--set n_runs=1056" n_runs
+  measure coagulation-stepped weak 3 coagulation/one-million-particles.json "--set n_runs=1" n_runs
+  measure rmc-case10 weak 3 radiation/case10-h2o-slab-parab1.json "--set nx=128 --set ny=128 --set nz=128 \
+--set rays_per_cell=60000 --set rays_per_batch=500" rays_per_batch
   # the paper's bed at twice its resolution per GPU; the open ends stay 64 planes long and the bed
   # grows, its spheres with it (the same size distribution and porosity). Every rank and the one GPU
   # step with the fused kernel (the fastest), and with the paper's three for comparison.

@@ -409,12 +409,17 @@ Snapshot CoagulationMethod::snapshot() const {
   diameter.grid = weight.grid = g;
   const double side = std::cbrt(cfg_.box_volume);
   const PhiloxStream rng = run_stream(cfg_.seed, 0);
+  // Run 0's particles, filled in parallel: at n_s = 4e6 a serial fill took 0.6 s a snapshot, which the
+  // Runner takes between iterations.
+  diameter.values.resize(std::size_t(n));
+  diameter.positions.resize(std::size_t(n));
+  weight.values.assign(ens_.w.begin(), ens_.w.begin() + n);
+#pragma omp parallel for schedule(static)
   for (int k = 0; k < n; ++k) {
-    diameter.values.push_back(diameter_of_volume(ens_.v[k]) * 1e9);
-    weight.values.push_back(ens_.w[k]);
+    diameter.values[k] = diameter_of_volume(ens_.v[k]) * 1e9;
     // The box is well mixed: positions are only for the particle-cloud view.
     const PhiloxCounter c = rng.draw(std::uint64_t(k), kPurposePosition);
-    diameter.positions.push_back({side * uniform_open01(c.v[0], 0), side * uniform_open01(c.v[1], 0), side * uniform_open01(c.v[2], 0)});
+    diameter.positions[k] = {side * uniform_open01(c.v[0], 0), side * uniform_open01(c.v[1], 0), side * uniform_open01(c.v[2], 0)};
   }
   weight.positions = diameter.positions;
   snap.fields = {std::move(diameter), std::move(weight)};
