@@ -143,18 +143,50 @@ void SectionalSolver::set_lognormal(double N0, double dg, double sigma_g) {
 void SectionalSolver::derivative(const std::vector<double>& n, std::vector<double>& dn, std::vector<double>& loss) const {
   // dN_i/dt = sum_{j>=k} (1 - delta_jk/2) eta_i(j,k) beta_jk N_j N_k - N_i sum_k beta_ik N_k
   const std::size_t s = n.size();
-  for (std::size_t i = 0; i < s; ++i) {
-    const double* row = &kernel_[i * s];
-    double rate = 0.0;
-    for (std::size_t k = 0; k < s; ++k) rate += row[k] * n[k];
-    loss[i] = rate;
-    dn[i] = -n[i] * rate;
+  // Only sections [first, last) hold particles (coagulation only grows them: the sections below the
+  // start stay empty, and the distribution reaches the upper ones over time). The others' terms are
+  // exact zeros, so skipping them leaves every sum the same bits, in the same order.
+  std::size_t first = 0, last = s;
+  while (first < s && n[first] == 0.0) ++first;
+  while (last > first && n[last - 1] == 0.0) --last;
+  // loss[i] = sum_k beta_ik n_k, k ascending, a column of the symmetric kernel at a time (the sums of
+  // all i advance together, which vectorises).
+  std::fill(loss.begin(), loss.end(), 0.0);
+  for (std::size_t k = first; k < last; ++k) {
+    const double* column = &kernel_[k * s];
+    const double nk = n[k];
+    for (std::size_t i = 0; i < s; ++i) loss[i] += column[i] * nk;
   }
-  for (const PairTarget& p : pairs_) {
-    const double collisions = n[p.j] * n[p.k];
-    dn[p.lo] += p.gain_lo * collisions;
-    dn[p.hi] += p.gain_hi * collisions;
+  for (std::size_t i = 0; i < s; ++i) dn[i] = -n[i] * loss[i];
+  // Consecutive pairs mostly gain into the same two sections: each is summed in a register while it
+  // stays the target, with the same additions in the same order as through memory.
+  Gain lo, hi;
+  for (std::size_t j = first; j < last; ++j) {  // pairs_ holds j's pairs k = 0 .. j from j (j + 1) / 2
+    const PairTarget* pj = &pairs_[j * (j + 1) / 2];
+    for (std::size_t k = first; k <= j; ++k) {
+      const PairTarget& p = pj[k];
+      const double collisions = n[p.j] * n[p.k];
+      lo.add(dn, hi, p.lo, p.gain_lo * collisions);
+      hi.add(dn, lo, p.hi, p.gain_hi * collisions);
+    }
   }
+  lo.store(dn);
+  hi.store(dn);
+}
+
+void SectionalSolver::Gain::add(std::vector<double>& dn, Gain& other, int target, double x) {
+  if (section != target) {
+    store(dn);
+    if (other.section == target) other.store(dn);  // its sum so far comes first
+    section = target;
+    sum = dn[std::size_t(target)];
+  }
+  sum += x;
+}
+
+void SectionalSolver::Gain::store(std::vector<double>& dn) {
+  if (section >= 0) dn[std::size_t(section)] = sum;
+  section = -1;
 }
 
 double SectionalSolver::step_size(const std::vector<double>& loss) const {
