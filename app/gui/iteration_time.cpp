@@ -28,13 +28,13 @@ double cost_of(const std::string& method, const ParamSet& params) {
 // Rates are kept per decade of cost: an estimate takes the rate of runs of the nearest size.
 int cost_decade(double cost) { return int(std::floor(std::log10(cost))); }
 
-// An estimate's duration, rounded as an estimate is: "45 s", "28 min", "2.5 h" (the progress bar's
-// time left, format_duration, counts down to the second).
+// An estimate's duration, rounded as an estimate is: "Under a second", "About 45 s", "About 28 min",
+// "About 2.5 h" (the progress bar's time left, format_duration, counts down to the second).
 QString duration_text(double seconds) {
-  if (seconds < 1.0) return "under a second";
-  if (seconds < 90.0) return QString("%1 s").arg(std::lround(seconds));
-  if (seconds < 5400.0) return QString("%1 min").arg(std::lround(seconds / 60.0));
-  return QString("%1 h").arg(seconds / 3600.0, 0, 'f', 1);
+  if (seconds < 1.0) return "Under a second";
+  if (seconds < 90.0) return QString("About %1 s").arg(std::lround(seconds));
+  if (seconds < 5400.0) return QString("About %1 min").arg(std::lround(seconds / 60.0));
+  return QString("About %1 h").arg(seconds / 3600.0, 0, 'f', 1);
 }
 
 void record_rate(QSettings& settings, const QString& path, const std::string& method, const ParamSet& params, const ExecutionContext& ctx,
@@ -93,7 +93,7 @@ QString iteration_time_text(const IterationTime& t, const ExecutionContext& ctx)
                                : QString("estimated from runs of this method %1 times %2 here; larger runs are often slower per cell")
                                      .arg(std::lround(t.scale >= 1.0 ? t.scale : 1.0 / t.scale))
                                      .arg(t.scale >= 1.0 ? "smaller" : "larger");
-  return QString("About %1 an iteration on %2 (%3)").arg(duration_text(t.seconds), device, basis);
+  return QString("%1 an iteration on %2 (%3)").arg(duration_text(t.seconds), device, basis);
 }
 
 }  // namespace ks::gui
