@@ -35,6 +35,26 @@ double normal_probability(double a, double b) {
   return 1.0 - 0.5 * (std::erfc(-a * s) + std::erfc(b * s));
 }
 
+// A section's gains, summed in a register while consecutive pairs target it (derivative).
+struct SectionGain {
+  int section = -1;  // none
+  double sum = 0.0;
+  void store(std::vector<double>& dn) {
+    if (section >= 0) dn[std::size_t(section)] = sum;
+    section = -1;
+  }
+  // Adds x to `target`'s sum, first storing this one's section and taking `target` from `other`.
+  void add(std::vector<double>& dn, SectionGain& other, int target, double x) {
+    if (section != target) {
+      store(dn);
+      if (other.section == target) other.store(dn);  // its sum so far comes first
+      section = target;
+      sum = dn[std::size_t(target)];
+    }
+    sum += x;
+  }
+};
+
 }  // namespace
 
 SectionalSolver::SectionalSolver(SectionalGrid grid, VolumeKernel kernel) {
@@ -160,7 +180,7 @@ void SectionalSolver::derivative(const std::vector<double>& n, std::vector<doubl
   for (std::size_t i = 0; i < s; ++i) dn[i] = -n[i] * loss[i];
   // Consecutive pairs mostly gain into the same two sections: each is summed in a register while it
   // stays the target, with the same additions in the same order as through memory.
-  Gain lo, hi;
+  SectionGain lo, hi;
   for (std::size_t j = first; j < last; ++j) {  // pairs_ holds j's pairs k = 0 .. j from j (j + 1) / 2
     const PairTarget* pj = &pairs_[j * (j + 1) / 2];
     for (std::size_t k = first; k <= j; ++k) {
@@ -172,21 +192,6 @@ void SectionalSolver::derivative(const std::vector<double>& n, std::vector<doubl
   }
   lo.store(dn);
   hi.store(dn);
-}
-
-void SectionalSolver::Gain::add(std::vector<double>& dn, Gain& other, int target, double x) {
-  if (section != target) {
-    store(dn);
-    if (other.section == target) other.store(dn);  // its sum so far comes first
-    section = target;
-    sum = dn[std::size_t(target)];
-  }
-  sum += x;
-}
-
-void SectionalSolver::Gain::store(std::vector<double>& dn) {
-  if (section >= 0) dn[std::size_t(section)] = sum;
-  section = -1;
 }
 
 double SectionalSolver::step_size(const std::vector<double>& loss) const {

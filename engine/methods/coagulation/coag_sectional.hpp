@@ -65,15 +65,6 @@ class SectionalSolver {
     double gain_hi;
   };
 
-  // A section's gains, summed in a register while consecutive pairs target it (derivative).
-  struct Gain {
-    int section = -1;  // none
-    double sum = 0.0;
-    // Adds x to `target`'s sum, first storing this one's section and taking `target` from `other`.
-    void add(std::vector<double>& dn, Gain& other, int target, double x);
-    void store(std::vector<double>& dn);
-  };
-
   // dn = dN/dt at state n; loss[i] = sum_k beta_ik n_k (per-particle loss rate, 1/s).
   void derivative(const std::vector<double>& n, std::vector<double>& dn, std::vector<double>& loss) const;
   // RK4 step (s) for the current state, given its loss rates.
