@@ -170,7 +170,7 @@ TEST_F(Cli, BadPresetExits2AndStderrNamesFileKeyAndRange) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_HAS(r.err, preset);
   EXPECT_HAS(r.err, "/params/n_s");
-  EXPECT_HAS(r.err, "[16, 4000000]");
+  EXPECT_HAS(r.err, "[16, 100000000]");
 }
 
 TEST_F(Cli, MissingPresetFileExits2) {
@@ -190,7 +190,7 @@ TEST_F(Cli, OutOfRangeSetValueExits2AndNamesTheRange) {
   const CliResult r = run({teaching_demo(), "--set", "n_s=5", "--quiet"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_HAS(r.err, "--set n_s");
-  EXPECT_HAS(r.err, "[16, 4000000]");
+  EXPECT_HAS(r.err, "[16, 100000000]");
 }
 
 TEST_F(Cli, UnknownOptionExits2) {

@@ -170,7 +170,7 @@ TEST_F(PresetFile, WrongTypeOfParamNamesPointerAndExpectedType) {
   const std::string msg = load_error(path);
   EXPECT_MESSAGE_HAS(msg, path + ":/params/n_s");
   EXPECT_MESSAGE_HAS(msg, "wrong type (expected int)");
-  EXPECT_MESSAGE_HAS(msg, "an integer in [16, 4000000]");
+  EXPECT_MESSAGE_HAS(msg, "an integer in [16, 100000000]");
 }
 
 TEST_F(PresetFile, OutOfRangeParamNamesPointerValueAndAllowedRange) {
@@ -178,7 +178,7 @@ TEST_F(PresetFile, OutOfRangeParamNamesPointerValueAndAllowedRange) {
   const std::string msg = load_error(path);
   EXPECT_MESSAGE_HAS(msg, path + ":/params/n_s");
   EXPECT_MESSAGE_HAS(msg, "value 3 for 'n_s' is out of range");
-  EXPECT_MESSAGE_HAS(msg, "allowed: an integer in [16, 4000000]");
+  EXPECT_MESSAGE_HAS(msg, "allowed: an integer in [16, 100000000]");
 }
 
 TEST_F(PresetFile, UnknownChoiceParamListsChoices) {

@@ -17,7 +17,7 @@ def test_an_unknown_parameter_names_the_ones_the_method_has():
 
 
 def test_a_value_out_of_range_says_the_range():
-    with pytest.raises(ks.BadInput, match=r"params/n_s: .*out of range; allowed: .*\[16, 4000000\]"):
+    with pytest.raises(ks.BadInput, match=r"params/n_s: .*out of range; allowed: .*\[16, 100000000\]"):
         ks.Simulation.from_preset(COAG, backend="cpu", n_s=3)
 
 

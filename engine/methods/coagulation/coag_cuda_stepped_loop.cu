@@ -6,6 +6,8 @@
 // trees). The CPU makes the same trials, stops and events (coag_stepped_cpu.cpp).
 #include "coag_cuda_stepped.cuh"
 
+#include <algorithm>
+
 #include "coag_cuda_launches.cuh"
 #include "coag_stepped.hpp"
 #include "core/ceil_div.hpp"
@@ -17,6 +19,9 @@ namespace ks::coag::gpu {
 namespace {
 
 constexpr int kRebuildBlock = 256;
+// The rebuild's grid rows of particles (gridDim.y) at most: each block strides over the particles, so
+// any n_s fits the grid's 65535 rows.
+constexpr std::int64_t kRebuildRows = 4096;
 
 __device__ bool rebuilds(const SteppedArrays& a, int run, bool every_run) { return every_run || a.flag[run] == kRebuild; }
 
@@ -24,38 +29,46 @@ __device__ bool rebuilds(const SteppedArrays& a, int run, bool every_run) { retu
 __global__ void largest_kernel(SteppedArrays a, int n, Majorant m, bool every_run) {
   const int run = blockIdx.x / m.n_samplers, s = blockIdx.x % m.n_samplers;
   if (!rebuilds(a, run, every_run)) return;
-  const int k = blockIdx.y * kRebuildBlock + threadIdx.x;
-  const std::size_t p = std::size_t(run) * n + k;
-  int top = k < n ? raw_class(sampler_value(m.spec[s], a.aux[p], a.w[p])) : 0;
+  int top = 0;
+  for (std::int64_t k = std::int64_t(blockIdx.y) * kRebuildBlock + threadIdx.x; k < n; k += std::int64_t(gridDim.y) * kRebuildBlock) {
+    const std::size_t p = std::size_t(run) * n + k;
+    top = max(top, raw_class(sampler_value(m.spec[s], a.aux[p], a.w[p])));
+  }
   for (int o = 16; o > 0; o >>= 1) top = max(top, __shfl_xor_sync(0xffffffffu, top, o));
   if ((threadIdx.x & 31) == 0) atomicMax(&a.largest[blockIdx.x], top);
-  if (k == 0) a.total[blockIdx.x] = 0;
+  if (blockIdx.y == 0 && threadIdx.x == 0) a.total[blockIdx.x] = 0;
 }
 
-// Second pass: the window's base, each particle's leaf (its class in units) and the total.
+// Second pass: the window's base, each particle's leaf (its class in units) and the total (integer
+// sums, a warp's at a time: any order gives the same total).
 __global__ void leaves_kernel(SteppedArrays a, int n, Majorant m, bool every_run) {
   const int run = blockIdx.x / m.n_samplers, s = blockIdx.x % m.n_samplers;
   if (!rebuilds(a, run, every_run)) return;
   const int base = window_base(a.largest[blockIdx.x]);
-  const int k = blockIdx.y * kRebuildBlock + threadIdx.x;
-  if (k == 0) a.base[blockIdx.x] = base;
-  if (k >= n) return;
-  const std::size_t p = std::size_t(run) * n + k;
-  const std::uint64_t units = class_units(base, window_class(sampler_value(m.spec[s], a.aux[p], a.w[p]), base));
-  a.tree[std::size_t(blockIdx.x) * (n + 1) + k + 1] = units;
-  atomicAdd(reinterpret_cast<unsigned long long*>(&a.total[blockIdx.x]), static_cast<unsigned long long>(units));
+  if (blockIdx.y == 0 && threadIdx.x == 0) a.base[blockIdx.x] = base;
+  unsigned long long units_sum = 0;
+  for (std::int64_t k = std::int64_t(blockIdx.y) * kRebuildBlock + threadIdx.x; k < n; k += std::int64_t(gridDim.y) * kRebuildBlock) {
+    const std::size_t p = std::size_t(run) * n + k;
+    const std::uint64_t units = class_units(base, window_class(sampler_value(m.spec[s], a.aux[p], a.w[p]), base));
+    a.tree[std::size_t(blockIdx.x) * (n + 1) + k + 1] = units;
+    units_sum += units;
+  }
+  for (int o = 16; o > 0; o >>= 1) units_sum += __shfl_xor_sync(0xffffffffu, units_sum, o);
+  if ((threadIdx.x & 31) == 0 && units_sum) atomicAdd(reinterpret_cast<unsigned long long*>(&a.total[blockIdx.x]), units_sum);
 }
 
 // Level L of the linear build: node i = 2^L (2q + 1) adds its children i - 2^l, l < L (built before).
 __global__ void level_kernel(SteppedArrays a, int n, Majorant m, bool every_run, int level) {
   const int run = blockIdx.x / m.n_samplers;
   if (!rebuilds(a, run, every_run)) return;
-  const std::int64_t i = (std::int64_t(2) * (std::int64_t(blockIdx.y) * kRebuildBlock + threadIdx.x) + 1) << level;
-  if (i > n) return;
   std::uint64_t* t = a.tree + std::size_t(blockIdx.x) * (n + 1);
-  std::uint64_t sum = t[i];
-  for (int l = 0; l < level; ++l) sum += t[i - (std::int64_t(1) << l)];
-  t[i] = sum;
+  for (std::int64_t q = std::int64_t(blockIdx.y) * kRebuildBlock + threadIdx.x;; q += std::int64_t(gridDim.y) * kRebuildBlock) {
+    const std::int64_t i = (2 * q + 1) << level;
+    if (i > n) return;
+    std::uint64_t sum = t[i];
+    for (int l = 0; l < level; ++l) sum += t[i - (std::int64_t(1) << l)];
+    t[i] = sum;
+  }
 }
 
 // The steps of run blockIdx.x until its target, max_events, or a value above a window (the host
@@ -179,7 +192,7 @@ __global__ void __launch_bounds__(kMaxStepTrials) stepped_kernel(SteppedArrays a
 
 void rebuild(const SteppedArrays& a, int n_runs, int n, const Majorant& m, bool every_run) {
   const int rows = n_runs * m.n_samplers;
-  const dim3 grid(unsigned(rows), unsigned(ceil_div(n, kRebuildBlock)));
+  const dim3 grid(unsigned(rows), unsigned(std::min<std::int64_t>(ceil_div(std::int64_t(n), std::int64_t(kRebuildBlock)), kRebuildRows)));
   KS_CUDA_CHECK(cudaMemset(a.largest, 0, sizeof(int) * std::size_t(rows)));  // only the rebuilt rows are read
   largest_kernel<<<grid, kRebuildBlock>>>(a, n, m, every_run);
   KS_CUDA_CHECK_LAUNCH();
@@ -187,8 +200,8 @@ void rebuild(const SteppedArrays& a, int n_runs, int n, const Majorant& m, bool 
   KS_CUDA_CHECK_LAUNCH();
   for (int level = 1; (std::int64_t(1) << level) <= n; ++level) {
     const std::int64_t nodes = ((std::int64_t(n) >> level) + 1) / 2;
-    level_kernel<<<dim3(unsigned(rows), unsigned(ceil_div(nodes, std::int64_t(kRebuildBlock)))), kRebuildBlock>>>(a, n, m, every_run,
-                                                                                                                  level);
+    const std::int64_t grid_rows = std::min(ceil_div(nodes, std::int64_t(kRebuildBlock)), kRebuildRows);
+    level_kernel<<<dim3(unsigned(rows), unsigned(grid_rows)), kRebuildBlock>>>(a, n, m, every_run, level);
     KS_CUDA_CHECK_LAUNCH();
   }
 }

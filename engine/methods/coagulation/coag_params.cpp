@@ -12,7 +12,7 @@ const ParamTable<CoagParams>& coag_param_table() {
                                     "free_molecular: Brownian, free-molecule regime (eq. 11); constant: beta = K; additive: beta = B "
                                     "(v_i + v_j); continuum: Stokes-Einstein Brownian; fuchs: Fuchs transition-regime interpolation"),
                        {KernelKind::FreeMolecular, KernelKind::Constant, KernelKind::Additive, KernelKind::Continuum, KernelKind::Fuchs})
-          .bind(&P::n_s, int_param("n_s", "Simulation particles per run", 2000, 16, 4000000,
+          .bind(&P::n_s, int_param("n_s", "Simulation particles per run", 2000, 16, 100000000,
                                    "Number of weighted simulation particles in each run; constant during the run"))
           .bind(&P::n_runs,
                 quick(int_param("n_runs", "Runs in the ensemble", 10, 1, 10000,
