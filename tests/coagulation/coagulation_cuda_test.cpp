@@ -134,10 +134,11 @@ struct MajorantCase {
 };
 class GpuMajorant : public ::testing::TestWithParam<MajorantCase> {};
 
-// `runs` runs of cfg (the kernel's K and B set here) advanced on the GPU and on the CPU to 300 and then
-// 900 of run 0's initial mean waiting times (eq. 4): two advances, the samplers or trees rebuilt at the
-// start of each; the GPU makes the same events (volumes to 1e-12, weights, times and counts exactly).
-void expect_gpu_repeats_the_cpu_events(EnsembleConfig cfg, int runs) {
+// `runs` runs of cfg (the kernel's K and B set here) advanced on the GPU and on the CPU to `waits` and
+// then 3 `waits` of run 0's initial mean waiting times (eq. 4): two advances, the samplers or trees
+// rebuilt at the start of each; the GPU makes the same events (volumes to 1e-12, weights, times and
+// counts exactly).
+void expect_gpu_repeats_the_cpu_events(EnsembleConfig cfg, int runs, double waits = 300.0) {
   cfg.kernel.K = 3e-16;
   cfg.kernel.B = 1e8;
   Ensemble cpu = testing::make_ensemble(cfg, runs, 1.4);
@@ -145,7 +146,7 @@ void expect_gpu_repeats_the_cpu_events(EnsembleConfig cfg, int runs) {
   gpu.upload(cpu, cfg);
   double sum_C = 0.0;  // make_ensemble's C' of run 0
   for (int k = 0; k < cfg.n_s; ++k) sum_C += cpu.C[k];
-  const double dt = 300.0 * waiting_time(sum_C, cfg.box_volume);
+  const double dt = waits * waiting_time(sum_C, cfg.box_volume);
   std::uint64_t gpu_events = 0, cpu_events = 0;
   for (double t : {dt, 3 * dt}) {
     gpu_events += gpu.advance(std::vector<double>(runs, t), 700);
@@ -191,9 +192,13 @@ TEST(CoagulationCuda, MajorantNonFiniteParticlesFailTheRunInsteadOfHanging) {
 // Majorant trials in parallel steps (coag_stepped.hpp): a thread block a run makes the CPU's trials,
 // stops and events, through rebuilds at every advance and when a value leaves its window (additive
 // kernel), for one large run with full blocks and for ensembles; K = 1 is a block with one trial.
+// Above 1024 trials a step spans several blocks (coag_cuda_stepped_grid.cu): at n_s 2e5 a step stops
+// after about 900 trials, and K 2050 makes three blocks of 704 slots, so most stops come from a touch
+// across blocks; 9000 events.
 struct SteppedCase {
   KernelKind kernel;
   int runs, n_s, K;
+  double waits = 300.0;
 };
 class GpuStepped : public ::testing::TestWithParam<SteppedCase> {};
 
@@ -204,26 +209,32 @@ TEST_P(GpuStepped, GpuRepeatsTheCpuEventsForTheSameSeed) {
   cfg.selection = Selection::Stepped;
   cfg.step_trials = c.K;
   cfg.kernel.kind = c.kernel;
-  expect_gpu_repeats_the_cpu_events(cfg, c.runs);
+  expect_gpu_repeats_the_cpu_events(cfg, c.runs, c.waits);
 }
 
 TEST(CoagulationCuda, SteppedNonFiniteParticlesFailTheRunInsteadOfHanging) {
   KS_REQUIRE_CUDA();
-  EnsembleConfig cfg = testing::free_molecular_config(2048, 1 << 30, 3);
-  cfg.selection = Selection::Stepped;
-  cfg.step_trials = kMaxStepTrials;  // the give-up after kMaxGroupTrials in 2^15 steps
-  Ensemble e = testing::make_ensemble(cfg, 1, 1.4);
-  for (double& v : e.v) v = NAN;
-  CudaEnsemble gpu(0);
-  gpu.upload(e, cfg);
-  test_support::expect_error([&] { gpu.advance({1e300}, 10); }, ErrorKind::RunFailed, {"stepped", "not finite"});
+  for (const int K : {kBlockStepTrials, 4 * kBlockStepTrials}) {  // the give-up after kMaxGroupTrials in 2^15 or 2^13 steps
+    SCOPED_TRACE("K " + std::to_string(K));
+    EnsembleConfig cfg = testing::free_molecular_config(2048, 1 << 30, 3);
+    cfg.selection = Selection::Stepped;
+    cfg.step_trials = K;
+    Ensemble e = testing::make_ensemble(cfg, 1, 1.4);
+    for (double& v : e.v) v = NAN;
+    CudaEnsemble gpu(0);
+    gpu.upload(e, cfg);
+    test_support::expect_error([&] { gpu.advance({1e300}, 10); }, ErrorKind::RunFailed, {"stepped", "not finite"});
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(CoagulationCuda, GpuStepped,
                          ::testing::Values(SteppedCase{KernelKind::FreeMolecular, 1, 20000, 64},
                                            SteppedCase{KernelKind::FreeMolecular, 1, 200000, 1024},
                                            SteppedCase{KernelKind::FreeMolecular, 5, 1500, 15},
-                                           SteppedCase{KernelKind::Additive, 3, 1000, 10}, SteppedCase{KernelKind::Constant, 2, 800, 1}),
+                                           SteppedCase{KernelKind::Additive, 3, 1000, 10}, SteppedCase{KernelKind::Constant, 2, 800, 1},
+                                           SteppedCase{KernelKind::FreeMolecular, 1, 200000, 2050, 3000.0},
+                                           SteppedCase{KernelKind::FreeMolecular, 2, 100000, 2000, 3000.0},
+                                           SteppedCase{KernelKind::Additive, 1, 100000, 3000, 3000.0}),
                          [](const auto& info) {
                            const SteppedCase& c = info.param;
                            return std::to_string(int(c.kernel)) + "kernel_" + std::to_string(c.runs) + "runs_" + std::to_string(c.n_s) +

@@ -150,6 +150,7 @@ TEST(Stepped, FuchsKernelIsRefusedNamingTheSelection) {
 TEST(Stepped, TrialsAStepFollowTheFraction) {
   EXPECT_EQ(step_trials(1e-4, 2000), 1);
   EXPECT_EQ(step_trials(1e-4, 1000000), 100);
+  EXPECT_EQ(step_trials(1e-3, 10000000), 10000);  // across ten GPU blocks
   EXPECT_EQ(step_trials(1e-2, 4000000), kMaxStepTrials);
 }
 

@@ -1,6 +1,6 @@
-// The GPU loop of majorant trials in parallel steps (coag_stepped.hpp): one thread block a run, a
-// thread a trial of the step, the trees of class bounds in global memory. Host interface for
-// coag_cuda.cu.
+// The GPU loop of majorant trials in parallel steps (coag_stepped.hpp): a thread a trial of the step,
+// one thread block a run (K up to kBlockStepTrials) or one run over several blocks at a time, the
+// trees of class bounds in global memory. Host interface for coag_cuda.cu.
 #pragma once
 
 #include <cstdint>
@@ -27,10 +27,28 @@ struct SteppedArrays {
   int* flag;             // per run: kKeepGoing, kRebuild (a value left its window) or kFailed
 };
 
-// The trees' device storage for n_runs runs of n_s particles.
+// A step's stop, first accepted slot and kept trials across the blocks of a run (two steps' worth,
+// by the step's parity), and whether a kept trial's value left its window.
+struct GridStepCounts {
+  int stop[2], first_accepted[2], kept[2], rebuild;
+};
+
+// What the steps of one run across several blocks (K above kBlockStepTrials) keep in global memory:
+// per particle the step and first accepted slot that touched it (`touched`), the steps' clock, and the
+// step's counts.
+struct GridSteps {
+  unsigned long long* touched;
+  unsigned long long* clock;
+  GridStepCounts* counts;
+};
+
+// The trees' device storage for n_runs runs of n_s particles, and the grid-wide steps' (allocated at
+// the first launch with K above kBlockStepTrials; one run's worth, the runs take turns).
 struct SteppedBuffers {
   DeviceBuffer<std::uint64_t> tree, total;
   DeviceBuffer<int> base, largest, flag;
+  DeviceBuffer<unsigned long long> touched, clock;
+  DeviceBuffer<GridStepCounts> counts;
   bool stale = true;  // rebuild every run before the next launch (set at upload and at each advance)
   void resize(int n_runs, int n_s, int samplers);
 };
@@ -40,5 +58,10 @@ struct SteppedBuffers {
 // max_events. Throws RunFailed when a run accepted no trial in kMaxGroupTrials.
 std::uint64_t launch_stepped(const SteppedArrays& a, SteppedBuffers& b, int n_runs, const EnsembleConfig& cfg, std::uint64_t max_events,
                              bool& all_reached);
+
+// Run `run`'s steps across ceil(K / kBlockStepTrials) blocks (a cooperative launch, its grid-wide
+// barriers between a step's phases) until its target, max_events or a rebuild; sets a.flag[run].
+// Throws BadInput naming step_fraction when this GPU cannot hold the blocks at once.
+void launch_grid_steps(const SteppedArrays& a, SteppedBuffers& b, int run, const EnsembleConfig& cfg, std::uint64_t max_events);
 
 }  // namespace ks::coag::gpu

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "coag_cuda_launches.cuh"
+#include "coag_cuda_stepped_trial.cuh"
 #include "coag_stepped.hpp"
 #include "core/ceil_div.hpp"
 #include "core/cuda_check.hpp"
@@ -75,7 +76,7 @@ __global__ void level_kernel(SteppedArrays a, int n, Majorant m, bool every_run,
 // rebuilds its trees between launches). Thread s makes trial s of each step; the kernel kind (so the
 // majorant's terms) is a compile-time constant.
 template <KernelKind kKind>
-__global__ void __launch_bounds__(kMaxStepTrials) stepped_kernel(SteppedArrays a, int n, int K, double box_volume, KernelParams kp,
+__global__ void __launch_bounds__(kBlockStepTrials) stepped_kernel(SteppedArrays a, int n, int K, double box_volume, KernelParams kp,
                                                                  unsigned long long seed, int first_run, unsigned long long max_events) {
   constexpr Majorant kTerms = majorant_terms(kKind);
   Majorant m = kTerms;
@@ -83,8 +84,8 @@ __global__ void __launch_bounds__(kMaxStepTrials) stepped_kernel(SteppedArrays a
   constexpr int S = kTerms.n_samplers;
   const int run = blockIdx.x, s = threadIdx.x, lane = s & 31, warp = s >> 5;
   __shared__ int base[kMaxSamplers];
-  __shared__ int pair_i[kMaxStepTrials], pair_j[kMaxStepTrials], accepted_slots[kMaxStepTrials];
-  __shared__ int warp_accepted[kMaxStepTrials / 32];
+  __shared__ int pair_i[kBlockStepTrials], pair_j[kBlockStepTrials], accepted_slots[kBlockStepTrials];
+  __shared__ int warp_accepted[kBlockStepTrials / 32];
   __shared__ int stop_at, rebuild;
   if (s < S) base[s] = a.base[std::size_t(run) * S + s];
   if (s == 0) rebuild = 0;
@@ -96,9 +97,6 @@ __global__ void __launch_bounds__(kMaxStepTrials) stepped_kernel(SteppedArrays a
   double* w = a.w + first;
   const PhiloxStream rng = run_stream(seed, first_run + run);
   const double t_target = a.t_target[run];
-  const auto add = [](std::uint64_t& to, std::uint64_t delta) {
-    atomicAdd(reinterpret_cast<unsigned long long*>(&to), static_cast<unsigned long long>(delta));
-  };
   double t = a.t[run];
   unsigned long long event = a.events[run], done = a.done[run];
   int flag = kKeepGoing;
@@ -111,41 +109,31 @@ __global__ void __launch_bounds__(kMaxStepTrials) stepped_kernel(SteppedArrays a
         flag = kFailed;
         break;
       }
-      const bool valid = s < K && t + double(group + s + 1) * dt <= t_target;
-      bool accepted = false;
-      ParticleAux ai{}, aj{};
-      double wi = 0.0, wj = 0.0;
-      Trial trial{-1, -1, 0.0};
-      if (valid) {
-        trial = draw_step_trial(rng, event, std::uint32_t(group + s), m, trees, totals);
-        ai = aux[trial.i], aj = aux[trial.j];
-        wi = w[trial.i], wj = w[trial.j];
-        accepted = trial_accepted(trial, m, trees, ai, wi, aj, wj, kp);
-      }
-      pair_i[s] = trial.i, pair_j[s] = trial.j;
-      const unsigned mask = __ballot_sync(0xffffffffu, accepted);
+      const SlotTrial st = s < K ? slot_trial(rng, event, group, s, t, dt, t_target, m, trees, totals, aux, w, kp) : SlotTrial{};
+      pair_i[s] = st.trial.i, pair_j[s] = st.trial.j;
+      const unsigned mask = __ballot_sync(0xffffffffu, st.accepted);
       if (lane == 0) warp_accepted[warp] = __popc(mask);
-      const int limit = __syncthreads_count(valid);  // the valid trials are a prefix: times grow with s
+      const int limit = __syncthreads_count(st.valid);  // the valid trials are a prefix
       int before = 0, count = 0;
       for (int q = 0; q < int(blockDim.x >> 5); ++q) {
         before += q < warp ? warp_accepted[q] : 0;
         count += warp_accepted[q];
       }
-      if (accepted) accepted_slots[before + __popc(mask & ((1u << lane) - 1))] = s;
+      if (st.accepted) accepted_slots[before + __popc(mask & ((1u << lane) - 1))] = s;
       if (s == 0) stop_at = limit;
       __syncthreads();
-      if (valid)
+      if (st.valid)
         for (int q = 0; q < count; ++q) {
           const int r = accepted_slots[q];
           if (r >= s) break;
-          if (shares_a_particle(pair_i[r], pair_j[r], trial.i, trial.j)) {
+          if (shares_a_particle(pair_i[r], pair_j[r], st.trial.i, st.trial.j)) {
             atomicMin(&stop_at, s);
             break;
           }
         }
       __syncthreads();
       const int stop = stop_at;
-      const bool kept = accepted && s < stop;
+      const bool kept = st.accepted && s < stop;
       const int n_kept = __syncthreads_count(kept);
       if (n_kept == 0) {
         if (limit < K) {  // the target comes before the next event
@@ -155,24 +143,8 @@ __global__ void __launch_bounds__(kMaxStepTrials) stepped_kernel(SteppedArrays a
         continue;
       }
       std::uint64_t total_delta[kMaxSamplers] = {};
-      if (kept) {
-        const int i = trial.i, j = trial.j;
-        std::uint64_t change_i[kMaxSamplers], change_j[kMaxSamplers];
-        if (!coalesce_kept(m, trees, kp, i, j, ai, wi, aj, wj, v, w, aux, change_i, change_j)) rebuild = 1;
-        else
-#pragma unroll
-          for (int k = 0; k < S; ++k) {  // a class often stays: no atomics for it
-            if (change_i[k] != 0) trees.add(k, i, change_i[k], add);
-            if (change_j[k] != 0) trees.add(k, j, change_j[k], add);
-            total_delta[k] = change_i[k] + change_j[k];
-          }
-      }
-#pragma unroll
-      for (int k = 0; k < S; ++k) {  // the totals: one atomic a warp and sampler (sums modulo 2^64)
-        std::uint64_t sum = total_delta[k];
-        for (int o = 16; o > 0; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o);
-        if (lane == 0 && sum != 0) add(trees.total_units[k], sum);
-      }
+      if (kept && !apply_kept<S>(st, m, trees, kp, v, w, aux, total_delta)) rebuild = 1;
+      add_warp_totals<S>(trees, total_delta);
       t += double(group + stop) * dt;
       event += unsigned(n_kept);
       done += unsigned(n_kept);
@@ -215,6 +187,7 @@ void SteppedBuffers::resize(int n_runs, int n_s, int samplers) {
   base.resize(rows);
   largest.resize(rows);
   flag.resize(std::size_t(n_runs));
+  touched.release();  // allocated for n_s at the next grid-wide launch
   stale = true;
 }
 
@@ -225,6 +198,13 @@ std::uint64_t launch_stepped(const SteppedArrays& a, SteppedBuffers& b, int n_ru
     rebuild(a, n_runs, cfg.n_s, m, true);
     b.stale = false;
   }
+  if (cfg.step_trials > kBlockStepTrials)
+    return launch_until_settled(
+        n_runs, b.flag, a.events, a.done, max_events, all_reached,
+        [&] {
+          for (int run = 0; run < n_runs; ++run) launch_grid_steps(a, b, run, cfg, max_events);
+        },
+        [&] { rebuild(a, n_runs, cfg.n_s, m, false); }, no_step_trial_message);
   const unsigned threads = unsigned(ceil_div(cfg.step_trials, 32) * 32);
   const auto kernel = cfg.kernel.kind == KernelKind::FreeMolecular ? stepped_kernel<KernelKind::FreeMolecular>
                       : cfg.kernel.kind == KernelKind::Constant    ? stepped_kernel<KernelKind::Constant>

@@ -13,10 +13,11 @@ namespace {
 bool any_kernel(KernelKind) { return true; }
 
 // The majorant's samplers: a place in each sampler's order and its inverse (coag_majorant.hpp); the
-// stepped trials' trees: a uint64 node per particle and sampler (coag_stepped.hpp). Both keep each
+// stepped trials' trees: a uint64 node per particle and sampler, and the step that last took a particle
+// (coag_stepped.hpp). Both keep each
 // sampler's classes (and two more values) and a base a run.
 constexpr std::int64_t kMajorantPerParticle = 2 * kMaxSamplers * std::int64_t(sizeof(int));
-constexpr std::int64_t kSteppedPerParticle = kMaxSamplers * std::int64_t(sizeof(std::uint64_t));
+constexpr std::int64_t kSteppedPerParticle = (kMaxSamplers + 1) * std::int64_t(sizeof(std::uint64_t));
 constexpr std::int64_t kSamplersPerRun = (kMaxSamplers * (kClasses + 2) + 1) * 4;
 
 // In the order of Selection.

@@ -29,7 +29,11 @@
 namespace ks::coag {
 
 constexpr std::uint32_t kPurposeStepped = 6;  // RNG draws of a step's trials
-constexpr int kMaxStepTrials = 1024;          // K at most: one GPU thread block's threads
+constexpr int kBlockStepTrials = 1024;        // one GPU thread block's trials (a thread each)
+// K at most: the trials of 16 blocks (above kBlockStepTrials one run's steps span several blocks). A
+// step stops at its first touch, on average after about sqrt(pi n_s / (4 p)) trials for an acceptance
+// p (the birthday bound), so a larger K adds kept trials only for large n_s.
+constexpr int kMaxStepTrials = 16 * kBlockStepTrials;
 // A step gives up (non-finite particles) after as many trials as the majorant's selection does.
 constexpr std::uint64_t kMaxGroupTrials = std::uint64_t(kMaxRounds) * kCandidatesPerRound;
 

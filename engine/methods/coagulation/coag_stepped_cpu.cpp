@@ -1,5 +1,5 @@
-// Majorant trials in parallel steps on the CPU (coag_stepped.hpp): a step's K trials one after the
-// other, then its stop and its events, as the GPU's thread block makes them.
+// Majorant trials in parallel steps on the CPU (coag_stepped.hpp): a step's trials one after the other
+// up to its stop, then its events, as the GPU's thread blocks make them.
 #include "coag_stepped_cpu.hpp"
 
 #include <algorithm>
@@ -47,43 +47,45 @@ std::uint64_t advance_run_stepped_cpu(Ensemble& e, int run, const EnsembleConfig
   const ParticleTrees trees = h.view(n);
   const auto add = [](std::uint64_t& to, std::uint64_t delta) { to += delta; };
 
-  std::vector<Trial> trial(K);
-  std::vector<char> accepted(K);
+  std::vector<Trial> kept;  // the step's accepted trials before its stop, in slot order
+  kept.reserve(std::size_t(K));
+  std::vector<std::uint64_t> touched(std::size_t(n), 0);  // per particle: the last step whose kept trial took it
+  std::uint64_t step = 0;
   std::uint64_t done = 0;
   while (done < max_events && !stop.requested()) {
     const std::uint64_t event = e.events[run];
     const TermTotals totals = term_totals(m, trees);
     const double dt = trial_time(m, totals, cfg.box_volume);
-    // Steps of K trials from the state at its start until one keeps an accepted trial.
+    // Steps of K trials from the state at its start until one keeps an accepted trial. A trial is
+    // drawn only when the step reaches it: the draws are keyed by their index, so the trials after the
+    // stop need not be made.
     for (std::uint64_t group = 0;; group += K) {
       if (group >= kMaxGroupTrials) throw run_failed(no_step_trial_message(run, event));
-      int limit = K;  // the trials before the target
+      ++step;
+      kept.clear();
+      int end = K;  // the stop: the first trial after the target or touching a kept trial's particle
       for (int s = 0; s < K; ++s) {
         if (!(e.t[run] + double(group + s + 1) * dt <= t_target)) {
-          limit = s;
+          end = s;
           break;
         }
-        trial[s] = draw_step_trial(rng, event, std::uint32_t(group + s), m, trees, totals);
-        const Trial& t = trial[s];
-        accepted[s] = trial_accepted(t, m, trees, aux[t.i], w[t.i], aux[t.j], w[t.j], kp);
+        const Trial t = draw_step_trial(rng, event, std::uint32_t(group + s), m, trees, totals);
+        if (touched[t.i] == step || touched[t.j] == step) {
+          end = s;
+          break;
+        }
+        if (trial_accepted(t, m, trees, aux[t.i], w[t.i], aux[t.j], w[t.j], kp)) {
+          touched[t.i] = touched[t.j] = step;
+          kept.push_back(t);
+        }
       }
-      int stop = limit, kept = 0;
-      for (int s = 0; s < limit && stop == limit; ++s) {
-        for (int r = 0; r < s; ++r)
-          if (accepted[r] && shares_a_particle(trial[r].i, trial[r].j, trial[s].i, trial[s].j)) {
-            stop = s;
-            break;
-          }
-        if (stop == limit && accepted[s]) ++kept;
-      }
-      if (kept == 0) {
-        if (limit < K) return done;  // the target comes before the next event
+      if (kept.empty()) {
+        if (end < K) return done;  // the target comes before the next event
         continue;
       }
       bool rebuild = false;
-      for (int s = 0; s < stop; ++s) {
-        if (!accepted[s]) continue;
-        const int i = trial[s].i, j = trial[s].j;
+      for (const Trial& t : kept) {
+        const int i = t.i, j = t.j;
         std::uint64_t change_i[kMaxSamplers], change_j[kMaxSamplers];
         const bool inside = coalesce_kept(m, trees, kp, i, j, aux[i], w[i], aux[j], w[j], v, w, aux.data(), change_i, change_j);
         rebuild = rebuild || !inside;
@@ -94,9 +96,9 @@ std::uint64_t advance_run_stepped_cpu(Ensemble& e, int run, const EnsembleConfig
           h.total[k] += change_i[k] + change_j[k];
         }
       }
-      e.t[run] += double(group + stop) * dt;
-      e.events[run] += std::uint64_t(kept);
-      done += std::uint64_t(kept);
+      e.t[run] += double(group + std::uint64_t(end)) * dt;
+      e.events[run] += kept.size();
+      done += kept.size();
       if (rebuild) rebuild_trees(h, m, aux.data(), w, n);
       break;
     }
