@@ -86,7 +86,7 @@ __global__ void __launch_bounds__(kBlockStepTrials)
         atomicMin(&c.stop[p], slot);
       grid.sync();
       const int stop = __ldcg(&c.stop[p]);
-      if (__ldcg(&c.first_accepted[p]) >= stop) {  // nothing kept
+      if (__ldcg(&c.first_accepted[p]) >= stop) {             // nothing kept
         if (!slot_is_valid(t, group, K - 1, dt, t_target)) {  // the target comes before the next event
           reached = true;
           break;
@@ -162,8 +162,8 @@ void launch_grid_steps(const SteppedArrays& a, SteppedBuffers& b, int run, const
   cooperative.val.cooperative = 1;
   config.attrs = &cooperative;
   config.numAttrs = 1;
-  KS_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a, g, run, cfg.n_s, K, cfg.box_volume, cfg.kernel, static_cast<unsigned long long>(cfg.seed),
-                                   cfg.first_run, static_cast<unsigned long long>(max_events)));
+  KS_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a, g, run, cfg.n_s, K, cfg.box_volume, cfg.kernel,
+                                   static_cast<unsigned long long>(cfg.seed), cfg.first_run, static_cast<unsigned long long>(max_events)));
 }
 
 }  // namespace ks::coag::gpu

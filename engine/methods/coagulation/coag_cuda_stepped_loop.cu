@@ -77,7 +77,7 @@ __global__ void level_kernel(SteppedArrays a, int n, Majorant m, bool every_run,
 // majorant's terms) is a compile-time constant.
 template <KernelKind kKind>
 __global__ void __launch_bounds__(kBlockStepTrials) stepped_kernel(SteppedArrays a, int n, int K, double box_volume, KernelParams kp,
-                                                                 unsigned long long seed, int first_run, unsigned long long max_events) {
+                                                                   unsigned long long seed, int first_run, unsigned long long max_events) {
   constexpr Majorant kTerms = majorant_terms(kKind);
   Majorant m = kTerms;
   m.scale = majorant_scale(kp);

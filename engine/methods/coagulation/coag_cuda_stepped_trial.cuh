@@ -40,8 +40,8 @@ __device__ inline SlotTrial slot_trial(const PhiloxStream& rng, std::uint64_t ev
 // share of every sampler's total in total_delta; false when a new value left its window (the trees are
 // then rebuilt and the changes unused). S: the majorant's samplers, a compile-time constant.
 template <int S>
-__device__ bool apply_kept(const SlotTrial& st, const Majorant& m, const ParticleTrees& trees, const KernelParams& kp, double* v,
-                                  double* w, ParticleAux* aux, std::uint64_t (&total_delta)[kMaxSamplers]) {
+__device__ bool apply_kept(const SlotTrial& st, const Majorant& m, const ParticleTrees& trees, const KernelParams& kp, double* v, double* w,
+                           ParticleAux* aux, std::uint64_t (&total_delta)[kMaxSamplers]) {
   const auto add = [](std::uint64_t& to, std::uint64_t delta) {
     atomicAdd(reinterpret_cast<unsigned long long*>(&to), static_cast<unsigned long long>(delta));
   };
@@ -66,7 +66,8 @@ __device__ void add_warp_totals(const ParticleTrees& trees, const std::uint64_t 
   for (int k = 0; k < S; ++k) {
     std::uint64_t sum = total_delta[k];
     for (int o = 16; o > 0; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o);
-    if (lane == 0 && sum != 0) atomicAdd(reinterpret_cast<unsigned long long*>(&trees.total_units[k]), static_cast<unsigned long long>(sum));
+    if (lane == 0 && sum != 0)
+      atomicAdd(reinterpret_cast<unsigned long long*>(&trees.total_units[k]), static_cast<unsigned long long>(sum));
   }
 }
 

@@ -54,12 +54,12 @@ const ParamTable<CoagParams>& coag_param_table() {
                                     "trials made step_fraction n_s at a time in parallel (one large run on the GPU); rejection, "
                                     "majorant and stepped not for the fuchs kernel"),
                        all_selections())
-          .bind(&P::step_fraction,
-                only_when("selection", {"stepped"},
-                          real_param("step_fraction", "Trials a step", "n_s", 1e-3, 1e-7, 1e-2,
-                                     "Trials made at once as a fraction of n_s (1 to 16384 a step; above 1024 a run spans several GPU blocks). A particle that coagulates rests "
-                                     "until its step ends, missing about step_fraction trials: smaller is closer to the "
-                                     "event-by-event majorant, larger gives the GPU more to do at once")));
+          .bind(&P::step_fraction, only_when("selection", {"stepped"},
+                                             real_param("step_fraction", "Trials a step", "n_s", 1e-3, 1e-7, 1e-2,
+                                                        "Trials made at once as a fraction of n_s (1 to 16384 a step; above 1024 a run "
+                                                        "spans several GPU blocks). A particle that coagulates rests "
+                                                        "until its step ends, missing about step_fraction trials: smaller is closer to the "
+                                                        "event-by-event majorant, larger gives the GPU more to do at once")));
   return table;
 }
 
