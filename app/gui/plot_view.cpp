@@ -33,6 +33,7 @@
 #include <vtkTooltipItem.h>
 
 #include "core/errors.hpp"
+#include "decade_axis.hpp"
 #include "io/reference.hpp"
 #include "notation.hpp"
 #include "plot_zoom.hpp"
@@ -71,6 +72,8 @@ void allowAnyRange(vtkAxis* axis) {
 class ChartCanvas final : public VtkGlWidget {
  public:
   explicit ChartCanvas(QWidget* parent) : VtkGlWidget(parent) {
+    // SetAxis takes over the reference New() returns: the chart deletes its axes (VTK 9.1).
+    for (int location : {vtkAxis::BOTTOM, vtkAxis::LEFT}) chart_->SetAxis(location, DecadeAxis::New());
     view_->SetRenderWindow(renderWindow());
     view_->GetRenderer()->SetBackground(1.0, 1.0, 1.0);
     view_->GetScene()->AddItem(chart_);
