@@ -42,7 +42,7 @@ void record_rate(QSettings& settings, const QString& path, const std::string& me
   const double cost = cost_of(method, params);
   if (cost <= 0.0 || iterations <= 0 || seconds <= 0.0) return;
   const double rate = cost * double(iterations) / seconds;
-  if (!path.isEmpty()) settings.setValue(rate_key("preset", QFileInfo(path).canonicalFilePath(), ctx), rate);
+  if (!path.isEmpty()) settings.setValue(rate_key("preset", QFileInfo(path).canonicalFilePath(), ctx), QVariantList{rate, cost});
   settings.setValue(rate_key("method", QString::fromStdString(method), ctx) + "/" + QString::number(cost_decade(cost)),
                     QVariantList{rate, cost});
 }
@@ -53,9 +53,10 @@ IterationTime iteration_time(const QString& path, const std::string& method, con
   const double cost = cost_of(method, params);
   if (cost <= 0.0) return {};
   QSettings settings;
-  if (!path.isEmpty()) {
-    const double rate = settings.value(rate_key("preset", QFileInfo(path).canonicalFilePath(), ctx)).toDouble();
-    if (rate > 0.0) return {cost / rate, true, 1.0};
+  if (!path.isEmpty()) {  // the preset's own runs, where they were of its size (not with n_s set 100 times smaller)
+    const QVariantList run = settings.value(rate_key("preset", QFileInfo(path).canonicalFilePath(), ctx)).toList();
+    if (run.size() == 2 && run[0].toDouble() > 0.0 && run[1].toDouble() > 0.0 && cost_decade(run[1].toDouble()) == cost_decade(cost))
+      return {cost / run[0].toDouble(), true, 1.0};
   }
   // The method's rate from runs of the nearest size: a lattice that fits in a cache runs faster.
   settings.beginGroup(rate_key("method", QString::fromStdString(method), ctx));

@@ -1,5 +1,6 @@
 // How long an iteration of a preset takes on this machine, before the user commits to it. A preset
-// that has run here is timed from its own runs; any other from its method's cost model
+// that has run here at about its size (a power of ten in cost) is timed from its own runs; any other
+// from its method's cost model
 // (Method::iteration_cost) over the rate, cost a second, that the method's runs and speed probes
 // (speed_probe.hpp) measured here, those of the nearest size (a power of ten in cost) first. Kept in
 // QSettings per device (ExecutionContext::device_name), so a laptop and a GPU machine each learn their

@@ -164,3 +164,23 @@ TEST_F(PresetCost, AnEstimateTakesTheRateOfRunsOfTheNearestSize) {
   EXPECT_NEAR(t.seconds, 8 * 300.0, 30.0);
   EXPECT_TRUE(ks::gui::iteration_time(kCoarseBed, coarse.method, coarse.params, ctx).measured);
 }
+
+// A run of the preset with a parameter that makes it far smaller (--set n_s=...) does not time the
+// preset as it is: its iterations' fixed costs would make the preset's estimate many times too long.
+TEST_F(PresetCost, ARunOfAnotherSizeDoesNotTimeThePresetAsItIs) {
+  lbm_took(1.0);
+  const ks::Preset coarse = preset(kCoarseBed);
+  const ks::ExecutionContext ctx = ks::gui::preset_context(coarse);
+  ks::ParamSet small = coarse.params;
+  small.set("nx", std::int64_t(32));
+  small.set("ny", std::int64_t(32));
+  small.set("nz", std::int64_t(64));
+  ASSERT_GT(ks::builtin_registry().create(coarse.method)->iteration_cost(small), 0.0);  // a valid lattice, 64 times smaller
+  ks::gui::record_iteration_time(kCoarseBed, coarse.method, small, ctx, 1, 5.0);
+  const ks::gui::IterationTime t = ks::gui::iteration_time(kCoarseBed, coarse.method, coarse.params, ctx);
+  EXPECT_FALSE(t.measured);
+  ks::gui::record_iteration_time(kCoarseBed, coarse.method, coarse.params, ctx, 1, 40.0);
+  const ks::gui::IterationTime same = ks::gui::iteration_time(kCoarseBed, coarse.method, coarse.params, ctx);
+  EXPECT_TRUE(same.measured);
+  EXPECT_NEAR(same.seconds, 40.0, 1e-9);
+}
