@@ -313,6 +313,8 @@ class ChartBuilder {
     if (!log) allowAnyRange(axis);
     if (keep_ranges_) return;
     if (range.lo < range.hi) axis->SetUnscaledRange(range.lo, range.hi);  // the chart still rounds it (auto)
+    // Nothing to show yet (a series before its first output): a plain range, not the last series'.
+    else if (points_.empty()) axis->SetUnscaledRange(log ? 1.0 : 0.0, log ? 10.0 : 1.0);
   }
 
   vtkChartXY* chart_;
