@@ -28,6 +28,16 @@ double cost_of(const std::string& method, const ParamSet& params) {
 // Rates are kept per decade of cost: an estimate takes the rate of runs of the nearest size.
 int cost_decade(double cost) { return int(std::floor(std::log10(cost))); }
 
+// A timed run as the settings keep it, {rate, cost}: its cost a second and its cost (0 where unset).
+struct TimedRun {
+  double rate = 0.0, cost = 0.0;
+  bool valid() const { return rate > 0.0 && cost > 0.0; }
+};
+TimedRun timed_run(const QVariant& stored) {
+  const QVariantList l = stored.toList();
+  return l.size() == 2 ? TimedRun{l[0].toDouble(), l[1].toDouble()} : TimedRun{};
+}
+
 // An estimate's duration, rounded as an estimate is: "Under a second", "About 45 s", "About 28 min",
 // "About 2.5 h" (the progress bar's time left, format_duration, counts down to the second).
 QString duration_text(double seconds) {
@@ -41,10 +51,9 @@ void record_rate(QSettings& settings, const QString& path, const std::string& me
                  std::int64_t iterations, double seconds) {
   const double cost = cost_of(method, params);
   if (cost <= 0.0 || iterations <= 0 || seconds <= 0.0) return;
-  const double rate = cost * double(iterations) / seconds;
-  if (!path.isEmpty()) settings.setValue(rate_key("preset", QFileInfo(path).canonicalFilePath(), ctx), QVariantList{rate, cost});
-  settings.setValue(rate_key("method", QString::fromStdString(method), ctx) + "/" + QString::number(cost_decade(cost)),
-                    QVariantList{rate, cost});
+  const QVariantList run{cost * double(iterations) / seconds, cost};  // read back by timed_run
+  if (!path.isEmpty()) settings.setValue(rate_key("preset", QFileInfo(path).canonicalFilePath(), ctx), run);
+  settings.setValue(rate_key("method", QString::fromStdString(method), ctx) + "/" + QString::number(cost_decade(cost)), run);
 }
 
 }  // namespace
@@ -54,24 +63,20 @@ IterationTime iteration_time(const QString& path, const std::string& method, con
   if (cost <= 0.0) return {};
   QSettings settings;
   if (!path.isEmpty()) {  // the preset's own runs, where they were of its size (not with n_s set 100 times smaller)
-    const QVariantList run = settings.value(rate_key("preset", QFileInfo(path).canonicalFilePath(), ctx)).toList();
-    if (run.size() == 2 && run[0].toDouble() > 0.0 && run[1].toDouble() > 0.0 && cost_decade(run[1].toDouble()) == cost_decade(cost))
-      return {cost / run[0].toDouble(), true, 1.0};
+    const TimedRun own = timed_run(settings.value(rate_key("preset", QFileInfo(path).canonicalFilePath(), ctx)));
+    if (own.valid() && cost_decade(own.cost) == cost_decade(cost)) return {cost / own.rate, true, 1.0};
   }
   // The method's rate from runs of the nearest size: a lattice that fits in a cache runs faster.
   settings.beginGroup(rate_key("method", QString::fromStdString(method), ctx));
   const int decade = cost_decade(cost);
-  int nearest = 0;
-  QVariantList run;  // {rate, cost} of the runs of the nearest size
-  for (const QString& key : settings.childKeys()) {
-    const int d = key.toInt();
-    if (run.isEmpty() || std::abs(d - decade) < std::abs(nearest - decade)) {
-      nearest = d;
-      run = settings.value(key).toList();
-    }
-  }
-  if (run.size() != 2 || run[0].toDouble() <= 0.0 || run[1].toDouble() <= 0.0) return {};
-  return {cost / run[0].toDouble(), false, cost / run[1].toDouble()};
+  const QStringList decades = settings.childKeys();
+  if (decades.isEmpty()) return {};
+  QString nearest = decades.front();
+  for (const QString& key : decades)
+    if (std::abs(key.toInt() - decade) < std::abs(nearest.toInt() - decade)) nearest = key;
+  const TimedRun run = timed_run(settings.value(nearest));  // the runs of the nearest size
+  if (!run.valid()) return {};
+  return {cost / run.rate, false, cost / run.cost};
 }
 
 void record_iteration_time(const QString& path, const std::string& method, const ParamSet& params, const ExecutionContext& ctx,
