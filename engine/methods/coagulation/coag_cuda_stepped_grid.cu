@@ -10,7 +10,6 @@
 // so both kernels and the CPU make the same events for the same K.
 #include <cooperative_groups.h>
 
-#include <algorithm>
 #include <string>
 
 #include "coag_cuda_stepped.cuh"
