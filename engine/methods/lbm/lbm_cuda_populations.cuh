@@ -68,7 +68,9 @@ __device__ void collide_pair(Real fl[kQ], int s, const CollisionParams<Real>& p)
   other.rho = __shfl_xor_sync(pair, mine.rho, 1);
 #pragma unroll
   for (int a = 0; a < 3; ++a) other.j[a] = __shfl_xor_sync(pair, mine.j[a], 1);
-  const MixtureRelaxation<Real> r = s == 0 ? mixture_relaxation(mine, other, p) : mixture_relaxation(other, mine, p);
+  // The operands are selected, not the call: the lanes of a pair differ in s, and two calls would
+  // each be issued for the whole warp.
+  const MixtureRelaxation<Real> r = mixture_relaxation(s == 0 ? mine : other, s == 0 ? other : mine, p);
   relax_species(fl, mine, r, s == 0 ? p.theta[0] : p.theta[1], s == 0 ? p.lattice_species[0] : p.lattice_species[1]);
 }
 

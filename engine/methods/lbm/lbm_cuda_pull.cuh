@@ -58,12 +58,22 @@ struct PullStep {
 template <class Real, class Storage>
 __device__ int pull(const PullStep<Real, Storage>& p, std::uint32_t a, int s, Real fl[kQ]) {
   int x, y, z;
-  node_position(p.c, p.table.node[a], x, y, z);
+  const std::uint32_t k = p.table.node[a];
+  node_position(p.c, k, x, y, z);
   const std::uint32_t solid = p.table.solid[a];
+  // Away from the lattice's faces no neighbour wraps: its index is k plus a constant of i.
+  const bool inner = x > 0 && x < p.c.nx - 1 && y > 0 && y < p.c.ny - 1 && z > 0 && z < p.c.nz - 1;
+  const int nx = p.c.nx, nxy = p.c.nx * p.c.ny;
 #pragma unroll
-  for (int i = 0; i < kQ; ++i)
-    fl[i] = (solid >> i & 1u) ? Real(0)
-                              : p.post.get(s, i, p.table.slot[neighbour(p.c, x, y, z, opposite(i))], neighbour_plane(p.c, z, opposite(i)));
+  for (int i = 0; i < kQ; ++i) {
+    if (solid >> i & 1u) {
+      fl[i] = Real(0);
+      continue;
+    }
+    const int d = opposite(i);
+    const std::uint32_t from = inner ? k + std::uint32_t(cz(d) * nxy + cy(d) * nx + cx(d)) : std::uint32_t(neighbour(p.c, x, y, z, d));
+    fl[i] = p.post.get(s, i, p.table.slot[from], inner ? z + cz(d) : neighbour_plane(p.c, z, d));
+  }
   if (solid) {
     const std::uint32_t linked = p.interpolated ? p.table.linked[a] : 0u;
     const Real* delta = p.table.delta + p.table.first_link[a];
