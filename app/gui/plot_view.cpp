@@ -313,6 +313,12 @@ class ChartBuilder {
     if (!log) allowAnyRange(axis);
     if (keep_ranges_) return;
     if (range.lo < range.hi) axis->SetUnscaledRange(range.lo, range.hi);  // the chart still rounds it (auto)
+    // One value (a preset's t = 0): a window around it, or VTK 9.1 draws no symbol on the empty range.
+    else if (range.lo == range.hi) {
+      const double v = range.lo, half = v != 0.0 ? std::abs(v) / 2 : 1.0;
+      if (log) axis->SetUnscaledRange(v / 2, v * 2);
+      else axis->SetUnscaledRange(v - half, v + half);
+    }
     // Nothing to show yet (a series before its first output): a plain range, not the last series'.
     else if (points_.empty()) axis->SetUnscaledRange(log ? 1.0 : 0.0, log ? 10.0 : 1.0);
   }
