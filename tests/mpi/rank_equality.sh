@@ -204,6 +204,8 @@ lbm_bed=(--set sphere_count=100 --set nz=48 --set steps_per_iteration=5 --set gp
 same_outputs bgk-shock 0 bgk/teaching-shock.json --steps 4 --set courant=0 --set dt=0.15
 bgk_cavity=(--set nx=16 --set ny=16 --set nv=8)
 same_outputs bgk-cavity 0 bgk/teaching-cavity.json --steps 6 "${bgk_cavity[@]}"
+# Strips of one to three rows (on CUDA the edge rows then meet and step as one range), unsplit streaming.
+same_outputs bgk-cavity-thin 0 bgk/teaching-cavity.json --steps 3 --set nx=16 --set ny=6 --set nv=8 --set streaming=unsplit
 same_outputs lbm 0 lbm/teaching-packed-bed.json --steps 6 "${lbm_bed[@]}"
 same_outputs lbm-periodic 0 lbm/tube-simple-bounce-back.json --steps 3 --set geometry=periodic --set wave_amplitude=0.1 --set uz=0.05 \
   --set ux=0.02 --set nx=8 --set ny=8 --set nz=16 --set steps_per_iteration=5 --set gpu_step=paper

@@ -51,15 +51,17 @@ struct TileThread {
   int here[2], x_up[2], y_up[2], y_up_x_up[2];  // the first cell's, x-upwind, y-upwind and their x-upwind stage indices
 };
 
+// Tiles start at row rows.begin; a thread's cells past rows.end are not its (the stage still reads
+// the grid's rows there: a strip's halo, bgk_strip.hpp).
 template <int kRows>
-__device__ TileThread<kRows> tile_thread(const BgkConfig& c, bool left) {
+__device__ TileThread<kRows> tile_thread(const BgkConfig& c, RowRange rows, bool left) {
   using Shape = TileShape<kRows>;
   const int tiles_x = ceil_div(c.nx, kTileX);
-  const int i0 = int(blockIdx.x % tiles_x) * kTileX, k0 = int(blockIdx.x / tiles_x) * Shape::rows;
+  const int i0 = int(blockIdx.x % tiles_x) * kTileX, k0 = rows.begin + int(blockIdx.x / tiles_x) * Shape::rows;
   const int tx = threadIdx.x % kTileX, ty = threadIdx.x / kTileX;
   TileThread<kRows> t;
   t.k = k0 + ty;
-  t.valid_rows = i0 + tx < c.nx ? max(0, min(kRows, ceil_div(c.ny - t.k, kTileY))) : 0;
+  t.valid_rows = i0 + tx < c.nx ? max(0, min(kRows, ceil_div(rows.end - t.k, kTileY))) : 0;
   t.cell = t.valid_rows ? (long long)t.k * c.nx + i0 + tx : 0;
   for (int below = 0; below < 2; ++below) {
     for (int q = 0; q < Shape::slots; ++q) {
@@ -174,9 +176,11 @@ __device__ void fill_courant_y(const BgkConfig& c, double* cy) {
 // into the cell's sums: s0 += F0, s1 += (v_x F0, v_y F0, Fz), s2 += (v_x^2 + v_y^2) F0 + Fzz. Two cells
 // a thread share the pipeline's per-velocity work.
 constexpr int kMomentRows = 2;
+static_assert(TileShape<kMomentRows>::rows == kTileRows && kTileRows % TileShape<1>::rows == 0);
 
 template <bool kParts>
-__global__ void __launch_bounds__(kTileThreads) tile_partial_moments_kernel(BgkConfig c, StreamInputs s, int parts, double* partial) {
+__global__ void __launch_bounds__(kTileThreads)
+    tile_partial_moments_kernel(BgkConfig c, StreamInputs s, int parts, RowRange rows, double* partial) {
   __shared__ double stages[kStages][TileShape<kMomentRows>::values];
   __shared__ double cy[kMaxAxisVelocities], vz[kMaxAxisVelocities];
   for (int jz = threadIdx.x; jz < c.vg.n[2]; jz += blockDim.x) vz[jz] = c.vg.v(2, jz);
@@ -184,7 +188,7 @@ __global__ void __launch_bounds__(kTileThreads) tile_partial_moments_kernel(BgkC
   const SlicePart sp = slice_part<kParts>(c, parts);
   const int jx = sp.jx, nz = c.vg.n[2];
   const double Cx = courant_x(c, jx), aCx = fabs(Cx), vx = c.vg.v(0, jx);
-  const auto t = tile_thread<kMomentRows>(c, Cx >= 0.0);
+  const auto t = tile_thread<kMomentRows>(c, rows, Cx >= 0.0);
   MomentSums m[kMomentRows];
   double F0[kMomentRows] = {}, Fz[kMomentRows] = {}, Fzz[kMomentRows] = {};  // the current v_y row's sums over v_z
   for_each_staged_velocity(c, s, t, jx, sp.v_begin, sp.v_end, cy, stages, [&](int, int jy, int jz, double Cy, const double* stage) {
@@ -226,7 +230,7 @@ __global__ void __launch_bounds__(kTileThreads) tile_partial_moments_kernel(BgkC
 // computed again for every velocity, with the same values.
 template <bool kEzTable, bool kParts>
 __global__ void __launch_bounds__(kTileThreads)
-    tile_relax_kernel(BgkConfig c, StreamInputs s, int parts, const CellRelaxation* relaxation, double* next) {
+    tile_relax_kernel(BgkConfig c, StreamInputs s, int parts, RowRange rows, const CellRelaxation* relaxation, double* next) {
   __shared__ double stages[kStages][TileShape<1>::values];
   __shared__ double cy[kMaxAxisVelocities];
   extern __shared__ double ez_table[];  // [jz * kTileThreads + thread]
@@ -234,7 +238,7 @@ __global__ void __launch_bounds__(kTileThreads)
   const SlicePart sp = slice_part<kParts>(c, parts);
   const int jx = sp.jx;
   const double Cx = courant_x(c, jx), aCx = fabs(Cx);
-  const auto t = tile_thread<1>(c, Cx >= 0.0);
+  const auto t = tile_thread<1>(c, rows, Cx >= 0.0);
   const CellRelaxation r = relaxation[t.cell];
   double* ez = ez_table + threadIdx.x;
   if constexpr (kEzTable)
@@ -250,9 +254,11 @@ __global__ void __launch_bounds__(kTileThreads)
   });
 }
 
-// Blocks of a tile launch: the tiles of kTileX x rows cells over the grid (a grid's x dimension is an int).
-int tile_count(const BgkConfig& c, int rows) {
-  return checked_narrow<int>(checked_mul(ceil_div(c.nx, kTileX), ceil_div(c.ny, rows), "nx * ny cells in tiles"), "nx * ny cells in tiles");
+// Blocks of a tile launch: the tiles of kTileX x tile_rows cells over `rows` of the grid (a grid's x
+// dimension is an int).
+int tile_count(const BgkConfig& c, int tile_rows, RowRange rows) {
+  return checked_narrow<int>(checked_mul(ceil_div(c.nx, kTileX), ceil_div(rows.count(), tile_rows), "nx * ny cells in tiles"),
+                             "nx * ny cells in tiles");
 }
 
 // The relaxation kernel's shared memory beyond the stages: the z-factor tables.
@@ -297,32 +303,33 @@ long long resident_blocks(const void* kernel, std::size_t dynamic_bytes, int dev
 TileParts tile_parts(const BgkConfig& c, int device, std::size_t table_bytes) {
   const long long slices = c.vg.n[0];
   TileParts p;
-  p.moments = parts_for(slices * tile_count(c, TileShape<kMomentRows>::rows),
+  const RowRange all{0, c.ny};
+  p.moments = parts_for(slices * tile_count(c, TileShape<kMomentRows>::rows, all),
                         resident_blocks(reinterpret_cast<const void*>(tile_partial_moments_kernel<true>), 0, device), c.vg.n[1]);
   const std::size_t bytes = ez_table_bytes(c.vg.n[2]);
   const bool table = bytes <= table_bytes;
   const void* relax =
       table ? reinterpret_cast<const void*>(tile_relax_kernel<true, true>) : reinterpret_cast<const void*>(tile_relax_kernel<false, true>);
-  p.relax = parts_for(slices * tile_count(c, TileShape<1>::rows), resident_blocks(relax, table ? bytes : 0, device), c.vg.n[1]);
+  p.relax = parts_for(slices * tile_count(c, TileShape<1>::rows, all), resident_blocks(relax, table ? bytes : 0, device), c.vg.n[1]);
   return p;
 }
 
-void launch_tile_moments(const BgkConfig& c, const StreamInputs& s, int parts, double* partial) {
-  const dim3 grid(tile_count(c, TileShape<kMomentRows>::rows), c.vg.n[0] * parts);
-  if (parts > 1) tile_partial_moments_kernel<true><<<grid, kTileThreads>>>(c, s, parts, partial);
-  else tile_partial_moments_kernel<false><<<grid, kTileThreads>>>(c, s, parts, partial);
+void launch_tile_moments(const BgkConfig& c, const StreamInputs& s, int parts, double* partial, RowRange rows, cudaStream_t stream) {
+  const dim3 grid(tile_count(c, TileShape<kMomentRows>::rows, rows), c.vg.n[0] * parts);
+  if (parts > 1) tile_partial_moments_kernel<true><<<grid, kTileThreads, 0, stream>>>(c, s, parts, rows, partial);
+  else tile_partial_moments_kernel<false><<<grid, kTileThreads, 0, stream>>>(c, s, parts, rows, partial);
   KS_CUDA_CHECK_LAUNCH();
 }
 
 void launch_tile_relax(const BgkConfig& c, const StreamInputs& s, int parts, const CellRelaxation* relaxation, double* next,
-                       std::size_t table_bytes) {
-  const dim3 grid(tile_count(c, TileShape<1>::rows), c.vg.n[0] * parts);
+                       std::size_t table_bytes, RowRange rows, cudaStream_t stream) {
+  const dim3 grid(tile_count(c, TileShape<1>::rows, rows), c.vg.n[0] * parts);
   const std::size_t bytes = ez_table_bytes(c.vg.n[2]);
   const bool table = bytes <= table_bytes, split = parts > 1;
-  if (table && split) tile_relax_kernel<true, true><<<grid, kTileThreads, bytes>>>(c, s, parts, relaxation, next);
-  else if (table) tile_relax_kernel<true, false><<<grid, kTileThreads, bytes>>>(c, s, parts, relaxation, next);
-  else if (split) tile_relax_kernel<false, true><<<grid, kTileThreads>>>(c, s, parts, relaxation, next);
-  else tile_relax_kernel<false, false><<<grid, kTileThreads>>>(c, s, parts, relaxation, next);
+  if (table && split) tile_relax_kernel<true, true><<<grid, kTileThreads, bytes, stream>>>(c, s, parts, rows, relaxation, next);
+  else if (table) tile_relax_kernel<true, false><<<grid, kTileThreads, bytes, stream>>>(c, s, parts, rows, relaxation, next);
+  else if (split) tile_relax_kernel<false, true><<<grid, kTileThreads, 0, stream>>>(c, s, parts, rows, relaxation, next);
+  else tile_relax_kernel<false, false><<<grid, kTileThreads, 0, stream>>>(c, s, parts, rows, relaxation, next);
   KS_CUDA_CHECK_LAUNCH();
 }
 

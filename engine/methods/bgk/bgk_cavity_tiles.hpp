@@ -3,11 +3,23 @@
 // values and moments as the CPU (bgk_model.hpp); the cavity keeps |C| <= 1 on both axes.
 #pragma once
 
+#include <cuda_runtime.h>
+
 #include <cstddef>
 
 #include "bgk_model.hpp"
 
 namespace ks::bgk {
+
+// Whole rows [begin, end) of the grid: the cells a launch steps (across ranks, a strip's edge rows
+// and its interior go in separate launches; bgk_strip.hpp).
+struct RowRange {
+  int begin = 0, end = 0;
+  int count() const { return end - begin; }
+};
+// A launch's tiles are this many rows high (the moments'; the relaxation's are half): launches of a
+// multiple of it leave no tile part empty, which would cost a whole tile's walk over the velocities.
+constexpr int kTileRows = 16;
 
 // Each v_x slice's velocities are taken by `parts` blocks a tile (whole v_y rows each) where the
 // tiles alone would leave the GPU's last wave mostly idle (a small grid); 1 where they fill it.
@@ -19,13 +31,13 @@ struct TileParts {
 TileParts tile_parts(const BgkConfig& c, int device, std::size_t table_bytes);
 
 // Fused pass 1: the moments of f~ per (v_x slice and part, cell), partial[((jx * parts + part) * 5 + q)
-// * cells + cell] for q = s0, s1 (3), s2, streamed on the fly from s.f.
-void launch_tile_moments(const BgkConfig& c, const StreamInputs& s, int parts, double* partial);
+// * cells + cell] for q = s0, s1 (3), s2, streamed on the fly from s.f, for the cells of `rows`.
+void launch_tile_moments(const BgkConfig& c, const StreamInputs& s, int parts, double* partial, RowRange rows, cudaStream_t stream);
 
-// Fused pass 2: stream again and relax exactly (eq. 14) into next with the cells' relaxation data.
-// table_bytes: what allow_tile_shared_memory returned for this device.
+// Fused pass 2: stream again and relax exactly (eq. 14) into next with the cells' relaxation data, for
+// the cells of `rows`. table_bytes: what allow_tile_shared_memory returned for this device.
 void launch_tile_relax(const BgkConfig& c, const StreamInputs& s, int parts, const CellRelaxation* relaxation, double* next,
-                       std::size_t table_bytes);
+                       std::size_t table_bytes, RowRange rows, cudaStream_t stream);
 
 // Once per device, before the first launch: lets the relaxation kernel take more than 48 KiB of shared
 // memory for its z-factor tables, as far as the device allows; returns the bytes a table may take.

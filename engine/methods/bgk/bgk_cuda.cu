@@ -133,11 +133,12 @@ __global__ void __launch_bounds__(256, kShockBlocksPerSm) fused_partial_moments_
 }
 
 // Fused, pass 1b: the `slices` partial sums (in v_x order, the cavity tiles' parts of a slice in
-// v_y order) and the cell's relaxation data.
-__global__ void relaxation_kernel(BgkConfig c, const double* partial, int slices, CellRelaxation* relaxation) {
-  const long long cell = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (cell >= c.cells()) return;
-  const long long cells = c.cells();
+// v_y order) and the cell's relaxation data, for the `count` cells from `first` on.
+__global__ void relaxation_kernel(BgkConfig c, const double* partial, int slices, long long first, long long count,
+                                  CellRelaxation* relaxation) {
+  const long long n = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (n >= count) return;
+  const long long cell = first + n, cells = c.cells();
   MomentSums m;
   for (int slice = 0; slice < slices; ++slice) {
     const double* p = partial + slice * 5 * cells + cell;
@@ -294,6 +295,12 @@ int block_size_for(Kernel kernel) {
 
 class CudaSolver final : public BgkSolver {
  public:
+  ~CudaSolver() override {
+    if (edge_stream_) cudaStreamDestroy(edge_stream_);
+    if (walls_done_) cudaEventDestroy(walls_done_);
+    if (edges_sent_) cudaEventDestroy(edges_sent_);
+  }
+
   CudaSolver(const BgkConfig& c, int device) : device_(device) {
     KS_CUDA_CHECK(cudaSetDevice(device));
     const std::size_t phase = std::size_t(c.phase_cells());
@@ -341,22 +348,14 @@ class CudaSolver final : public BgkSolver {
     for (; s < steps && !stop.requested(); ++s) {
       if (stop.armed() && s % kStepsInFlight == kStepsInFlight - 1) KS_CUDA_CHECK(cudaDeviceSynchronize());
       const StreamInputs in = inputs();
-      if (c_.kind == Case::Cavity) {
-        wall_x_kernel<<<c_.ny, kWallThreads>>>(c_, in, b_.in_left, b_.in_right, nw_left_.ptr, nw_right_.ptr);
-        KS_CUDA_CHECK_LAUNCH();
-        wall_y_kernel<<<c_.nx, kWallThreads>>>(c_, in, b_.in_bottom, b_.in_top, nw_bottom_.ptr, nw_top_.ptr);
-        KS_CUDA_CHECK_LAUNCH();
-      }
+      if (c_.kind == Case::Cavity) launch_walls(in);
       if (variant_ == StepVariant::Fused && c_.kind == Case::Cavity) {
-        launch_tile_moments(c_, in, tile_parts_.moments, partial_.ptr);
-        relaxation_kernel<<<ceil_div(cells, 128), 128>>>(c_, partial_.ptr, c_.vg.n[0] * tile_parts_.moments, relaxation_.ptr);
-        KS_CUDA_CHECK_LAUNCH();
-        launch_tile_relax(c_, in, tile_parts_.relax, relaxation_.ptr, next_.ptr, tile_table_bytes_);
+        step_cavity_rows(in, {0, c_.ny}, nullptr);
       } else if (variant_ == StepVariant::Fused) {
         const dim3 slices(ceil_div(cells, block_cells_), c_.vg.n[0]);
         fused_partial_moments_kernel<<<slices, block_cells_>>>(c_, in, partial_.ptr);
         KS_CUDA_CHECK_LAUNCH();
-        relaxation_kernel<<<ceil_div(cells, 128), 128>>>(c_, partial_.ptr, c_.vg.n[0], relaxation_.ptr);
+        relaxation_kernel<<<ceil_div(cells, 128), 128>>>(c_, partial_.ptr, c_.vg.n[0], 0, cells, relaxation_.ptr);
         KS_CUDA_CHECK_LAUNCH();
         fused_relax_kernel<<<dim3(ceil_div(cells, block_relax_), c_.vg.n[0]), block_relax_, ez_table_bytes(block_relax_, c_.vg)>>>(
             c_, in, relaxation_.ptr, next_.ptr);
@@ -427,14 +426,78 @@ class CudaSolver final : public BgkSolver {
         cudaMemcpy2D(f_.ptr + first, c_.cells() * sizeof(double), staging_.ptr, bytes, bytes, c_.vg.count(), cudaMemcpyHostToDevice));
   }
   // Device to device where the ranks share a node (core/device_ring.hpp): no host copy of the halos.
-  void exchange_halos(const HaloCells& h, const Communicator& comm) override {
-    const std::size_t width = std::size_t(h.width) * sizeof(double), rows = std::size_t(c_.vg.count());
-    if (!ring_) ring_ = std::make_unique<DeviceRing>(comm, device_, width * rows, h.prev, h.next);
-    const auto cells = [&](long long first) { return DeviceRows{f_.ptr + first, c_.cells() * sizeof(double), width, rows}; };
-    ring_->exchange(cells(h.first), cells(h.first + h.owned - h.width), cells(h.first - h.width), cells(h.first + h.owned), 0);
+  void exchange_halos(const HaloCells& h, const Communicator& comm) override { exchange(h, comm, f_.ptr, nullptr); }
+
+  // The cavity's fused step on a strip of rows: each step's edge rows (those that read a halo row)
+  // step first on a stream of their own and go to the neighbours' halos of the next f while the
+  // interior steps; the halo rows themselves are not stepped (their values come from the
+  // neighbours). Every owned cell gets the arithmetic of step(), so the ranks still agree with one
+  // process bit for bit.
+  void step_between_halos(int steps, const HaloCells& h, const Communicator& comm) override {
+    if (c_.kind != Case::Cavity || variant_ != StepVariant::Fused || h.first % c_.nx || h.width % c_.nx) {
+      BgkSolver::step_between_halos(steps, h, comm);
+      return;
+    }
+    if (!edge_stream_) {
+      int least = 0, greatest = 0;
+      KS_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+      KS_CUDA_CHECK(cudaStreamCreateWithPriority(&edge_stream_, cudaStreamNonBlocking, greatest));
+      KS_CUDA_CHECK(cudaEventCreateWithFlags(&walls_done_, cudaEventDisableTiming));
+      KS_CUDA_CHECK(cudaEventCreateWithFlags(&edges_sent_, cudaEventDisableTiming));
+    }
+    // Each edge launch takes whole tiles' rows (at least the halo's): a strip of a multiple of
+    // kTileRows then launches as many tiles as one process does on its rows. A strip too thin for
+    // an interior steps all its rows on the edge stream.
+    const int first = int(h.first / c_.nx), owned = int(h.owned / c_.nx), width = int(h.width / c_.nx);
+    const int edge = std::max(width, kTileRows);
+    const int below = h.prev ? std::min(edge, owned) : 0, above = h.next ? std::min(edge, owned - below) : 0;
+    const RowRange interior{first + below, first + owned - above};
+    std::vector<RowRange> edges;
+    if (below) edges.push_back({first, first + below});
+    if (above) edges.push_back({interior.end, first + owned});
+    exchange(h, comm, f_.ptr, nullptr);  // f as the last call or a write_f left it
+    for (int n = 0; n < steps; ++n) {
+      const StreamInputs in = inputs();
+      launch_walls(in);
+      KS_CUDA_CHECK(cudaEventRecord(walls_done_, nullptr));
+      KS_CUDA_CHECK(cudaStreamWaitEvent(edge_stream_, walls_done_));
+      for (const RowRange& e : edges) step_cavity_rows(in, e, edge_stream_);
+      if (interior.count() > 0) step_cavity_rows(in, interior, nullptr);
+      if (n + 1 < steps) exchange(h, comm, next_.ptr, edge_stream_);  // the next call starts with an exchange
+      KS_CUDA_CHECK(cudaEventRecord(edges_sent_, edge_stream_));
+      KS_CUDA_CHECK(cudaStreamWaitEvent(nullptr, edges_sent_));
+      f_.swap(next_);
+    }
+    KS_CUDA_CHECK(cudaDeviceSynchronize());
   }
 
  private:
+  // Eq. (24): the wall densities of the cavity's x walls (every row) and y walls, from f.
+  void launch_walls(const StreamInputs& in) {
+    wall_x_kernel<<<c_.ny, kWallThreads>>>(c_, in, b_.in_left, b_.in_right, nw_left_.ptr, nw_right_.ptr);
+    KS_CUDA_CHECK_LAUNCH();
+    wall_y_kernel<<<c_.nx, kWallThreads>>>(c_, in, b_.in_bottom, b_.in_top, nw_bottom_.ptr, nw_top_.ptr);
+    KS_CUDA_CHECK_LAUNCH();
+  }
+
+  // The cavity's fused step (bgk_cavity_tiles.hpp) for the cells of `rows`, into next_.
+  void step_cavity_rows(const StreamInputs& in, RowRange rows, cudaStream_t stream) {
+    launch_tile_moments(c_, in, tile_parts_.moments, partial_.ptr, rows, stream);
+    const long long first = (long long)rows.begin * c_.nx, count = (long long)rows.count() * c_.nx;
+    relaxation_kernel<<<ceil_div(count, 128), 128, 0, stream>>>(c_, partial_.ptr, c_.vg.n[0] * tile_parts_.moments, first, count,
+                                                                relaxation_.ptr);
+    KS_CUDA_CHECK_LAUNCH();
+    launch_tile_relax(c_, in, tile_parts_.relax, relaxation_.ptr, next_.ptr, tile_table_bytes_, rows, stream);
+  }
+
+  // The halo exchange of `h` for the distribution at `f` (f_ or next_), after the work on `stream`.
+  void exchange(const HaloCells& h, const Communicator& comm, double* f, cudaStream_t stream) {
+    const std::size_t width = std::size_t(h.width) * sizeof(double), rows = std::size_t(c_.vg.count());
+    if (!ring_) ring_ = std::make_unique<DeviceRing>(comm, device_, width * rows, h.prev, h.next);
+    const auto cells = [&](long long first) { return DeviceRows{f + first, c_.cells() * sizeof(double), width, rows}; };
+    ring_->exchange(cells(h.first), cells(h.first + h.owned - h.width), cells(h.first - h.width), cells(h.first + h.owned), stream);
+  }
+
   StreamInputs inputs() {
     StreamInputs s;
     s.f = f_.ptr;
@@ -464,6 +527,8 @@ class CudaSolver final : public BgkSolver {
   mutable PinnedBuffer<double> staging_;  // read_cells / write_cells
   int device_;
   std::unique_ptr<DeviceRing> ring_;  // the halos across ranks, made at the first exchange
+  cudaStream_t edge_stream_ = nullptr;  // step_between_halos: the edge rows and their exchange
+  cudaEvent_t walls_done_ = nullptr, edges_sent_ = nullptr;
 };
 
 }  // namespace

@@ -103,6 +103,10 @@ class BgkSolver {
     bool prev = false, next = false;
   };
   virtual void exchange_halos(const HaloCells& h, const Communicator& comm);
+  // `steps` steps of a strip, each after its halos have come from the neighbours. The default
+  // exchanges, then steps, one step at a time; the CUDA cavity steps its edge cells first and sends
+  // them while it steps the rest.
+  virtual void step_between_halos(int steps, const HaloCells& h, const Communicator& comm);
   // Zero-copy views (Method::write_display_field): `component` of field `field` (CellField, or
   // kFieldPhaseSpace) of the snapshot's state, one float per cell (per (x, v_x) point of the
   // phase-space slice through row `row`), into device memory. The cell fields come from the last

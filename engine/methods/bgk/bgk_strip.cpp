@@ -64,6 +64,13 @@ void BgkSolver::exchange_halos(const HaloCells& h, const Communicator& comm) {
   if (h.next) write_cells(h.first + h.owned, h.width, from_next);
 }
 
+void BgkSolver::step_between_halos(int steps, const HaloCells& h, const Communicator& comm) {
+  for (int n = 0; n < steps; ++n) {
+    exchange_halos(h, comm);
+    step(1);
+  }
+}
+
 namespace {
 
 class StripSolver final : public BgkSolver {
@@ -87,10 +94,7 @@ class StripSolver final : public BgkSolver {
     // The first and last `halo_` owned columns (rows) go to the ranks below and above; theirs fill
     // this rank's halos. The grid's ends exchange nothing (an open chain of ranks).
     const HaloCells h{s_.first_owned_cell(), s_.owned_cells(), (long long)halo_ * s_.unit, s_.lo > 0, s_.hi > 0};
-    for (int n = 0; n < steps; ++n) {
-      inner_->exchange_halos(h, comm_);
-      inner_->step(1);
-    }
+    inner_->step_between_halos(steps, h, comm_);
     return steps;
   }
 
