@@ -218,6 +218,9 @@ if [[ $backend == cuda ]]; then
   same_outputs lbm-fused-tube 0 lbm/tube-simple-bounce-back.json --steps 3 --set nx=12 --set ny=12 --set nz=24 \
     --set steps_per_iteration=5 --set gpu_step=fused
   restarts_exactly lbm-fused lbm/teaching-packed-bed.json "${lbm_fused[@]}"
+  # A cavity large enough that the GPU's tiles split each v_x slice's velocities into parts: every
+  # rank splits them as one process does (by the whole grid), so its moments add in the same order.
+  same_outputs bgk-cavity-parts 0 bgk/cavity-delta-1.json --steps 2 --set nx=160 --set ny=160 --set steps_per_iteration=3
 fi
 
 coag=("$src/presets/coagulation/table1-free-molecular.json" --backend cpu --steps 2 --set n_s=100)

@@ -303,7 +303,7 @@ long long resident_blocks(const void* kernel, std::size_t dynamic_bytes, int dev
 TileParts tile_parts(const BgkConfig& c, int device, std::size_t table_bytes) {
   const long long slices = c.vg.n[0];
   TileParts p;
-  const RowRange all{0, c.ny};
+  const RowRange all{0, c.whole_ny ? c.whole_ny : c.ny};  // the same parts on every rank as in one process
   p.moments = parts_for(slices * tile_count(c, TileShape<kMomentRows>::rows, all),
                         resident_blocks(reinterpret_cast<const void*>(tile_partial_moments_kernel<true>), 0, device), c.vg.n[1]);
   const std::size_t bytes = ez_table_bytes(c.vg.n[2]);

@@ -27,7 +27,8 @@ constexpr int kMaxTileParts = 4;
 struct TileParts {
   int moments = 1, relax = 1;
 };
-// For this grid on `device`; table_bytes: what allow_tile_shared_memory returned.
+// For this grid (under MPI the whole grid: BgkConfig::whole_ny) on `device`; table_bytes: what
+// allow_tile_shared_memory returned. The parts set the order in which a cell's moments are added.
 TileParts tile_parts(const BgkConfig& c, int device, std::size_t table_bytes);
 
 // Fused pass 1: the moments of f~ per (v_x slice and part, cell), partial[((jx * parts + part) * 5 + q)

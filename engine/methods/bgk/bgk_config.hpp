@@ -55,6 +55,9 @@ struct BgkConfig {
   // Under MPI (bgk_strip.hpp) a rank's grid is a strip of the whole: the whole grid's column of its
   // first column (x0 stays the whole grid's corner).
   int first_column = 0;
+  // Under MPI the cavity's rows of the whole grid (0: ny): the GPU's tiles split the velocities by
+  // them (bgk_cavity_tiles.hpp), so that every rank adds the moments in the order one process does.
+  int whole_ny = 0;
 
   KS_HD long long cells() const { return (long long)nx * ny; }
   KS_HD long long phase_cells() const { return cells() * vg.count(); }

@@ -39,8 +39,10 @@ Strip strip_of(const BgkConfig& c, int rank, int ranks) {
 
 BgkConfig held_config(const BgkConfig& c, const Strip& s) {
   BgkConfig h = c;
-  if (s.rows) h.ny = s.held();
-  else {
+  if (s.rows) {
+    h.ny = s.held();
+    h.whole_ny = c.ny;
+  } else {
     h.nx = s.held();
     h.first_column = s.begin - s.lo;
   }
