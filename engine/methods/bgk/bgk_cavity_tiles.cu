@@ -314,7 +314,7 @@ TileParts tile_parts(const BgkConfig& c, int device, std::size_t table_bytes) {
   return p;
 }
 
-void launch_tile_moments(const BgkConfig& c, const StreamInputs& s, int parts, double* partial, RowRange rows, cudaStream_t stream) {
+void launch_tile_moments(const BgkConfig& c, const StreamInputs& s, int parts, double* partial, RowRange rows, CUstream_st* stream) {
   const dim3 grid(tile_count(c, TileShape<kMomentRows>::rows, rows), c.vg.n[0] * parts);
   if (parts > 1) tile_partial_moments_kernel<true><<<grid, kTileThreads, 0, stream>>>(c, s, parts, rows, partial);
   else tile_partial_moments_kernel<false><<<grid, kTileThreads, 0, stream>>>(c, s, parts, rows, partial);
@@ -322,7 +322,7 @@ void launch_tile_moments(const BgkConfig& c, const StreamInputs& s, int parts, d
 }
 
 void launch_tile_relax(const BgkConfig& c, const StreamInputs& s, int parts, const CellRelaxation* relaxation, double* next,
-                       std::size_t table_bytes, RowRange rows, cudaStream_t stream) {
+                       std::size_t table_bytes, RowRange rows, CUstream_st* stream) {
   const dim3 grid(tile_count(c, TileShape<1>::rows, rows), c.vg.n[0] * parts);
   const std::size_t bytes = ez_table_bytes(c.vg.n[2]);
   const bool table = bytes <= table_bytes, split = parts > 1;

@@ -3,11 +3,13 @@
 // values and moments as the CPU (bgk_model.hpp); the cavity keeps |C| <= 1 on both axes.
 #pragma once
 
-#include <cuda_runtime.h>
-
 #include <cstddef>
 
 #include "bgk_model.hpp"
+
+// cudaStream_t is a CUstream_st*: declared so that builds without CUDA include this header too
+// (bgk_method.cpp reads kMaxTileParts).
+struct CUstream_st;
 
 namespace ks::bgk {
 
@@ -33,12 +35,12 @@ TileParts tile_parts(const BgkConfig& c, int device, std::size_t table_bytes);
 
 // Fused pass 1: the moments of f~ per (v_x slice and part, cell), partial[((jx * parts + part) * 5 + q)
 // * cells + cell] for q = s0, s1 (3), s2, streamed on the fly from s.f, for the cells of `rows`.
-void launch_tile_moments(const BgkConfig& c, const StreamInputs& s, int parts, double* partial, RowRange rows, cudaStream_t stream);
+void launch_tile_moments(const BgkConfig& c, const StreamInputs& s, int parts, double* partial, RowRange rows, CUstream_st* stream);
 
 // Fused pass 2: stream again and relax exactly (eq. 14) into next with the cells' relaxation data, for
 // the cells of `rows`. table_bytes: what allow_tile_shared_memory returned for this device.
 void launch_tile_relax(const BgkConfig& c, const StreamInputs& s, int parts, const CellRelaxation* relaxation, double* next,
-                       std::size_t table_bytes, RowRange rows, cudaStream_t stream);
+                       std::size_t table_bytes, RowRange rows, CUstream_st* stream);
 
 // Once per device, before the first launch: lets the relaxation kernel take more than 48 KiB of shared
 // memory for its z-factor tables, as far as the device allows; returns the bytes a table may take.
