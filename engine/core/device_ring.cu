@@ -1,9 +1,8 @@
 #include "device_ring.hpp"
 
-#include <unistd.h>
-
 #include <cstdlib>
-#include <cstring>
+
+#include "device_peer.hpp"
 
 namespace ks {
 
@@ -14,21 +13,9 @@ constexpr int kPrev = 0, kNext = 1;  // sides; inbox_[side]: what the neighbour 
 // What a rank tells a neighbour at construction: where it runs and the receive buffers that
 // neighbour writes into.
 struct Introduction {
-  char host[64] = {};
-  char bus_id[32] = {};  // PCI bus id of the device: ordinals differ between processes that see other devices
+  DevicePlace place;
   cudaIpcMemHandle_t inbox[2] = {};
 };
-
-bool same_host(const Introduction& a, const Introduction& b) { return std::strncmp(a.host, b.host, sizeof a.host) == 0; }
-
-// Whether this rank's device can write into the memory of the device `their` names.
-bool reaches(int device, const Introduction& mine, const Introduction& their) {
-  if (!same_host(mine, their)) return false;
-  if (std::strncmp(mine.bus_id, their.bus_id, sizeof mine.bus_id) == 0) return true;
-  int peer = -1, can = 0;
-  if (cudaDeviceGetByPCIBusId(&peer, their.bus_id) != cudaSuccess) return cudaGetLastError(), false;
-  return cudaDeviceCanAccessPeer(&can, device, peer) == cudaSuccess && can;
-}
 
 void copy_rows(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t width, std::size_t rows,
                cudaStream_t stream) {
@@ -42,8 +29,7 @@ DeviceRing::DeviceRing(const Communicator& comm, int device, std::size_t bytes, 
     : comm_(comm), bytes_(bytes), has_{has_prev, has_next} {
   KS_CUDA_CHECK(cudaSetDevice(device));
   Introduction mine;
-  gethostname(mine.host, sizeof mine.host - 1);
-  KS_CUDA_CHECK(cudaDeviceGetPCIBusId(mine.bus_id, sizeof mine.bus_id, device));
+  mine.place = DevicePlace::of(device);
   // To prev go the handles of the buffers prev writes into (inbox_[kPrev]); to next, inbox_[kNext].
   Introduction to[2] = {mine, mine}, from[2];
   for (int side : {kPrev, kNext})
@@ -57,7 +43,7 @@ DeviceRing::DeviceRing(const Communicator& comm, int device, std::size_t bytes, 
   bool can = std::getenv("KS_HALOS_THROUGH_HOST") == nullptr;  // the fallback, forced (a test, a misbehaving driver)
   for (int side : {kPrev, kNext}) {
     if (!has_[side] || !can) continue;
-    can = can && reaches(device, mine, from[side]);
+    can = can && reaches(device, mine.place, from[side].place);
     for (int t = 0; t < 2 && can; ++t) {
       if (cudaIpcOpenMemHandle(&peer_inbox_[side][t], from[side].inbox[t], cudaIpcMemLazyEnablePeerAccess) != cudaSuccess) {
         cudaGetLastError();

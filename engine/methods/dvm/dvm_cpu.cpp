@@ -82,6 +82,7 @@ class CpuSolver final : public DvmSolver {
         A_.swap(B_);
       }
     }
+    if (across_ranks(in)) sum_on_host(out, *in.ranks);
     return true;
   }
 

@@ -19,6 +19,7 @@
 #include "core/display_value.hpp"
 #include "core/errors.hpp"
 #include "core/device_buffer.hpp"
+#include "core/device_sum.hpp"
 #include "dvm_fields.hpp"
 #include "dvm_solver.hpp"
 #include "dvm_sweep.hpp"
@@ -475,7 +476,7 @@ class CudaSolver final : public DvmSolver {
   static constexpr int kV = kVelocitiesPerLane;
 
  public:
-  CudaSolver(const DvmConfig& c, std::shared_ptr<const Geometry> g, int device) : cfg_(c), geo_(std::move(g)) {
+  CudaSolver(const DvmConfig& c, std::shared_ptr<const Geometry> g, int device) : cfg_(c), geo_(std::move(g)), device_(device) {
     // Before the kernels' shared memory is sized from nx: a wider row is bad input, not a CUDA error.
     if (auto_strip_width(c.n(0), 1, 0) == 0)
       throw bad_input(param_key(&DvmParams::nx),
@@ -578,8 +579,18 @@ class CudaSolver final : public DvmSolver {
         A_.swap(B_);
       }
     }
+    // Across ranks the sums go device to device where the GPUs reach each other; the display sums
+    // (raw_) are then the whole iterate's too.
+    if (across_ranks(in)) {
+      if (!rank_sum_) rank_sum_ = std::make_unique<DeviceSum>(*in.ranks, device_, raw_.count + face_influx_.count);
+      if (rank_sum_->direct()) rank_sum_->sum({{raw_.ptr, raw_.count}, {face_influx_.ptr, face_influx_.count}}, nullptr);
+    }
     out.raw = raw_.to_host();
     out.face_influx = face_influx_.to_host();
+    if (across_ranks(in) && !rank_sum_->direct()) {
+      sum_on_host(out, *in.ranks);
+      raw_.upload(out.raw);
+    }
     return true;
   }
 
@@ -628,6 +639,8 @@ class CudaSolver final : public DvmSolver {
   DeviceBuffer<CellState> state_;
   DeviceBuffer<T> A_, B_;               // f of the batch on slices k - sz and k
   DeviceBuffer<AxisBracket> brackets_;  // stretched grids: display_brackets of x, y, z; empty when uniform
+  int device_;
+  std::unique_ptr<DeviceSum> rank_sum_;  // across ranks: the sums of raw_ and face_influx_, made at the first sweep
 };
 
 }  // namespace

@@ -185,14 +185,8 @@ void DvmMethod::advance() {
   SweepOutput out;
   // A sweep stopped on request (ctx_.interrupt) is dropped: the state stays the last iteration's, and
   // the next advance() sweeps it again.
-  if (!solver_->sweep({&state_, &face_rho_, walls_}, out, ctx_.interrupt)) return;
-  // Under MPI each rank swept its batches: the moments and wall fluxes are sums over all of them (in
-  // the MPI library's order: equal to one process's within rounding), also in the solver's display sums.
-  if (ranks_of(ctx_).size() > 1) {
-    ranks_of(ctx_).all_sum(out.raw);
-    ranks_of(ctx_).all_sum(out.face_influx);
-    solver_->set_display_sums(out.raw);
-  }
+  // Under MPI each rank sweeps its batches and `out` holds the sums over all of them.
+  if (!solver_->sweep({&state_, &face_rho_, walls_, &ranks_of(ctx_)}, out, ctx_.interrupt)) return;
   const long long cells = cfg_.cells();
   for (long long k = 0; k < cells; ++k) {
     const double n = out.raw[k * kRaw + kS0];

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/communicator.hpp"
 #include "core/interrupt.hpp"
 #include "dvm_config.hpp"
 #include "dvm_geometry.hpp"
@@ -18,12 +19,25 @@ struct SweepInput {
   const std::vector<CellState>* state;  // per cell
   const std::vector<double>* face_rho;  // per wall face
   WallTable walls;
+  // Under MPI each rank sweeps its velocity batches and the output is the sum over these ranks, the
+  // same on every rank (a collective); null or one rank: this solver's batches alone.
+  const Communicator* ranks = nullptr;
 };
 
 struct SweepOutput {
   std::vector<double> raw;          // [cell * kRaw + moment] of the new iterate
   std::vector<double> face_influx;  // per wall face: sum over velocities entering the wall of |xi_n| w f
 };
+
+// Whether a sweep adds its output over ranks (SweepInput::ranks).
+inline bool across_ranks(const SweepInput& in) { return in.ranks && in.ranks->size() > 1; }
+
+// The sums over the ranks through the host (the MPI library's order of additions: equal to one
+// process's within rounding).
+inline void sum_on_host(SweepOutput& out, const Communicator& ranks) {
+  ranks.all_sum(out.raw);
+  ranks.all_sum(out.face_influx);
+}
 
 class DvmSolver {
  public:
