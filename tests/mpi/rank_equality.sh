@@ -221,6 +221,8 @@ if [[ $backend == cuda ]]; then
   # A cavity large enough that the GPU's tiles split each v_x slice's velocities into parts: every
   # rank splits them as one process does (by the whole grid), so its moments add in the same order.
   same_outputs bgk-cavity-parts 0 bgk/cavity-delta-1.json --steps 2 --set nx=160 --set ny=160 --set steps_per_iteration=3
+  # The dvm's sums over the ranks through the host, where GPUs cannot reach each other's memory.
+  KS_SUMS_THROUGH_HOST=1 same_outputs dvm-host-sums 1e-12 dvm/teaching-cavity.json --steps 4 --set nx=8 --set ny=8 --set nz=8 --set nv=16
 fi
 
 coag=("$src/presets/coagulation/table1-free-molecular.json" --backend cpu --steps 2 --set n_s=100)
