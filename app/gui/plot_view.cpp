@@ -320,7 +320,8 @@ class ChartBuilder {
       else axis->SetUnscaledRange(v - half, v + half);
     }
     // Nothing to show yet (a series before its first output): a plain range, not the last series'.
-    else if (points_.empty()) axis->SetUnscaledRange(log ? 1.0 : 0.0, log ? 10.0 : 1.0);
+    else if (points_.empty())
+      axis->SetUnscaledRange(log ? 1.0 : 0.0, log ? 10.0 : 1.0);
   }
 
   vtkChartXY* chart_;

@@ -526,7 +526,7 @@ class CudaSolver final : public BgkSolver {
   mutable DeviceBuffer<double> raw_;      // the sums of the last raw_moments(), which write_display_field shows
   mutable PinnedBuffer<double> staging_;  // read_cells / write_cells
   int device_;
-  std::unique_ptr<DeviceRing> ring_;  // the halos across ranks, made at the first exchange
+  std::unique_ptr<DeviceRing> ring_;    // the halos across ranks, made at the first exchange
   cudaStream_t edge_stream_ = nullptr;  // step_between_halos: the edge rows and their exchange
   cudaEvent_t walls_done_ = nullptr, edges_sent_ = nullptr;
 };
