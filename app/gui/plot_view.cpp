@@ -312,16 +312,24 @@ class ChartBuilder {
     axis->SetLogScale(log);
     if (!log) allowAnyRange(axis);
     if (keep_ranges_) return;
-    if (range.lo < range.hi) axis->SetUnscaledRange(range.lo, range.hi);  // the chart still rounds it (auto)
-    // One value (a preset's t = 0): a window around it, or VTK 9.1 draws no symbol on the empty range.
-    else if (range.lo == range.hi) {
+    const Window w = window(log, range);
+    if (w.lo < w.hi) axis->SetUnscaledRange(w.lo, w.hi);  // the chart still rounds it (auto)
+  }
+
+  // The axis range for the points' `range`: the range itself; around one value (a preset's t = 0),
+  // a window, as VTK 9.1 draws no symbol on an empty range; with nothing to show yet (a series
+  // before its first output), a plain range instead of the last series'; else none (lo = hi = 0).
+  struct Window {
+    double lo = 0.0, hi = 0.0;
+  };
+  Window window(bool log, const Range& range) const {
+    if (range.lo < range.hi) return {range.lo, range.hi};
+    if (range.lo == range.hi) {
       const double v = range.lo, half = v != 0.0 ? std::abs(v) / 2 : 1.0;
-      if (log) axis->SetUnscaledRange(v / 2, v * 2);
-      else axis->SetUnscaledRange(v - half, v + half);
+      return log ? Window{v / 2, v * 2} : Window{v - half, v + half};
     }
-    // Nothing to show yet (a series before its first output): a plain range, not the last series'.
-    else if (points_.empty())
-      axis->SetUnscaledRange(log ? 1.0 : 0.0, log ? 10.0 : 1.0);
+    if (points_.empty()) return log ? Window{1.0, 10.0} : Window{0.0, 1.0};
+    return {};
   }
 
   vtkChartXY* chart_;
