@@ -2,7 +2,8 @@
 # Strong and weak scaling of kinetic-run across MPI ranks for the methods that split their work:
 # time per iteration (the set-up, snapshots and output excluded: summary.json's iterations_time_s over
 # its iterations), parallel efficiency against one rank, rank 0's share of time inside collectives
-# (waiting included) and its bytes sent per iteration.
+# (waiting included) and its bytes sent through MPI per iteration (halos and sums that go device to
+# device over CUDA IPC are not counted: MPI then carries only their one-byte signals).
 # usage: bench/scaling.sh [--backend cpu|cuda] [--ranks 1,2,4] [--threads-total N] [--build DIR]
 #                         [--suite small|gpus] [--only NAME,...] [--json FILE]
 #   cpu: each rank gets threads-total / ranks OpenMP threads (default: all cores); cuda: rank r uses
