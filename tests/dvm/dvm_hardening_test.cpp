@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -13,6 +14,7 @@
 #include "core/errors.hpp"
 #include "dvm_test_support.hpp"
 #include "expect_error.hpp"
+#include "first_of_two_ranks.hpp"
 #include "method_readme.hpp"
 
 namespace ks::dvm {
@@ -81,6 +83,22 @@ TEST(DvmMemoryEstimate, TheReadmesBytesPerCellAreTheEstimates) {
   EXPECT_NE(device.find("16 cells x " + rank[1].str() + " B"), std::string::npos) << device;
   EXPECT_NE(device.find("(precision fp64) x " + std::to_string(std::stoi(rank[2]) / 2) + " B"), std::string::npos) << device;  // two slices
   EXPECT_NE(device.find("velocities x " + rank[3].str() + " B"), std::string::npos) << device;
+}
+
+// A CUDA rank of several adds the sums over the ranks device to device (core/device_sum): a copy of
+// the moment sums and wall fluxes that the other ranks read, and the total, 2 x (13 doubles a cell
+// and a double a wall face) more than one process; a CPU rank sums through the host.
+TEST(DvmMemoryEstimate, ACudaRankCountsTheSumsAcrossRanks) {
+  DvmMethod m;
+  const auto p = params(cavity(16, 16, "fp64"));
+  ExecutionContext rank = cuda_context();
+  rank.comm = std::make_shared<test_support::FirstOfTwoRanks>();
+  const std::uint64_t cells = 16 * 16 * 16, faces = 6 * 16 * 16;
+  EXPECT_EQ(m.estimate_memory(p, rank).device_bytes - m.estimate_memory(p, cuda_context()).device_bytes,
+            cells * 2 * kRaw * sizeof(double) + faces * 2 * sizeof(double));
+  ExecutionContext cpu_rank = cpu_context();
+  cpu_rank.comm = rank.comm;
+  EXPECT_EQ(m.estimate_memory(p, cpu_rank).host_bytes, m.estimate_memory(p, cpu_context()).host_bytes);
 }
 
 // The slices of f are 2 x nx ny x batch values: the estimate (device on CUDA, host on the CPU) grows

@@ -7,11 +7,10 @@
 #include <limits>
 #include <memory>
 #include <sstream>
-#include <stdexcept>
 
-#include "core/communicator.hpp"
 #include "core/errors.hpp"
 #include "expect_error.hpp"
+#include "first_of_two_ranks.hpp"
 #include "lbm_test_support.hpp"
 #include "methods/lbm/lbm_diagnostics.hpp"
 
@@ -166,20 +165,6 @@ TEST(LbmMemoryEstimate, GrowsWithTheLatticeAndThePrecision) {
   EXPECT_EQ(in_place.detail.find("gpu_step = in_place"), std::string::npos) << in_place.detail;
 }
 
-// Rank 0 of 2 as the estimate sees it (only rank and size; it exchanges nothing).
-class FirstOfTwoRanks final : public Communicator {
- public:
-  int rank() const override { return 0; }
-  int size() const override { return 2; }
-  std::vector<double> all_gather(const std::vector<double>&) const override { throw std::logic_error("not a collective test"); }
-  void all_sum(std::vector<double>&) const override { throw std::logic_error("not a collective test"); }
-  std::int64_t all_max(std::int64_t) const override { throw std::logic_error("not a collective test"); }
-  std::vector<double> gather(const std::vector<double>&) const override { throw std::logic_error("not a collective test"); }
-  void ring_exchange(const void*, const void*, void*, void*, std::size_t) const override {
-    throw std::logic_error("not a collective test");
-  }
-};
-
 // MPI ranks run the fused step where the in-place one is asked (gpu_step_of): a rank's estimate for
 // in_place is the fused step's on its slab, and it names no in-place alternative (it once asked
 // itself for one without end).
@@ -188,7 +173,7 @@ TEST(LbmMemoryEstimate, ARankEstimatesTheFusedStepWhereTheInPlaceOneIsAsked) {
   auto p = testing::small_tube();
   p["nx"] = "16", p["ny"] = "16", p["nz"] = "64", p["precision"] = "fp32";
   ExecutionContext rank = testing::cuda_context();
-  rank.comm = std::make_shared<FirstOfTwoRanks>();
+  rank.comm = std::make_shared<test_support::FirstOfTwoRanks>();
   p["gpu_step"] = "fused";
   const MemoryEstimate fused = m.estimate_memory(testing::params(p), rank);
   p["gpu_step"] = "in_place";

@@ -91,6 +91,11 @@ MemoryEstimate DvmMethod::estimate(const DvmParams& p, const ExecutionContext& c
   if (cuda) {
     b.device(grid, cells, device_cell).device(wall_faces, faces, device_face).device(slices, slice_values, f_bytes);
     b.device(table, velocities, sizeof(Velocity));
+    // Across CUDA ranks the sums are added device to device (core/device_sum): a copy of them that
+    // the other ranks read, and the total.
+    if (ranks_of(ctx).size() > 1)
+      b.device("the moment sums across ranks (a copy the others read, and the total)", cells, 2 * raw_cell)
+          .device("the wall fluxes across ranks, likewise", faces, 2 * sizeof(double));
   } else {
     const std::int64_t threads = std::max<std::int64_t>(ctx.cpu_threads, 1);
     b.host(slices, slice_values, f_bytes).host(table + " (the solver's copy)", velocities, sizeof(Velocity));
