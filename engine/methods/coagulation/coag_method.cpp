@@ -237,10 +237,13 @@ std::uint64_t CoagulationMethod::bring_runs_to(int k) {
     if (!behind) return new_events;
     new_events += solver_->advance(ens_, target, ctx_.interrupt);
     if (ctx_.interrupt.requested()) return new_events;  // the runs short of the output record nothing
+    std::vector<char> at_output(ens_.n_runs);
+    for (int r = 0; r < ens_.n_runs; ++r) at_output[r] = next_out_[r] <= k;
+    const std::vector<RunStatistics> taken =
+        runs_statistics(ens_.v.data(), ens_.w.data(), cfg_.n_s, ens_.n_runs, at_output, cfg_.box_volume);
     for (int r = 0; r < ens_.n_runs; ++r) {
-      if (next_out_[r] > k) continue;
-      const RunStatistics s =
-          run_statistics(&ens_.v[std::size_t(r) * cfg_.n_s], &ens_.w[std::size_t(r) * cfg_.n_s], cfg_.n_s, cfg_.box_volume);
+      if (!at_output[r]) continue;
+      const RunStatistics& s = taken[r];
       if (!std::isfinite(s.d_g) || !std::isfinite(s.sigma_g) || !std::isfinite(s.number))
         throw run_failed("aerosol.coagulation: run " + std::to_string(r) +
                          " has a non-finite size distribution at t = " + std::to_string(t_out_[next_out_[r]] / tau_) + " tau_char");
@@ -295,8 +298,8 @@ CoagulationMethod::EnsembleSums CoagulationMethod::ensemble_sums() const {
   const Communicator& comm = ranks_of(ctx_);
   const int n = cfg_.n_s;
   // The diameter grows with the volume: the extreme volumes give the extreme diameters.
-  const auto [v_lo, v_hi] = std::minmax_element(ens_.v.begin(), ens_.v.end());
-  double lo = ens_.v.empty() ? 1e300 : diameter_of_volume(*v_lo), hi = ens_.v.empty() ? 0.0 : diameter_of_volume(*v_hi);
+  const auto [v_lo, v_hi] = min_and_max(ens_.v.data(), ens_.v.size());
+  double lo = ens_.v.empty() ? 1e300 : diameter_of_volume(v_lo), hi = ens_.v.empty() ? 0.0 : diameter_of_volume(v_hi);
   if (comm.size() > 1) {
     const std::vector<double> ends = comm.all_gather({lo, hi});
     for (std::size_t r = 0; r < ends.size(); r += 2) {
@@ -306,14 +309,9 @@ CoagulationMethod::EnsembleSums CoagulationMethod::ensemble_sums() const {
   }
   const bool spread = hi > lo * (1 + 1e-9);
   const double l0 = spread ? std::log10(lo) : 0.0, dl = spread ? (std::log10(hi) - l0) / kHistogramBins * (1 + 1e-12) : 1.0;
-  // Per run: its volume, then its weight in each bin.
+  // Per run: its volume, then its weight in each bin (one bin takes all where the sizes do not spread).
   constexpr int kPerRun = 1 + kHistogramBins;
-  std::vector<double> sums(std::size_t(ens_.n_runs) * kPerRun, 0.0);
-  for (int r = 0; r < ens_.n_runs; ++r) {
-    const std::size_t first = std::size_t(r) * n;
-    const std::vector<double> run = volume_and_histogram(&ens_.v[first], &ens_.w[first], n, l0, dl, spread ? kHistogramBins : 0);
-    std::copy(run.begin(), run.end(), &sums[std::size_t(r) * kPerRun]);
-  }
+  std::vector<double> sums = runs_volume_and_histogram(ens_.v.data(), ens_.w.data(), n, ens_.n_runs, l0, dl, kHistogramBins);
   if (comm.size() > 1) sums = comm.all_gather(sums);
   std::vector<double> total(kPerRun, 0.0);
   for (std::size_t r = 0; r < sums.size() / kPerRun; ++r)

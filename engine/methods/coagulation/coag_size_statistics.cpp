@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "coag_units.hpp"
 
@@ -76,6 +77,36 @@ std::vector<double> volume_and_histogram(const double* v, const double* w, int n
   for (int c = 0; c < chunks; ++c)
     for (int q = 0; q < per_chunk; ++q) total[q] += part[std::size_t(c) * per_chunk + q];
   return total;
+}
+
+std::vector<RunStatistics> runs_statistics(const double* v, const double* w, int n, int runs, const std::vector<char>& take,
+                                           double box_volume) {
+  std::vector<RunStatistics> out(runs);
+#pragma omp parallel for schedule(dynamic, 8) if (runs > 1 && n <= kChunk)
+  for (int r = 0; r < runs; ++r)
+    if (take[r]) out[r] = run_statistics(v + std::size_t(r) * n, w + std::size_t(r) * n, n, box_volume);
+  return out;
+}
+
+std::vector<double> runs_volume_and_histogram(const double* v, const double* w, int n, int runs, double l0, double dl, int bins) {
+  const std::size_t per_run = 1 + std::size_t(bins);
+  std::vector<double> out(std::size_t(runs) * per_run);
+#pragma omp parallel for schedule(dynamic, 8) if (runs > 1 && n <= kChunk)
+  for (int r = 0; r < runs; ++r) {
+    const std::vector<double> run = volume_and_histogram(v + std::size_t(r) * n, w + std::size_t(r) * n, n, l0, dl, bins);
+    std::copy(run.begin(), run.end(), &out[r * per_run]);
+  }
+  return out;
+}
+
+std::pair<double, double> min_and_max(const double* v, std::size_t n) {
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+#pragma omp parallel for schedule(static) reduction(min : lo) reduction(max : hi) if (n > std::size_t(kChunk))
+  for (std::size_t k = 0; k < n; ++k) {
+    lo = std::min(lo, v[k]);
+    hi = std::max(hi, v[k]);
+  }
+  return {lo, hi};
 }
 
 MeanAndError mean_and_error(const std::vector<double>& x) {

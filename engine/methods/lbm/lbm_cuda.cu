@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <type_traits>
 
 #include "core/ceil_div.hpp"
 #include "core/cuda_check.hpp"
@@ -398,8 +399,18 @@ class CudaSolver final : public LbmSolver {
   // The fused step on the fluid nodes `r`, on `stream`: into f_ (the start) or next_.
   void launch_pull(NodeRange r, cudaStream_t stream) const {
     if (!r.count) return;
-    if (pulled_) pull_step_kernel<<<r.blocks(256), 256, 0, stream>>>(pull_view(), params_, r);
-    else pull_start_kernel<<<r.blocks(256), 256, 0, stream>>>(pull_view(), params_, r);
+    if (!pulled_) {
+      pull_start_kernel<<<r.blocks(256), 256, 0, stream>>>(pull_view(), params_, r);
+      return;
+    }
+    // Without the table where every node is fluid, in FP32 and FP16 (the 128^3 box on an H200:
+    // +6 % and +88 %); FP64 lost 6 % with it (bench_lbm, 2026-11-30).
+    if constexpr (!std::is_same_v<Real, double>)
+      if (all_fluid_) {
+        pull_step_kernel<Real, Storage, true><<<r.blocks(256), 256, 0, stream>>>(pull_view(), params_, r);
+        return;
+      }
+    pull_step_kernel<Real, Storage, false><<<r.blocks(256), 256, 0, stream>>>(pull_view(), params_, r);
   }
   // After launch_pull: f_ holds post(n + 1).
   void finish_pull() {
@@ -654,6 +665,7 @@ class CudaSolver final : public LbmSolver {
   void upload_pull_table() {
     const PullNodes p = pull_nodes(held_, *g_);
     plane_fluid_ = plane_starts(held_, p);
+    all_fluid_ = (long long)p.node.size() == held_.nodes();
     pull_.node.upload(p.node);
     pull_.solid.upload(p.solid);
     pull_.linked.upload(p.linked);
@@ -704,6 +716,7 @@ class CudaSolver final : public LbmSolver {
   } pull_;
   DeviceBuffer<Real> initial_;              // initial_plane_populations: what read_f gives where no fluid node streams
   std::vector<std::uint32_t> plane_fluid_;  // per held plane and one past the last: its first fluid node in the table
+  bool all_fluid_ = false;                  // every held node is fluid: the step reads no table (pull<true>)
   bool pulled_ = false;
   mutable DeviceBuffer<double> plane_sums_;  // momentum_rms's, one per owned plane
   mutable DeviceBuffer<double> moments_;     // those of the last moments(), which write_display_field shows

@@ -55,12 +55,14 @@ struct PullStep {
 };
 
 // pre(n+1) of species s at fluid node a (see the top of the file); returns the node's plane.
-template <class Real, class Storage>
+// kAllFluid: every held node is fluid (the periodic box), so fluid node a is node a, its neighbours'
+// entries are their node indices and none is solid: no table is read.
+template <bool kAllFluid = false, class Real, class Storage>
 __device__ int pull(const PullStep<Real, Storage>& p, std::uint32_t a, int s, Real fl[kQ]) {
   int x, y, z;
-  const std::uint32_t k = p.table.node[a];
+  const std::uint32_t k = kAllFluid ? a : p.table.node[a];
   node_position(p.c, k, x, y, z);
-  const std::uint32_t solid = p.table.solid[a];
+  const std::uint32_t solid = kAllFluid ? 0u : p.table.solid[a];
   // Away from the lattice's faces no neighbour wraps: its index is k plus a constant of i.
   const bool inner = x > 0 && x < p.c.nx - 1 && y > 0 && y < p.c.ny - 1 && z > 0 && z < p.c.nz - 1;
   const int nx = p.c.nx, nxy = p.c.nx * p.c.ny;
@@ -72,9 +74,9 @@ __device__ int pull(const PullStep<Real, Storage>& p, std::uint32_t a, int s, Re
     }
     const int d = opposite(i);
     const std::uint32_t from = inner ? k + std::uint32_t(cz(d) * nxy + cy(d) * nx + cx(d)) : std::uint32_t(neighbour(p.c, x, y, z, d));
-    fl[i] = p.post.get(s, i, p.table.slot[from], inner ? z + cz(d) : neighbour_plane(p.c, z, d));
+    fl[i] = p.post.get(s, i, kAllFluid ? from : p.table.slot[from], inner ? z + cz(d) : neighbour_plane(p.c, z, d));
   }
-  if (solid) {
+  if (!kAllFluid && solid) {
     const std::uint32_t linked = p.interpolated ? p.table.linked[a] : 0u;
     const Real* delta = p.table.delta + p.table.first_link[a];
 #pragma unroll
@@ -106,7 +108,7 @@ struct NodeRange {
 };
 
 // One step: a pair of lanes per fluid node (collide_pair), post(n+1) into `older`'s entries.
-template <class Real, class Storage>
+template <class Real, class Storage, bool kAllFluid>
 __global__ void __launch_bounds__(256)
     pull_step_kernel(const __grid_constant__ PullStep<Real, Storage> p, CollisionParams<Real> cp, NodeRange r) {
   const long long lane = blockIdx.x * (long long)blockDim.x + threadIdx.x;
@@ -114,7 +116,7 @@ __global__ void __launch_bounds__(256)
   const std::uint32_t a = r.first + std::uint32_t(lane >> 1);
   const int s = int(lane & 1);
   Real fl[kQ];
-  const int z = pull(p, a, s, fl);
+  const int z = pull<kAllFluid>(p, a, s, fl);
   collide_pair(fl, s, cp);
 #pragma unroll
   for (int i = 0; i < kQ; ++i) p.older.put(s, i, a, z, fl[i]);
