@@ -1,8 +1,10 @@
 #include "rmc_method.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
+#include "core/balanced_blocks.hpp"
 #include "core/end_condition.hpp"
 #include "core/checked.hpp"
 #include "core/memory_budget.hpp"
@@ -48,7 +50,8 @@ MethodInfo RmcMethod::describe() {
                  {"kappa_P", "1/m", 1, "Planck-mean absorption coefficient"}};
   info.series = {"Q^R(x)", "Q^R(x) reference", "std(Q^R)(x)", "change per batch", "mean std(Q^R)", "mean std(Q^R) 1/sqrt(N)"};
   info.decomposition =
-      "the ray origins (cells) in contiguous blocks, one per rank, the medium on every rank; Q^R sums gathered every iteration";
+      "the ray origins (cells) in contiguous blocks, one per rank, re-cut after every batch to the ranks' trace times; the medium on "
+      "every rank; Q^R sums gathered every iteration";
   return info;
 }
 
@@ -129,7 +132,8 @@ void RmcMethod::set_up() {
                     std::to_string(p.config.cells()) + " cells cannot be shared by " + std::to_string(comm.size()) + " ranks",
                     "at least one cell per rank");
   solver->load(p);
-  origins_ = block_of(p.config.cells(), comm.rank(), comm.size());
+  bounds_.resize(comm.size() + 1);
+  for (int r = 0; r <= comm.size(); ++r) bounds_[r] = r < comm.size() ? block_of(p.config.cells(), r, comm.size()).begin : p.config.cells();
   problem_ = std::move(p);
   solver_ = std::move(solver);
   T_ = T;
@@ -292,8 +296,9 @@ void RmcMethod::advance() {
     double steps = 0.0;
     // A batch stopped on request (ctx_.interrupt) adds nothing: the estimate stays the last batch's,
     // and the next advance() traces the same batch again.
-    if (!solver_->trace(batch_, rays, origins_, sum_, sum2_, steps, ctx_.interrupt)) return;
-    share_sums(steps);
+    const auto start = std::chrono::steady_clock::now();
+    if (!solver_->trace(batch_, rays, origins(), sum_, sum2_, steps, ctx_.interrupt)) return;
+    share_sums(steps, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   ++batch_;
   rays_ += rays;
@@ -328,21 +333,33 @@ void RmcMethod::add_series_point(const BatchSeries& s) {
   sd_y_.push_back(s.sd_mean);
 }
 
+Block RmcMethod::origins() const {
+  const int rank = ranks_of(ctx_).rank();
+  return {bounds_[rank], bounds_[rank + 1]};
+}
+
 // Under MPI: every rank's block of the sums, so that every rank holds all cells' (the snapshot reads
-// them without a collective), and the face crossings of all ranks (whole numbers: exact sums).
-void RmcMethod::share_sums(double steps) {
+// them without a collective), and the face crossings of all ranks (whole numbers: exact sums). The
+// ranks' trace times of the batch re-cut the blocks for the next: the sums do not depend on which
+// rank traces a cell (rays are keyed by seed, batch and cell), so only the time does.
+void RmcMethod::share_sums(double steps, double seconds) {
   const Communicator& comm = ranks_of(ctx_);
   if (comm.size() > 1) {
-    std::vector<double> mine(sum_.begin() + origins_.begin, sum_.begin() + origins_.end);
-    mine.insert(mine.end(), sum2_.begin() + origins_.begin, sum2_.begin() + origins_.end);
+    const Block own = origins();
+    std::vector<double> mine(sum_.begin() + own.begin, sum_.begin() + own.end);
+    mine.insert(mine.end(), sum2_.begin() + own.begin, sum2_.begin() + own.end);
+    mine.push_back(seconds);
     const std::vector<double> all = comm.all_gather(mine);
+    std::vector<double> times(comm.size());
     std::size_t at = 0;
     for (int r = 0; r < comm.size(); ++r) {
-      const Block b = block_of(std::int64_t(sum_.size()), r, comm.size());
+      const Block b{bounds_[r], bounds_[r + 1]};
       std::copy(all.begin() + at, all.begin() + at + b.count(), sum_.begin() + b.begin);
       std::copy(all.begin() + at + b.count(), all.begin() + at + 2 * b.count(), sum2_.begin() + b.begin);
-      at += 2 * b.count();
+      times[r] = all[at + 2 * b.count()];
+      at += 2 * b.count() + 1;
     }
+    bounds_ = balanced_bounds(bounds_, times);
     solver_->set_sums(sum_, sum2_);
     std::vector<double> total{steps};
     comm.all_sum(total);

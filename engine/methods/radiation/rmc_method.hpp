@@ -5,6 +5,7 @@
 // cell to a running mean and variance, so Q^R sharpens live.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -48,14 +49,17 @@ class RmcMethod final : public MethodBase<RmcMethod, RmcParams, rmc_param_table>
   void on_live_change(const RmcParams& before) override;
   void rebuild_levels();  // after a change of the march settings
   void restart_estimate();
-  void share_sums(double steps);  // after a batch: all ranks' sums and face crossings
+  void share_sums(double steps, double seconds);  // after a batch: all ranks' sums, face crossings and trace times
   BatchSeries series_since(const std::vector<double>& before) const;
   void add_series_point(const BatchSeries& s);      // the convergence series' points of the batch just added
   const std::vector<double>& kappa_planck() const;  // the kappa_P field
 
   RmcProblem problem_;
   std::unique_ptr<RmcSolver> solver_;
-  Block origins_;          // the cells whose rays this rank traces
+  // Under MPI, the ranks' blocks of cells whose rays they trace: rank r's [bounds_[r], bounds_[r + 1]),
+  // re-cut after every batch to the ranks' trace times (core/balanced_blocks.hpp).
+  std::vector<std::int64_t> bounds_;
+  Block origins() const;
   std::vector<double> T_;  // cell temperatures, K
   // Per cell: sum and sum of squares of the ray estimates. Where the solver keeps them (CUDA, one
   // process: RmcSolver::trace_kept) these are a copy made when asked (fetch_sums).
