@@ -89,4 +89,36 @@ TEST(SizeStatistics, SameBitsOnOneThreadAndOnMany) {
   EXPECT_EQ(one_h, many_h);
 }
 
+// The ensemble's runs taken together (over the runs in parallel where each is one chunk, as Table 1's
+// n_s 2000) give each run's own statistics and sums, the same bits on one thread and on many; the
+// runs not taken are left default; min_and_max is the smallest and largest volume.
+TEST(SizeStatistics, RunsTogetherEqualEachRunAlone) {
+  const int n = 2000, runs = 37, bins = 40;
+  const Particles p = log_normal(n * runs);
+  std::vector<char> take(runs);
+  for (int r = 0; r < runs; ++r) take[r] = r % 3 != 1;
+  const int threads = omp_get_max_threads();
+  for (int t : {1, std::max(4, threads)}) {
+    omp_set_num_threads(t);
+    const std::vector<RunStatistics> s = runs_statistics(p.v.data(), p.w.data(), n, runs, take, 3.0);
+    const std::vector<double> h = runs_volume_and_histogram(p.v.data(), p.w.data(), n, runs, -9.0, 0.1, bins);
+    ASSERT_EQ(s.size(), std::size_t(runs));
+    ASSERT_EQ(h.size(), std::size_t(runs) * (1 + bins));
+    for (int r = 0; r < runs; ++r) {
+      const RunStatistics alone = take[r] ? run_statistics(&p.v[std::size_t(r) * n], &p.w[std::size_t(r) * n], n, 3.0) : RunStatistics{};
+      EXPECT_EQ(s[r].number, alone.number) << "run " << r << ", " << t << " threads";
+      EXPECT_EQ(s[r].d_g, alone.d_g) << "run " << r << ", " << t << " threads";
+      EXPECT_EQ(s[r].sigma_g, alone.sigma_g) << "run " << r << ", " << t << " threads";
+      const std::vector<double> h_alone = volume_and_histogram(&p.v[std::size_t(r) * n], &p.w[std::size_t(r) * n], n, -9.0, 0.1, bins);
+      EXPECT_TRUE(std::equal(h_alone.begin(), h_alone.end(), h.begin() + std::size_t(r) * (1 + bins)))
+          << "run " << r << ", " << t << " threads";
+    }
+    const auto [lo, hi] = min_and_max(p.v.data(), p.v.size());
+    const auto [lo_expected, hi_expected] = std::minmax_element(p.v.begin(), p.v.end());
+    EXPECT_EQ(lo, *lo_expected);
+    EXPECT_EQ(hi, *hi_expected);
+  }
+  omp_set_num_threads(threads);
+}
+
 }  // namespace
