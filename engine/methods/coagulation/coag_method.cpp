@@ -309,13 +309,13 @@ CoagulationMethod::EnsembleSums CoagulationMethod::ensemble_sums() const {
   }
   const bool spread = hi > lo * (1 + 1e-9);
   const double l0 = spread ? std::log10(lo) : 0.0, dl = spread ? (std::log10(hi) - l0) / kHistogramBins * (1 + 1e-12) : 1.0;
-  // Per run: its volume, then its weight in each bin (one bin takes all where the sizes do not spread).
-  constexpr int kPerRun = 1 + kHistogramBins;
-  std::vector<double> sums = runs_volume_and_histogram(ens_.v.data(), ens_.w.data(), n, ens_.n_runs, l0, dl, kHistogramBins);
+  // Per run: its volume, then its weight in each bin (the volume only where the sizes do not spread).
+  const int per_run = 1 + (spread ? kHistogramBins : 0);
+  std::vector<double> sums = runs_volume_and_histogram(ens_.v.data(), ens_.w.data(), n, ens_.n_runs, l0, dl, per_run - 1);
   if (comm.size() > 1) sums = comm.all_gather(sums);
-  std::vector<double> total(kPerRun, 0.0);
-  for (std::size_t r = 0; r < sums.size() / kPerRun; ++r)
-    for (int q = 0; q < kPerRun; ++q) total[q] += sums[r * kPerRun + q];
+  std::vector<double> total(per_run, 0.0);
+  for (std::size_t r = 0; r < sums.size() / per_run; ++r)
+    for (int q = 0; q < per_run; ++q) total[q] += sums[r * per_run + q];
   EnsembleSums out{total[0] / cfg_.box_volume, size_distribution_series("size distribution")};
   if (!spread) return out;
   double wsum = 0.0;

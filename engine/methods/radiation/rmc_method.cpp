@@ -133,7 +133,7 @@ void RmcMethod::set_up() {
                     "at least one cell per rank");
   solver->load(p);
   bounds_.resize(comm.size() + 1);
-  for (int r = 0; r <= comm.size(); ++r) bounds_[r] = r < comm.size() ? block_of(p.config.cells(), r, comm.size()).begin : p.config.cells();
+  for (int r = 0; r <= comm.size(); ++r) bounds_[r] = block_of(p.config.cells(), r, comm.size()).begin;  // r = size: the cells
   problem_ = std::move(p);
   solver_ = std::move(solver);
   T_ = T;
