@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <map>
 #include <set>
@@ -17,12 +18,15 @@
 namespace ks::lbm {
 namespace {
 
-TEST(LbmPullNodes, TableFollowsTheGeometryAndItsWallLinks) {
+// In index order, and with planes in the order of tiles (the engine's table between a slab's end planes).
+class LbmPullNodesTiled : public ::testing::TestWithParam<bool> {};
+
+TEST_P(LbmPullNodesTiled, TableFollowsTheGeometryAndItsWallLinks) {
   LbmMethod m;
   m.setup(testing::params(testing::small_bed()), testing::cpu_context());
   const LbmConfig& c = m.config();
   const LatticeGeometry& g = m.geometry();
-  const PullNodes p = pull_nodes(c, g);
+  const PullNodes p = GetParam() ? pull_nodes(c, g, 1, c.nz - 1) : pull_nodes(c, g);
   ASSERT_EQ(p.node.size(), std::size_t(g.fluid_nodes));
   ASSERT_EQ(p.delta.size(), g.links.size());
   // The links by fluid node and pulled direction (opposite of the link's).
@@ -55,10 +59,50 @@ TEST(LbmPullNodes, TableFollowsTheGeometryAndItsWallLinks) {
   EXPECT_EQ(p.solid_sources, solid_sources);
 }
 
+INSTANTIATE_TEST_SUITE_P(Order, LbmPullNodesTiled, ::testing::Bool(), [](const auto& info) { return info.param ? "Tiles" : "Index"; });
+
+// The tiled planes' fluid nodes go tile by tile (kOrderTile^3 nodes counted from the first tiled
+// plane), each tile's in index order; the planes around them stay in index order.
+TEST(LbmPullNodes, TiledPlanesGoTileByTile) {
+  LbmMethod m;
+  m.setup(testing::params(testing::small_bed()), testing::cpu_context());
+  const LbmConfig& c = m.config();
+  const LatticeGeometry& g = m.geometry();
+  const int begin = 3, end = c.nz - 2;  // not a multiple of the tile: a partial tile at the end
+  ASSERT_GT(end - begin, 2 * kOrderTile);
+  const PullNodes p = pull_nodes(c, g, begin, end);
+  const std::vector<std::uint32_t> start = plane_starts(c, p);
+  const auto tile_of = [&](std::uint32_t k) {
+    int x, y, z;
+    node_position(c, k, x, y, z);
+    return std::array<int, 3>{(z - begin) / kOrderTile, y / kOrderTile, x / kOrderTile};
+  };
+  std::set<std::array<int, 3>> finished;
+  std::size_t tiles = 0;
+  for (std::uint32_t a = start[begin]; a < start[end]; ++a) {
+    ASSERT_GE(node_plane(c, p.node[a]), begin);
+    ASSERT_LT(node_plane(c, p.node[a]), end);
+    if (a == start[begin] || tile_of(p.node[a]) != tile_of(p.node[a - 1])) {
+      if (a > start[begin]) {
+        EXPECT_LT(tile_of(p.node[a - 1]), tile_of(p.node[a])) << "tiles out of order at " << a;
+        finished.insert(tile_of(p.node[a - 1]));
+      }
+      EXPECT_FALSE(finished.count(tile_of(p.node[a]))) << "a tile's nodes split at " << a;
+      ++tiles;
+    } else {
+      EXPECT_LT(p.node[a - 1], p.node[a]) << "a tile's nodes out of index order at " << a;
+    }
+  }
+  EXPECT_GT(tiles, std::size_t(2 * (end - begin) / kOrderTile));  // several tiles a layer of them
+  for (std::uint32_t a = 0; a < start[begin]; ++a) EXPECT_LT(p.node[a], p.node[a + 1]);
+  for (std::uint32_t a = start[end]; a + 1 < p.node.size(); ++a) EXPECT_LT(p.node[a], p.node[a + 1]);
+}
+
 // A plane's fluid nodes are one run of the table, found by plane_starts: a rank steps its owned
 // planes' run and sends its end planes' rows from it. The bed's planes have solids in them and
-// differ in their fluid count; a plane with no fluid node is an empty run.
-TEST(LbmPullNodes, EachPlanesFluidNodesAreARunOfTheTable) {
+// differ in their fluid count; a plane with no fluid node is an empty run. With planes tiled between
+// the end planes, the planes outside them stay runs.
+TEST_P(LbmPullNodesTiled, EachPlanesFluidNodesAreARunOfTheTable) {
   LbmMethod m;
   m.setup(testing::params(testing::small_bed()), testing::cpu_context());
   const LbmConfig& c = m.config();
@@ -67,7 +111,8 @@ TEST(LbmPullNodes, EachPlanesFluidNodesAreARunOfTheTable) {
   for (long long k = solid_plane * P; k < (solid_plane + 1) * P; ++k) g.type[k] = kWall;
   g.links.erase(std::remove_if(g.links.begin(), g.links.end(), [&](const WallLink& L) { return g.type[L.fluid] != kFluid; }),
                 g.links.end());
-  const PullNodes p = pull_nodes(c, g);
+  const int begin = GetParam() ? 2 : 0, end = GetParam() ? c.nz - 2 : 0;
+  const PullNodes p = pull_nodes(c, g, begin, end);
   const std::vector<std::uint32_t> start = plane_starts(c, p);
   ASSERT_EQ(start.size(), std::size_t(c.nz) + 1);
   EXPECT_EQ(start.front(), 0u);
@@ -78,8 +123,14 @@ TEST(LbmPullNodes, EachPlanesFluidNodesAreARunOfTheTable) {
     std::uint32_t fluid = 0;
     for (long long k = z * P; k < (z + 1) * P; ++k) fluid += g.type[k] == kFluid;
     EXPECT_EQ(start[z + 1] - start[z], fluid) << "plane " << z;
-    for (std::uint32_t a = start[z]; a < start[z + 1]; ++a) EXPECT_EQ(node_plane(c, p.node[a]), z) << "plane " << z;
+    if (z < begin || z >= end) {
+      for (std::uint32_t a = start[z]; a < start[z + 1]; ++a) EXPECT_EQ(node_plane(c, p.node[a]), z) << "plane " << z;
+    }
     counts.insert(fluid);
+  }
+  for (std::uint32_t a = start[begin]; a < start[end]; ++a) {
+    EXPECT_GE(node_plane(c, p.node[a]), begin);
+    EXPECT_LT(node_plane(c, p.node[a]), end);
   }
   EXPECT_EQ(start[solid_plane + 1], start[solid_plane]);  // the solid plane: an empty run
   EXPECT_GT(counts.size(), 2u);                           // the planes differ (the open ends, the bed)

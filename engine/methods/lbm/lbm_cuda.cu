@@ -439,7 +439,7 @@ class CudaSolver final : public LbmSolver {
   }
 
   // The kHaloRows rows (halo_row) of held plane z's fluid nodes in a fused-step array: each a run of
-  // the table, since its nodes are in index order.
+  // the table, since the end and halo planes' nodes are in index order.
   DeviceRows fused_rows(Storage* array, int z, int side) const {
     const std::size_t F = pull_.count();
     const NodeRange r = fluid_of_planes(z, z + 1);
@@ -662,10 +662,13 @@ class CudaSolver final : public LbmSolver {
     active_.upload(edge);
   }
 
+  // The table with the owned planes between the end planes in tiles' order (lbm_pull_nodes.hpp); where
+  // every node is fluid, in index order, which the step without the table takes.
   void upload_pull_table() {
-    const PullNodes p = pull_nodes(held_, *g_);
+    const int first = slab_.first_owned(), last = first + slab_.owned() - 1;
+    all_fluid_ = std::count(g_->type.begin(), g_->type.end(), kFluid) == held_.nodes();
+    const PullNodes p = all_fluid_ ? pull_nodes(held_, *g_) : pull_nodes(held_, *g_, first + 1, last);
     plane_fluid_ = plane_starts(held_, p);
-    all_fluid_ = (long long)p.node.size() == held_.nodes();
     pull_.node.upload(p.node);
     pull_.solid.upload(p.solid);
     pull_.linked.upload(p.linked);
