@@ -150,19 +150,27 @@ TEST(LbmMemoryEstimate, GrowsWithTheLatticeAndThePrecision) {
   p["precision"] = "fp16";
   test_support::expect_error([&] { m.estimate_memory(testing::params(p), testing::cpu_context()); }, ErrorKind::BadInput,
                              {"precision", "CUDA"});
-  // The in-place step holds one population array (54 x 4 B a node in FP32) instead of two, and adds
-  // 4 B a node and a value per species (2 x 4 B) per solid source: the links and up to 18 a node of
-  // the two end planes. The fused step's estimate (what a refusal prints) names it and what it needs.
+  // The in-place step holds one population array (54 x 4 B a node in FP32) instead of two, 4 B a node
+  // in place of the fused step's sources (26 x 4 B), and a value per species (2 x 4 B) per solid
+  // source: the links and up to 18 a node of the two end planes. The fused step's estimate (what a
+  // refusal prints) names it and what it needs.
   p["precision"] = "fp32";
   const MemoryEstimate fused = m.estimate_memory(testing::params(p), testing::cuda_context());
   p["gpu_step"] = "in_place";
   const MemoryEstimate in_place = m.estimate_memory(testing::params(p), testing::cuda_context());
   const std::uint64_t sources = std::uint64_t(LbmMethod::wall_link_bound(lbm_param_table().read(testing::params(p)))) + 18 * 16 * 16;
-  EXPECT_EQ(in_place.device_bytes + (54 * 4 - 4) * nodes, fused.device_bytes + 2 * 4 * sources);
+  EXPECT_EQ(in_place.device_bytes + (54 * 4 + 26 * 4 - 4) * nodes, fused.device_bytes + 2 * 4 * sources);
   EXPECT_NE(fused.detail.find("gpu_step = in_place (one population array) needs about " + format_bytes(in_place.device_bytes)),
             std::string::npos)
       << fused.detail;
   EXPECT_EQ(in_place.detail.find("gpu_step = in_place"), std::string::npos) << in_place.detail;
+  // In FP16 the fused step holds no sources (pulls_from_sources): the in-place step saves an array of
+  // 54 x 2 B a node, less its own 4 B a node and 2 x 2 B per solid source.
+  p["precision"] = "fp16";
+  const MemoryEstimate in_place16 = m.estimate_memory(testing::params(p), testing::cuda_context());
+  p["gpu_step"] = "fused";
+  const MemoryEstimate fused16 = m.estimate_memory(testing::params(p), testing::cuda_context());
+  EXPECT_EQ(in_place16.device_bytes + (54 * 2 - 4) * nodes, fused16.device_bytes + 2 * 2 * sources);
 }
 
 // MPI ranks run the fused step where the in-place one is asked (gpu_step_of): a rank's estimate for
@@ -180,7 +188,8 @@ TEST(LbmMemoryEstimate, ARankEstimatesTheFusedStepWhereTheInPlaceOneIsAsked) {
   const MemoryEstimate asked_in_place = m.estimate_memory(testing::params(p), rank);
   EXPECT_EQ(asked_in_place.device_bytes, fused.device_bytes);
   EXPECT_EQ(fused.detail.find("gpu_step = in_place"), std::string::npos) << fused.detail;
-  // A slab of 32 planes and its 2 halo planes: less than the one process's 64 planes.
+  // A slab of 32 planes and its 2 halo planes: less than the one process's 64 planes (the same step).
+  p["gpu_step"] = "fused";
   EXPECT_LT(fused.device_bytes, m.estimate_memory(testing::params(p), testing::cuda_context()).device_bytes);
 }
 

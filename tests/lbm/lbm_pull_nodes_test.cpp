@@ -59,6 +59,44 @@ TEST_P(LbmPullNodesTiled, TableFollowsTheGeometryAndItsWallLinks) {
   EXPECT_EQ(p.solid_sources, solid_sources);
 }
 
+// The fused step's sources: each moving population's row holds the place in the table of the node it
+// streams from, or kNotFluid where that node is solid (where the bounce-back replaces it).
+TEST_P(LbmPullNodesTiled, SourcesAreTheUpstreamNodesPlaces) {
+  LbmMethod m;
+  m.setup(testing::params(testing::small_bed()), testing::cpu_context());
+  const LbmConfig& c = m.config();
+  const PullNodes p = GetParam() ? pull_nodes(c, m.geometry(), 1, c.nz - 1) : pull_nodes(c, m.geometry());
+  const std::vector<std::uint32_t> source = pull_sources(c, p);
+  const std::size_t F = p.node.size();
+  ASSERT_EQ(source.size(), std::size_t(kQ - 1) * F);
+  EXPECT_EQ(cx(kRest), 0);
+  EXPECT_EQ(cy(kRest), 0);
+  EXPECT_EQ(cz(kRest), 0);
+  std::set<int> rows;
+  for (int i = 0; i < kQ; ++i)
+    if (i != kRest) rows.insert(source_row(i));
+  EXPECT_EQ(rows.size(), std::size_t(kQ - 1));
+  EXPECT_EQ(*rows.rbegin(), kQ - 2);
+  std::size_t solid = 0;
+  for (std::size_t a = 0; a < F; ++a) {
+    int x, y, z;
+    node_position(c, p.node[a], x, y, z);
+    for (int i = 0; i < kQ; ++i) {
+      if (i == kRest) continue;
+      const std::uint32_t from = source[std::size_t(source_row(i)) * F + a];
+      const long long upstream = neighbour(c, x, y, z, opposite(i));
+      if (p.solid[a] >> i & 1u) {
+        EXPECT_EQ(from, kNotFluid) << "node " << p.node[a] << ", direction " << i;
+        ++solid;
+      } else {
+        ASSERT_LT(from, F) << "node " << p.node[a] << ", direction " << i;
+        EXPECT_EQ(p.node[from], upstream) << "node " << p.node[a] << ", direction " << i;
+      }
+    }
+  }
+  EXPECT_EQ(solid, p.solid_sources);
+}
+
 INSTANTIATE_TEST_SUITE_P(Order, LbmPullNodesTiled, ::testing::Bool(), [](const auto& info) { return info.param ? "Tiles" : "Index"; });
 
 // The tiled planes' fluid nodes go tile by tile (kOrderTile^3 nodes counted from the first tiled

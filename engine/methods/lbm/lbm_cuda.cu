@@ -679,6 +679,8 @@ class CudaSolver final : public LbmSolver {
     }
     pull_.delta.upload(std::vector<Real>(p.delta.begin(), p.delta.end()));
     pull_.slot.upload(p.slot);
+    if (!in_place_ && pulls_from_sources(sizeof(Storage)))
+      pull_.source.upload(pull_sources(held_, p));  // pull(): the steps, settle, read_f
     const std::vector<double> initial = initial_plane_populations(c_, slab_);
     initial_.upload(std::vector<Real>(initial.begin(), initial.end()));
   }
@@ -712,14 +714,14 @@ class CudaSolver final : public LbmSolver {
   bool odd_ = false;
   DeviceBuffer<Storage> wall_;
   struct DevicePullNodes {
-    DeviceBuffer<std::uint32_t> node, solid, linked, first_link, first_solid, slot;
+    DeviceBuffer<std::uint32_t> node, solid, linked, first_link, first_solid, slot, source;
     DeviceBuffer<Real> delta;
     std::uint32_t count() const { return std::uint32_t(node.count); }
-    PullTable<Real> table() const { return {node.ptr, solid.ptr, linked.ptr, first_link.ptr, delta.ptr, slot.ptr, count()}; }
+    PullTable<Real> table() const { return {node.ptr, solid.ptr, linked.ptr, first_link.ptr, delta.ptr, slot.ptr, source.ptr, count()}; }
   } pull_;
   DeviceBuffer<Real> initial_;              // initial_plane_populations: what read_f gives where no fluid node streams
   std::vector<std::uint32_t> plane_fluid_;  // per held plane and one past the last: its first fluid node in the table
-  bool all_fluid_ = false;                  // every held node is fluid: the step reads no table (pull<true>)
+  bool all_fluid_ = false;                  // every held node is fluid: the step reads no table (pull_all_fluid)
   bool pulled_ = false;
   mutable DeviceBuffer<double> plane_sums_;  // momentum_rms's, one per owned plane
   mutable DeviceBuffer<double> moments_;     // those of the last moments(), which write_display_field shows

@@ -3,9 +3,10 @@
 // that neighbour is solid (eq. 14 on a wall link, full-way elsewhere), applies the pressure plane when
 // it lies on one, collides (eq. 2) and stores its post-collision populations in place of its own.
 // Solid nodes are neither launched nor stored: the populations of fluid node a (PullNodes' order) are
-// entries a of [(s * 27 + i) * fluid nodes + a], and the node a pulls from is found through the
-// lattice's slot table (indirect addressing). The bounce-back needs no pass of its own, every store
-// is the node's own entry, and the bed's arrays are its fluid nodes only.
+// entries a of [(s * 27 + i) * fluid nodes + a], and the entry a pulls population i from is read from
+// the source table (pull_sources: indirect addressing, rows read coalesced), or in FP16 found through
+// the lattice's slot table (pulls_from_sources). The bounce-back needs no
+// pass of its own, every store is the node's own entry, and the bed's arrays are its fluid nodes only.
 //
 // The result equals the paper's sequence: a step of it computes, at a fluid node x,
 //   pre(n+1)_i = post(n)_i(x - c_i)                                                  fluid source
@@ -37,7 +38,8 @@ struct PullTable {
   const std::uint32_t* first_link;
   const Real* delta;
   const std::uint32_t* slot;
-  std::uint32_t count;  // fluid nodes
+  const std::uint32_t* source;  // pull_sources' table (the fused step in FP32 and FP64, see pulls_from_sources)
+  std::uint32_t count;          // fluid nodes
 };
 
 // What a pull reads besides the node. Under MPI `c` is a rank's slab (lbm_slab.hpp): its held planes,
@@ -54,15 +56,62 @@ struct PullStep {
   bool interpolated;  // eq. (14) on the wall links, else full-way everywhere
 };
 
-// pre(n+1) of species s at fluid node a (see the top of the file); returns the node's plane.
-// kAllFluid: every held node is fluid (the periodic box), so fluid node a is node a, its neighbours'
-// entries are their node indices and none is solid: no table is read.
-template <bool kAllFluid = false, class Real, class Storage>
-__device__ int pull(const PullStep<Real, Storage>& p, std::uint32_t a, int s, Real fl[kQ]) {
+// The sources of pre(n+1) that are solid (bit i of `solid`) by the bounce-back, at fluid node a of
+// held plane z; fl holds what the fluid sources sent.
+template <class Real, class Storage>
+__device__ void pull_walls(const PullStep<Real, Storage>& p, std::uint32_t a, int s, int z, std::uint32_t solid, Real fl[kQ]) {
+  if (!solid) return;
+  const std::uint32_t linked = p.interpolated ? p.table.linked[a] : 0u;
+  const Real* delta = p.table.delta + p.table.first_link[a];
+#pragma unroll
+  for (int i = 0; i < kQ; ++i) {
+    if (!(solid >> i & 1u)) continue;
+    const int d = opposite(i);
+    if (linked >> i & 1u) {
+      // fl[d] came from x + c_i, fluid where delta >= 0, so it is a pulled value, not a replaced one.
+      const Real delta_i = *delta++;
+      fl[i] = delta_i < Real(0) ? p.post.get(s, d, a, z) : yu_bounce_back(delta_i, fl[d], p.post.get(s, d, a, z), p.post.get(s, i, a, z));
+    } else {
+      fl[i] = p.older.get(s, d, a, z);
+    }
+  }
+}
+
+// The pressure plane at held plane z, where it lies on one.
+template <class Real, class Storage>
+__device__ void pull_planes(const PullStep<Real, Storage>& p, int s, int z, Real fl[kQ]) {
+  const int plane = p.first_plane + z;
+  if (!p.c.periodic_z() && (plane == 0 || plane == p.lattice_planes - 1)) {
+    const PlaneDensities<Real>& e = plane == 0 ? p.inlet : p.outlet;
+    pressure_boundary(fl, e.rho[s], e.theta[s], e.lattice_species[s], plane == 0 ? +1 : -1);
+  }
+}
+
+// pull() where every held node is fluid (the periodic box): fluid node a is node a, its neighbours'
+// entries are their node indices and none is solid, so no table is read.
+template <class Real, class Storage>
+__device__ int pull_all_fluid(const PullStep<Real, Storage>& p, std::uint32_t a, int s, Real fl[kQ]) {
   int x, y, z;
-  const std::uint32_t k = kAllFluid ? a : p.table.node[a];
+  node_position(p.c, a, x, y, z);
+  // Away from the lattice's faces no neighbour wraps: its index is a plus a constant of i.
+  const bool inner = x > 0 && x < p.c.nx - 1 && y > 0 && y < p.c.ny - 1 && z > 0 && z < p.c.nz - 1;
+  const int nx = p.c.nx, nxy = p.c.nx * p.c.ny;
+#pragma unroll
+  for (int i = 0; i < kQ; ++i) {
+    const int d = opposite(i);
+    const std::uint32_t from = inner ? a + std::uint32_t(cz(d) * nxy + cy(d) * nx + cx(d)) : std::uint32_t(neighbour(p.c, x, y, z, d));
+    fl[i] = p.post.get(s, i, from, inner ? z + cz(d) : neighbour_plane(p.c, z, d));
+  }
+  pull_planes(p, s, z, fl);
+  return z;
+}
+
+// The fluid sources of pre(n+1) through the node's position and the slot table (FP16 storage, see
+// pulls_from_sources); the solid ones are left to pull_walls. Returns the node's plane.
+template <class Real, class Storage>
+__device__ int pull_through_slots(const PullStep<Real, Storage>& p, std::uint32_t k, int s, std::uint32_t solid, Real fl[kQ]) {
+  int x, y, z;
   node_position(p.c, k, x, y, z);
-  const std::uint32_t solid = kAllFluid ? 0u : p.table.solid[a];
   // Away from the lattice's faces no neighbour wraps: its index is k plus a constant of i.
   const bool inner = x > 0 && x < p.c.nx - 1 && y > 0 && y < p.c.ny - 1 && z > 0 && z < p.c.nz - 1;
   const int nx = p.c.nx, nxy = p.c.nx * p.c.ny;
@@ -74,29 +123,39 @@ __device__ int pull(const PullStep<Real, Storage>& p, std::uint32_t a, int s, Re
     }
     const int d = opposite(i);
     const std::uint32_t from = inner ? k + std::uint32_t(cz(d) * nxy + cy(d) * nx + cx(d)) : std::uint32_t(neighbour(p.c, x, y, z, d));
-    fl[i] = p.post.get(s, i, kAllFluid ? from : p.table.slot[from], inner ? z + cz(d) : neighbour_plane(p.c, z, d));
+    fl[i] = p.post.get(s, i, p.table.slot[from], inner ? z + cz(d) : neighbour_plane(p.c, z, d));
   }
-  if (!kAllFluid && solid) {
-    const std::uint32_t linked = p.interpolated ? p.table.linked[a] : 0u;
-    const Real* delta = p.table.delta + p.table.first_link[a];
+  return z;
+}
+
+// The fluid sources of pre(n+1) of fluid node a from pull_sources' rows (FP32 and FP64 storage);
+// the solid ones are left to pull_walls. Returns the node's plane.
+template <class Real, class Storage>
+__device__ int pull_from_sources(const PullStep<Real, Storage>& p, std::uint32_t a, int s, std::uint32_t solid, Real fl[kQ]) {
+  const int z = node_plane(p.c, p.table.node[a]);
 #pragma unroll
-    for (int i = 0; i < kQ; ++i) {
-      if (!(solid >> i & 1u)) continue;
-      const int d = opposite(i);
-      if (linked >> i & 1u) {
-        // fl[d] came from x + c_i, fluid where delta >= 0, so it is a pulled value, not a replaced one.
-        const Real delta_i = *delta++;
-        fl[i] = delta_i < Real(0) ? p.post.get(s, d, a, z) : yu_bounce_back(delta_i, fl[d], p.post.get(s, d, a, z), p.post.get(s, i, a, z));
-      } else {
-        fl[i] = p.older.get(s, d, a, z);
-      }
+  for (int i = 0; i < kQ; ++i) {
+    if (i == kRest) {
+      fl[i] = p.post.get(s, i, a, z);
+    } else if (solid >> i & 1u) {
+      fl[i] = Real(0);
+    } else {
+      const std::uint32_t from = __ldg(&p.table.source[std::size_t(source_row(i)) * p.table.count + a]);
+      fl[i] = p.post.get(s, i, from, neighbour_plane(p.c, z, opposite(i)));
     }
   }
-  const int plane = p.first_plane + z;
-  if (!p.c.periodic_z() && (plane == 0 || plane == p.lattice_planes - 1)) {
-    const PlaneDensities<Real>& e = plane == 0 ? p.inlet : p.outlet;
-    pressure_boundary(fl, e.rho[s], e.theta[s], e.lattice_species[s], plane == 0 ? +1 : -1);
-  }
+  return z;
+}
+
+// pre(n+1) of species s at fluid node a (see the top of the file); returns the node's plane.
+template <class Real, class Storage>
+__device__ int pull(const PullStep<Real, Storage>& p, std::uint32_t a, int s, Real fl[kQ]) {
+  const std::uint32_t solid = p.table.solid[a];
+  int z;
+  if constexpr (pulls_from_sources(sizeof(Storage))) z = pull_from_sources(p, a, s, solid, fl);
+  else z = pull_through_slots(p, p.table.node[a], s, solid, fl);
+  pull_walls(p, a, s, z, solid, fl);
+  pull_planes(p, s, z, fl);
   return z;
 }
 
@@ -116,7 +175,7 @@ __global__ void __launch_bounds__(256)
   const std::uint32_t a = r.first + std::uint32_t(lane >> 1);
   const int s = int(lane & 1);
   Real fl[kQ];
-  const int z = pull<kAllFluid>(p, a, s, fl);
+  const int z = kAllFluid ? pull_all_fluid(p, a, s, fl) : pull(p, a, s, fl);
   collide_pair(fl, s, cp);
 #pragma unroll
   for (int i = 0; i < kQ; ++i) p.older.put(s, i, a, z, fl[i]);

@@ -158,13 +158,14 @@ MemoryEstimate LbmMethod::estimate(const LbmParams& p, const ExecutionContext& c
   // unless every rank writes its own piece (field_pieces).
   const Slab slab = rank_slab(c, ctx);
   // CUDA steps with the fused kernel (in one process or on each rank's slab), whose table
-  // (lbm_pull_nodes.hpp) holds a slot per node, 16 B per fluid node and a delta per link; the paper's
-  // kernels read a list of active nodes (4 B each) and the links themselves. The in-place step adds
-  // 4 B per fluid node and holds one population array instead of two, plus a value per species and
-  // solid source.
+  // (lbm_pull_nodes.hpp) holds a slot per node, 16 B per fluid node and a delta per link, and for the
+  // fused step in FP32 and FP64 its sources (104 B per fluid node, pulls_from_sources); the paper's kernels read a list of active nodes
+  // (4 B each) and the links themselves. The in-place step adds 4 B per fluid node (not the sources)
+  // and holds one population array instead of two, plus a value per species and solid source.
   const bool fused = cuda && gpu_step_of(c, slab) != GpuStep::Paper;
   const bool in_place = cuda && gpu_step_of(c, slab) == GpuStep::InPlace;
-  const std::int64_t table_node = fused ? 4 + 16 + (in_place ? 4 : 0) : 4;
+  const std::int64_t sources = pulls_from_sources(int(storage)) ? 4 * (kQ - 1) : 0;
+  const std::int64_t table_node = fused ? 4 + 16 + (in_place ? 4 : sources) : 4;
   // Per node on the host: the populations as double twice (read_f's copy, for a grid-level switch or
   // a checkpoint, and the state save_state writes from it), the moments kept and
   // those being computed, a snapshot's fields, the node types and the solid mask they are built from;

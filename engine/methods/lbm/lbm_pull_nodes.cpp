@@ -72,6 +72,18 @@ PullNodes pull_nodes(const LbmConfig& c, const LatticeGeometry& g, int tiled_beg
   return p;
 }
 
+std::vector<std::uint32_t> pull_sources(const LbmConfig& c, const PullNodes& p) {
+  const std::size_t F = p.node.size();
+  std::vector<std::uint32_t> source(std::size_t(kQ - 1) * F);
+  for (std::size_t a = 0; a < F; ++a) {
+    int x, y, z;
+    node_position(c, p.node[a], x, y, z);
+    for (int i = 0; i < kQ; ++i)
+      if (i != kRest) source[std::size_t(source_row(i)) * F + a] = p.slot[neighbour(c, x, y, z, opposite(i))];
+  }
+  return source;
+}
+
 std::vector<std::uint32_t> plane_starts(const LbmConfig& c, const PullNodes& p) {
   std::vector<std::uint32_t> start(std::size_t(c.nz) + 1, 0u);
   for (std::uint32_t k : p.node) ++start[std::size_t(node_plane(c, k)) + 1];

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/host_device.hpp"
 #include "lbm_config.hpp"
 #include "lbm_geometry.hpp"
 
@@ -41,11 +42,28 @@ struct PullNodes {
 // faster than in 8x4x2, 16x2x2 or 32x2x1 tiles (bench_lbm_tiles on branch wip/lbm-tiles, 2026-11-30).
 constexpr int kOrderTile = 4;
 
+// The rest population (c = 0 in lbm_model.hpp's product order), which a node keeps; the row of
+// pull_sources' table that holds the source of population i != kRest.
+constexpr int kRest = 13;
+KS_HD constexpr int source_row(int i) { return i < kRest ? i : i - 1; }
+
+// Whether the fused step reads each fluid node's sources from pull_sources' table, by the bytes of a
+// stored population. On the packed bed 128^2 x 256 (an H200, bench_lbm beside the slot table in one
+// call, 2026-12-01) the table ran FP32 17 % and FP64 13 % faster; in FP16, whose 27 populations take
+// 54 B a species, its 104 B a node made the step 22 % slower, so FP16 finds its sources through the
+// node's position and the slot table.
+KS_HD constexpr bool pulls_from_sources(int storage_bytes) { return storage_bytes >= 4; }
+
 // For the whole lattice of `c` in one process (the geometry of slab_of(c.nz, 0, 1)), or a rank's held
 // planes (its slab's LbmConfig and geometry). The fluid nodes of planes [tiled_begin, tiled_end) are
 // in the order of tiles of kOrderTile^3 nodes (tiles counted from x = y = 0 and z = tiled_begin,
 // in index order of the tiles, then of the nodes inside one); the other planes' in index order.
 PullNodes pull_nodes(const LbmConfig& c, const LatticeGeometry& g, int tiled_begin = 0, int tiled_end = 0);
+
+// The fused step's source table of `p` (built for the lattice of `c`): [source_row(i) * F + a], for
+// the F fluid nodes a and the 26 moving populations i, the place in p.node of the node a pulls i from
+// (node - c_i), or kNotFluid where that node is solid. 104 B a fluid node.
+std::vector<std::uint32_t> pull_sources(const LbmConfig& c, const PullNodes& p);
 
 // Where each plane z of `c`'s lattice starts in p.node, for z in [0, c.nz] (the last: the fluid
 // nodes' count): a plane outside the tiled ones is the run [start[z], start[z + 1]), and the tiled
