@@ -87,29 +87,11 @@ __device__ void pull_planes(const PullStep<Real, Storage>& p, int s, int z, Real
   }
 }
 
-// pull() where every held node is fluid (the periodic box): fluid node a is node a, its neighbours'
-// entries are their node indices and none is solid, so no table is read.
-template <class Real, class Storage>
-__device__ int pull_all_fluid(const PullStep<Real, Storage>& p, std::uint32_t a, int s, Real fl[kQ]) {
-  int x, y, z;
-  node_position(p.c, a, x, y, z);
-  // Away from the lattice's faces no neighbour wraps: its index is a plus a constant of i.
-  const bool inner = x > 0 && x < p.c.nx - 1 && y > 0 && y < p.c.ny - 1 && z > 0 && z < p.c.nz - 1;
-  const int nx = p.c.nx, nxy = p.c.nx * p.c.ny;
-#pragma unroll
-  for (int i = 0; i < kQ; ++i) {
-    const int d = opposite(i);
-    const std::uint32_t from = inner ? a + std::uint32_t(cz(d) * nxy + cy(d) * nx + cx(d)) : std::uint32_t(neighbour(p.c, x, y, z, d));
-    fl[i] = p.post.get(s, i, from, inner ? z + cz(d) : neighbour_plane(p.c, z, d));
-  }
-  pull_planes(p, s, z, fl);
-  return z;
-}
-
-// The fluid sources of pre(n+1) through the node's position and the slot table (FP16 storage, see
-// pulls_from_sources); the solid ones are left to pull_walls. Returns the node's plane.
-template <class Real, class Storage>
-__device__ int pull_through_slots(const PullStep<Real, Storage>& p, std::uint32_t k, int s, std::uint32_t solid, Real fl[kQ]) {
+// The fluid sources of pre(n+1) at node k through its neighbours' node indices (the solid ones are
+// left to pull_walls); returns the node's plane. kSlots: their entries through the slot table (FP16
+// storage, see pulls_from_sources); else the neighbours' entries are their node indices.
+template <bool kSlots, class Real, class Storage>
+__device__ int pull_neighbours(const PullStep<Real, Storage>& p, std::uint32_t k, int s, std::uint32_t solid, Real fl[kQ]) {
   int x, y, z;
   node_position(p.c, k, x, y, z);
   // Away from the lattice's faces no neighbour wraps: its index is k plus a constant of i.
@@ -123,8 +105,17 @@ __device__ int pull_through_slots(const PullStep<Real, Storage>& p, std::uint32_
     }
     const int d = opposite(i);
     const std::uint32_t from = inner ? k + std::uint32_t(cz(d) * nxy + cy(d) * nx + cx(d)) : std::uint32_t(neighbour(p.c, x, y, z, d));
-    fl[i] = p.post.get(s, i, p.table.slot[from], inner ? z + cz(d) : neighbour_plane(p.c, z, d));
+    fl[i] = p.post.get(s, i, kSlots ? p.table.slot[from] : from, inner ? z + cz(d) : neighbour_plane(p.c, z, d));
   }
+  return z;
+}
+
+// pull() where every held node is fluid (the periodic box): fluid node a is node a, its neighbours'
+// entries are their node indices and none is solid, so no table is read.
+template <class Real, class Storage>
+__device__ int pull_all_fluid(const PullStep<Real, Storage>& p, std::uint32_t a, int s, Real fl[kQ]) {
+  const int z = pull_neighbours<false>(p, a, s, 0u, fl);
+  pull_planes(p, s, z, fl);
   return z;
 }
 
@@ -153,7 +144,7 @@ __device__ int pull(const PullStep<Real, Storage>& p, std::uint32_t a, int s, Re
   const std::uint32_t solid = p.table.solid[a];
   int z;
   if constexpr (pulls_from_sources(sizeof(Storage))) z = pull_from_sources(p, a, s, solid, fl);
-  else z = pull_through_slots(p, p.table.node[a], s, solid, fl);
+  else z = pull_neighbours<true>(p, p.table.node[a], s, solid, fl);
   pull_walls(p, a, s, z, solid, fl);
   pull_planes(p, s, z, fl);
   return z;
