@@ -51,6 +51,18 @@ void advance_stopped_after(M& m, const ExecutionContext& ctx, std::chrono::milli
   user.join();
 }
 
+// advance_stopped_after until `under_way()` says a step was completed before the stop: where none was
+// (a loaded machine, ctest -j16 with every test's OpenMP threads on 16 cores), again with the stop
+// 3x later, up to 2.7 s. A stopped iteration that completed no step leaves the state as it was.
+template <class M, class UnderWay>
+void advance_stopped_under_way(M& m, const ExecutionContext& ctx, std::chrono::milliseconds delay, UnderWay under_way) {
+  for (;; delay *= 3) {
+    advance_stopped_after(m, ctx, delay);
+    if (under_way() || delay >= std::chrono::milliseconds(2700)) return;
+    ctx.interrupt.clear();
+  }
+}
+
 // Parameters of method M with `overrides` (text values, as on the command line) applied.
 template <class M>
 ParamSet method_params(const std::map<std::string, std::string>& overrides) {

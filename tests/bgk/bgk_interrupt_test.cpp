@@ -38,7 +38,7 @@ TEST_P(BgkInterrupt, AStoppedIterationHoldsItsCompletedStepsBitForBitAndGoesOnFr
   ctx.interrupt = Interrupt::make();
   BgkMethod stopped;
   stopped.setup(testing::params(p), ctx);
-  test_support::advance_stopped_after(stopped, ctx, 300ms);
+  test_support::advance_stopped_under_way(stopped, ctx, 300ms, [&] { return std::llround(stopped.time() / stopped.config().dt) > 0; });
   const std::int64_t k = std::llround(stopped.time() / stopped.config().dt);
   ASSERT_GT(k, 0);
   ASSERT_LT(k, 100000);

@@ -42,7 +42,7 @@ TEST_P(LbmInterrupt, AStoppedIterationHoldsItsCompletedStepsBitForBitAndGoesOnFr
   ctx.interrupt = Interrupt::make();
   LbmMethod stopped;
   stopped.setup(testing::params(p), ctx);
-  test_support::advance_stopped_after(stopped, ctx, 300ms);
+  test_support::advance_stopped_under_way(stopped, ctx, 300ms, [&] { return stopped.steps() > 0; });
   const std::int64_t k = stopped.steps();
   ASSERT_GT(k, 0);
   ASSERT_LT(k, 100000);
