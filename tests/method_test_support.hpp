@@ -53,13 +53,13 @@ void advance_stopped_after(M& m, const ExecutionContext& ctx, std::chrono::milli
 
 // advance_stopped_after until `under_way()` says a step was completed before the stop: where none was
 // (a loaded machine, ctest -j16 with every test's OpenMP threads on 16 cores), again with the stop
-// 3x later, up to 2.7 s. A stopped iteration that completed no step leaves the state as it was.
+// 3x later, three times at most. A stopped iteration that completed no step leaves the state as it was.
 template <class M, class UnderWay>
 void advance_stopped_under_way(M& m, const ExecutionContext& ctx, std::chrono::milliseconds delay, UnderWay under_way) {
-  for (;; delay *= 3) {
+  for (int attempt = 0; attempt < 3; ++attempt, delay *= 3) {
+    if (attempt > 0) ctx.interrupt.clear();
     advance_stopped_after(m, ctx, delay);
-    if (under_way() || delay >= std::chrono::milliseconds(2700)) return;
-    ctx.interrupt.clear();
+    if (under_way()) return;
   }
 }
 
