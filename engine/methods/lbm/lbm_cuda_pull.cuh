@@ -5,8 +5,8 @@
 // Solid nodes are neither launched nor stored: the populations of fluid node a (PullNodes' order) are
 // entries a of [(s * 27 + i) * fluid nodes + a], and the entry a pulls population i from is read from
 // the source table (pull_sources: indirect addressing, rows read coalesced), or in FP16 found through
-// the lattice's slot table (pulls_from_sources). The bounce-back needs no
-// pass of its own, every store is the node's own entry, and the bed's arrays are its fluid nodes only.
+// the lattice's slot table (pulls_from_sources). The bounce-back needs no pass of its own, every
+// store is the node's own entry, and the bed's arrays are its fluid nodes only.
 //
 // The result equals the paper's sequence: a step of it computes, at a fluid node x,
 //   pre(n+1)_i = post(n)_i(x - c_i)                                                  fluid source
