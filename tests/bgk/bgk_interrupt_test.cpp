@@ -38,8 +38,9 @@ TEST_P(BgkInterrupt, AStoppedIterationHoldsItsCompletedStepsBitForBitAndGoesOnFr
   ctx.interrupt = Interrupt::make();
   BgkMethod stopped;
   stopped.setup(testing::params(p), ctx);
-  test_support::advance_stopped_under_way(stopped, ctx, 300ms, [&] { return std::llround(stopped.time() / stopped.config().dt) > 0; });
-  const std::int64_t k = std::llround(stopped.time() / stopped.config().dt);
+  const auto steps_done = [&] { return std::llround(stopped.time() / stopped.config().dt); };
+  test_support::advance_stopped_under_way(stopped, ctx, 300ms, [&] { return steps_done() > 0; });
+  const std::int64_t k = steps_done();
   ASSERT_GT(k, 0);
   ASSERT_LT(k, 100000);
   EXPECT_EQ(stopped.progress().iteration, 0);  // no iteration, no residual or drag point

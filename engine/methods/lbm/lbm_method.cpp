@@ -159,9 +159,10 @@ MemoryEstimate LbmMethod::estimate(const LbmParams& p, const ExecutionContext& c
   const Slab slab = rank_slab(c, ctx);
   // CUDA steps with the fused kernel (in one process or on each rank's slab), whose table
   // (lbm_pull_nodes.hpp) holds a slot per node, 16 B per fluid node and a delta per link, and for the
-  // fused step in FP32 and FP64 its sources (104 B per fluid node, pulls_from_sources); the paper's kernels read a list of active nodes
-  // (4 B each) and the links themselves. The in-place step adds 4 B per fluid node (not the sources)
-  // and holds one population array instead of two, plus a value per species and solid source.
+  // fused step in FP32 and FP64 its sources (104 B per fluid node, pulls_from_sources); the paper's
+  // kernels read a list of active nodes (4 B each) and the links themselves. The in-place step adds
+  // 4 B per fluid node (not the sources) and holds one population array instead of two, plus a value
+  // per species and solid source.
   const bool fused = cuda && gpu_step_of(c, slab) != GpuStep::Paper;
   const bool in_place = cuda && gpu_step_of(c, slab) == GpuStep::InPlace;
   const std::int64_t sources = pulls_from_sources(int(storage)) ? 4 * (kQ - 1) : 0;
