@@ -67,6 +67,29 @@ TEST(LbmModel, CollisionConservesSpeciesMassAndMixtureMomentum) {
   }
 }
 
+// The collision's rates against eq. (9) written out: tau_1 = mu / P = 3 nu rho / n and tau_2 =
+// D_AB m_AB / (X_A X_B P) = 3 D_AB m_A m_B n / rho, with n = sum rho_j / m_j and P = n / 3 (lattice
+// units), beta_k = 1 / (2 tau_k + 1); and the mixture velocity J / rho.
+TEST(LbmModel, MixtureRelaxationRatesAreEquationNine) {
+  LbmConfig c;
+  c.mass[kO2] = lattice_mass(kO2);
+  c.mass[kN2] = lattice_mass(kN2);
+  c.viscosity = 0.021;
+  c.diffusivity = 0.034;
+  const CollisionParams<double> p = collision_params<double>(c);
+  for (double rho_a : {0.0, 0.2, 0.7})
+    for (double rho_b : {0.05, 0.4}) {
+      const SpeciesMoments<double> a{rho_a, {0.01, -0.02, 0.03}}, b{rho_b, {-0.004, 0.002, 0.05}};
+      const double rho = rho_a + rho_b, n = rho_a / c.mass[kO2] + rho_b / c.mass[kN2];
+      const double tau1 = 3.0 * c.viscosity * rho / n, tau2 = 3.0 * c.diffusivity * c.mass[kO2] * c.mass[kN2] * n / rho;
+      const double beta1 = 1.0 / (2.0 * tau1 + 1.0), beta2 = 1.0 / (2.0 * tau2 + 1.0);
+      const MixtureRelaxation<double> r = mixture_relaxation(a, b, p);
+      EXPECT_NEAR(r.a1, 2.0 * beta1, 1e-15) << rho_a << " " << rho_b;
+      EXPECT_NEAR(r.a2, 2.0 * (beta1 - beta2), 1e-15) << rho_a << " " << rho_b;
+      for (int k = 0; k < 3; ++k) EXPECT_NEAR(r.u[k], (a.j[k] + b.j[k]) / rho, 1e-15);
+    }
+}
+
 // The inlet boundary sets the prescribed density, zero tangential velocity, and keeps the known
 // populations.
 TEST(LbmModel, PressureBoundaryImposesDensityAndNormalFlow) {
