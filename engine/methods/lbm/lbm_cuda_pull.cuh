@@ -157,9 +157,12 @@ struct NodeRange {
   unsigned blocks(int threads) const { return unsigned((2 * (long long)count + threads - 1) / threads); }
 };
 
-// One step: a pair of lanes per fluid node (collide_pair), post(n+1) into `older`'s entries.
+// One step: a pair of lanes per fluid node (collide_pair), post(n+1) into `older`'s entries. Held to
+// 64 registers in float and 128 in double (4 and 2 blocks an SM), as the in-place kernel is: left to
+// itself the compiler gave the box's FP32 step 94 registers and FP16's 73 and 86 (2 or 3 blocks), and
+// the bound made them 20 % faster (box FP32, FP16) and 18 % (bed FP16; README, Performance).
 template <class Real, class Storage, bool kAllFluid>
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(256, sizeof(Real) == 4 ? 4 : 2)
     pull_step_kernel(const __grid_constant__ PullStep<Real, Storage> p, CollisionParams<Real> cp, NodeRange r) {
   const long long lane = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (lane >= 2LL * r.count) return;  // both lanes of a pair leave together
