@@ -132,10 +132,9 @@ __device__ void in_place_store_written(const InPlaceStep<Real, Storage>& p, std:
 }
 
 // One step from layout Odd: a pair of lanes per fluid node (collide_pair). Pulled false: the first
-// step from a written state. Held to 64 registers in float and 128 in double (4 and 2 blocks an SM), as
-// the fused kernel is.
+// step from a written state.
 template <bool Odd, bool Pulled, class Real, class Storage>
-__global__ void __launch_bounds__(256, sizeof(Real) == 4 ? 4 : 2)
+__global__ void __launch_bounds__(256, kStepBlocksPerSm<Real>)
     in_place_step_kernel(const __grid_constant__ InPlaceStep<Real, Storage> p, CollisionParams<Real> cp) {
   const long long lane = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (lane >= 2LL * p.table.count) return;  // both lanes of a pair leave together

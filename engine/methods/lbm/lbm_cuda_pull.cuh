@@ -157,12 +157,17 @@ struct NodeRange {
   unsigned blocks(int threads) const { return unsigned((2 * (long long)count + threads - 1) / threads); }
 };
 
-// One step: a pair of lanes per fluid node (collide_pair), post(n+1) into `older`'s entries. Held to
-// 64 registers in float and 128 in double (4 and 2 blocks an SM), as the in-place kernel is: left to
-// itself the compiler gave the box's FP32 step 94 registers and FP16's 73 and 86 (2 or 3 blocks), and
-// the bound made them 20 % faster (box FP32, FP16) and 18 % (bed FP16; README, Performance).
+// The blocks of 256 threads a step kernel (fused or in place) keeps on an SM: 4 in float (64
+// registers), 2 in double (128). Left to itself the compiler's register count follows small changes of
+// the collision across the occupancy steps (it gave the box's FP32 fused step 94 registers, FP16's 73
+// and 86); the bound made the box's FP32 and FP16 fused steps 20 % faster and the bed's FP16 18 %
+// (README, Performance).
+template <class Real>
+constexpr int kStepBlocksPerSm = sizeof(Real) == 4 ? 4 : 2;
+
+// One step: a pair of lanes per fluid node (collide_pair), post(n+1) into `older`'s entries.
 template <class Real, class Storage, bool kAllFluid>
-__global__ void __launch_bounds__(256, sizeof(Real) == 4 ? 4 : 2)
+__global__ void __launch_bounds__(256, kStepBlocksPerSm<Real>)
     pull_step_kernel(const __grid_constant__ PullStep<Real, Storage> p, CollisionParams<Real> cp, NodeRange r) {
   const long long lane = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (lane >= 2LL * r.count) return;  // both lanes of a pair leave together
