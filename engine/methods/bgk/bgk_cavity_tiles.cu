@@ -23,7 +23,6 @@ namespace {
 // left = C_x >= 0 (fixed by the block's v_x) and below = C_y >= 0 (by the velocity's v_y).
 constexpr int kTileX = 32, kTileY = 8, kTileThreads = kTileX * kTileY, kStages = 4;
 constexpr int kStageWidth = kTileX + 1;
-constexpr int kMaxAxisVelocities = 64;  // the `nv` parameter's bound
 
 template <int kRows>
 struct TileShape {

@@ -10,6 +10,9 @@
 
 namespace ks::bgk {
 
+// The most velocity cells per axis (the `nv` parameter's bound; the GPU kernels' per-axis tables).
+constexpr int kMaxAxisVelocities = 64;
+
 // A uniform box in velocity space with piecewise-constant f (section 2.1): n[a] cells of width
 // h[a] from lo[a]. Discrete velocities are ordered j = (jx * n[1] + jy) * n[2] + jz.
 struct VelocityGrid {

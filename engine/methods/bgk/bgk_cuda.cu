@@ -83,46 +83,99 @@ __global__ void wall_y_kernel(BgkConfig c, StreamInputs s, double in_bottom, dou
   }
 }
 
-// The fused kernels read f velocity after velocity with few loads in flight per thread (their
-// registers keep occupancy near 50 %): each thread first asks L2 for the value it will read
-// kPrefetchAhead velocities later (prefetch.global.L2 holds no register), so that most reads hit
-// L2. Measured on the H100 (README, Performance).
+// The shock's kernels read f velocity after velocity with few loads in flight per thread: each
+// thread first asks L2 for the value it will read kPrefetchAhead velocities later
+// (prefetch.global.L2 holds no register), so that most reads hit L2. Measured on the H100, and on
+// an H200 with the 1D kernels below: without it N_r 18432 took 0.0101 against 0.0085 ns a cell.
 constexpr int kPrefetchAhead = 4;
 
-// Asks L2 for f of velocity j at the first x-upwind cell of (i, k).
-__device__ __forceinline__ void prefetch_upwind(const BgkConfig& c, const StreamInputs& s, int j, int i, int k, double Cx) {
-  const int shift = int(fabs(Cx));
-  const int a = min(max(Cx >= 0.0 ? i - shift : i + shift, 0), c.nx - 1);
-  asm volatile("prefetch.global.L2 [%0];" ::"l"(s.f + ((long long)j * c.ny + k) * c.nx + a));
+// The shock's grid is one row (ny = 1) and its shifts exact (eq. 15): for one v_x slice a cell's two
+// x-upwind cells and the fraction between them are the same for every velocity, so a thread finds
+// them once. A thread whose upwind cells are both inside the grid (all but the cells within a shift
+// of the ends) reads them without the ghost case. The values are swept_x's (the shock has no wall
+// densities); with the per-velocity index, bounds and ghost work gone the moments kernel issues 35 %
+// and the relaxation 40 % of the instructions they did through `streamed` (README, Performance).
+struct ShockUpwind {
+  int a = 0, b = 0;               // the cell after the integer shift, and its upwind neighbour
+  int ahead = 0;                  // a clamped into the grid: where the prefetches point
+  double frac = 0.0;              // the fraction of a cell (eq. 12)
+  bool inside = false;            // a and b in [0, nx)
+  const double* ghost = nullptr;  // per velocity: Phi^- (C >= 0) or Phi^+
+};
+
+__device__ ShockUpwind shock_upwind(const BgkConfig& c, const StreamInputs& s, int i, double C) {
+  ShockUpwind u;
+  const double aC = fabs(C);
+  const int shift = int(aC);
+  u.frac = aC - shift;
+  u.a = C >= 0.0 ? i - shift : i + shift;
+  u.b = C >= 0.0 ? u.a - 1 : u.a + 1;
+  u.ahead = min(max(u.a, 0), c.nx - 1);
+  u.inside = u.a >= 0 && u.a < c.nx && u.b >= 0 && u.b < c.nx;
+  u.ghost = C >= 0.0 ? s.ghost_left : s.ghost_right;
+  return u;
+}
+
+// f~ of velocity j at the thread's cell, from row = f^n of velocity j.
+template <bool kInside>
+__device__ __forceinline__ double shock_streamed(const ShockUpwind& u, const double* row, int j, int nx) {
+  const double va = kInside || (u.a >= 0 && u.a < nx) ? row[u.a] : u.ghost[j];
+  const double vb = kInside || (u.b >= 0 && u.b < nx) ? row[u.b] : u.ghost[j];
+  return upwind(va, vb, u.frac);
+}
+
+// The moments of eq. (8) over v_x slice jx at the thread's cell: summed over v_z first and each v_y row
+// folded in (as the cavity's tiles do), v_x applied once at the end. vz: the v_z values.
+template <bool kInside>
+__device__ MomentSums shock_slice_moments(const BgkConfig& c, const StreamInputs& s, const ShockUpwind& u, int jx, const double* vz) {
+  const int ny = c.vg.n[1], nz = c.vg.n[2], slice_end = (jx + 1) * ny * nz;
+  const int nx = c.nx;
+  int j = jx * ny * nz;
+  const double* row = s.f + (long long)j * nx;
+  double s0 = 0.0, sy = 0.0, sz = 0.0, s2 = 0.0;
+  for (int jy = 0; jy < ny; ++jy) {
+    double F0 = 0.0, Fz = 0.0, Fzz = 0.0;
+#pragma unroll 4  // several independent loads in flight per thread
+    for (int jz = 0; jz < nz; ++jz, ++j, row += nx) {
+      if (j + kPrefetchAhead < slice_end) asm volatile("prefetch.global.L2 [%0];" ::"l"(row + kPrefetchAhead * nx + u.ahead));
+      const double f = shock_streamed<kInside>(u, row, j, nx), fz = vz[jz] * f;
+      F0 += f;
+      Fz += fz;
+      Fzz += vz[jz] * fz;
+    }
+    const double vy = c.vg.v(1, jy);
+    s0 += F0;
+    sy += vy * F0;
+    sz += Fz;
+    s2 += vy * vy * F0 + Fzz;
+  }
+  const double vx = c.vg.v(0, jx);
+  MomentSums m;
+  m.s0 = s0;
+  m.s1[0] = vx * s0;
+  m.s1[1] = sy;
+  m.s1[2] = sz;
+  m.s2 = vx * vx * s0 + s2;
+  return m;
 }
 
 // Fused, pass 1 (the shock): partial moments of f~ streamed on the fly (eq. 12, 15, 8), one thread per
 // (cell, v_x slice): cells x N_vx threads fill the GPU even for a 1D grid of a few thousand cells.
-// At most 51 registers (5 blocks of 256 an SM) instead of 74 (3 blocks). Turing holds 1024 threads
-// an SM: 4 blocks there, which allows 64 registers.
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-constexpr int kShockBlocksPerSm = 4;
-#else
-constexpr int kShockBlocksPerSm = 5;
-#endif
+// Both shock kernels ask for three blocks of 256 an SM (up to 85 registers): the moments kernel's
+// four-deep unrolled loads in flight (78 registers on sm_90) gain more than the occupancy of 4 (64
+// registers) or 5 blocks (48, unrolled by 2) would (N_r 18432 on an H200: 194 us a launch against
+// 238 and 250 us), and the relaxation kernel takes 56 registers instead of 48 with 1 % fewer
+// instructions (389 against 399 us; README, Performance).
+constexpr int kShockBlocksPerSm = 3;
 __global__ void __launch_bounds__(256, kShockBlocksPerSm) fused_partial_moments_kernel(BgkConfig c, StreamInputs s, double* partial) {
+  __shared__ double vz[kMaxAxisVelocities];
+  for (int jz = threadIdx.x; jz < c.vg.n[2]; jz += blockDim.x) vz[jz] = c.vg.v(2, jz);
+  __syncthreads();
   const long long cell = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   const int jx = blockIdx.y;
   if (cell >= c.cells()) return;
-  const int i = int(cell % c.nx), k = int(cell / c.nx);
-  MomentSums m;
-  Courant C;
-  C.x = courant_x(c, jx);
-  const int slice_end = (jx + 1) * c.vg.n[1] * c.vg.n[2];
-  for (int jy = 0; jy < c.vg.n[1]; ++jy) {
-    C.y = courant_y(c, jy);
-    const int j0 = (jx * c.vg.n[1] + jy) * c.vg.n[2];
-#pragma unroll 4  // several independent loads in flight per thread
-    for (int jz = 0; jz < c.vg.n[2]; ++jz) {
-      if (j0 + jz + kPrefetchAhead < slice_end) prefetch_upwind(c, s, j0 + jz + kPrefetchAhead, i, k, C.x);
-      m.add(streamed(c, s, j0 + jz, i, k, C), c.vg.v(0, jx), c.vg.v(1, jy), c.vg.v(2, jz));
-    }
-  }
+  const ShockUpwind u = shock_upwind(c, s, int(cell), courant_x(c, jx));
+  const MomentSums m = u.inside ? shock_slice_moments<true>(c, s, u, jx, vz) : shock_slice_moments<false>(c, s, u, jx, vz);
   const long long cells = c.cells();
   double* out = partial + jx * 5 * cells + cell;
   out[0] = m.s0;
@@ -167,25 +220,35 @@ __device__ __forceinline__ void for_each_velocity_in_slice(const VelocityGrid& g
 // Shared memory of the fused relaxation kernel: one z-factor table per thread.
 std::size_t ez_table_bytes(int threads, const VelocityGrid& g) { return std::size_t(threads) * g.n[2] * sizeof(double); }
 
-// Fused, pass 2 (the shock): stream again and relax exactly (eq. 14) into the other buffer; (cell, v_x slice) per
-// thread. The thread's z factors of the Maxwellian sit in shared memory: n_z exps instead of n_y n_z.
-__global__ void __launch_bounds__(256) fused_relax_kernel(BgkConfig c, StreamInputs s, const CellRelaxation* relaxation, double* next) {
+// Fused, pass 2 (the shock) for v_x slice jx: stream again and relax exactly (eq. 14) into `next`.
+template <bool kInside, typename Ez>
+__device__ void shock_slice_relax(const BgkConfig& c, const StreamInputs& s, const ShockUpwind& u, const CellRelaxation& r, int jx, Ez ez,
+                                  long long cell, double* next) {
+  const int slice_end = (jx + 1) * c.vg.n[1] * c.vg.n[2];
+  const int nx = c.nx;  // = cells
+  for_each_velocity_in_slice(c.vg, r, jx, ez, [&](int j, int, double phi) {
+    const long long at = (long long)j * nx;
+    const double* row = s.f + at;
+    if (j + kPrefetchAhead < slice_end) asm volatile("prefetch.global.L2 [%0];" ::"l"(row + kPrefetchAhead * nx + u.ahead));
+    next[at + cell] = relax(shock_streamed<kInside>(u, row, j, nx), phi, r.decay);
+  });
+}
+
+// Fused, pass 2 (the shock): (cell, v_x slice) per thread. The thread's z factors of the Maxwellian sit
+// in shared memory: n_z exps instead of n_y n_z.
+__global__ void __launch_bounds__(256, kShockBlocksPerSm)
+    fused_relax_kernel(BgkConfig c, StreamInputs s, const CellRelaxation* relaxation, double* next) {
   extern __shared__ double ez_table[];  // [jz * blockDim + thread]
   const long long cell = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (cell >= c.cells()) return;
-  const int i = int(cell % c.nx), k = int(cell / c.nx);
   const CellRelaxation r = relaxation[cell];
-  const long long cells = c.cells();
   const int jx = blockIdx.y;
-  const double Cx = courant_x(c, jx);
+  const ShockUpwind u = shock_upwind(c, s, int(cell), courant_x(c, jx));
   double* ez = ez_table + threadIdx.x;
   for (int jz = 0; jz < c.vg.n[2]; ++jz) ez[jz * blockDim.x] = gauss(c.vg.v(2, jz), r.phi.V[2], r.phi.T);
   const auto table = [&](int jz) { return ez[jz * blockDim.x]; };
-  const int slice_end = (jx + 1) * c.vg.n[1] * c.vg.n[2];
-  for_each_velocity_in_slice(c.vg, r, jx, table, [&](int j, int jy, double phi) {
-    if (j + kPrefetchAhead < slice_end) prefetch_upwind(c, s, j + kPrefetchAhead, i, k, Cx);
-    next[j * cells + cell] = relax(streamed(c, s, j, i, k, Courant{Cx, courant_y(c, jy)}), phi, r.decay);
-  });
+  if (u.inside) shock_slice_relax<true>(c, s, u, r, jx, table, cell, next);
+  else shock_slice_relax<false>(c, s, u, r, jx, table, cell, next);
 }
 
 // Loads the x-shifted row k of velocity j for cells [i0, i0 + blockDim) into sh[0 .. blockDim]:

@@ -31,7 +31,7 @@ const ParamTable<BgkParams>& bgk_param_table() {
           .bind(&P::nx, int_param("nx", "Cells along x", 256, 4, 1 << 20, "Physical cells along x"))
           .bind(&P::ny, only_when("case", {"cavity"},
                                   int_param("ny", "Cells along y", 160, 4, 1 << 14, "Cavity: physical cells along y (the shock has one)")))
-          .bind(&P::nv, int_param("nv", "Velocity cells per axis", 16, 4, 64,
+          .bind(&P::nv, int_param("nv", "Velocity cells per axis", 16, 4, kMaxAxisVelocities,
                                   "N_v per velocity component (16^3 and 30^3 for the shocks, 20^3 for the cavity)"))
           .bind(&P::vx_min,
                 real_param("vx_min", "v_x box, lower end", "v_ref", -5.0, -100.0, 100.0, "Lower end of the v_x interval", false))
