@@ -96,14 +96,17 @@ constexpr int kPrefetchAhead = 4;
 // densities); with the per-velocity index, bounds and ghost work gone the moments kernel issues 35 %
 // and the relaxation 40 % of the instructions they did through `streamed` (README, Performance).
 struct ShockUpwind {
-  int a = 0, b = 0;               // the cell after the integer shift, and its upwind neighbour
-  int ahead = 0;                  // a clamped into the grid: where the prefetches point
-  double frac = 0.0;              // the fraction of a cell (eq. 12)
-  bool inside = false;            // a and b in [0, nx)
-  const double* ghost = nullptr;  // per velocity: Phi^- (C >= 0) or Phi^+
+  int a = 0, b = 0;                 // the cell after the integer shift, and its upwind neighbour
+  int ahead = 0;                    // a clamped into the grid: where the prefetches point
+  double frac = 0.0;                // the fraction of a cell (eq. 12)
+  bool a_in = false, b_in = false;  // a, b in [0, nx)
+  bool inside = false;              // both
+  const double* ghost = nullptr;    // per velocity: Phi^- (C >= 0) or Phi^+
+  double wall = 1.0;                // the cavity's wall density of the row (eq. 24); 1 for the shock
 };
 
-__device__ ShockUpwind shock_upwind(const BgkConfig& c, const StreamInputs& s, int i, double C) {
+// Row k's x walls: the cavity's wall densities, none for the shock.
+__device__ ShockUpwind shock_upwind(const BgkConfig& c, const StreamInputs& s, int i, int k, double C) {
   ShockUpwind u;
   const double aC = fabs(C);
   const int shift = int(aC);
@@ -111,16 +114,19 @@ __device__ ShockUpwind shock_upwind(const BgkConfig& c, const StreamInputs& s, i
   u.a = C >= 0.0 ? i - shift : i + shift;
   u.b = C >= 0.0 ? u.a - 1 : u.a + 1;
   u.ahead = min(max(u.a, 0), c.nx - 1);
-  u.inside = u.a >= 0 && u.a < c.nx && u.b >= 0 && u.b < c.nx;
+  u.a_in = u.a >= 0 && u.a < c.nx;
+  u.b_in = u.b >= 0 && u.b < c.nx;
+  u.inside = u.a_in && u.b_in;
   u.ghost = C >= 0.0 ? s.ghost_left : s.ghost_right;
+  u.wall = wall_factor(C >= 0.0 ? s.nw_left : s.nw_right, k);
   return u;
 }
 
-// f~ of velocity j at the thread's cell, from row = f^n of velocity j.
+// f~ of velocity j at the thread's cell, from row = f^n of velocity j (swept_x).
 template <bool kInside>
-__device__ __forceinline__ double shock_streamed(const ShockUpwind& u, const double* row, int j, int nx) {
-  const double va = kInside || (u.a >= 0 && u.a < nx) ? row[u.a] : u.ghost[j];
-  const double vb = kInside || (u.b >= 0 && u.b < nx) ? row[u.b] : u.ghost[j];
+__device__ __forceinline__ double shock_streamed(const ShockUpwind& u, const double* row, int j, int) {
+  const double va = kInside || u.a_in ? row[u.a] : u.ghost[j] * u.wall;
+  const double vb = kInside || u.b_in ? row[u.b] : u.ghost[j] * u.wall;
   return upwind(va, vb, u.frac);
 }
 
@@ -174,7 +180,7 @@ __global__ void __launch_bounds__(256, kShockBlocksPerSm) fused_partial_moments_
   const long long cell = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   const int jx = blockIdx.y;
   if (cell >= c.cells()) return;
-  const ShockUpwind u = shock_upwind(c, s, int(cell), courant_x(c, jx));
+  const ShockUpwind u = shock_upwind(c, s, int(cell), 0, courant_x(c, jx));
   const MomentSums m = u.inside ? shock_slice_moments<true>(c, s, u, jx, vz) : shock_slice_moments<false>(c, s, u, jx, vz);
   const long long cells = c.cells();
   double* out = partial + jx * 5 * cells + cell;
@@ -243,12 +249,120 @@ __global__ void __launch_bounds__(256, kShockBlocksPerSm)
   if (cell >= c.cells()) return;
   const CellRelaxation r = relaxation[cell];
   const int jx = blockIdx.y;
-  const ShockUpwind u = shock_upwind(c, s, int(cell), courant_x(c, jx));
+  const ShockUpwind u = shock_upwind(c, s, int(cell), 0, courant_x(c, jx));
   double* ez = ez_table + threadIdx.x;
   for (int jz = 0; jz < c.vg.n[2]; ++jz) ez[jz * blockDim.x] = gauss(c.vg.v(2, jz), r.phi.V[2], r.phi.T);
   const auto table = [&](int jz) { return ez[jz * blockDim.x]; };
   if (u.inside) shock_slice_relax<true>(c, s, u, r, jx, table, cell, next);
   else shock_slice_relax<false>(c, s, u, r, jx, table, cell, next);
+}
+
+// The cavity per (cell, v_x slice), as the shock: f~ with unsplit streaming (`streamed`) from the
+// thread's x-upwind cells (found once, the x walls' ghosts chosen per thread) and the row above or
+// below. kLean: the whole warp's cells have both y neighbours in the grid; else `streamed` itself.
+template <bool kLean>
+__device__ __forceinline__ double cavity_streamed(const BgkConfig& c, const StreamInputs& s, const ShockUpwind& u, int j, int i, int k,
+                                                  Courant C) {
+  if constexpr (!kLean) return streamed(c, s, j, i, k, C);
+  const double* row = s.f + ((long long)j * c.ny + k) * c.nx;
+  const double fx = shock_streamed<false>(u, row, j, c.nx);
+  return add_y_upwind(fx, row[C.y >= 0.0 ? i - c.nx : i + c.nx], row[i], fabs(C.y));
+}
+
+// Whether the rest of the warp's cells, like this one, have both y neighbours in the grid.
+__device__ bool warp_in_rows(const BgkConfig& c, int k) { return __all_sync(__activemask(), k >= 1 && k < c.ny - 1); }
+
+template <bool kLean>
+__device__ MomentSums cavity_slice_moments(const BgkConfig& c, const StreamInputs& s, const ShockUpwind& u, int jx, int i, int k,
+                                           const double* vz, const double* cy) {
+  const int ny = c.vg.n[1], nz = c.vg.n[2], slice_end = (jx + 1) * ny * nz;
+  const double Cx = courant_x(c, jx);
+  const long long cells = c.cells();
+  int j = jx * ny * nz;
+  double s0 = 0.0, sy = 0.0, sz = 0.0, s2 = 0.0;
+  for (int jy = 0; jy < ny; ++jy) {
+    const Courant C{Cx, cy[jy]};
+    double F0 = 0.0, Fz = 0.0, Fzz = 0.0;
+#pragma unroll 4
+    for (int jz = 0; jz < nz; ++jz, ++j) {
+      if (j + kPrefetchAhead < slice_end)
+        asm volatile("prefetch.global.L2 [%0];" ::"l"(s.f + (j + kPrefetchAhead) * cells + (long long)k * c.nx + u.ahead));
+      const double f = cavity_streamed<kLean>(c, s, u, j, i, k, C), fz = vz[jz] * f;
+      F0 += f;
+      Fz += fz;
+      Fzz += vz[jz] * fz;
+    }
+    const double vy = c.vg.v(1, jy);
+    s0 += F0;
+    sy += vy * F0;
+    sz += Fz;
+    s2 += vy * vy * F0 + Fzz;
+  }
+  const double vx = c.vg.v(0, jx);
+  MomentSums m;
+  m.s0 = s0;
+  m.s1[0] = vx * s0;
+  m.s1[1] = sy;
+  m.s1[2] = sz;
+  m.s2 = vx * vx * s0 + s2;
+  return m;
+}
+
+__global__ void __launch_bounds__(256, kShockBlocksPerSm)
+    cavity_cell_moments_kernel(BgkConfig c, StreamInputs s, RowRange rows, double* partial) {
+  __shared__ double vz[kMaxAxisVelocities], cy[kMaxAxisVelocities];
+  for (int q = threadIdx.x; q < kMaxAxisVelocities; q += blockDim.x) {
+    if (q < c.vg.n[2]) vz[q] = c.vg.v(2, q);
+    if (q < c.vg.n[1]) cy[q] = courant_y(c, q);
+  }
+  __syncthreads();
+  const long long n = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (n >= (long long)(rows.end - rows.begin) * c.nx) return;
+  const long long cell = (long long)rows.begin * c.nx + n;
+  const int i = int(cell % c.nx), k = int(cell / c.nx), jx = blockIdx.y;
+  const ShockUpwind u = shock_upwind(c, s, i, k, courant_x(c, jx));
+  const MomentSums m =
+      warp_in_rows(c, k) ? cavity_slice_moments<true>(c, s, u, jx, i, k, vz, cy) : cavity_slice_moments<false>(c, s, u, jx, i, k, vz, cy);
+  const long long cells = c.cells();
+  double* out = partial + jx * 5 * cells + cell;
+  out[0] = m.s0;
+  out[cells] = m.s1[0];
+  out[2 * cells] = m.s1[1];
+  out[3 * cells] = m.s1[2];
+  out[4 * cells] = m.s2;
+}
+
+template <bool kLean, typename Ez>
+__device__ void cavity_slice_relax(const BgkConfig& c, const StreamInputs& s, const ShockUpwind& u, const CellRelaxation& r, int jx, int i,
+                                   int k, Ez ez, const double* cy, long long cell, double* next) {
+  const int slice_end = (jx + 1) * c.vg.n[1] * c.vg.n[2];
+  const long long cells = c.cells();
+  const double Cx = courant_x(c, jx);
+  for_each_velocity_in_slice(c.vg, r, jx, ez, [&](int j, int jy, double phi) {
+    const long long at = (long long)j * cells;
+    if (j + kPrefetchAhead < slice_end)
+      asm volatile("prefetch.global.L2 [%0];" ::"l"(s.f + at + kPrefetchAhead * cells + (long long)k * c.nx + u.ahead));
+    next[at + cell] = relax(cavity_streamed<kLean>(c, s, u, j, i, k, Courant{Cx, cy[jy]}), phi, r.decay);
+  });
+}
+
+__global__ void __launch_bounds__(256, kShockBlocksPerSm)
+    cavity_cell_relax_kernel(BgkConfig c, StreamInputs s, RowRange rows, const CellRelaxation* relaxation, double* next) {
+  extern __shared__ double ez_table[];  // [jz * blockDim + thread]
+  __shared__ double cy[kMaxAxisVelocities];
+  for (int q = threadIdx.x; q < c.vg.n[1]; q += blockDim.x) cy[q] = courant_y(c, q);
+  __syncthreads();
+  const long long n = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (n >= (long long)(rows.end - rows.begin) * c.nx) return;
+  const long long cell = (long long)rows.begin * c.nx + n;
+  const int i = int(cell % c.nx), k = int(cell / c.nx), jx = blockIdx.y;
+  const CellRelaxation r = relaxation[cell];
+  const ShockUpwind u = shock_upwind(c, s, i, k, courant_x(c, jx));
+  double* ez = ez_table + threadIdx.x;
+  for (int jz = 0; jz < c.vg.n[2]; ++jz) ez[jz * blockDim.x] = gauss(c.vg.v(2, jz), r.phi.V[2], r.phi.T);
+  const auto table = [&](int jz) { return ez[jz * blockDim.x]; };
+  if (warp_in_rows(c, k)) cavity_slice_relax<true>(c, s, u, r, jx, i, k, table, cy, cell, next);
+  else cavity_slice_relax<false>(c, s, u, r, jx, i, k, table, cy, cell, next);
 }
 
 // Loads the x-shifted row k of velocity j for cells [i0, i0 + blockDim) into sh[0 .. blockDim]:
@@ -545,8 +659,19 @@ class CudaSolver final : public BgkSolver {
 
   // The cavity's fused step (bgk_cavity_tiles.hpp) for the cells of `rows`, into next_.
   void step_cavity_rows(const StreamInputs& in, RowRange rows, cudaStream_t stream) {
-    launch_tile_moments(c_, in, tile_parts_.moments, partial_.ptr, rows, stream);
     const long long first = (long long)rows.begin * c_.nx, count = (long long)rows.count() * c_.nx;
+    if (c_.streaming == Streaming::Unsplit) {
+      const dim3 grid(unsigned(ceil_div(count, 256)), c_.vg.n[0]);
+      cavity_cell_moments_kernel<<<grid, 256, 0, stream>>>(c_, in, rows, partial_.ptr);
+      KS_CUDA_CHECK_LAUNCH();
+      relaxation_kernel<<<ceil_div(count, 128), 128, 0, stream>>>(c_, partial_.ptr, c_.vg.n[0], first, count, relaxation_.ptr);
+      KS_CUDA_CHECK_LAUNCH();
+      cavity_cell_relax_kernel<<<dim3(unsigned(ceil_div(count, block_relax_)), c_.vg.n[0]), block_relax_,
+                                 ez_table_bytes(block_relax_, c_.vg), stream>>>(c_, in, rows, relaxation_.ptr, next_.ptr);
+      KS_CUDA_CHECK_LAUNCH();
+      return;
+    }
+    launch_tile_moments(c_, in, tile_parts_.moments, partial_.ptr, rows, stream);
     relaxation_kernel<<<ceil_div(count, 128), 128, 0, stream>>>(c_, partial_.ptr, c_.vg.n[0] * tile_parts_.moments, first, count,
                                                                 relaxation_.ptr);
     KS_CUDA_CHECK_LAUNCH();
