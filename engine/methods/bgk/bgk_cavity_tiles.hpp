@@ -1,4 +1,5 @@
-// kinetic.bgk on the GPU: the cavity's fused step over 2D tiles of cells, each velocity's tile and
+// kinetic.bgk on the GPU: the cavity's fused step with split streaming over 2D tiles of cells (unsplit
+// streaming, the default, runs per (cell, v_x slice) in bgk_cuda.cu), each velocity's tile and
 // upwind halo copied to shared memory a few velocities ahead (bgk_cavity_tiles.cu). The same streamed
 // values and moments as the CPU (bgk_model.hpp); the cavity keeps |C| <= 1 on both axes.
 #pragma once

@@ -89,13 +89,14 @@ __global__ void wall_y_kernel(BgkConfig c, StreamInputs s, double in_bottom, dou
 // an H200 with the 1D kernels below: without it N_r 18432 took 0.0101 against 0.0085 ns a cell.
 constexpr int kPrefetchAhead = 4;
 
-// The shock's grid is one row (ny = 1) and its shifts exact (eq. 15): for one v_x slice a cell's two
-// x-upwind cells and the fraction between them are the same for every velocity, so a thread finds
-// them once. A thread whose upwind cells are both inside the grid (all but the cells within a shift
-// of the ends) reads them without the ghost case. The values are swept_x's (the shock has no wall
-// densities); with the per-velocity index, bounds and ghost work gone the moments kernel issues 35 %
-// and the relaxation 40 % of the instructions they did through `streamed` (README, Performance).
-struct ShockUpwind {
+// A cell's two x-upwind cells and the fraction between them are the same for every velocity of one
+// v_x slice (the shock's shifts are exact, eq. 15; the cavity's |C_x| <= 1), so a thread of the
+// per-(cell, v_x slice) kernels finds them once, with its row's x-wall ghost factor. A thread whose
+// upwind cells are both inside the grid (all but the cells within a shift of the ends) reads them
+// without the ghost case. The values are swept_x's; on the shock, with the per-velocity index,
+// bounds and ghost work gone, the moments kernel issues 35 % and the relaxation 40 % of the
+// instructions they did through `streamed` (README, Performance).
+struct XUpwind {
   int a = 0, b = 0;                 // the cell after the integer shift, and its upwind neighbour
   int ahead = 0;                    // a clamped into the grid: where the prefetches point
   double frac = 0.0;                // the fraction of a cell (eq. 12)
@@ -105,9 +106,9 @@ struct ShockUpwind {
   double wall = 1.0;                // the cavity's wall density of the row (eq. 24); 1 for the shock
 };
 
-// Row k's x walls: the cavity's wall densities, none for the shock.
-__device__ ShockUpwind shock_upwind(const BgkConfig& c, const StreamInputs& s, int i, int k, double C) {
-  ShockUpwind u;
+// Cell i of row k (row k's x walls: the cavity's wall densities; none for the shock).
+__device__ XUpwind x_upwind(const BgkConfig& c, const StreamInputs& s, int i, int k, double C) {
+  XUpwind u;
   const double aC = fabs(C);
   const int shift = int(aC);
   u.frac = aC - shift;
@@ -124,27 +125,32 @@ __device__ ShockUpwind shock_upwind(const BgkConfig& c, const StreamInputs& s, i
 
 // f~ of velocity j at the thread's cell, from row = f^n of velocity j (swept_x).
 template <bool kInside>
-__device__ __forceinline__ double shock_streamed(const ShockUpwind& u, const double* row, int j, int) {
+__device__ __forceinline__ double x_swept(const XUpwind& u, const double* row, int j) {
   const double va = kInside || u.a_in ? row[u.a] : u.ghost[j] * u.wall;
   const double vb = kInside || u.b_in ? row[u.b] : u.ghost[j] * u.wall;
   return upwind(va, vb, u.frac);
 }
 
-// The moments of eq. (8) over v_x slice jx at the thread's cell: summed over v_z first and each v_y row
-// folded in (as the cavity's tiles do), v_x applied once at the end. vz: the v_z values.
-template <bool kInside>
-__device__ MomentSums shock_slice_moments(const BgkConfig& c, const StreamInputs& s, const ShockUpwind& u, int jx, const double* vz) {
+// The moments of eq. (8) over v_x slice jx at the thread's cell (in row k): summed over v_z first and
+// each v_y row folded in (as the cavity's tiles do), v_x applied once at the end. vz: the v_z values;
+// cy: courant_y per v_y index, null on the shock's one-row grid; f_tilde(j, row, C): f~ of velocity j,
+// row pointing at f^n of velocity j in the cell's row (stepped, not recomputed: fewer instructions).
+template <typename Streamed>
+__device__ MomentSums slice_moments(const BgkConfig& c, const StreamInputs& s, const XUpwind& u, int jx, int k, const double* vz,
+                                    const double* cy, Streamed f_tilde) {
   const int ny = c.vg.n[1], nz = c.vg.n[2], slice_end = (jx + 1) * ny * nz;
-  const int nx = c.nx;
+  const long long cells = c.cells();
+  const double Cx = courant_x(c, jx);
   int j = jx * ny * nz;
-  const double* row = s.f + (long long)j * nx;
+  const double* row = s.f + j * cells + (long long)k * c.nx;
   double s0 = 0.0, sy = 0.0, sz = 0.0, s2 = 0.0;
   for (int jy = 0; jy < ny; ++jy) {
+    const Courant C{Cx, cy ? cy[jy] : 0.0};
     double F0 = 0.0, Fz = 0.0, Fzz = 0.0;
 #pragma unroll 4  // several independent loads in flight per thread
-    for (int jz = 0; jz < nz; ++jz, ++j, row += nx) {
-      if (j + kPrefetchAhead < slice_end) asm volatile("prefetch.global.L2 [%0];" ::"l"(row + kPrefetchAhead * nx + u.ahead));
-      const double f = shock_streamed<kInside>(u, row, j, nx), fz = vz[jz] * f;
+    for (int jz = 0; jz < nz; ++jz, ++j, row += cells) {
+      if (j + kPrefetchAhead < slice_end) asm volatile("prefetch.global.L2 [%0];" ::"l"(row + kPrefetchAhead * cells + u.ahead));
+      const double f = f_tilde(j, row, C), fz = vz[jz] * f;
       F0 += f;
       Fz += fz;
       Fzz += vz[jz] * fz;
@@ -165,30 +171,36 @@ __device__ MomentSums shock_slice_moments(const BgkConfig& c, const StreamInputs
   return m;
 }
 
+// A cell's sums over one slice into `partial`, [slice][5 sums][cells] (relaxation_kernel's layout).
+__device__ void store_partial(double* partial, int slice, long long cells, long long cell, const MomentSums& m) {
+  double* out = partial + slice * 5 * cells + cell;
+  out[0] = m.s0;
+  out[cells] = m.s1[0];
+  out[2 * cells] = m.s1[1];
+  out[3 * cells] = m.s1[2];
+  out[4 * cells] = m.s2;
+}
+
 // Fused, pass 1 (the shock): partial moments of f~ streamed on the fly (eq. 12, 15, 8), one thread per
 // (cell, v_x slice): cells x N_vx threads fill the GPU even for a 1D grid of a few thousand cells.
-// Both shock kernels ask for three blocks of 256 an SM (up to 85 registers): the moments kernel's
-// four-deep unrolled loads in flight (78 registers on sm_90) gain more than the occupancy of 4 (64
-// registers) or 5 blocks (48, unrolled by 2) would (N_r 18432 on an H200: 194 us a launch against
-// 238 and 250 us), and the relaxation kernel takes 56 registers instead of 48 with 1 % fewer
-// instructions (389 against 399 us; README, Performance).
-constexpr int kShockBlocksPerSm = 3;
-__global__ void __launch_bounds__(256, kShockBlocksPerSm) fused_partial_moments_kernel(BgkConfig c, StreamInputs s, double* partial) {
+// The per-(cell, v_x slice) kernels ask for three blocks of 256 an SM (up to 85 registers), measured
+// on the shock: the moments kernel's four-deep unrolled loads in flight (80 registers on sm_90) gain
+// more than the occupancy of 4 (64 registers) or 5 blocks (48, unrolled by 2) would (N_r 18432 on an
+// H200: 194 us a launch against 238 and 250 us), and the relaxation kernel takes 56 registers
+// instead of 48 with 1 % fewer instructions (389 against 399 us; README, Performance).
+constexpr int kCellBlocksPerSm = 3;
+__global__ void __launch_bounds__(256, kCellBlocksPerSm) fused_partial_moments_kernel(BgkConfig c, StreamInputs s, double* partial) {
   __shared__ double vz[kMaxAxisVelocities];
   for (int jz = threadIdx.x; jz < c.vg.n[2]; jz += blockDim.x) vz[jz] = c.vg.v(2, jz);
   __syncthreads();
   const long long cell = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   const int jx = blockIdx.y;
   if (cell >= c.cells()) return;
-  const ShockUpwind u = shock_upwind(c, s, int(cell), 0, courant_x(c, jx));
-  const MomentSums m = u.inside ? shock_slice_moments<true>(c, s, u, jx, vz) : shock_slice_moments<false>(c, s, u, jx, vz);
-  const long long cells = c.cells();
-  double* out = partial + jx * 5 * cells + cell;
-  out[0] = m.s0;
-  out[cells] = m.s1[0];
-  out[2 * cells] = m.s1[1];
-  out[3 * cells] = m.s1[2];
-  out[4 * cells] = m.s2;
+  const XUpwind u = x_upwind(c, s, int(cell), 0, courant_x(c, jx));
+  const MomentSums m =
+      u.inside ? slice_moments(c, s, u, jx, 0, vz, nullptr, [&](int j, const double* row, Courant) { return x_swept<true>(u, row, j); })
+               : slice_moments(c, s, u, jx, 0, vz, nullptr, [&](int j, const double* row, Courant) { return x_swept<false>(u, row, j); });
+  store_partial(partial, jx, c.cells(), cell, m);
 }
 
 // Fused, pass 1b: the `slices` partial sums (in v_x order, the cavity tiles' parts of a slice in
@@ -226,89 +238,57 @@ __device__ __forceinline__ void for_each_velocity_in_slice(const VelocityGrid& g
 // Shared memory of the fused relaxation kernel: one z-factor table per thread.
 std::size_t ez_table_bytes(int threads, const VelocityGrid& g) { return std::size_t(threads) * g.n[2] * sizeof(double); }
 
-// Fused, pass 2 (the shock) for v_x slice jx: stream again and relax exactly (eq. 14) into `next`.
-template <bool kInside, typename Ez>
-__device__ void shock_slice_relax(const BgkConfig& c, const StreamInputs& s, const ShockUpwind& u, const CellRelaxation& r, int jx, Ez ez,
-                                  long long cell, double* next) {
+// Fused, pass 2 for v_x slice jx at the thread's cell (in row k): stream again (f_tilde, cy as for
+// slice_moments) and relax exactly (eq. 14) into `next`.
+template <typename Ez, typename Streamed>
+__device__ void slice_relax(const BgkConfig& c, const StreamInputs& s, const XUpwind& u, const CellRelaxation& r, int jx, int k, Ez ez,
+                            const double* cy, long long cell, double* next, Streamed f_tilde) {
   const int slice_end = (jx + 1) * c.vg.n[1] * c.vg.n[2];
-  const int nx = c.nx;  // = cells
-  for_each_velocity_in_slice(c.vg, r, jx, ez, [&](int j, int, double phi) {
-    const long long at = (long long)j * nx;
-    const double* row = s.f + at;
-    if (j + kPrefetchAhead < slice_end) asm volatile("prefetch.global.L2 [%0];" ::"l"(row + kPrefetchAhead * nx + u.ahead));
-    next[at + cell] = relax(shock_streamed<kInside>(u, row, j, nx), phi, r.decay);
+  const long long cells = c.cells(), first = (long long)k * c.nx;
+  const double Cx = courant_x(c, jx);
+  for_each_velocity_in_slice(c.vg, r, jx, ez, [&](int j, int jy, double phi) {
+    const long long at = j * cells;
+    const double* row = s.f + at + first;
+    if (j + kPrefetchAhead < slice_end) asm volatile("prefetch.global.L2 [%0];" ::"l"(row + kPrefetchAhead * cells + u.ahead));
+    next[at + cell] = relax(f_tilde(j, row, Courant{Cx, cy ? cy[jy] : 0.0}), phi, r.decay);
   });
 }
 
 // Fused, pass 2 (the shock): (cell, v_x slice) per thread. The thread's z factors of the Maxwellian sit
 // in shared memory: n_z exps instead of n_y n_z.
-__global__ void __launch_bounds__(256, kShockBlocksPerSm)
+__global__ void __launch_bounds__(256, kCellBlocksPerSm)
     fused_relax_kernel(BgkConfig c, StreamInputs s, const CellRelaxation* relaxation, double* next) {
   extern __shared__ double ez_table[];  // [jz * blockDim + thread]
   const long long cell = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (cell >= c.cells()) return;
   const CellRelaxation r = relaxation[cell];
   const int jx = blockIdx.y;
-  const ShockUpwind u = shock_upwind(c, s, int(cell), 0, courant_x(c, jx));
+  const XUpwind u = x_upwind(c, s, int(cell), 0, courant_x(c, jx));
   double* ez = ez_table + threadIdx.x;
   for (int jz = 0; jz < c.vg.n[2]; ++jz) ez[jz * blockDim.x] = gauss(c.vg.v(2, jz), r.phi.V[2], r.phi.T);
   const auto table = [&](int jz) { return ez[jz * blockDim.x]; };
-  if (u.inside) shock_slice_relax<true>(c, s, u, r, jx, table, cell, next);
-  else shock_slice_relax<false>(c, s, u, r, jx, table, cell, next);
+  if (u.inside)
+    slice_relax(c, s, u, r, jx, 0, table, nullptr, cell, next, [&](int j, const double* row, Courant) { return x_swept<true>(u, row, j); });
+  else
+    slice_relax(c, s, u, r, jx, 0, table, nullptr, cell, next,
+                [&](int j, const double* row, Courant) { return x_swept<false>(u, row, j); });
 }
 
 // The cavity per (cell, v_x slice), as the shock: f~ with unsplit streaming (`streamed`) from the
 // thread's x-upwind cells (found once, the x walls' ghosts chosen per thread) and the row above or
 // below. kLean: the whole warp's cells have both y neighbours in the grid; else `streamed` itself.
 template <bool kLean>
-__device__ __forceinline__ double cavity_streamed(const BgkConfig& c, const StreamInputs& s, const ShockUpwind& u, int j, int i, int k,
-                                                  Courant C) {
+__device__ __forceinline__ double cavity_streamed(const BgkConfig& c, const StreamInputs& s, const XUpwind& u, const double* row, int j,
+                                                  int i, int k, Courant C) {
   if constexpr (!kLean) return streamed(c, s, j, i, k, C);
-  const double* row = s.f + ((long long)j * c.ny + k) * c.nx;
-  const double fx = shock_streamed<false>(u, row, j, c.nx);
+  const double fx = x_swept<false>(u, row, j);
   return add_y_upwind(fx, row[C.y >= 0.0 ? i - c.nx : i + c.nx], row[i], fabs(C.y));
 }
 
 // Whether the rest of the warp's cells, like this one, have both y neighbours in the grid.
 __device__ bool warp_in_rows(const BgkConfig& c, int k) { return __all_sync(__activemask(), k >= 1 && k < c.ny - 1); }
 
-template <bool kLean>
-__device__ MomentSums cavity_slice_moments(const BgkConfig& c, const StreamInputs& s, const ShockUpwind& u, int jx, int i, int k,
-                                           const double* vz, const double* cy) {
-  const int ny = c.vg.n[1], nz = c.vg.n[2], slice_end = (jx + 1) * ny * nz;
-  const double Cx = courant_x(c, jx);
-  const long long cells = c.cells();
-  int j = jx * ny * nz;
-  double s0 = 0.0, sy = 0.0, sz = 0.0, s2 = 0.0;
-  for (int jy = 0; jy < ny; ++jy) {
-    const Courant C{Cx, cy[jy]};
-    double F0 = 0.0, Fz = 0.0, Fzz = 0.0;
-#pragma unroll 4
-    for (int jz = 0; jz < nz; ++jz, ++j) {
-      if (j + kPrefetchAhead < slice_end)
-        asm volatile("prefetch.global.L2 [%0];" ::"l"(s.f + (j + kPrefetchAhead) * cells + (long long)k * c.nx + u.ahead));
-      const double f = cavity_streamed<kLean>(c, s, u, j, i, k, C), fz = vz[jz] * f;
-      F0 += f;
-      Fz += fz;
-      Fzz += vz[jz] * fz;
-    }
-    const double vy = c.vg.v(1, jy);
-    s0 += F0;
-    sy += vy * F0;
-    sz += Fz;
-    s2 += vy * vy * F0 + Fzz;
-  }
-  const double vx = c.vg.v(0, jx);
-  MomentSums m;
-  m.s0 = s0;
-  m.s1[0] = vx * s0;
-  m.s1[1] = sy;
-  m.s1[2] = sz;
-  m.s2 = vx * vx * s0 + s2;
-  return m;
-}
-
-__global__ void __launch_bounds__(256, kShockBlocksPerSm)
+__global__ void __launch_bounds__(256, kCellBlocksPerSm)
     cavity_cell_moments_kernel(BgkConfig c, StreamInputs s, RowRange rows, double* partial) {
   __shared__ double vz[kMaxAxisVelocities], cy[kMaxAxisVelocities];
   for (int q = threadIdx.x; q < kMaxAxisVelocities; q += blockDim.x) {
@@ -320,33 +300,17 @@ __global__ void __launch_bounds__(256, kShockBlocksPerSm)
   if (n >= (long long)(rows.end - rows.begin) * c.nx) return;
   const long long cell = (long long)rows.begin * c.nx + n;
   const int i = int(cell % c.nx), k = int(cell / c.nx), jx = blockIdx.y;
-  const ShockUpwind u = shock_upwind(c, s, i, k, courant_x(c, jx));
+  const XUpwind u = x_upwind(c, s, i, k, courant_x(c, jx));
   const MomentSums m =
-      warp_in_rows(c, k) ? cavity_slice_moments<true>(c, s, u, jx, i, k, vz, cy) : cavity_slice_moments<false>(c, s, u, jx, i, k, vz, cy);
-  const long long cells = c.cells();
-  double* out = partial + jx * 5 * cells + cell;
-  out[0] = m.s0;
-  out[cells] = m.s1[0];
-  out[2 * cells] = m.s1[1];
-  out[3 * cells] = m.s1[2];
-  out[4 * cells] = m.s2;
+      warp_in_rows(c, k)
+          ? slice_moments(c, s, u, jx, k, vz, cy,
+                          [&](int j, const double* row, Courant C) { return cavity_streamed<true>(c, s, u, row, j, i, k, C); })
+          : slice_moments(c, s, u, jx, k, vz, cy,
+                          [&](int j, const double* row, Courant C) { return cavity_streamed<false>(c, s, u, row, j, i, k, C); });
+  store_partial(partial, jx, c.cells(), cell, m);
 }
 
-template <bool kLean, typename Ez>
-__device__ void cavity_slice_relax(const BgkConfig& c, const StreamInputs& s, const ShockUpwind& u, const CellRelaxation& r, int jx, int i,
-                                   int k, Ez ez, const double* cy, long long cell, double* next) {
-  const int slice_end = (jx + 1) * c.vg.n[1] * c.vg.n[2];
-  const long long cells = c.cells();
-  const double Cx = courant_x(c, jx);
-  for_each_velocity_in_slice(c.vg, r, jx, ez, [&](int j, int jy, double phi) {
-    const long long at = (long long)j * cells;
-    if (j + kPrefetchAhead < slice_end)
-      asm volatile("prefetch.global.L2 [%0];" ::"l"(s.f + at + kPrefetchAhead * cells + (long long)k * c.nx + u.ahead));
-    next[at + cell] = relax(cavity_streamed<kLean>(c, s, u, j, i, k, Courant{Cx, cy[jy]}), phi, r.decay);
-  });
-}
-
-__global__ void __launch_bounds__(256, kShockBlocksPerSm)
+__global__ void __launch_bounds__(256, kCellBlocksPerSm)
     cavity_cell_relax_kernel(BgkConfig c, StreamInputs s, RowRange rows, const CellRelaxation* relaxation, double* next) {
   extern __shared__ double ez_table[];  // [jz * blockDim + thread]
   __shared__ double cy[kMaxAxisVelocities];
@@ -357,12 +321,16 @@ __global__ void __launch_bounds__(256, kShockBlocksPerSm)
   const long long cell = (long long)rows.begin * c.nx + n;
   const int i = int(cell % c.nx), k = int(cell / c.nx), jx = blockIdx.y;
   const CellRelaxation r = relaxation[cell];
-  const ShockUpwind u = shock_upwind(c, s, i, k, courant_x(c, jx));
+  const XUpwind u = x_upwind(c, s, i, k, courant_x(c, jx));
   double* ez = ez_table + threadIdx.x;
   for (int jz = 0; jz < c.vg.n[2]; ++jz) ez[jz * blockDim.x] = gauss(c.vg.v(2, jz), r.phi.V[2], r.phi.T);
   const auto table = [&](int jz) { return ez[jz * blockDim.x]; };
-  if (warp_in_rows(c, k)) cavity_slice_relax<true>(c, s, u, r, jx, i, k, table, cy, cell, next);
-  else cavity_slice_relax<false>(c, s, u, r, jx, i, k, table, cy, cell, next);
+  if (warp_in_rows(c, k))
+    slice_relax(c, s, u, r, jx, k, table, cy, cell, next,
+                [&](int j, const double* row, Courant C) { return cavity_streamed<true>(c, s, u, row, j, i, k, C); });
+  else
+    slice_relax(c, s, u, r, jx, k, table, cy, cell, next,
+                [&](int j, const double* row, Courant C) { return cavity_streamed<false>(c, s, u, row, j, i, k, C); });
 }
 
 // Loads the x-shifted row k of velocity j for cells [i0, i0 + blockDim) into sh[0 .. blockDim]:
