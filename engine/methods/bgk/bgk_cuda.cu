@@ -244,10 +244,14 @@ template <typename Ez, typename Streamed>
 __device__ void slice_relax(const BgkConfig& c, const StreamInputs& s, const XUpwind& u, const CellRelaxation& r, int jx, int k, Ez ez,
                             const double* cy, long long cell, double* next, Streamed f_tilde) {
   const int slice_end = (jx + 1) * c.vg.n[1] * c.vg.n[2];
-  const long long cells = c.cells(), first = (long long)k * c.nx;
+  // 32-bit: the GPU holds two copies of the phase space with at least 4^3 velocities a cell, so the
+  // grids it takes have fewer than 2^31 cells; velocity j's row then starts at a 32 x 32 -> 64-bit
+  // product (a 64-bit product a velocity made the shock's step 9 % slower on an H200).
+  const int cells = int(c.cells());
+  const long long first = (long long)k * c.nx;
   const double Cx = courant_x(c, jx);
   for_each_velocity_in_slice(c.vg, r, jx, ez, [&](int j, int jy, double phi) {
-    const long long at = j * cells;
+    const long long at = (long long)j * cells;
     const double* row = s.f + at + first;
     if (j + kPrefetchAhead < slice_end) asm volatile("prefetch.global.L2 [%0];" ::"l"(row + kPrefetchAhead * cells + u.ahead));
     next[at + cell] = relax(f_tilde(j, row, Courant{Cx, cy ? cy[jy] : 0.0}), phi, r.decay);

@@ -491,7 +491,8 @@ class CudaSolver final : public LbmSolver {
             pull_.table(),
             inlet_,
             outlet_,
-            c_.bounce_back == BounceBack::Interpolated};
+            c_.bounce_back == BounceBack::Interpolated,
+            NodeDivisors(held_)};
   }
   InPlaceStep<Real, Storage> in_place_view() const {
     return {held_,  view(f_), view(wall_, (long long)(wall_.count / kSpecies)), pull_.table(), pull_.first_solid.ptr,

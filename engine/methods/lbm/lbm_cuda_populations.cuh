@@ -28,21 +28,26 @@ struct Populations {
   int z_first = 0;          // FP16: global plane of held plane 0 (unwrapped)
 
   static constexpr bool kCompressed = std::is_same_v<Storage, __half>;
-  // Rounded as rest_f0 (the host's) rounds it: written states decode and encode to the same bits.
-  __device__ float f0(int s, int i, int z) const {
-    return __fmul_rn(s == 0 ? rest[0][i] : rest[1][i], __fmaf_rn(rest_slope, float(z_first + z), 1.0f));
-  }
-  __device__ Real get(int s, int i, long long k, int z) const { return load((s * kQ + i) * N + k, s, i, z); }
-  __device__ void put(int s, int i, long long k, int z, Real v) const { store((s * kQ + i) * N + k, s, i, z, v); }
+  // FP16: f0 = rest_si x plane_factor(z), rounded as rest_f0 (the host's) rounds it: written states
+  // decode and encode to the same bits. A kernel that reads many populations of a few planes takes
+  // each plane's factor once (decode, encode).
+  __device__ float plane_factor(int z) const { return __fmaf_rn(rest_slope, float(z_first + z), 1.0f); }
+  __device__ Real get(int s, int i, long long k, int z) const { return decode(entry(s, i, k), s, i, plane_factor(z)); }
+  __device__ void put(int s, int i, long long k, int z, Real v) const { entry(s, i, k) = encode(v, s, i, plane_factor(z)); }
   // Element e of the array holding population i of species s (coded at plane z): for arrays laid out
   // otherwise than [(s * 27 + i) * N + k], such as the in-place step's per-link values.
-  __device__ Real load(long long e, int s, int i, int z) const {
-    if constexpr (kCompressed) return f0(s, i, z) + __half2float(f[e]);
-    else return f[e];
+  __device__ Real load(long long e, int s, int i, int z) const { return decode(f[e], s, i, plane_factor(z)); }
+  __device__ void store(long long e, int s, int i, int z, Real v) const { f[e] = encode(v, s, i, plane_factor(z)); }
+  // Population i of species s at entry k.
+  __device__ Storage& entry(int s, int i, long long k) const { return f[(s * kQ + i) * N + k]; }
+  // A stored value of population i of species s at a plane whose plane_factor is g, and back.
+  __device__ Real decode(Storage v, int s, int i, float g) const {
+    if constexpr (kCompressed) return __fmul_rn(s == 0 ? rest[0][i] : rest[1][i], g) + __half2float(v);
+    else return v;
   }
-  __device__ void store(long long e, int s, int i, int z, Real v) const {
-    if constexpr (kCompressed) f[e] = __float2half_rn(v - f0(s, i, z));
-    else f[e] = v;
+  __device__ Storage encode(Real v, int s, int i, float g) const {
+    if constexpr (kCompressed) return __float2half_rn(v - __fmul_rn(s == 0 ? rest[0][i] : rest[1][i], g));
+    else return v;
   }
 };
 

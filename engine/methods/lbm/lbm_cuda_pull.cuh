@@ -53,7 +53,8 @@ struct PullStep {
   Populations<Real, Storage> older;  // post(n-1) (or what the wall nodes send back); the step's destination
   PullTable<Real> table;
   PlaneDensities<Real> inlet, outlet;
-  bool interpolated;  // eq. (14) on the wall links, else full-way everywhere
+  bool interpolated;      // eq. (14) on the wall links, else full-way everywhere
+  NodeDivisors divisors;  // of c
 };
 
 // The sources of pre(n+1) that are solid (bit i of `solid`) by the bounce-back, at fluid node a of
@@ -87,15 +88,23 @@ __device__ void pull_planes(const PullStep<Real, Storage>& p, int s, int z, Real
   }
 }
 
-// The fluid sources of pre(n+1) at node k through its neighbours' node indices (the solid ones are
-// left to pull_walls); returns the node's plane. kSlots: their entries through the slot table (FP16
-// storage, see pulls_from_sources); else the neighbours' entries are their node indices.
-template <bool kSlots, class Real, class Storage>
-__device__ int pull_neighbours(const PullStep<Real, Storage>& p, std::uint32_t k, int s, std::uint32_t solid, Real fl[kQ]) {
-  int x, y, z;
-  node_position(p.c, k, x, y, z);
-  // Away from the lattice's faces no neighbour wraps: its index is k plus a constant of i.
-  const bool inner = x > 0 && x < p.c.nx - 1 && y > 0 && y < p.c.ny - 1 && z > 0 && z < p.c.nz - 1;
+// The FP16 plane factors (Populations::plane_factor) of the planes that a node of plane z pulls
+// from, by c_z + 1 of the direction it pulls from (direction 1 + c_z is (-1, -1, c_z)).
+template <class Real, class Storage>
+__device__ void neighbour_plane_factors(const PullStep<Real, Storage>& p, int z, float g[3]) {
+  if constexpr (Populations<Real, Storage>::kCompressed) {
+#pragma unroll
+    for (int dz = -1; dz <= 1; ++dz) g[dz + 1] = p.post.plane_factor(neighbour_plane(p.c, z, 1 + dz));
+  }
+}
+
+// pull_neighbours at node k = (x, y, z); kInner: no neighbour wraps, its index is k plus a constant
+// of the direction.
+template <bool kSlots, bool kInner, class Real, class Storage>
+__device__ void pull_neighbours_at(const PullStep<Real, Storage>& p, std::uint32_t k, int x, int y, int z, int s, std::uint32_t solid,
+                                   Real fl[kQ]) {
+  float g[3] = {0.0f, 0.0f, 0.0f};
+  neighbour_plane_factors(p, z, g);
   const int nx = p.c.nx, nxy = p.c.nx * p.c.ny;
 #pragma unroll
   for (int i = 0; i < kQ; ++i) {
@@ -104,9 +113,22 @@ __device__ int pull_neighbours(const PullStep<Real, Storage>& p, std::uint32_t k
       continue;
     }
     const int d = opposite(i);
-    const std::uint32_t from = inner ? k + std::uint32_t(cz(d) * nxy + cy(d) * nx + cx(d)) : std::uint32_t(neighbour(p.c, x, y, z, d));
-    fl[i] = p.post.get(s, i, kSlots ? p.table.slot[from] : from, inner ? z + cz(d) : neighbour_plane(p.c, z, d));
+    const std::uint32_t from = kInner ? k + std::uint32_t(cz(d) * nxy + cy(d) * nx + cx(d)) : std::uint32_t(neighbour(p.c, x, y, z, d));
+    fl[i] = p.post.decode(p.post.entry(s, i, kSlots ? p.table.slot[from] : from), s, i, g[cz(d) + 1]);
   }
+}
+
+// The fluid sources of pre(n+1) at node k through its neighbours' node indices (the solid ones are
+// left to pull_walls); returns the node's plane. kSlots: their entries through the slot table (FP16
+// storage, see pulls_from_sources); else the neighbours' entries are their node indices.
+template <bool kSlots, class Real, class Storage>
+__device__ int pull_neighbours(const PullStep<Real, Storage>& p, std::uint32_t k, int s, std::uint32_t solid, Real fl[kQ]) {
+  int x, y, z;
+  p.divisors.position(k, x, y, z);
+  // Away from the lattice's faces no neighbour wraps (most nodes): a loop without the wrap's branches.
+  if (x > 0 && x < p.c.nx - 1 && y > 0 && y < p.c.ny - 1 && z > 0 && z < p.c.nz - 1)
+    pull_neighbours_at<kSlots, true>(p, k, x, y, z, s, solid, fl);
+  else pull_neighbours_at<kSlots, false>(p, k, x, y, z, s, solid, fl);
   return z;
 }
 
@@ -123,7 +145,7 @@ __device__ int pull_all_fluid(const PullStep<Real, Storage>& p, std::uint32_t a,
 // the solid ones are left to pull_walls. Returns the node's plane.
 template <class Real, class Storage>
 __device__ int pull_from_sources(const PullStep<Real, Storage>& p, std::uint32_t a, int s, std::uint32_t solid, Real fl[kQ]) {
-  const int z = node_plane(p.c, p.table.node[a]);
+  const int z = p.divisors.plane(p.table.node[a]);
 #pragma unroll
   for (int i = 0; i < kQ; ++i) {
     if (i == kRest) {
@@ -176,8 +198,9 @@ __global__ void __launch_bounds__(256, kStepBlocksPerSm<Real>)
   Real fl[kQ];
   const int z = kAllFluid ? pull_all_fluid(p, a, s, fl) : pull(p, a, s, fl);
   collide_pair(fl, s, cp);
+  const float g = p.older.plane_factor(z);
 #pragma unroll
-  for (int i = 0; i < kQ; ++i) p.older.put(s, i, a, z, fl[i]);
+  for (int i = 0; i < kQ; ++i) p.older.entry(s, i, a) = p.older.encode(fl[i], s, i, g);
 }
 
 // The first step from a written (pre-collision) state: collides it in place.

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "core/fast_divisor.hpp"
 #include "lbm_config.hpp"
 
 namespace ks::lbm {
@@ -31,6 +32,19 @@ KS_HD void node_position(const LbmConfig& c, std::uint32_t k, int& x, int& y, in
   const std::uint32_t nx = c.nx, ny = c.ny;
   x = int(k % nx), y = int(k / nx % ny), z = node_plane(c, k);
 }
+
+// node_position by multiply-high divisions (the GPU's fused step; its integer divisions by the
+// lattice's run-time sides were about twenty instructions each).
+struct NodeDivisors {
+  FastDivisor x, xy;  // by nx, by nx * ny
+  NodeDivisors() = default;
+  explicit NodeDivisors(const LbmConfig& c) : x(std::uint32_t(c.nx)), xy(std::uint32_t(c.nx) * std::uint32_t(c.ny)) {}
+  KS_HD int plane(std::uint32_t k) const { return int(xy.quotient(k)); }
+  KS_HD void position(std::uint32_t k, int& px, int& py, int& pz) const {
+    const std::uint32_t z = xy.quotient(k), in_plane = xy.remainder(k, z), y = x.quotient(in_plane);
+    px = int(x.remainder(in_plane, y)), py = int(y), pz = int(z);
+  }
+};
 
 // The plane of the neighbour of a node of plane z along direction i, periodic (open ends overwrite
 // what wraps around, see lbm_boundary).
@@ -74,7 +88,7 @@ KS_HD Axis<Real> entropic_axis(Real u) {
 template <class Real>
 KS_HD Axis<Real> isothermal_axis(Real u, Real theta) {
   const Real e = theta + u * u;
-  return Axis<Real>{{(e - u) / Real(2), Real(1) - e, (e + u) / Real(2)}};
+  return Axis<Real>{{(e - u) * Real(0.5), Real(1) - e, (e + u) * Real(0.5)}};  // x 0.5: x / 2 without a division
 }
 
 // The species' equilibrium factor: eq. (6) for the species that defines the lattice (theta = 1/3),
