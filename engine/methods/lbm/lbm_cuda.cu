@@ -36,13 +36,20 @@ namespace ks::lbm {
 
 namespace {
 
+// The blocks of 256 an SM collide_stream_kernel asks for. FP16 storage: 4 (64 registers; the compiler
+// took 74): +7 % on the 128^3 box on an H200, where FP32 lost 5 % with the same bound
+// (bench/results/lbm-launch-bounds-h200.json). FP32 and FP64: 0, no minimum, the compiler's choice
+// (66 and 128 registers on sm_90); a minimum of 1 let it take 124 and 196, and the paper's kernels
+// lost 17-23 % in FP32 and FP64 (one H200, 2026-12-01: bench/results/lbm-fp16-planes-h200.json's
+// base against lbm-launch-bounds-h200.json's).
+template <class Storage>
+constexpr int kCollideStreamBlocksPerSm = sizeof(Storage) == 2 ? 4 : 0;
+
 // Over the list of nodes that take part (fluid and wall nodes; interior solid nodes are not launched,
 // so a warp's lanes are not idled by the solid half of a packed bed). Two adjacent lanes per node
-// (collide_pair). FP16 storage held to 64 registers (4 blocks an SM; the compiler took 74): +7 % on
-// the 128^3 box on an H200, where FP32 lost 5 % with the same bound
-// (bench/results/lbm-launch-bounds-h200.json).
+// (collide_pair).
 template <class Real, class Storage>
-__global__ void __launch_bounds__(256, sizeof(Storage) == 2 ? 4 : 1)
+__global__ void __launch_bounds__(256, kCollideStreamBlocksPerSm<Storage>)
     collide_stream_kernel(LbmConfig c, CollisionParams<Real> p, const __grid_constant__ Populations<Real, Storage> f,
                           const __grid_constant__ Populations<Real, Storage> next, const std::uint8_t* __restrict__ type,
                           const std::uint32_t* __restrict__ active, std::uint32_t count) {
