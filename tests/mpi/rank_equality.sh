@@ -8,8 +8,8 @@
 # errors end every rank with the usual exit code in bounded time.
 # usage: rank_equality.sh KINETIC_RUN MPIEXEC SOURCE_DIR [cpu|cuda]
 #   KS_EQUALITY_ONLY=REGEX: only the cases before the error cases whose names start with a match (e.g.
-#   'radiation|lbm-fused' takes radiation, lbm-fused, lbm-fused-fp16, lbm-fused-tube and lbm-fused's
-#   restart); the error, restart and output cases after them are left out.
+#   'radiation|lbm-fused' takes radiation, lbm-fused, lbm-fused-fp16, lbm-fused-tube, lbm-fused-periodic
+#   (-fp16) and lbm-fused's restart); the error, restart and output cases after them are left out.
 #   cuda: the equalities, restarts and pieces on CUDA ranks (a card per rank where the node has as
 #   many; on the GPU machine, not in CI); the error and signal cases stay on the CPU.
 set -uo pipefail
@@ -227,6 +227,11 @@ if [[ $backend == cuda ]]; then
   same_outputs lbm-fused-fp16 0 lbm/teaching-packed-bed.json --steps 6 "${lbm_fused[@]}" --set precision=fp16
   same_outputs lbm-fused-tube 0 lbm/tube-simple-bounce-back.json --steps 3 --set nx=12 --set ny=12 --set nz=24 \
     --set steps_per_iteration=5 --set gpu_step=fused
+  # The all-fluid periodic box, whose fused step reads no table (pull_all_fluid), in FP32 and FP16.
+  lbm_box=(--set geometry=periodic --set wave_amplitude=0.1 --set uz=0.05 --set ux=0.02 --set nx=8 --set ny=8 --set nz=16
+    --set steps_per_iteration=5 --set gpu_step=fused)
+  same_outputs lbm-fused-periodic 0 lbm/tube-simple-bounce-back.json --steps 3 "${lbm_box[@]}"
+  same_outputs lbm-fused-periodic-fp16 0 lbm/tube-simple-bounce-back.json --steps 3 "${lbm_box[@]}" --set precision=fp16
   restarts_exactly lbm-fused lbm/teaching-packed-bed.json "${lbm_fused[@]}"
   # A cavity large enough that the GPU's tiles split each v_x slice's velocities into parts: every
   # rank splits them as one process does (by the whole grid), so its moments add in the same order.
