@@ -76,8 +76,8 @@ class MainWindow : public QMainWindow {
   // What the parameter panel calls: live parameters apply at the next iteration.
   void applyParameter(const QString& key, const ks::ParamValue& value);
   Runner* runner() const { return runner_.get(); }
-  // The GUI thread's longest stall since the window opened (event_loop_gap.hpp), in ms.
-  double longestEventLoopGapMs() const { return gap_.longestMs(); }
+  // The GUI thread's longest stall since the window opened, and where its time went (event_loop_gap.hpp).
+  EventLoopGap::Stall longestEventLoopStall() const { return gap_.longest(); }
   void restartEventLoopGap() { gap_.start(); }
   int runnersEnding() const { return retired_.ending(); }
   bool settingUp() const { return pending_ != nullptr; }  // a loaded preset is still being set up
