@@ -42,13 +42,15 @@ struct Populations {
   __device__ Storage& entry(int s, int i, long long k) const { return f[(s * kQ + i) * N + k]; }
   // A stored value of population i of species s at a plane whose plane_factor is g, and back.
   __device__ Real decode(Storage v, int s, int i, float g) const {
-    if constexpr (kCompressed) return __fmul_rn(s == 0 ? rest[0][i] : rest[1][i], g) + __half2float(v);
+    if constexpr (kCompressed) return f0(s, i, g) + __half2float(v);
     else return v;
   }
   __device__ Storage encode(Real v, int s, int i, float g) const {
-    if constexpr (kCompressed) return __float2half_rn(v - __fmul_rn(s == 0 ? rest[0][i] : rest[1][i], g));
+    if constexpr (kCompressed) return __float2half_rn(v - f0(s, i, g));
     else return v;
   }
+  // FP16's f0 of population i of species s at a plane whose plane_factor is g.
+  __device__ float f0(int s, int i, float g) const { return __fmul_rn(s == 0 ? rest[0][i] : rest[1][i], g); }
 };
 
 // f0 of the FP16 storage on the host, rounded as Populations::f0 rounds it.

@@ -88,7 +88,7 @@ KS_HD Axis<Real> entropic_axis(Real u) {
 template <class Real>
 KS_HD Axis<Real> isothermal_axis(Real u, Real theta) {
   const Real e = theta + u * u;
-  return Axis<Real>{{(e - u) * Real(0.5), Real(1) - e, (e + u) * Real(0.5)}};  // x 0.5: x / 2 without a division
+  return Axis<Real>{{(e - u) / Real(2), Real(1) - e, (e + u) / Real(2)}};
 }
 
 // The species' equilibrium factor: eq. (6) for the species that defines the lattice (theta = 1/3),
