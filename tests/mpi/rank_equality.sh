@@ -217,8 +217,10 @@ same_outputs bgk-cavity 0 bgk/teaching-cavity.json --steps 6 "${bgk_cavity[@]}"
 # Strips of one to three rows (on CUDA the edge rows then meet and step as one range), unsplit streaming.
 same_outputs bgk-cavity-thin 0 bgk/teaching-cavity.json --steps 3 --set nx=16 --set ny=6 --set nv=8 --set streaming=unsplit
 same_outputs lbm 0 lbm/teaching-packed-bed.json --steps 6 "${lbm_bed[@]}"
-same_outputs lbm-periodic 0 lbm/tube-simple-bounce-back.json --steps 3 --set geometry=periodic --set wave_amplitude=0.1 --set uz=0.05 \
-  --set ux=0.02 --set nx=8 --set ny=8 --set nz=16 --set steps_per_iteration=5 --set gpu_step=paper
+# The all-fluid periodic box (the CPU's and the paper's kernels here; the fused step on CUDA ranks below).
+lbm_box=(--set geometry=periodic --set wave_amplitude=0.1 --set uz=0.05 --set ux=0.02 --set nx=8 --set ny=8 --set nz=16
+  --set steps_per_iteration=5)
+same_outputs lbm-periodic 0 lbm/tube-simple-bounce-back.json --steps 3 "${lbm_box[@]}" --set gpu_step=paper
 if [[ $backend == cuda ]]; then
   # Each rank's fused step pulls its end planes from the halo rows its neighbours sent: the same bits
   # as one process's fused step, with the bed's wall links, in FP16, and with the tube's pressure planes.
@@ -227,11 +229,9 @@ if [[ $backend == cuda ]]; then
   same_outputs lbm-fused-fp16 0 lbm/teaching-packed-bed.json --steps 6 "${lbm_fused[@]}" --set precision=fp16
   same_outputs lbm-fused-tube 0 lbm/tube-simple-bounce-back.json --steps 3 --set nx=12 --set ny=12 --set nz=24 \
     --set steps_per_iteration=5 --set gpu_step=fused
-  # The all-fluid periodic box, whose fused step reads no table (pull_all_fluid), in FP32 and FP16.
-  lbm_box=(--set geometry=periodic --set wave_amplitude=0.1 --set uz=0.05 --set ux=0.02 --set nx=8 --set ny=8 --set nz=16
-    --set steps_per_iteration=5 --set gpu_step=fused)
-  same_outputs lbm-fused-periodic 0 lbm/tube-simple-bounce-back.json --steps 3 "${lbm_box[@]}"
-  same_outputs lbm-fused-periodic-fp16 0 lbm/tube-simple-bounce-back.json --steps 3 "${lbm_box[@]}" --set precision=fp16
+  # The box's fused step reads no table (pull_all_fluid), in FP32 and FP16.
+  same_outputs lbm-fused-periodic 0 lbm/tube-simple-bounce-back.json --steps 3 "${lbm_box[@]}" --set gpu_step=fused
+  same_outputs lbm-fused-periodic-fp16 0 lbm/tube-simple-bounce-back.json --steps 3 "${lbm_box[@]}" --set gpu_step=fused --set precision=fp16
   restarts_exactly lbm-fused lbm/teaching-packed-bed.json "${lbm_fused[@]}"
   # A cavity large enough that the GPU's tiles split each v_x slice's velocities into parts: every
   # rank splits them as one process does (by the whole grid), so its moments add in the same order.
