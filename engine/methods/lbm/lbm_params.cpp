@@ -37,7 +37,7 @@ const ParamTable<LbmParams>& lbm_param_table() {
                   "the collision; 3.9x the paper's kernels on the packed bed; on MPI ranks too); in_place: the fused step with one copy "
                   "of the populations instead of two (AA pattern), for the largest lattices, in one process (MPI ranks run fused); "
                   "paper: the paper's three kernels (section 4: collide and push, bounce-back, pressure planes), which the CPU always "
-                  "runs and which are faster on the all-fluid periodic box in FP64 and FP16; auto: fused unless the geometry is periodic. "
+                  "runs and which are faster on the all-fluid periodic box in FP64; auto: fused unless the geometry is periodic in FP64. "
                   "The same results to round-off"),
               {GpuStep::Auto, GpuStep::Fused, GpuStep::InPlace, GpuStep::Paper})
           .bind(&P::pressure_ratio,
