@@ -117,11 +117,14 @@ struct TextureLookup {
 };
 
 // Float marching is capped at 64 registers (8 blocks of 128 per SM): the extra resident warps hide
-// more texture latency than the few spilled registers cost (measured, README).
+// more texture latency than the few spilled registers cost (measured, README). Double marching takes
+// the compiler's choice (no minimum of blocks): 3.62 s against 3.92 s with a minimum of one block
+// (case 10 at 64^3, H200, bench/results/rmc-trace-bounds-h200.json).
 constexpr int kTraceThreads = 128;
+constexpr int kTraceBlocksPerSm(int real_bytes) { return real_bytes == 4 ? 8 : 0; }
 
 template <class Real, class Lookup>
-__global__ void __launch_bounds__(kTraceThreads, sizeof(Real) == 4 ? 8 : 1)
+__global__ void __launch_bounds__(kTraceThreads, kTraceBlocksPerSm(sizeof(Real)))
     trace_kernel(const __grid_constant__ MarchView v, const __grid_constant__ Lookup look, int nx, int ny, long long first, long long cells,
                  int chunks, int rays, std::uint32_t batch, double* psum, double* psum2, double* psteps) {
   const long long total = cells * chunks;
