@@ -35,6 +35,11 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
 }
 
 void ParameterPanel::setParameters(const ParamSet& params) {
+  // Rebuilt hidden and shown once: each editor added to a shown form would be shown by its own
+  // queued event, and each show asks the X server where the pointer is (a round trip a widget:
+  // dozens at a preset switch, in the same stall of the GUI thread as the window's repaint).
+  const bool shown = isVisible();
+  if (shown) hide();
   while (form_->rowCount() > 0) form_->removeRow(0);
   editors_.clear();
   shown_.clear();
@@ -56,6 +61,7 @@ void ParameterPanel::setParameters(const ParamSet& params) {
     form_->addRow(name, editor);
   }
   refreshEnabled();
+  if (shown) show();
 }
 
 QWidget* ParameterPanel::makeEditor(const ParamSpec& spec, const ParamValue& value) {

@@ -38,7 +38,11 @@ constexpr qint64 kAnswerMs = 500;  // pause, reset, switch, quit
 // the window takes 25-45 ms beside a solver on both cores; on another 2-core machine (AMD EPYC,
 // 2026-12-01) 72-147 ms, the longest at the switch to the coagulation demo: Qt's flush of the whole
 // window through its OpenGL compositor (QPlatformBackingStore::rhiFlush, QImage::copy; perf), 25-70
-// ms of the GUI thread's CPU, the rest a wait for a core and for the X server.
+// ms of the GUI thread's CPU, the rest a wait for a core and for the X server. On a third (2-core AMD
+// EPYC, 2026-12-02) 94-115 ms, the longest at the coarse bed's adoption: the new parameter editors
+// each asking the X server for the pointer when shown (~20 ms), the repaint (~20 ms) and the flush
+// through llvmpipe (~40 ms, QRhi::endFrame and XSync); 80-101 ms once the parameter panel is
+// rebuilt hidden and shown once (ParameterPanel::setParameters).
 constexpr double kLongestWorkMs = 100;
 constexpr double kLongestGapMs = 200;
 constexpr qint64 kSetUpMs = 600000;  // the coarse bed's set-up on a loaded 2-core machine
