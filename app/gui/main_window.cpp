@@ -77,6 +77,9 @@ constexpr int kFirstLogHeight = 90;  // pixels: about four lines
 // this long: generous for the slowest single iteration or set-up of any preset, still a bound.
 constexpr qint64 kScriptStallMs = 10 * 60 * 1000;
 const QString kNothingRuns = "no simulation is running: choose a preset in the Presets panel";
+const QString kProgressTip =
+    "Progress toward the end condition (t_end, the ray count, the maximum steps), and the time left at the recent rate";
+constexpr int kProgressTextMarginPx = 8;  // the style's room around the bar's text
 
 // load_start_preset's preset, or the message of the error it threw.
 std::variant<StartPreset, QString> start_or_refusal(const AppOptions& options) {
@@ -124,8 +127,7 @@ MainWindow::MainWindow(AppOptions options, std::variant<StartPreset, QString> st
   progress_bar_->setObjectName("progressBar");
   progress_bar_->setRange(0, 1000);
   progress_bar_->setFixedSize(220, progress_bar_->sizeHint().height());  // its text changes too
-  progress_bar_->setToolTip(
-      "Progress toward the end condition (t_end, the ray count, the maximum steps), and the time left at the recent rate");
+  progress_bar_->setToolTip(kProgressTip);
   statusBar()->addPermanentWidget(progress_bar_);
   status_ = new QLabel(this);
   status_->setObjectName("progress");
@@ -679,12 +681,17 @@ void MainWindow::updateStatus(const RunStatus& status) {
   progress_bar_->setValue(int(std::lround(1000.0 * std::clamp(p.fraction_done, 0.0, 1.0))));
   const std::optional<double> left = eta_.seconds_left();
   QString bar = QString("%1 %").arg(100.0 * p.fraction_done, 0, 'f', 1);
+  QString whole;  // the bar's text with the end condition, where that is known
   if (state == RunState::Finished) bar = "done";
-  else if (state == RunState::Running && left)
-    bar += "  ·  " + QString::fromStdString(format_duration(*left)) + " left" +
-           (p.end_condition.empty() ? QString() : " to " + QString::fromStdString(p.end_condition));
-  else if (state != RunState::Running) eta_.clear();  // a pause does not count in the rate
-  progress_bar_->setFormat(bar);
+  else if (state == RunState::Running && left) {
+    bar += "  ·  " + QString::fromStdString(format_duration(*left)) + " left";
+    if (!p.end_condition.empty()) whole = bar + " to " + QString::fromStdString(p.end_condition);
+  } else if (state != RunState::Running) eta_.clear();  // a pause does not count in the rate
+  // The bar keeps its width: an end condition too long for it ("steady state (residual 1e-07)")
+  // goes to the tooltip only.
+  const bool fits = progress_bar_->fontMetrics().horizontalAdvance(whole) <= progress_bar_->contentsRect().width() - kProgressTextMarginPx;
+  progress_bar_->setFormat(!whole.isEmpty() && fits ? whole : bar);
+  progress_bar_->setToolTip(kProgressTip + (whole.isEmpty() ? QString() : "\n" + whole));
 }
 
 // --steps / --screenshot / --export / --exit, in that order, once the runner is set up. Exit codes

@@ -541,6 +541,27 @@ TEST(GuiInProcess, StatusBarShowsProgressAndTimeLeftWhileRunning) {
   runner->wait_settled(std::chrono::seconds(30));
 }
 
+// An end condition too long for the bar (the DVM's "steady state (residual 1e-07)") is cut from the
+// bar's text, which stays inside the bar, and said in full in its tooltip.
+TEST(GuiInProcess, ProgressTextFitsTheBarAndTheTooltipSaysTheEnd) {
+  ks::gui::AppOptions options = cpu_options(std::string(KS_SOURCE_DIR) + "/presets/dvm/teaching-cavity.json");
+  ks::gui::MainWindow window(options);
+  window.show();
+  ks::Runner* runner = window.runner();
+  ASSERT_NE(runner, nullptr);
+  ASSERT_TRUE(runner->wait_settled(std::chrono::seconds(30)));
+  runner->start();
+  auto* bar = window.findChild<QProgressBar*>("progressBar");
+  ASSERT_NE(bar, nullptr);
+  // First toward max_iterations, then, once the residual falls steadily, toward the steady state.
+  process_events_until([&] { return bar->toolTip().contains("left to steady state (residual"); }, std::chrono::seconds(90));
+  EXPECT_TRUE(bar->toolTip().contains("left to steady state (residual")) << bar->toolTip().toStdString();
+  EXPECT_TRUE(bar->format().contains("left")) << bar->format().toStdString();
+  EXPECT_LE(bar->fontMetrics().horizontalAdvance(bar->format()), bar->contentsRect().width()) << bar->format().toStdString();
+  runner->pause();
+  runner->wait_settled(std::chrono::seconds(30));
+}
+
 // The method with the most parameters (radiation, 27) fits a 1366x768 laptop screen: the parameter
 // dock scrolls instead of making the window taller.
 TEST(GuiInProcess, RadiationParametersFitALaptopScreen) {
