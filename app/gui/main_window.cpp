@@ -689,8 +689,9 @@ void MainWindow::updateStatus(const RunStatus& status) {
   } else if (state != RunState::Running) eta_.clear();  // a pause does not count in the rate
   // The bar keeps its width: an end condition too long for it ("steady state (residual 1e-07)")
   // goes to the tooltip only.
-  const bool fits = progress_bar_->fontMetrics().horizontalAdvance(whole) <= progress_bar_->contentsRect().width() - kProgressTextMarginPx;
-  progress_bar_->setFormat(!whole.isEmpty() && fits ? whole : bar);
+  const bool fits = !whole.isEmpty() &&
+                    progress_bar_->fontMetrics().horizontalAdvance(whole) <= progress_bar_->contentsRect().width() - kProgressTextMarginPx;
+  progress_bar_->setFormat(fits ? whole : bar);
   progress_bar_->setToolTip(kProgressTip + (whole.isEmpty() ? QString() : "\n" + whole));
 }
 

@@ -520,46 +520,49 @@ TEST(GuiProgress, TimeLeftFollowsTheRecentRateAndStartsOverAfterAReset) {
   EXPECT_EQ(ks::gui::format_duration(7800), "2 h 10 min");
 }
 
-// While a run goes, the status bar shows its progress toward the end and, once the rate is known,
-// the time left.
-TEST(GuiInProcess, StatusBarShowsProgressAndTimeLeftWhileRunning) {
-  // The BGK teaching cavity: minutes to its t_end on a CPU.
-  ks::gui::AppOptions options = cpu_options(std::string(KS_SOURCE_DIR) + "/presets/bgk/teaching-cavity.json");
-  ks::gui::MainWindow window(options);
-  window.show();
+// Starts the shown window's run once its preset is set up; `bar`: the status bar's progress bar.
+void start_run(ks::gui::MainWindow& window, QProgressBar*& bar) {
   ks::Runner* runner = window.runner();
   ASSERT_NE(runner, nullptr);
   ASSERT_TRUE(runner->wait_settled(std::chrono::seconds(30)));
   runner->start();
-  auto* bar = window.findChild<QProgressBar*>("progressBar");
+  bar = window.findChild<QProgressBar*>("progressBar");
   ASSERT_NE(bar, nullptr);
+}
+
+void pause_run(ks::gui::MainWindow& window) {
+  window.runner()->pause();
+  window.runner()->wait_settled(std::chrono::seconds(30));
+}
+
+// While a run goes, the status bar shows its progress toward the end and, once the rate is known,
+// the time left.
+TEST(GuiInProcess, StatusBarShowsProgressAndTimeLeftWhileRunning) {
+  // The BGK teaching cavity: minutes to its t_end on a CPU.
+  ks::gui::MainWindow window(cpu_options(std::string(KS_SOURCE_DIR) + "/presets/bgk/teaching-cavity.json"));
+  window.show();
+  QProgressBar* bar = nullptr;
+  ASSERT_NO_FATAL_FAILURE(start_run(window, bar));
   EXPECT_TRUE(bar->isVisible());
   process_events_until([&] { return bar->format().contains("left"); }, std::chrono::seconds(60));
   EXPECT_TRUE(bar->format().contains("left to ")) << bar->format().toStdString();  // and which end it counts to
-  EXPECT_NE(runner->state(), ks::RunState::Finished);
-  runner->pause();
-  runner->wait_settled(std::chrono::seconds(30));
+  EXPECT_NE(window.runner()->state(), ks::RunState::Finished);
+  pause_run(window);
 }
 
 // An end condition too long for the bar (the DVM's "steady state (residual 1e-07)") is cut from the
 // bar's text, which stays inside the bar, and said in full in its tooltip.
 TEST(GuiInProcess, ProgressTextFitsTheBarAndTheTooltipSaysTheEnd) {
-  ks::gui::AppOptions options = cpu_options(std::string(KS_SOURCE_DIR) + "/presets/dvm/teaching-cavity.json");
-  ks::gui::MainWindow window(options);
+  ks::gui::MainWindow window(cpu_options(std::string(KS_SOURCE_DIR) + "/presets/dvm/teaching-cavity.json"));
   window.show();
-  ks::Runner* runner = window.runner();
-  ASSERT_NE(runner, nullptr);
-  ASSERT_TRUE(runner->wait_settled(std::chrono::seconds(30)));
-  runner->start();
-  auto* bar = window.findChild<QProgressBar*>("progressBar");
-  ASSERT_NE(bar, nullptr);
+  QProgressBar* bar = nullptr;
+  ASSERT_NO_FATAL_FAILURE(start_run(window, bar));
   // First toward max_iterations, then, once the residual falls steadily, toward the steady state.
   process_events_until([&] { return bar->toolTip().contains("left to steady state (residual"); }, std::chrono::seconds(90));
   EXPECT_TRUE(bar->toolTip().contains("left to steady state (residual")) << bar->toolTip().toStdString();
   EXPECT_TRUE(bar->format().contains("left")) << bar->format().toStdString();
   EXPECT_LE(bar->fontMetrics().horizontalAdvance(bar->format()), bar->contentsRect().width()) << bar->format().toStdString();
-  runner->pause();
-  runner->wait_settled(std::chrono::seconds(30));
+  pause_run(window);
 }
 
 // The method with the most parameters (radiation, 27) fits a 1366x768 laptop screen: the parameter
