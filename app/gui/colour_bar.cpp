@@ -24,6 +24,7 @@ constexpr double kBarTop = 44.0;     // above the bar: its title
 constexpr double kBarBottom = 72.0;  // below the bar: "log", the mask's swatch, the folded sliders
 constexpr double kTickLength = 5.0;
 constexpr int kTickCount = 5;
+constexpr int kMaxTickDigits = 6;  // "-0.100001" fits the strip beside the bar
 
 }  // namespace
 
@@ -38,6 +39,19 @@ QRectF colour_bar_rect(QSizeF size) {
   return QRectF(left, kBarTop, kBarWidth, std::max(size.height() - kBarTop - kBarBottom, 1.0));
 }
 
+QStringList colour_bar_tick_labels(const ColourScale& scale, const ValueRange& range) {
+  QStringList shortest;
+  for (int digits = 3; digits <= kMaxTickDigits; ++digits) {
+    QStringList labels;
+    for (int k = 0; k < kTickCount; ++k) labels << QString::number(scale.valueAt(double(k) / (kTickCount - 1), range), 'g', digits);
+    if (digits == 3) shortest = labels;
+    bool distinct = true;
+    for (int k = 1; k < kTickCount; ++k) distinct = distinct && labels[k] != labels[k - 1];
+    if (distinct) return labels;
+  }
+  return shortest;  // a range narrower than the labels can tell apart: its value to 3 digits
+}
+
 void paint_colour_bar_labels(QPainter& painter, QSizeF size, const ColourScale& scale, const ValueRange& range, const QString& name,
                              const QString& unit, const std::optional<QString>& masked_label) {
   const QRectF bar = colour_bar_rect(size);
@@ -47,12 +61,13 @@ void paint_colour_bar_labels(QPainter& painter, QSizeF size, const ColourScale& 
   painter.drawStaticText(QPointF(size.width() - kMargin - title.size().width(), kBarTop - 6.0 - title.size().height()), title);
 
   const QFontMetricsF metrics(painter.font());
+  const QStringList labels = colour_bar_tick_labels(scale, range);
   for (int k = 0; k < kTickCount; ++k) {
     const double t = double(k) / (kTickCount - 1);
     const double y = bar.bottom() - t * bar.height();
     painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + kTickLength, y));
     const QPointF baseline(bar.right() + kTickLength + 3.0, y + 0.5 * (metrics.ascent() - metrics.descent()));
-    painter.drawText(baseline, QString::number(scale.valueAt(t, range), 'g', 3));
+    painter.drawText(baseline, labels[k]);
   }
   if (masked_label) {  // the colour of masked cells, a swatch with its meaning
     const QRectF swatch(bar.left(), bar.bottom() + 24.0, bar.width(), 12.0);

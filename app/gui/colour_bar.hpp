@@ -9,6 +9,7 @@
 #include <QRectF>
 #include <QSizeF>
 #include <QString>
+#include <QStringList>
 #include <optional>
 
 class QPainter;
@@ -27,6 +28,11 @@ QRectF colour_bar_rect(QSizeF size);        // the bar
 
 // The colour of masked cells (solid nodes): shaders/image.frag's kNanColour.
 inline const QColor kMaskColour(199, 199, 199);
+
+// The values of `range` on `scale` at the bar's ticks, bottom to top, with the fewest significant
+// digits (3 to 6) that tell neighbouring ticks apart: a field that varies little about its mean
+// (the Couette flow's temperature) does not label every tick alike.
+QStringList colour_bar_tick_labels(const ColourScale& scale, const ValueRange& range);
 
 // The bar's frame, its title above it ("<name> [<unit>]" in notation, or the name without a
 // unit) and the values of `range` on `scale` at its ticks, with the painter's pen and font;

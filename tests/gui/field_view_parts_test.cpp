@@ -5,6 +5,8 @@
 #include <cmath>
 #include <vector>
 
+#include "colour_bar.hpp"
+#include "colour_scale.hpp"
 #include "field_axes.hpp"
 #include "field_interaction.hpp"
 #include "notation.hpp"
@@ -45,6 +47,21 @@ TEST(FieldAxes, TicksAreRoundValuesInsideTheInterval) {
   EXPECT_EQ(v, (std::vector<double>{-5, 0, 5}));
   EXPECT_TRUE(ks::gui::nice_ticks(1.0, 1.0, 5).empty());
   EXPECT_TRUE(ks::gui::nice_ticks(0.0, NAN, 5).empty());
+}
+
+TEST(ColourBar, TickLabelsTakeTheDigitsThatTellNeighbouringTicksApart) {
+  ks::gui::ColourScale linear;
+  EXPECT_EQ(ks::gui::colour_bar_tick_labels(linear, {0.0, 1.0}), (QStringList{"0", "0.25", "0.5", "0.75", "1"}));
+  // A field that varies little about 0.1: at 3 digits the upper ticks all read "0.1".
+  EXPECT_EQ(ks::gui::colour_bar_tick_labels(linear, {0.0998, 0.1002}), (QStringList{"0.0998", "0.0999", "0.1", "0.1001", "0.1002"}));
+  EXPECT_EQ(ks::gui::colour_bar_tick_labels(linear, {-0.10002, -0.09998}),
+            (QStringList{"-0.10002", "-0.10001", "-0.1", "-0.09999", "-0.09998"}));
+  // Narrower than 6 digits tell apart, and a flat field: the value to 3 digits.
+  EXPECT_EQ(ks::gui::colour_bar_tick_labels(linear, {0.1, 0.1 + 1e-12}), (QStringList{"0.1", "0.1", "0.1", "0.1", "0.1"}));
+  EXPECT_EQ(ks::gui::colour_bar_tick_labels(linear, {2.0, 2.0}), (QStringList{"2", "2", "2", "2", "2"}));
+  ks::gui::ColourScale log;
+  log.setLog(true);
+  EXPECT_EQ(ks::gui::colour_bar_tick_labels(log, {1e-3, 1e3}), (QStringList{"0.001", "0.0316", "1", "31.6", "1e+03"}));
 }
 
 // A 3 x 4 x 5 grid whose value is the cell index.
