@@ -134,7 +134,7 @@ MainWindow::MainWindow(AppOptions options, std::variant<StartPreset, QString> st
   // Its text changes at every poll, its size only with the window's (resizeEvent): a widget of fixed
   // size relayouts nothing when its text changes, where a label sized to its text relayouted the
   // window, whose views redraw on a resize (100-300 ms under a software renderer when a longer set-up
-  // stage widened it). What does not fit is cut at the right.
+  // stage widened it). What does not fit ends in an ellipsis; the tooltip holds the whole line.
   status_->setFixedSize(kStatusMinimumWidth, status_->sizeHint().height());
   statusBar()->addPermanentWidget(status_);
   clock_.start();
@@ -675,7 +675,8 @@ void MainWindow::updateStatus(const RunStatus& status) {
     text = QString("setting up %1: %2  |  ").arg(name, next.stage.empty() ? QString("…") : stage_text(next)) + text;
   }
   field_->setWaitingMessage(waiting);
-  status_->setText(text);
+  status_->setText(status_->fontMetrics().elidedText(text, Qt::ElideRight, status_->contentsRect().width()));
+  status_->setToolTip(text);
   const RunState state = status.state;
   eta_.add(1e-3 * double(clock_.elapsed()), p.fraction_done);
   progress_bar_->setValue(int(std::lround(1000.0 * std::clamp(p.fraction_done, 0.0, 1.0))));

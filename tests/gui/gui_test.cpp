@@ -565,6 +565,26 @@ TEST(GuiInProcess, ProgressTextFitsTheBarAndTheTooltipSaysTheEnd) {
   pause_run(window);
 }
 
+// In a window too narrow for the whole status line its end (the rates) gives way to an ellipsis,
+// not to a number cut in the middle ("5.9e+0" of 5.9e+07), and the tooltip says it all.
+TEST(GuiInProcess, StatusLineTooLongForTheWindowEndsInAnEllipsisAndItsTooltipHasItAll) {
+  ks::gui::MainWindow window(cpu_options(std::string(KS_SOURCE_DIR) + "/presets/bgk/teaching-cavity.json"));
+  window.show();
+  window.resize(1024, 700);
+  QProgressBar* bar = nullptr;
+  ASSERT_NO_FATAL_FAILURE(start_run(window, bar));
+  auto* status = window.statusBar()->findChild<QLabel*>("progress");
+  ASSERT_NE(status, nullptr);
+  process_events_until([&] { return status->toolTip().contains("/s  |  view"); }, std::chrono::seconds(60));
+  const QString whole = status->toolTip(), shown = status->text();
+  ASSERT_TRUE(whole.contains("/s  |  view")) << whole.toStdString();
+  EXPECT_GT(status->fontMetrics().horizontalAdvance(whole), status->contentsRect().width()) << whole.toStdString();
+  EXPECT_LE(status->fontMetrics().horizontalAdvance(shown), status->contentsRect().width()) << shown.toStdString();
+  ASSERT_TRUE(shown.endsWith(QChar(0x2026))) << shown.toStdString();
+  EXPECT_TRUE(whole.startsWith(shown.chopped(1))) << shown.toStdString() << " / " << whole.toStdString();
+  pause_run(window);
+}
+
 // The method with the most parameters (radiation, 27) fits a 1366x768 laptop screen: the parameter
 // dock scrolls instead of making the window taller.
 TEST(GuiInProcess, RadiationParametersFitALaptopScreen) {
