@@ -24,6 +24,7 @@ constexpr double kBarTop = 44.0;     // above the bar: its title
 constexpr double kBarBottom = 72.0;  // below the bar: "log", the mask's swatch, the folded sliders
 constexpr double kTickLength = 5.0;
 constexpr int kTickCount = 5;
+constexpr int kMinTickDigits = 3;
 constexpr int kMaxTickDigits = 6;  // "-0.100001" fits the strip beside the bar
 
 }  // namespace
@@ -40,16 +41,16 @@ QRectF colour_bar_rect(QSizeF size) {
 }
 
 QStringList colour_bar_tick_labels(const ColourScale& scale, const ValueRange& range) {
-  QStringList shortest;
-  for (int digits = 3; digits <= kMaxTickDigits; ++digits) {
+  const auto labels_at = [&](int digits) {
     QStringList labels;
     for (int k = 0; k < kTickCount; ++k) labels << QString::number(scale.valueAt(double(k) / (kTickCount - 1), range), 'g', digits);
-    if (digits == 3) shortest = labels;
-    bool distinct = true;
-    for (int k = 1; k < kTickCount; ++k) distinct = distinct && labels[k] != labels[k - 1];
-    if (distinct) return labels;
+    return labels;
+  };
+  for (int digits = kMinTickDigits; digits <= kMaxTickDigits; ++digits) {
+    const QStringList labels = labels_at(digits);
+    if (std::adjacent_find(labels.begin(), labels.end()) == labels.end()) return labels;
   }
-  return shortest;  // a range narrower than the labels can tell apart: its value to 3 digits
+  return labels_at(kMinTickDigits);  // a range too narrow to tell apart: its value to 3 digits
 }
 
 void paint_colour_bar_labels(QPainter& painter, QSizeF size, const ColourScale& scale, const ValueRange& range, const QString& name,
