@@ -86,8 +86,10 @@ void record_iteration_time(const QString& path, const std::string& method, const
 }
 
 void record_iteration_time_in_background(const QString& path, const std::string& method, const ParamSet& params,
-                                         const ExecutionContext& ctx, std::int64_t iterations, double seconds) {
-  write_settings_later([=](QSettings& settings) { record_rate(settings, path, method, params, ctx, iterations, seconds); });
+                                         const ExecutionContext& ctx, std::int64_t iterations, double seconds, QObject* context,
+                                         std::function<void()> written) {
+  write_settings_later([=](QSettings& settings) { record_rate(settings, path, method, params, ctx, iterations, seconds); }, context,
+                       std::move(written));
 }
 
 QString iteration_time_text(const IterationTime& t, const ExecutionContext& ctx) {

@@ -9,7 +9,10 @@
 
 #include <QString>
 #include <cstdint>
+#include <functional>
 #include <string>
+
+class QObject;
 
 namespace ks {
 struct ExecutionContext;
@@ -31,9 +34,11 @@ IterationTime iteration_time(const QString& path, const std::string& method, con
 // After a run of `params` (the preset at `path`, "" for a probe) spent `seconds` in `iterations` iterations.
 void record_iteration_time(const QString& path, const std::string& method, const ParamSet& params, const ExecutionContext& ctx,
                            std::int64_t iterations, double seconds);
-// The same, written later by write_settings_later (settings_writer.hpp), for the GUI thread.
+// The same, written later by write_settings_later (settings_writer.hpp), for the GUI thread; then
+// `written` on `context`'s thread.
 void record_iteration_time_in_background(const QString& path, const std::string& method, const ParamSet& params,
-                                         const ExecutionContext& ctx, std::int64_t iterations, double seconds);
+                                         const ExecutionContext& ctx, std::int64_t iterations, double seconds, QObject* context,
+                                         std::function<void()> written);
 // "about 3 s an iteration on CPU, 2 threads (measured)", or that it is not known yet.
 QString iteration_time_text(const IterationTime& t, const ExecutionContext& ctx);
 

@@ -385,7 +385,7 @@ void MainWindow::openPreset(const QString& path) {
 
 // The shown run's time an iteration, for the time estimates of this preset and its method
 // (iteration_time.hpp): once a second of iterations has passed, again every tenth iteration, and at
-// the run's end.
+// the run's end; the browser's cost line then says what was measured.
 void MainWindow::recordIterationTime() {
   const std::int64_t iterations = runner_->progress().iteration;
   const double seconds = runner_->iteration_seconds();
@@ -394,7 +394,7 @@ void MainWindow::recordIterationTime() {
   if (iterations <= timed_iteration_ || (!ended && (seconds < 1.0 || (timed_iteration_ > 0 && iterations < timed_iteration_ + 10)))) return;
   timed_iteration_ = iterations;
   record_iteration_time_in_background(QString::fromStdString(preset_->file), preset_->method, runner_->params(), runner_->context(),
-                                      iterations, seconds);
+                                      iterations, seconds, this, [this] { browser_->describeSelected(); });
 }
 
 // Sets `preset` up on a new Runner: shown at once when nothing runs yet, else pending until settled.

@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QHeaderView>
+#include <QScrollBar>
 #include <QTextBrowser>
 #include <QTreeWidget>
 #include <algorithm>
@@ -121,11 +122,21 @@ void PresetBrowser::describe(const QString& path) {
           QString("<p><b>Reference:</b> %1 (series %2)</p>")
               .arg(QString::fromStdString(p.reference.source).toHtmlEscaped(), QString::fromStdString(p.reference.series).toHtmlEscaped());
     html += QString("<p style='color:#888'>%1 — double-click to load</p>").arg(path.toHtmlEscaped());
-    text_->setHtml(html);
+    showDescription(path, html);
   } catch (const std::exception& e) {
-    text_->setHtml(
-        QString("<p style='color:#c0392b'><b>This preset cannot be loaded:</b><br>%1</p>").arg(QString(e.what()).toHtmlEscaped()));
+    showDescription(
+        path, QString("<p style='color:#c0392b'><b>This preset cannot be loaded:</b><br>%1</p>").arg(QString(e.what()).toHtmlEscaped()));
   }
+}
+
+// Described again (a new time estimate), the same preset keeps the reader's place in its text.
+void PresetBrowser::showDescription(const QString& path, const QString& html) {
+  if (path == described_ && html == described_html_) return;
+  const int place = path == described_ ? text_->verticalScrollBar()->value() : 0;
+  text_->setHtml(html);
+  text_->verticalScrollBar()->setValue(place);
+  described_ = path;
+  described_html_ = html;
 }
 
 }  // namespace ks::gui

@@ -28,9 +28,11 @@ class PresetBrowser : public QSplitter {
   void presetActivated(const QString& path);  // double-click or Enter
  private:
   void describe(const QString& path);
+  void showDescription(const QString& path, const QString& html);
   static QString memoryText(const Registry& registry, const Preset& preset, const ExecutionContext& ctx);
   QTreeWidget* tree_;
   QTextBrowser* text_;
+  QString described_, described_html_;  // the preset whose description text_ shows, and that text
 };
 
 }  // namespace ks::gui

@@ -20,10 +20,20 @@ QThreadPool* writer() {
 
 }  // namespace
 
-void write_settings_later(std::function<void(QSettings&)> write) {
-  writer()->start([write = std::move(write)] {
-    QSettings settings;
-    write(settings);
+void write_settings_later(std::function<void(QSettings&)> write, QObject* context, std::function<void()> then) {
+  writer()->start([write = std::move(write), context = QPointer<QObject>(context), then = std::move(then)] {
+    {
+      QSettings settings;
+      write(settings);
+    }  // synced here
+    // Through the application (alive until the writes end) to the GUI thread, where `context` may go.
+    if (then)
+      QMetaObject::invokeMethod(
+          QCoreApplication::instance(),
+          [context, then] {
+            if (context) then();
+          },
+          Qt::QueuedConnection);
   });
 }
 

@@ -10,7 +10,9 @@
 
 namespace ks::gui {
 
-void write_settings_later(std::function<void(QSettings&)> write);
+// `then`, where given, runs on `context`'s thread once the write is done (not at all if `context` is
+// gone by then).
+void write_settings_later(std::function<void(QSettings&)> write, QObject* context = nullptr, std::function<void()> then = {});
 // Until every write asked for so far is done (tests that read the settings back).
 void wait_for_settings_writes();
 

@@ -7,6 +7,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
+#include <QTextBrowser>
 #include <functional>
 #include <memory>
 
@@ -14,6 +15,7 @@
 #include "io/preset.hpp"
 #include "iteration_time.hpp"
 #include "main_window.hpp"
+#include "preset_browser.hpp"
 #include "preset_cost_gate.hpp"
 #include "serve_events.hpp"
 #include "settings_writer.hpp"
@@ -142,14 +144,21 @@ TEST_F(PresetCost, AnUnknownSpeedIsMeasuredByAProbeOfTheTeachingPresetFirst) {
   if (QMessageBox* box = question(*window_)) button(box, "Cancel")->click();
 }
 
-// A run of the preset replaces the method's estimate by its own measured time.
+// A run of the preset replaces the method's estimate by its own measured time, and the browser's
+// cost line says so without the preset being selected again (it said "not measured yet" while runs
+// were timed).
 TEST_F(PresetCost, ARunOfThePresetTimesItsIterations) {
   const ks::Preset demo = preset(kDemo);
   const ks::ExecutionContext ctx = ks::gui::preset_context(demo);
+  const QTextBrowser* description = window_->findChild<ks::gui::PresetBrowser*>()->findChild<QTextBrowser*>();
+  ASSERT_NE(description, nullptr);
+  EXPECT_TRUE(description->toPlainText().contains("not measured yet")) << description->toPlainText().toStdString();
   window_->runner()->start();
   ASSERT_TRUE(served_until([&] { return ks::gui::iteration_time(kDemo, demo.method, demo.params, ctx).measured; }, 60000))
       << "the shown run's iterations were not timed";
   EXPECT_GT(ks::gui::iteration_time(kDemo, demo.method, demo.params, ctx).seconds, 0.0);
+  EXPECT_TRUE(served_until([&] { return description->toPlainText().contains("measured in runs of this preset here"); }, 10000))
+      << description->toPlainText().toStdString();
 }
 
 // A lattice that fits in a cache runs faster: the fine bed's estimate takes the coarse bed's rate
