@@ -385,16 +385,20 @@ void MainWindow::openPreset(const QString& path) {
 
 // The shown run's time an iteration, for the time estimates of this preset and its method
 // (iteration_time.hpp): once a second of iterations has passed, again every tenth iteration, and at
-// the run's end; the browser's cost line then says what was measured.
+// the run's end. After the first of these and the last, the browser's cost line says what was
+// measured (a fast run records at every poll; describing a preset reads its file and the settings).
 void MainWindow::recordIterationTime() {
   const std::int64_t iterations = runner_->progress().iteration;
   const double seconds = runner_->iteration_seconds();
   if (iterations < timed_iteration_) timed_iteration_ = 0;  // set up again
   const bool ended = runner_->state() == RunState::Finished;
   if (iterations <= timed_iteration_ || (!ended && (seconds < 1.0 || (timed_iteration_ > 0 && iterations < timed_iteration_ + 10)))) return;
+  const bool first = timed_iteration_ == 0;
   timed_iteration_ = iterations;
+  std::function<void()> describe;
+  if (first || ended) describe = [this] { browser_->describeSelected(); };
   record_iteration_time_in_background(QString::fromStdString(preset_->file), preset_->method, runner_->params(), runner_->context(),
-                                      iterations, seconds, this, [this] { browser_->describeSelected(); });
+                                      iterations, seconds, this, std::move(describe));
 }
 
 // Sets `preset` up on a new Runner: shown at once when nothing runs yet, else pending until settled.
